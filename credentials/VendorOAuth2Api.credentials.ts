@@ -1,0 +1,116 @@
+import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { REGIONS } from '../nodes/shared/regions';
+
+/** Every area the nodes use, with `ALL` per module (the documents separate scopes with commas). */
+export const DEFAULT_SCOPES = [
+	'VendorProjects.portals.ALL',
+	'VendorProjects.projects.ALL',
+	'VendorProjects.tasks.READ',
+	'VendorSearch.securesearch.READ',
+	'VendorBooks.settings.ALL',
+	'VendorBooks.estimates.ALL',
+	'VendorBooks.invoices.ALL',
+	'VendorInvoice.customerpayments.ALL',
+	'VendorSubscriptions.projects.ALL',
+	'VendorInventory.bills.ALL',
+].join(',');
+
+const accountsByRegion = JSON.stringify(
+	Object.fromEntries(Object.entries(REGIONS).map(([key, urls]) => [key, urls.accounts])),
+);
+
+/** `{accounts_url}` from the region, or the Custom field. */
+const accountsUrl = `($self["region"] === "custom" ? String($self["accountsUrl"] || "").replace(/\\/+$/, "") : ${accountsByRegion}[$self["region"]])`;
+
+export class VendorOAuth2Api implements ICredentialType {
+	name = 'vendorOAuth2Api';
+
+	extends = ['oAuth2Api'];
+
+	displayName = 'Vendor OAuth2 API';
+
+	documentationUrl = 'https://github.com/n8n-nodes-vendor/n8n-nodes-vendor#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'authorizationCode',
+		},
+		{
+			displayName: 'Data Center Region',
+			name: 'region',
+			type: 'options',
+			options: [
+				{ name: 'Australia (AU)', value: 'au' },
+				{ name: 'China (CN)', value: 'cn' },
+				{ name: 'Custom', value: 'custom', description: 'Enter the accounts, API and projects addresses' },
+				{ name: 'Europe (EU)', value: 'eu' },
+				{ name: 'India (IN)', value: 'in' },
+				{ name: 'United States (US)', value: 'us' },
+			],
+			default: 'us',
+			description: 'The data center of your account. Grant, access and refresh tokens must all come from the same region.',
+		},
+		{
+			displayName: 'Accounts URL',
+			name: 'accountsUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://accounts.example.com',
+			description: 'The authorization server ({accounts_url}); /oauth/v2/auth and /oauth/v2/token are appended',
+			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'API URL',
+			name: 'apiUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://api.example.com',
+			description: 'Root of the accounting, payments, billing and inventory areas ({api_url}). The api_domain of the token takes precedence when the server sends one.',
+			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'Projects URL',
+			name: 'projectsUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://projects.example.com',
+			description: 'Root of the project-management area ({base_url})',
+			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'hidden',
+			default: `={{ ${accountsUrl} + "/oauth/v2/auth" }}`,
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'hidden',
+			default: `={{ ${accountsUrl} + "/oauth/v2/token" }}`,
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			default: DEFAULT_SCOPES,
+			description: 'Comma-separated scopes (Service.scope.OPERATION). The default grants every area the Vendor nodes use.',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: 'access_type=offline&prompt=consent',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'hidden',
+			default: 'body',
+		},
+	];
+}

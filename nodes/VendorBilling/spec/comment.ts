@@ -1,0 +1,84 @@
+import type { Field, Operation, Resource } from '../../shared/spec';
+
+/**
+ * Comments on billing projects (document 3, "Billing projects"). Paths are relative to
+ * `{api_url}/billing/v1`.
+ */
+
+const SCOPE = 'VendorSubscriptions.projects.';
+
+const projectIdPath: Field = {
+	name: 'project_id',
+	type: 'id',
+	required: true,
+	locator: 'project',
+	description: 'ID of the billing project',
+};
+
+const operations: Operation[] = [
+	{
+		value: 'create',
+		name: 'Create',
+		action: 'Create a comment',
+		description: 'Add a comment to a billing project',
+		kind: 'create',
+		method: 'POST',
+		path: '/projects/{project_id}/comments',
+		scope: `${SCOPE}CREATE`,
+		fields: [
+			projectIdPath,
+			{
+				name: 'description',
+				type: 'string',
+				required: true,
+				maxLength: 500,
+				multiline: true,
+				description: 'Text of the comment',
+			},
+		],
+		responseKey: 'comments',
+	},
+	{
+		value: 'getAll',
+		name: 'Get Many',
+		action: 'Get many comments',
+		description: 'List the comments of a billing project',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/projects/{project_id}/comments',
+		scope: `${SCOPE}READ`,
+		fields: [projectIdPath],
+		responseKey: 'comments',
+		pagination: 'none',
+		notes: 'Pagination is not shown; the comments of one project are taken in one call.',
+	},
+	{
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete a comment',
+		description: 'Delete a comment from a billing project',
+		kind: 'delete',
+		method: 'DELETE',
+		path: '/projects/{project_id}/comments/{comment_id}',
+		scope: `${SCOPE}DELETE`,
+		fields: [
+			projectIdPath,
+			{
+				name: 'comment_id',
+				type: 'id',
+				required: true,
+				locator: 'comment',
+				description: 'ID of the comment',
+			},
+		],
+	},
+];
+
+export const comment: Resource = {
+	value: 'comment',
+	name: 'Comment',
+	idField: 'comment_id',
+	nameField: 'description',
+	listOperation: 'getAll',
+	operations,
+};

@@ -1,0 +1,284 @@
+import type { Field, Operation, Resource } from '../../shared/spec';
+
+/**
+ * Billing projects (document 3, "Billing projects"): tasks, staff, hours and billing for
+ * a customer. Paths are relative to `{api_url}/billing/v1`; the organisation id travels in
+ * the header `X-com-vendor-subscriptions-organizationid` (added by the engine).
+ */
+
+const SCOPE = 'VendorSubscriptions.projects.';
+
+const BILLING_TYPES = [
+	'fixed_cost_for_project',
+	'based_on_project_hours',
+	'based_on_staff_hours',
+	'based_on_task_hours',
+] as const;
+
+const BUDGET_TYPES = [
+	'total_project_cost',
+	'total_project_hours',
+	'hours_per_task',
+	'hours_per_staff',
+] as const;
+
+const projectIdPath: Field = {
+	name: 'project_id',
+	type: 'id',
+	required: true,
+	locator: 'project',
+	description: 'ID of the billing project',
+};
+
+/** The project create body; update takes the same fields. */
+const projectInput: Field[] = [
+	{
+		name: 'project_name',
+		type: 'string',
+		required: true,
+		maxLength: 100,
+		description: 'Name of the project',
+	},
+	{
+		name: 'customer_id',
+		type: 'id',
+		required: true,
+		description: 'ID of the customer the project is for',
+	},
+	{
+		name: 'billing_type',
+		type: 'enum',
+		required: true,
+		values: BILLING_TYPES,
+		valueLabels: {
+			fixed_cost_for_project: 'Fixed Cost for Project',
+			based_on_project_hours: 'Based on Project Hours',
+			based_on_staff_hours: 'Based on Staff Hours',
+			based_on_task_hours: 'Based on Task Hours',
+		},
+		description: 'How the project is billed',
+	},
+	{
+		name: 'rate',
+		type: 'string',
+		top: true,
+		description:
+			'Rate of the project (sent as a string). Required when Billing Type is fixed_cost_for_project or based_on_project_hours.',
+	},
+	{
+		name: 'description',
+		type: 'string',
+		maxLength: 500,
+		multiline: true,
+		description: 'Description of the project',
+	},
+	{
+		name: 'budget_type',
+		type: 'enum',
+		values: BUDGET_TYPES,
+		valueLabels: {
+			total_project_cost: 'Total Project Cost',
+			total_project_hours: 'Total Project Hours',
+			hours_per_task: 'Hours per Task',
+			hours_per_staff: 'Hours per Staff',
+		},
+		description: 'How the project budget is set',
+	},
+	{ name: 'budget_hours', type: 'string', description: 'Budgeted hours' },
+	{
+		name: 'budget_amount',
+		type: 'string',
+		description: 'Budgeted amount; given when estimating the total project cost',
+	},
+	{
+		name: 'tasks',
+		type: 'array',
+		description: 'Tasks of the project',
+		fields: [
+			{
+				name: 'task_name',
+				type: 'string',
+				required: true,
+				maxLength: 100,
+				description: 'Name of the task',
+			},
+			{
+				name: 'description',
+				type: 'string',
+				maxLength: 500,
+				multiline: true,
+				description: 'Description of the task',
+			},
+			{ name: 'rate', type: 'number', description: 'Rate of the task' },
+			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the task' },
+		],
+	},
+	{
+		name: 'users',
+		type: 'array',
+		description: 'Staff users of the project',
+		fields: [
+			{ name: 'user_id', type: 'id', required: true, description: 'ID of the user' },
+			{
+				name: 'user_role',
+				type: 'enum',
+				values: ['staff', 'admin', 'timesheetstaff'],
+				valueLabels: { staff: 'Staff', admin: 'Admin', timesheetstaff: 'Timesheet Staff' },
+				description: 'Role of the user in the project',
+			},
+			{ name: 'user_name', type: 'string', maxLength: 200, description: 'Name of the user' },
+			{ name: 'email', type: 'email', maxLength: 100, description: 'Email address of the user' },
+			{ name: 'rate', type: 'number', description: 'Rate of the user' },
+			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the user' },
+		],
+	},
+];
+
+const BILLING_RATE_NOTE =
+	'billingRate: rate is required when billing_type is fixed_cost_for_project or based_on_project_hours; the field types cannot express a conditional requirement, so the node checks it before sending.';
+
+const INPUT_NOTE =
+	'The create body is not listed field by field; its fields are the writable fields of the project record. currency_code and show_in_dashboard appear only in the record and are not offered as input.';
+
+const operations: Operation[] = [
+	{
+		value: 'create',
+		name: 'Create',
+		action: 'Create a project',
+		description: 'Create a billing project',
+		kind: 'create',
+		method: 'POST',
+		path: '/projects',
+		scope: `${SCOPE}CREATE`,
+		fields: projectInput,
+		responseKey: 'project',
+		special: 'billingRate',
+		notes: `${BILLING_RATE_NOTE} ${INPUT_NOTE} Error 20004: the amount must not be negative.`,
+	},
+	{
+		value: 'get',
+		name: 'Get',
+		action: 'Get a project',
+		description: 'Retrieve a billing project',
+		kind: 'get',
+		method: 'GET',
+		path: '/projects/{project_id}',
+		scope: `${SCOPE}READ`,
+		fields: [projectIdPath],
+		responseKey: 'project',
+		notes: 'Error 1002: the project does not exist.',
+	},
+	{
+		value: 'getAll',
+		name: 'Get Many',
+		action: 'Get many projects',
+		description: 'List billing projects',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/projects',
+		scope: `${SCOPE}READ`,
+		fields: [
+			{
+				name: 'filter_by',
+				type: 'enum',
+				label: 'Status',
+				values: ['Status.All', 'Status.Active', 'Status.Inactive'],
+				valueLabels: {
+					'Status.All': 'All',
+					'Status.Active': 'Active',
+					'Status.Inactive': 'Inactive',
+				},
+				description: 'Only projects of this status',
+			},
+			{ name: 'customer_id', type: 'id', description: 'Only projects of this customer' },
+			{
+				name: 'sort_column',
+				type: 'enum',
+				values: ['project_name', 'customer_name', 'rate', 'created_time'],
+				valueLabels: {
+					project_name: 'Project Name',
+					customer_name: 'Customer Name',
+					rate: 'Rate',
+					created_time: 'Created Time',
+				},
+				description: 'Column to sort by',
+			},
+		],
+		responseKey: 'projects',
+		pagination: 'pageContext',
+		notes:
+			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here.',
+	},
+	{
+		value: 'update',
+		name: 'Update',
+		action: 'Update a project',
+		description: 'Update a billing project',
+		kind: 'update',
+		method: 'PUT',
+		path: '/projects/{project_id}',
+		scope: `${SCOPE}UPDATE`,
+		fields: [projectIdPath, ...projectInput],
+		responseKey: 'project',
+		special: 'billingRate',
+		notes: `Same fields as create (project_name, customer_id and billing_type required). ${BILLING_RATE_NOTE}`,
+	},
+	{
+		value: 'removeUser',
+		name: 'Remove User',
+		action: 'Remove a user from a project',
+		description: 'Remove a staff user from a billing project',
+		kind: 'delete',
+		method: 'DELETE',
+		path: '/projects/{project_id}/users/{user_id}',
+		fields: [
+			projectIdPath,
+			{
+				name: 'user_id',
+				type: 'id',
+				required: true,
+				description: 'ID of the staff user to remove',
+			},
+		],
+		notes: 'Scope: not stated in the documents. The answer is the envelope only.',
+	},
+	{
+		value: 'getInvoices',
+		name: 'Get Invoices',
+		action: 'Get invoices of a project',
+		description: 'List the invoices raised for a billing project',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/projects/{project_id}/invoices',
+		scope: `${SCOPE}READ`,
+		fields: [
+			projectIdPath,
+			{
+				name: 'sort_column',
+				type: 'enum',
+				values: ['invoice_number', 'date', 'total', 'balance', 'created_time'],
+				valueLabels: {
+					invoice_number: 'Invoice Number',
+					date: 'Date',
+					total: 'Total',
+					balance: 'Balance',
+					created_time: 'Created Time',
+				},
+				description: 'Column to sort by',
+			},
+		],
+		responseKey: 'invoices',
+		pagination: 'pageContext',
+		notes:
+			'Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
+	},
+];
+
+export const project: Resource = {
+	value: 'project',
+	name: 'Project',
+	idField: 'project_id',
+	nameField: 'project_name',
+	listOperation: 'getAll',
+	operations,
+};

@@ -1,0 +1,524 @@
+/**
+ * Vendor Books: estimates (`{api_url}/books/v3/estimates`). Scope module `estimates`.
+ * Source: document 001, "Estimate", "Reference values shared by estimates and invoices",
+ * "Endpoints / Estimates", "Limits". The reference-value enums are shared with invoices.
+ */
+import type { Field, Operation, Resource } from '../../shared/spec';
+import { PRODUCT_TYPES } from './items';
+
+const S = 'VendorBooks.estimates';
+
+// ---- Reference values shared by estimates and invoices -------------------------------
+
+export const DISCOUNT_TYPES = ['entity_level', 'item_level'] as const;
+export const GST_TREATMENTS = ['business_gst', 'business_none', 'overseas', 'consumer'] as const;
+/** GCC / UAE / other values, then the UAE-only ones, then Mexico's: one enum. */
+export const TAX_TREATMENTS = [
+	'vat_registered',
+	'vat_not_registered',
+	'gcc_vat_not_registered',
+	'gcc_vat_registered',
+	'non_gcc',
+	'dz_vat_registered',
+	'dz_vat_not_registered',
+	'home_country_mexico',
+	'border_region_mexico',
+	'non_mexico',
+] as const;
+export const TAX_TREATMENT_LABELS: Readonly<Record<string, string>> = {
+	vat_registered: 'VAT Registered (GCC)',
+	vat_not_registered: 'VAT Not Registered (GCC)',
+	gcc_vat_not_registered: 'GCC VAT Not Registered (GCC)',
+	gcc_vat_registered: 'GCC VAT Registered (GCC)',
+	non_gcc: 'Non-GCC (GCC)',
+	dz_vat_registered: 'DZ VAT Registered (UAE Only)',
+	dz_vat_not_registered: 'DZ VAT Not Registered (UAE Only)',
+	home_country_mexico: 'Home Country (Mexico)',
+	border_region_mexico: 'Border Region (Mexico)',
+	non_mexico: 'Non-Mexico (Mexico)',
+};
+export const VAT_TREATMENTS = [
+	'uk',
+	'eu_vat_registered',
+	'overseas',
+	'eu_vat_not_registered',
+	'non_eu',
+] as const;
+/** UAE emirates, then GCC countries. */
+export const PLACES_OF_SUPPLY = [
+	'AB',
+	'AJ',
+	'DU',
+	'FU',
+	'RA',
+	'SH',
+	'UM',
+	'AE',
+	'SA',
+	'BH',
+	'KW',
+	'OM',
+	'QA',
+] as const;
+export const PLACE_OF_SUPPLY_LABELS: Readonly<Record<string, string>> = {
+	AB: 'AB (UAE Emirate)',
+	AJ: 'AJ (UAE Emirate)',
+	DU: 'DU (UAE Emirate)',
+	FU: 'FU (UAE Emirate)',
+	RA: 'RA (UAE Emirate)',
+	SH: 'SH (UAE Emirate)',
+	UM: 'UM (UAE Emirate)',
+	AE: 'AE (GCC Country)',
+	SA: 'SA (GCC Country)',
+	BH: 'BH (GCC Country)',
+	KW: 'KW (GCC Country)',
+	OM: 'OM (GCC Country)',
+	QA: 'QA (GCC Country)',
+};
+/** UAE, then Bahrain, then Saudi Arabia. */
+export const TAX_TREATMENT_CODES = [
+	'uae_same_tax_group',
+	'uae_reimbursed_expense',
+	'uae_others',
+	'bahrain_same_tax_group',
+	'bahrain_transfer_of_concern',
+	'bahrain_disbursement',
+	'bahrain_head_to_branch_transaction',
+	'bahrain_warranty_repair_services',
+	'bahrain_others',
+	'ksa_pvt_health',
+	'ksa_pvt_edu',
+	'ksa_reimbursed_expense',
+	'ksa_house_sales',
+] as const;
+
+export const placeOfSupply: Field = {
+	name: 'place_of_supply',
+	type: 'enum',
+	values: PLACES_OF_SUPPLY,
+	valueLabels: PLACE_OF_SUPPLY_LABELS,
+	group: 'GCC',
+	description:
+		"Place of supply: a UAE emirate or a GCC country; when omitted the contact's place is used",
+};
+export const gstTreatment: Field = {
+	name: 'gst_treatment',
+	type: 'enum',
+	values: GST_TREATMENTS,
+	group: 'India',
+	description: 'GST treatment',
+};
+export const gstNo: Field = { name: 'gst_no', type: 'string', label: 'GST No', group: 'India', description: 'GST number' };
+export const isPreGst: Field = {
+	name: 'is_pre_gst',
+	type: 'boolean',
+	label: 'Is Pre-GST',
+	group: 'India',
+	description: 'Whether the transaction is before GST',
+};
+export const taxTreatment: Field = {
+	name: 'tax_treatment',
+	type: 'enum',
+	values: TAX_TREATMENTS,
+	valueLabels: TAX_TREATMENT_LABELS,
+	group: 'GCC',
+	description:
+		'Tax treatment. GCC/UAE: vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc, dz_* (UAE only). Mexico: home_country_mexico, border_region_mexico, non_mexico.',
+};
+export const vatTreatment: Field = {
+	name: 'vat_treatment',
+	type: 'enum',
+	values: VAT_TREATMENTS,
+	group: 'UK',
+	description: 'VAT treatment (eu_vat_not_registered and non_eu: before the 2021 exit only)',
+};
+export const discountType: Field = {
+	name: 'discount_type',
+	type: 'enum',
+	values: DISCOUNT_TYPES,
+	description: 'Whether the discount applies to the whole transaction or per line item',
+};
+export const taxTreatmentCode: Field = {
+	name: 'tax_treatment_code',
+	type: 'enum',
+	values: TAX_TREATMENT_CODES,
+	group: 'GCC',
+	description: 'Tax treatment code of the line (UAE: uae_*, Bahrain: bahrain_*, Saudi Arabia: ksa_*)',
+};
+export const lineProductType: Field = {
+	name: 'product_type',
+	type: 'enum',
+	values: PRODUCT_TYPES,
+	description: 'Type of product',
+};
+
+/** `{ address, city, state, zip, country, fax }` as documented for estimates. */
+export const estimateAddressMembers: Field[] = [
+	{ name: 'address', type: 'string', description: 'Street address' },
+	{ name: 'city', type: 'string', description: 'City' },
+	{ name: 'state', type: 'string', description: 'State' },
+	{ name: 'zip', type: 'string', description: 'ZIP or postal code' },
+	{ name: 'country', type: 'string', description: 'Country' },
+	{ name: 'fax', type: 'string', description: 'Fax number' },
+];
+
+// ---- Estimate fields -----------------------------------------------------------------
+
+const estimateId: Field = {
+	name: 'estimate_id',
+	type: 'id',
+	required: true,
+	locator: 'estimate',
+	description: 'ID of the estimate',
+};
+
+const lineItems: Field = {
+	name: 'line_items',
+	type: 'array',
+	top: true,
+	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
+	fields: [
+		{ name: 'item_id', type: 'id', locator: 'item', description: 'ID of the item' },
+		{ name: 'line_item_id', type: 'id', description: 'ID of the line item (to change an existing line)' },
+		{ name: 'name', type: 'string', description: 'Name of the line item' },
+		{ name: 'description', type: 'string', multiline: true, description: 'Description of the line item' },
+		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
+		lineProductType,
+		{ name: 'hsn_or_sac', type: 'string', label: 'HSN or SAC', group: 'India', description: 'HSN or SAC code' },
+		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
+		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
+		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', description: 'Rate in the base currency' },
+		{ name: 'rate', type: 'number', description: 'Rate of the line item' },
+		{ name: 'quantity', type: 'number', description: 'Quantity' },
+		{ name: 'unit', type: 'string', description: 'Unit' },
+		{ name: 'discount_amount', type: 'number', description: 'Discount amount' },
+		{
+			name: 'discount',
+			type: 'string',
+			description: 'Discount of the line (an amount, or a percentage such as 10%; type not shown)',
+		},
+		{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
+		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
+		{ name: 'tax_name', type: 'string', description: 'Name of the tax' },
+		{ name: 'tax_type', type: 'string', description: 'Type of the tax' },
+		{ name: 'tax_percentage', type: 'string', description: 'Tax percentage' },
+		taxTreatmentCode,
+		{ name: 'item_total', type: 'number', description: 'Total of the line' },
+	],
+};
+
+const estimateBodyFields: Field[] = [
+	{ name: 'customer_id', type: 'id', top: true, description: 'ID of the customer' },
+	lineItems,
+	{ name: 'estimate_number', type: 'string', description: 'Number of the estimate' },
+	{ name: 'reference_number', type: 'string', description: 'Reference number' },
+	{ name: 'date', type: 'date', description: 'Date of the estimate (yyyy-mm-dd)' },
+	{ name: 'expiry_date', type: 'date', description: 'Expiry date (yyyy-mm-dd)' },
+	{
+		name: 'contact_persons',
+		type: 'array',
+		of: { name: 'contact_person_id', type: 'id' },
+		description: 'IDs of the contact persons',
+	},
+	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
+	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the currency' },
+	{
+		name: 'discount',
+		type: 'string',
+		description: 'Discount (an amount, or a percentage such as 10%; type not shown)',
+	},
+	{ name: 'is_discount_before_tax', type: 'boolean', description: 'Whether the discount applies before tax' },
+	discountType,
+	{ name: 'is_inclusive_tax', type: 'boolean', description: 'Whether the rates include tax' },
+	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge' },
+	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
+	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
+	{ name: 'billing_address', type: 'object', fields: estimateAddressMembers, description: 'Billing address' },
+	{ name: 'shipping_address', type: 'object', fields: estimateAddressMembers, description: 'Shipping address' },
+	{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the estimate' },
+	{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
+	{
+		name: 'custom_fields',
+		type: 'array',
+		description: 'Custom field values',
+		fields: [
+			{ name: 'index', type: 'integer', description: 'Index of the custom field' },
+			{ name: 'value', type: 'string', description: 'Value of the custom field' },
+		],
+	},
+	{ name: 'template_id', type: 'id', description: 'ID of the PDF template' },
+	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
+	{ name: 'project_id', type: 'id', description: 'ID of the project (input only)' },
+	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail (input only)' },
+	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the e-mail (input only)' },
+	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption (input only)' },
+	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority (input only)' },
+	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code (input only)' },
+	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exempt No', description: 'AvaTax exemption number (input only)' },
+	// Region-only fields.
+	placeOfSupply,
+	isPreGst,
+	gstNo,
+	gstTreatment,
+	taxTreatment,
+	vatTreatment,
+];
+
+const commentFields: Field[] = [
+	{ name: 'description', type: 'string', top: true, multiline: true, description: 'Text of the comment' },
+	{ name: 'show_comment_to_clients', type: 'boolean', description: 'Whether clients see the comment' },
+];
+
+const operations: Operation[] = [
+	{
+		value: 'create',
+		name: 'Create',
+		action: 'Create an estimate',
+		description: 'Create an estimate',
+		kind: 'create',
+		method: 'POST',
+		path: '/estimates',
+		scope: `${S}.CREATE`,
+		fields: estimateBodyFields,
+		responseKey: 'estimate',
+		notes:
+			'The two true/false query flags of create are not named in the documents: not offered. Requiredness of estimate fields is not shown; no field is marked required.',
+	},
+	{
+		value: 'getAll',
+		name: 'Get Many',
+		action: 'Get many estimates',
+		description: 'List estimates',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/estimates',
+		scope: `${S}.READ`,
+		responseKey: 'estimates',
+		pagination: 'pageContext',
+		perPage: 200,
+		fields: [
+			{ name: 'estimate_number_startswith', type: 'string', description: 'Estimate number starts with' },
+			{ name: 'estimate_number_contains', type: 'string', description: 'Estimate number contains' },
+			{ name: 'reference_number_startswith', type: 'string', description: 'Reference number starts with' },
+			{ name: 'reference_number_contains', type: 'string', description: 'Reference number contains' },
+			{ name: 'customer_name_startswith', type: 'string', description: 'Customer name starts with' },
+			{ name: 'customer_name_contains', type: 'string', description: 'Customer name contains' },
+			{ name: 'item_name_startswith', type: 'string', maxLength: 100, description: 'Item name starts with' },
+			{ name: 'item_name_contains', type: 'string', maxLength: 100, description: 'Item name contains' },
+			{ name: 'item_description_startswith', type: 'string', maxLength: 100, description: 'Item description starts with' },
+			{ name: 'item_description_contains', type: 'string', maxLength: 100, description: 'Item description contains' },
+			{ name: 'custom_field_startswith', type: 'string', description: 'Custom field starts with' },
+			{ name: 'custom_field_contains', type: 'string', description: 'Custom field contains' },
+			{ name: 'total_less_than', type: 'number', description: 'Total less than' },
+			{ name: 'total_less_equals', type: 'number', description: 'Total less than or equal to' },
+			{ name: 'total_greater_than', type: 'number', description: 'Total greater than' },
+			{ name: 'total_greater_equals', type: 'number', description: 'Total greater than or equal to' },
+			{ name: 'date_start', type: 'date', description: 'Date from (yyyy-mm-dd)' },
+			{ name: 'date_end', type: 'date', description: 'Date to (yyyy-mm-dd)' },
+			{ name: 'date_before', type: 'date', description: 'Date before (yyyy-mm-dd)' },
+			{ name: 'date_after', type: 'date', description: 'Date after (yyyy-mm-dd)' },
+			{
+				name: 'status',
+				type: 'enum',
+				values: ['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired'],
+				inferred: true,
+				description: 'Status filter (parameter name not shown in the documents; status as the record field)',
+			},
+			{
+				name: 'filter_by',
+				type: 'enum',
+				values: [
+					'Status.All',
+					'Status.Sent',
+					'Status.Draft',
+					'Status.Invoiced',
+					'Status.Accepted',
+					'Status.Declined',
+					'Status.Expired',
+				],
+				inferred: true,
+				description:
+					'Status filter form (parameter name not shown in the documents; filter_by as elsewhere in the API)',
+			},
+			{
+				name: 'sort_column',
+				type: 'enum',
+				values: ['customer_name', 'estimate_number', 'date', 'total', 'created_time'],
+				inferred: true,
+				description:
+					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
+			},
+		],
+		notes: 'The item name / item description filters carry the documented 100-character limit.',
+	},
+	{
+		value: 'update',
+		name: 'Update',
+		action: 'Update an estimate',
+		description: 'Update an estimate',
+		kind: 'update',
+		method: 'PUT',
+		path: '/estimates/{estimate_id}',
+		scope: `${S}.UPDATE`,
+		fields: [estimateId, ...estimateBodyFields],
+		responseKey: 'estimate',
+		notes: 'The true/false query flag of update is not named in the documents: not offered.',
+	},
+	{
+		value: 'get',
+		name: 'Get',
+		action: 'Get an estimate',
+		description: 'Get an estimate as JSON',
+		kind: 'get',
+		method: 'GET',
+		path: '/estimates/{estimate_id}',
+		scope: `${S}.READ`,
+		fields: [estimateId],
+		responseKey: 'estimate',
+		notes:
+			'The query selecting json, pdf or html is not named in the documents: not offered; the JSON answer is used (use Get PDF for a PDF).',
+	},
+	{
+		value: 'getPdf',
+		name: 'Get PDF',
+		action: 'Get estimates as PDF',
+		description: 'Download one or more estimates as a PDF',
+		kind: 'action',
+		method: 'GET',
+		path: '/estimates/pdf',
+		scope: `${S}.READ`,
+		fields: [
+			{
+				name: 'estimate_ids',
+				type: 'array',
+				required: true,
+				of: { name: 'estimate_id', type: 'id', locator: 'estimate' },
+				separator: ',',
+				description: 'IDs of the estimates (sent joined by commas)',
+			},
+		],
+		batch: { field: 'estimate_ids', size: 25 },
+		binaryOutput: { mimeType: 'application/pdf', fileName: 'estimates.pdf' },
+		special: 'pdf',
+		notes:
+			'The batch size 25 is documented for bulk print of estimates; applied to PDF as well. An invalid value answers code 0 with a message naming estimate_ids and no PDF: treated as an error.',
+	},
+	{
+		value: 'print',
+		name: 'Print',
+		action: 'Print estimates',
+		description: 'Print one or more estimates (at most 25 per call)',
+		kind: 'action',
+		method: 'GET',
+		path: '/estimates/print',
+		scope: `${S}.READ`,
+		fields: [
+			{
+				name: 'estimate_ids',
+				type: 'array',
+				required: true,
+				of: { name: 'estimate_id', type: 'id', locator: 'estimate' },
+				separator: ',',
+				description: 'IDs of the estimates (sent joined by commas)',
+			},
+		],
+		batch: { field: 'estimate_ids', size: 25 },
+	},
+	{
+		value: 'updateBillingAddress',
+		name: 'Update Billing Address',
+		action: 'Update the billing address of an estimate',
+		description: 'Update the billing address of an estimate',
+		kind: 'action',
+		method: 'PUT',
+		path: '/estimates/{estimate_id}/address/billing',
+		scope: `${S}.UPDATE`,
+		fields: [estimateId, ...estimateAddressMembers],
+	},
+	{
+		value: 'updateShippingAddress',
+		name: 'Update Shipping Address',
+		action: 'Update the shipping address of an estimate',
+		description: 'Update the shipping address of an estimate',
+		kind: 'action',
+		method: 'PUT',
+		path: '/estimates/{estimate_id}/address/shipping',
+		scope: `${S}.UPDATE`,
+		fields: [estimateId, ...estimateAddressMembers],
+	},
+	{
+		value: 'getTemplates',
+		name: 'Get Templates',
+		action: 'Get estimate templates',
+		description: 'List the PDF templates of estimates',
+		kind: 'action',
+		method: 'GET',
+		path: '/estimates/templates',
+		scope: `${S}.READ`,
+		fields: [],
+		responseKey: 'templates',
+		pagination: 'none',
+	},
+	{
+		value: 'applyTemplate',
+		name: 'Apply Template',
+		action: 'Apply a template to an estimate',
+		description: 'Apply a PDF template to an estimate',
+		kind: 'action',
+		method: 'PUT',
+		path: '/estimates/{estimate_id}/templates/{template_id}',
+		scope: `${S}.UPDATE`,
+		fields: [
+			estimateId,
+			{ name: 'template_id', type: 'id', required: true, description: 'ID of the template (see Get Templates)' },
+		],
+	},
+	{
+		value: 'addComment',
+		name: 'Add Comment',
+		action: 'Add a comment to an estimate',
+		description: 'Add a comment to an estimate',
+		kind: 'action',
+		method: 'POST',
+		path: '/estimates/{estimate_id}/comments',
+		scope: `${S}.CREATE`,
+		fields: [estimateId, ...commentFields],
+	},
+	{
+		value: 'getComments',
+		name: 'Get Comments',
+		action: 'Get comments of an estimate',
+		description: 'List the comments and history of an estimate',
+		kind: 'action',
+		method: 'GET',
+		path: '/estimates/{estimate_id}/comments',
+		scope: `${S}.READ`,
+		fields: [estimateId],
+		responseKey: 'comments',
+		pagination: 'none',
+	},
+	{
+		value: 'updateComment',
+		name: 'Update Comment',
+		action: 'Update a comment of an estimate',
+		description: 'Update a comment of an estimate',
+		kind: 'action',
+		method: 'PUT',
+		path: '/estimates/{estimate_id}/comments/{comment_id}',
+		scope: `${S}.UPDATE`,
+		fields: [
+			estimateId,
+			{ name: 'comment_id', type: 'id', required: true, description: 'ID of the comment' },
+			...commentFields,
+		],
+	},
+];
+
+export const estimate: Resource = {
+	value: 'estimate',
+	name: 'Estimate',
+	idField: 'estimate_id',
+	nameField: 'estimate_number',
+	listOperation: 'getAll',
+	operations,
+};

@@ -1,0 +1,34 @@
+/**
+ * Vendor Books (`{api_url}/books/v3`): items, estimates, invoices.
+ * The organisation id travels as the query parameter `organization_id` on every call; the
+ * engine adds it from the org setting, so no table lists it as a field.
+ */
+import type { Area } from '../../shared/spec';
+import { estimate } from './estimates';
+import { invoice } from './invoices';
+import { item } from './items';
+
+export const booksArea: Area = {
+	value: 'books',
+	name: 'Vendor Books',
+	root: 'api',
+	basePath: '/books/v3',
+	org: { in: 'query', name: 'organization_id' },
+	envelope: 'accounting',
+	scopes: [
+		'VendorBooks.settings.CREATE',
+		'VendorBooks.settings.READ',
+		'VendorBooks.settings.UPDATE',
+		'VendorBooks.settings.DELETE',
+		'VendorBooks.estimates.CREATE',
+		'VendorBooks.estimates.READ',
+		'VendorBooks.estimates.UPDATE',
+		'VendorBooks.invoices.CREATE',
+		'VendorBooks.invoices.READ',
+		'VendorBooks.invoices.UPDATE',
+		'VendorBooks.invoices.DELETE',
+	],
+	resources: [item, estimate, invoice],
+};
+
+export { estimate, invoice, item };

@@ -1,0 +1,259 @@
+/**
+ * Vendor Books: items (`{api_url}/books/v3/items`). Scope module `settings`.
+ * Source: document 001, "Item", "Endpoints / Items", "Limits".
+ */
+import type { Field, Operation, Resource } from '../../shared/spec';
+
+const S = 'VendorBooks.settings';
+
+export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
+export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
+
+const itemId: Field = {
+	name: 'item_id',
+	type: 'id',
+	required: true,
+	locator: 'item',
+	description: 'ID of the item',
+};
+
+/** The item record's input fields (read/write) plus the write-only fields of create and update. */
+const itemFields: Field[] = [
+	{
+		name: 'name',
+		type: 'string',
+		top: true,
+		maxLength: 200,
+		inferred: true,
+		description: 'Name of the item (limit not shown in the documents; 200 as for project names)',
+	},
+	{ name: 'description', type: 'string', multiline: true, description: 'Description of the item' },
+	{ name: 'rate', type: 'number', description: 'Sales rate of the item' },
+	{ name: 'unit', type: 'string', description: 'Unit of the item' },
+	{ name: 'sku', type: 'string', label: 'SKU', description: 'Stock keeping unit' },
+	{ name: 'product_type', type: 'enum', values: PRODUCT_TYPES, description: 'Type of product' },
+	{
+		name: 'item_type',
+		type: 'enum',
+		values: ITEM_TYPES,
+		description: 'Item type (write-only; the API default is sales)',
+	},
+	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied to the item' },
+	{ name: 'tax_name', type: 'string', description: 'Name of the tax' },
+	{ name: 'tax_type', type: 'string', description: 'Type of the tax' },
+	{
+		name: 'tax_percentage',
+		type: 'string',
+		description: 'Tax percentage as text, e.g. a number followed by %',
+	},
+	{ name: 'purchase_tax_rule_id', type: 'id', description: 'ID of the purchase tax rule' },
+	{ name: 'sales_tax_rule_id', type: 'id', description: 'ID of the sales tax rule' },
+	{
+		name: 'hsn_or_sac',
+		type: 'string',
+		label: 'HSN or SAC',
+		group: 'India',
+		description: 'HSN or SAC code',
+	},
+	{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
+	{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
+	{
+		name: 'item_tax_preferences',
+		type: 'array',
+		description: 'Tax preferences of the item',
+		fields: [
+			{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
+			{ name: 'tax_specification', type: 'string', description: 'Tax specification' },
+		],
+	},
+	{
+		name: 'custom_fields',
+		type: 'array',
+		description: 'Custom field values',
+		fields: [
+			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },
+			{ name: 'value', type: 'string', description: 'Value of the custom field' },
+		],
+	},
+	// Write-only fields accepted on create and update.
+	{ name: 'is_taxable', type: 'boolean', description: 'Whether the item is taxable (write-only)' },
+	{
+		name: 'tax_exemption_id',
+		type: 'id',
+		description: 'ID of the tax exemption; relevant when is_taxable is false (write-only)',
+	},
+	{ name: 'account_id', type: 'id', description: 'ID of the sales account (write-only)' },
+	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'AvaTax tax code (write-only)' },
+	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code (write-only)' },
+	{
+		name: 'purchase_description',
+		type: 'string',
+		multiline: true,
+		description: 'Purchase description (write-only)',
+	},
+	{ name: 'purchase_rate', type: 'number', description: 'Purchase rate (write-only)' },
+	{ name: 'purchase_account_id', type: 'id', description: 'ID of the purchase account (write-only)' },
+	{ name: 'inventory_account_id', type: 'id', description: 'ID of the inventory account (write-only)' },
+	{ name: 'vendor_id', type: 'id', description: 'ID of the preferred vendor (write-only)' },
+	{ name: 'reorder_level', type: 'number', description: 'Reorder level (write-only)' },
+	{ name: 'initial_stock', type: 'number', description: 'Opening stock (write-only)' },
+	{ name: 'initial_stock_rate', type: 'number', description: 'Opening stock rate (write-only)' },
+];
+
+const operations: Operation[] = [
+	{
+		value: 'create',
+		name: 'Create',
+		action: 'Create an item',
+		description: 'Create an item',
+		kind: 'create',
+		method: 'POST',
+		path: '/items',
+		scope: `${S}.CREATE`,
+		fields: itemFields,
+		responseKey: 'item',
+		notes: 'Requiredness of item fields is not shown in the documents; no field is marked required.',
+	},
+	{
+		value: 'getAll',
+		name: 'Get Many',
+		action: 'Get many items',
+		description: 'List items (active items by default)',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/items',
+		scope: `${S}.READ`,
+		responseKey: 'items',
+		pagination: 'pageContext',
+		perPage: 200,
+		fields: [
+			{ name: 'name_startswith', type: 'string', maxLength: 100, description: 'Item name starts with' },
+			{ name: 'name_contains', type: 'string', maxLength: 100, description: 'Item name contains' },
+			{
+				name: 'description_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Item description starts with',
+			},
+			{
+				name: 'description_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Item description contains',
+			},
+			{ name: 'rate_less_than', type: 'number', description: 'Rate less than' },
+			{ name: 'rate_less_equals', type: 'number', description: 'Rate less than or equal to' },
+			{ name: 'rate_greater_than', type: 'number', description: 'Rate greater than' },
+			{ name: 'rate_greater_equals', type: 'number', description: 'Rate greater than or equal to' },
+			{ name: 'is_taxable', type: 'boolean', description: 'Only taxable (true) or non-taxable (false) items' },
+			{
+				name: 'filter_by',
+				type: 'enum',
+				values: ['Status.All', 'Status.Active', 'Status.Inactive'],
+				valueLabels: { 'Status.All': 'All', 'Status.Active': 'Active', 'Status.Inactive': 'Inactive' },
+				inferred: true,
+				description:
+					'Status filter (parameter name not shown in the documents; filter_by as elsewhere in the API)',
+			},
+			{
+				name: 'sort_column',
+				type: 'enum',
+				values: ['name', 'rate', 'tax_name'],
+				inferred: true,
+				description:
+					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
+			},
+		],
+	},
+	{
+		value: 'update',
+		name: 'Update',
+		action: 'Update an item',
+		description: 'Update an item',
+		kind: 'update',
+		method: 'PUT',
+		path: '/items/{item_id}',
+		scope: `${S}.UPDATE`,
+		fields: [itemId, ...itemFields],
+		responseKey: 'item',
+	},
+	{
+		value: 'get',
+		name: 'Get',
+		action: 'Get an item',
+		description: 'Get an item',
+		kind: 'get',
+		method: 'GET',
+		path: '/items/{item_id}',
+		scope: `${S}.READ`,
+		fields: [itemId],
+		responseKey: 'item',
+	},
+	{
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete an item',
+		description: 'Delete an item (an item that is part of a transaction cannot be deleted)',
+		kind: 'delete',
+		method: 'DELETE',
+		path: '/items/{item_id}',
+		scope: `${S}.DELETE`,
+		fields: [itemId],
+	},
+	{
+		value: 'updateCustomFields',
+		name: 'Update Custom Fields',
+		action: 'Update custom fields of an item',
+		description: 'Update the custom field values of an item',
+		kind: 'action',
+		method: 'PUT',
+		path: '/item/{item_id}/customfields',
+		scope: `${S}.UPDATE`,
+		fields: [
+			itemId,
+			{
+				name: 'custom_fields',
+				type: 'array',
+				required: true,
+				bodyRoot: true,
+				description: 'Custom field values (the request body is this array)',
+				fields: [
+					{ name: 'customfield_id', type: 'id', required: true, description: 'ID of the custom field' },
+					{ name: 'value', type: 'string', description: 'Value of the custom field' },
+				],
+			},
+		],
+		notes: 'Path uses the singular `/item/`, as documented.',
+	},
+	{
+		value: 'markActive',
+		name: 'Mark Active',
+		action: 'Mark an item as active',
+		description: 'Mark an inactive item as active',
+		kind: 'action',
+		method: 'POST',
+		path: '/items/{item_id}/active',
+		scope: `${S}.CREATE`,
+		fields: [itemId],
+	},
+	{
+		value: 'markInactive',
+		name: 'Mark Inactive',
+		action: 'Mark an item as inactive',
+		description: 'Mark an active item as inactive',
+		kind: 'action',
+		method: 'POST',
+		path: '/items/{item_id}/inactive',
+		scope: `${S}.CREATE`,
+		fields: [itemId],
+	},
+];
+
+export const item: Resource = {
+	value: 'item',
+	name: 'Item',
+	idField: 'item_id',
+	nameField: 'name',
+	listOperation: 'getAll',
+	operations,
+};

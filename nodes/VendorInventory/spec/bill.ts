@@ -1,0 +1,219 @@
+import type { Field, Operation, Resource } from '../../shared/spec';
+
+/**
+ * Purchase bills (document 3, "Bills"): what a vendor charges on credit. Paths are relative
+ * to `{api_url}/inventory/v1`; the organisation id travels in the query `organization_id`
+ * (added by the engine).
+ */
+
+const SCOPE = 'VendorInventory.bills.';
+
+/** Input fields of one bill line item (the writable members of "Bill line item"). */
+const lineItemFields: Field[] = [
+	{ name: 'line_item_id', type: 'id', description: 'ID of an existing line item (when updating)' },
+	{ name: 'purchaseorder_item_id', type: 'id', description: 'ID of the purchase-order line billed' },
+	{ name: 'receive_item_id', type: 'id', description: 'ID of the received line billed' },
+	{ name: 'name', type: 'string', description: 'Name of the line item' },
+	{ name: 'account_id', type: 'id', description: 'ID of the expense account' },
+	{ name: 'warehouse_id', type: 'id', description: 'ID of the warehouse' },
+	{ name: 'description', type: 'string', multiline: true, description: 'Description of the line item' },
+	{ name: 'rate', type: 'number', description: 'Rate of the line item' },
+	{ name: 'quantity', type: 'number', description: 'Quantity' },
+	{ name: 'unit', type: 'string', description: 'Unit of the quantity' },
+	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied' },
+	{
+		name: 'item_order',
+		type: 'number',
+		min: 0,
+		description: 'Position of the line item; starts at 0',
+	},
+	{
+		name: 'tds_tax_id',
+		type: 'string',
+		group: 'Mexico',
+		description: 'ID of the TDS tax (Mexico only)',
+	},
+	{
+		name: 'reverse_charge_tax_id',
+		type: 'string',
+		group: 'India',
+		description: 'ID of the reverse-charge tax (India only)',
+	},
+	{
+		name: 'hsn_or_sac',
+		type: 'string',
+		group: 'India',
+		description: 'HSN or SAC code of the goods or service (India only)',
+	},
+	{
+		name: 'tax_exemption_code',
+		type: 'string',
+		description: 'Tax exemption code (India, Australia, Canada and Mexico only)',
+	},
+	{
+		name: 'tax_exemption_id',
+		type: 'id',
+		description: 'ID of the tax exemption (India, Australia, Canada only)',
+	},
+];
+
+/** The bill create input; the update takes the same fields with the same required ones. */
+const billInput: Field[] = [
+	{ name: 'vendor_id', type: 'id', required: true, description: 'ID of the vendor' },
+	{ name: 'bill_number', type: 'string', required: true, description: 'Number of the bill' },
+	{ name: 'date', type: 'date', required: true, description: 'Date of the bill (yyyy-mm-dd)' },
+	{
+		name: 'due_date',
+		type: 'date',
+		required: true,
+		description: 'Date the bill is due (yyyy-mm-dd)',
+	},
+	{
+		name: 'line_items',
+		type: 'array',
+		required: true,
+		minItems: 1,
+		description: 'Lines of the bill',
+		fields: lineItemFields,
+	},
+	{ name: 'purchaseorder_id', type: 'id', description: 'ID of the purchase order billed' },
+	{ name: 'reference_number', type: 'string', description: 'Reference number of the bill' },
+	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
+	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the bill currency' },
+	{
+		name: 'is_item_level_tax_calc',
+		type: 'boolean',
+		description: 'Whether tax is calculated per line item',
+	},
+	{
+		name: 'is_inclusive_tax',
+		type: 'boolean',
+		description: 'Whether the line rates include tax',
+	},
+	{ name: 'notes', type: 'string', multiline: true, description: 'Notes on the bill' },
+	{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
+	{
+		name: 'custom_fields',
+		type: 'array',
+		description: 'Values of custom fields',
+		fields: [
+			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },
+			{ name: 'value', type: 'string', description: 'Value of the custom field' },
+		],
+	},
+	{
+		name: 'gst_treatment',
+		type: 'enum',
+		group: 'India',
+		values: ['business_gst', 'business_none', 'overseas', 'consumer'],
+		valueLabels: {
+			business_gst: 'Business GST',
+			business_none: 'Business None',
+			overseas: 'Overseas',
+			consumer: 'Consumer',
+		},
+		description: 'GST treatment of the bill (India only)',
+	},
+	{
+		name: 'gst_no',
+		type: 'string',
+		group: 'India',
+		minLength: 15,
+		maxLength: 15,
+		description: 'GST number of the vendor, 15 characters (India only)',
+	},
+	{
+		name: 'source_of_supply',
+		type: 'string',
+		group: 'India',
+		description: "Place code of the source of supply; defaults to the contact's place (India only)",
+	},
+	{
+		name: 'destination_of_supply',
+		type: 'string',
+		group: 'India',
+		description:
+			"Place code of the destination of supply; defaults to the organization's home state (India only)",
+	},
+	{
+		name: 'tax_treatment',
+		type: 'enum',
+		group: 'Mexico',
+		values: ['home_country_mexico', 'border_region_mexico', 'non_mexico'],
+		valueLabels: {
+			home_country_mexico: 'Home Country Mexico',
+			border_region_mexico: 'Border Region Mexico',
+			non_mexico: 'Non Mexico',
+		},
+		description: 'Tax treatment of the bill (Mexico only)',
+	},
+];
+
+const operations: Operation[] = [
+	{
+		value: 'create',
+		name: 'Create',
+		action: 'Create a bill',
+		description: 'Record a bill from a vendor',
+		kind: 'create',
+		method: 'POST',
+		path: '/bills',
+		scope: `${SCOPE}CREATE`,
+		fields: billInput,
+		responseKey: 'bill',
+		binaryInput: {
+			field: 'attachment',
+			extensions: ['gif', 'png', 'jpeg', 'jpg', 'bmp', 'pdf'],
+			required: false,
+		},
+		notes:
+			'An optional attachment file may accompany the bill. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
+	},
+	{
+		value: 'getAll',
+		name: 'Get Many',
+		action: 'Get many bills',
+		description: 'List bills',
+		kind: 'getAll',
+		method: 'GET',
+		path: '/bills',
+		scope: `${SCOPE}READ`,
+		fields: [],
+		responseKey: 'bills',
+		pagination: 'pageContext',
+		notes:
+			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
+	},
+	{
+		value: 'update',
+		name: 'Update',
+		action: 'Update a bill',
+		description: 'Update a bill',
+		kind: 'update',
+		method: 'PUT',
+		path: '/bills/{bill_id}',
+		scope: `${SCOPE}UPDATE`,
+		fields: [
+			{
+				name: 'bill_id',
+				type: 'id',
+				required: true,
+				locator: 'bill',
+				description: 'ID of the bill',
+			},
+			...billInput,
+		],
+		inferred: true,
+		notes:
+			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. The answer is taken as the envelope (no response key); an attachment on update is not documented and not offered.',
+	},
+];
+
+export const bill: Resource = {
+	value: 'bill',
+	name: 'Bill',
+	idField: 'bill_id',
+	nameField: 'bill_number',
+	listOperation: 'getAll',
+	operations,
+};

@@ -1,0 +1,30 @@
+import type { Resource } from '../../shared/spec';
+
+/** My Tasks: the tasks of the signed-in user in a portal (document 000, endpoint 14). */
+export const myTasks: Resource = {
+	value: 'myTasks',
+	name: 'My Task',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get my tasks',
+			description: 'Get the tasks of the signed-in user in a portal',
+			kind: 'get',
+			method: 'GET',
+			path: '/portal/{portal_id}/mytasks',
+			// Scope: not stated in the documents.
+			fields: [
+				{
+					name: 'portal_id',
+					type: 'id',
+					required: true,
+					locator: 'portal',
+					label: 'Portal',
+					description: 'ID of the portal (a string of digits)',
+				},
+			],
+			notes: 'Scope not stated; no input besides the portal; no pagination documented; response body not shown.',
+		},
+	],
+};

@@ -1,0 +1,51 @@
+import type { Resource } from '../../shared/spec';
+
+/**
+ * Portals: the top-level container of the project-management area (document 000,
+ * "Portal", endpoints 1 and 2). Fields of the portal record are not shown.
+ */
+export const portal: Resource = {
+	value: 'portal',
+	name: 'Portal',
+	// The record's fields are not shown. `id` / `name` follow the area's convention
+	// (`status: { id }`, `layout: { id }`, project `name`); the picker relies on them.
+	idField: 'id',
+	nameField: 'name',
+	listOperation: 'getAll',
+	operations: [
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many portals',
+			description: 'List the portals the user can access',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/portals',
+			scope: 'VendorProjects.portals.READ',
+			fields: [],
+			pagination: 'none',
+			notes: 'Response body not shown; the record fields used by the portal picker (id, name) are inferred.',
+		},
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a portal',
+			description: 'Get one portal by its ID',
+			kind: 'get',
+			method: 'GET',
+			path: '/portal/{portal_id}',
+			scope: 'VendorProjects.portals.READ',
+			fields: [
+				{
+					name: 'portal_id',
+					type: 'id',
+					required: true,
+					locator: 'portal',
+					label: 'Portal',
+					description: 'ID of the portal (a string of digits)',
+				},
+			],
+			notes: 'Response body not shown.',
+		},
+	],
+};

@@ -1,0 +1,200 @@
+import type { Field, Resource } from '../../shared/spec';
+
+const portalId: Field = {
+	name: 'portal_id',
+	type: 'id',
+	required: true,
+	locator: 'portal',
+	label: 'Portal',
+	description: 'ID of the portal (a string of digits)',
+};
+
+const projectId: Field = {
+	name: 'project_id',
+	type: 'id',
+	required: true,
+	locator: 'project',
+	label: 'Project',
+	description: 'ID of the project (a string of digits)',
+};
+
+/** Members of the `{ id }` reference objects. */
+const statusIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Status ID' }];
+const layoutIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Layout ID' }];
+const groupIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Group ID' }];
+const tagIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Tag ID' }];
+
+const amountObject: Field[] = [{ name: 'amount', type: 'number', description: 'Amount' }];
+
+/** Fields shared by create and update (update differs only in `project_type` and in nothing being required). */
+const description: Field = {
+	name: 'description',
+	type: 'string',
+	maxLength: 80000,
+	multiline: true,
+	description: 'Project description',
+};
+const isPublicProject: Field = {
+	name: 'is_public_project',
+	type: 'boolean',
+	description: 'Whether the project is public',
+};
+const startDate: Field = { name: 'start_date', type: 'date', description: 'Start date (YYYY-MM-DD)' };
+const endDate: Field = { name: 'end_date', type: 'date', description: 'End date (YYYY-MM-DD)' };
+const addedVia: Field = {
+	name: 'added_via',
+	type: 'enum',
+	values: ['web', 'api'],
+	description: 'Where the project was added from',
+};
+const isRollupProject: Field = {
+	name: 'is_rollup_project',
+	type: 'boolean',
+	description: 'Whether the project is a rollup project',
+};
+
+const scalarNotShown = 'Scalar value; its type is not shown in the documents';
+
+const createFields: Field[] = [
+	portalId,
+	{ name: 'name', type: 'string', required: true, maxLength: 200, description: 'Project name' },
+	description,
+	{
+		name: 'project_type',
+		type: 'enum',
+		values: ['active', 'template'],
+		description: 'Create an active project or a template',
+	},
+	{
+		name: 'owner',
+		type: 'object',
+		description: 'Project owner',
+		fields: [{ name: 'zpuid', type: 'id', required: true, description: 'User ID of the owner' }],
+	},
+	isPublicProject,
+	startDate,
+	endDate,
+	{ name: 'status', type: 'object', description: 'Project status', fields: statusIdObject },
+	{ name: 'layout', type: 'object', description: 'Project layout', fields: layoutIdObject },
+	addedVia,
+	isRollupProject,
+	{
+		name: 'budget_info',
+		type: 'object',
+		description: 'Budget settings',
+		fields: [
+			{ name: 'billing_method', type: 'string', description: scalarNotShown },
+			{ name: 'budget_type', type: 'string', description: scalarNotShown },
+			{ name: 'tracking_method', type: 'string', description: scalarNotShown },
+			{ name: 'currency', type: 'string', description: scalarNotShown },
+			{ name: 'hourly_budget', type: 'string', description: scalarNotShown },
+			{ name: 'hourly_budget_threshold', type: 'string', description: scalarNotShown },
+			{ name: 'cost_budget', type: 'object', description: 'Cost budget { amount }', fields: amountObject },
+			{ name: 'rate_per_hour', type: 'object', description: 'Rate per hour { amount }', fields: amountObject },
+			{ name: 'budget_threshold', type: 'object', description: 'Budget threshold { amount }', fields: amountObject },
+			{ name: 'fixed_cost', type: 'object', description: 'Fixed cost { amount }', fields: amountObject },
+			{ name: 'cost_per_hour', type: 'object', description: 'Cost per hour { amount }', fields: amountObject },
+			{ name: 'revenue_budget', type: 'object', description: 'Revenue budget { amount }', fields: amountObject },
+		],
+	},
+	{ name: 'project_group', type: 'object', description: 'Project group', fields: groupIdObject },
+	{ name: 'sub_module_settings', type: 'json', description: 'Sub-module settings (JSON object)' },
+	{
+		name: 'tags',
+		type: 'array',
+		description: 'Tags: each entry { add: [ { id } ], remove: [ { id } ], id }',
+		fields: [
+			{ name: 'add', type: 'array', description: 'Tags to add', fields: tagIdObject },
+			{ name: 'remove', type: 'array', description: 'Tags to remove', fields: tagIdObject },
+			{ name: 'id', type: 'id', description: 'Tag ID' },
+		],
+	},
+	{
+		name: 'copy_from',
+		type: 'id',
+		locator: 'project',
+		description: 'ID of a template or an existing project to copy from',
+	},
+];
+
+const updateFields: Field[] = [
+	portalId,
+	projectId,
+	{ name: 'name', type: 'string', maxLength: 200, description: 'Project name' },
+	description,
+	{
+		name: 'project_type',
+		type: 'enum',
+		values: ['active', 'template', 'archived'],
+		description: 'Project type; archived archives the project',
+	},
+	isPublicProject,
+	startDate,
+	endDate,
+	addedVia,
+	isRollupProject,
+];
+
+const CUSTOM_FIELDS_NOTE =
+	'Custom field values by API name, see customFieldTypes: the node adds them as top-level body keys (not a table field).';
+
+export const project: Resource = {
+	value: 'project',
+	name: 'Project',
+	// The record's fields are not shown; `id` / `name` follow the area's convention
+	// (create body `name`, `{ id }` references). The picker relies on them.
+	idField: 'id',
+	nameField: 'name',
+	listOperation: 'getAll',
+	operations: [
+		{
+			value: 'create',
+			name: 'Create',
+			action: 'Create a project',
+			description: 'Create a project in a portal',
+			kind: 'create',
+			method: 'POST',
+			path: '/portal/{portal_id}/projects',
+			scope: 'VendorProjects.projects.CREATE',
+			fields: createFields,
+			notes: `${CUSTOM_FIELDS_NOTE} The types of the budget_info scalar members are not shown (offered as strings). Response body not shown.`,
+		},
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a project',
+			description: 'Get one project by its ID',
+			kind: 'get',
+			method: 'GET',
+			path: '/portal/{portal_id}/projects/{project_id}',
+			scope: 'VendorProjects.projects.READ',
+			fields: [portalId, projectId],
+			notes: 'Response body not shown.',
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many projects',
+			description: 'List the projects of a portal',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/portal/{portal_id}/projects',
+			scope: 'VendorProjects.projects.READ',
+			fields: [portalId],
+			pagination: 'pageSize',
+			notes: 'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
+		},
+		{
+			value: 'update',
+			name: 'Update',
+			action: 'Update a project',
+			description: 'Update a project',
+			kind: 'update',
+			method: 'PATCH',
+			path: '/portal/{portal_id}/projects/{project_id}',
+			scope: 'VendorProjects.projects.UPDATE',
+			fields: updateFields,
+			notes: `The update body also accepts a completed-time string whose field name is not shown; it is left out. ${CUSTOM_FIELDS_NOTE} Response body not shown.`,
+		},
+	],
+};

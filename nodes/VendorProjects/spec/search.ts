@@ -1,0 +1,102 @@
+import type { Field, Resource } from '../../shared/spec';
+
+const SCOPES = ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'];
+
+const portalId: Field = {
+	name: 'portal_id',
+	type: 'id',
+	required: true,
+	locator: 'portal',
+	label: 'Portal',
+	description: 'ID of the portal (a string of digits)',
+};
+
+const searchTerm: Field = {
+	name: 'search_term',
+	type: 'string',
+	required: true,
+	description: 'Text to search for',
+};
+
+/** The extra search parameters whose types are not shown: optional strings. */
+const extraParameters: Field[] = [
+	{ name: 'index', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'range', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'category_id', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'path', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'sortbyfield', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'is_zia', type: 'string', description: 'Type not shown in the documents' },
+];
+
+export const search: Resource = {
+	value: 'search',
+	name: 'Search',
+	operations: [
+		{
+			value: 'search',
+			name: 'Search',
+			action: 'Search the portal',
+			description: 'Search records across the whole portal',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/portal/{portal_id}/search',
+			scope: SCOPES,
+			fields: [
+				portalId,
+				searchTerm,
+				{
+					name: 'module',
+					type: 'enum',
+					required: true,
+					values: ['all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
+					default: 'all',
+					description: 'Module to search in',
+				},
+				{
+					name: 'status',
+					type: 'enum',
+					required: true,
+					values: ['all', 'active', 'archived', 'template'],
+					default: 'all',
+					description: 'Status of the projects to search in',
+				},
+				...extraParameters,
+			],
+			pagination: 'pageSize',
+			notes: 'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+		},
+		{
+			value: 'searchInProject',
+			name: 'Search in Project',
+			action: 'Search in a project',
+			description: 'Search records within one project',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/portal/{portal_id}/projects/{project_id}/search',
+			scope: SCOPES,
+			fields: [
+				portalId,
+				{
+					name: 'project_id',
+					type: 'id',
+					required: true,
+					locator: 'project',
+					label: 'Project',
+					description: 'ID of the project (a string of digits)',
+				},
+				searchTerm,
+				{
+					name: 'module',
+					type: 'enum',
+					required: true,
+					values: ['all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
+					default: 'all',
+					description: 'Module to search in',
+				},
+				...extraParameters,
+			],
+			pagination: 'pageSize',
+			notes: 'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+		},
+	],
+};

@@ -1,0 +1,127 @@
+import type { Field, Resource } from '../../shared/spec';
+
+/** Modules whose records can be trashed, restored and deleted (document 000, "Trash request item"). */
+export const trashModules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'] as const;
+
+const portalId: Field = {
+	name: 'portal_id',
+	type: 'id',
+	required: true,
+	locator: 'portal',
+	label: 'Portal',
+	description: 'ID of the portal (a string of digits)',
+};
+
+const moduleField: Field = {
+	name: 'module',
+	type: 'enum',
+	required: true,
+	values: trashModules,
+	description: 'Module the records belong to',
+};
+
+const itemsField: Field = {
+	name: 'items',
+	type: 'array',
+	minItems: 0,
+	maxItems: 100,
+	of: { name: 'item', type: 'id', description: 'Record ID' },
+	description: 'IDs of the records (0 to 100 per request item)',
+};
+
+/** A JSON-array body of trash request items: `[ { module, items }, ... ]`. */
+const trashRequestItems: Field = {
+	name: 'trash_request_items',
+	type: 'array',
+	in: 'body',
+	bodyRoot: true,
+	required: true,
+	label: 'Records',
+	description: 'Trash request items, one per module: the module and up to 100 record IDs',
+	fields: [moduleField, itemsField],
+};
+
+export const trash: Resource = {
+	value: 'trash',
+	name: 'Trash / Bin',
+	operations: [
+		{
+			value: 'moveToTrash',
+			name: 'Move to Trash',
+			action: 'Move records to the trash',
+			description: 'Move records of one module to the trash',
+			kind: 'action',
+			method: 'POST',
+			path: '/portal/{portal_id}/trash',
+			scope: 'VendorProjects.portals.CREATE',
+			fields: [portalId, moduleField, { ...itemsField, top: true }],
+			batch: { field: 'items', size: 100 },
+			notes: 'The body is a single trash request item { module, items }; more than 100 IDs are split into several calls. Response body not shown.',
+		},
+		{
+			value: 'getBin',
+			name: 'Get Bin',
+			action: 'Get many records in the bin',
+			description: 'List the records in the bin (trash)',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/portal/{portal_id}/bin',
+			scope: 'VendorProjects.portals.READ',
+			fields: [
+				portalId,
+				{
+					name: 'sort_by',
+					type: 'string',
+					description:
+						'Sort order written as asc(field) or desc(field); sortable fields: trashed_time, name. Example: desc(trashed_time)',
+				},
+				{
+					name: 'filter',
+					type: 'json',
+					description:
+						'Filter as JSON: { "criteria": [ { "cfid", "criteria_condition", "value": [strings] } ], "pattern": string }; sent as a JSON string',
+				},
+			],
+			pagination: 'pageSize',
+			special: 'binSort',
+			notes:
+				'sort_by: the node offers a sort field (trashed_time, name) and a direction (asc, desc) and sends them as "asc(field)" / "desc(field)". filter is serialised to a JSON string in the query. The values allowed for criteria_condition are not shown. Response body not shown.',
+		},
+		{
+			value: 'restore',
+			name: 'Restore',
+			action: 'Restore records from the bin',
+			description: 'Restore trashed records (within 30 days of trashing)',
+			kind: 'action',
+			method: 'POST',
+			path: '/portal/{portal_id}/bin/restore',
+			scope: 'VendorProjects.portals.CREATE',
+			fields: [portalId, trashRequestItems],
+			notes: 'The body is a JSON array of { module, items }, each items list at most 100 IDs. Records can be restored within 30 days of trashing. Response body not shown.',
+		},
+		{
+			value: 'deletePermanently',
+			name: 'Delete Permanently',
+			action: 'Delete records from the bin permanently',
+			description: 'Permanently delete trashed records; they cannot be restored',
+			kind: 'delete',
+			method: 'DELETE',
+			path: '/portal/{portal_id}/bin',
+			scope: 'VendorProjects.portals.CREATE',
+			fields: [portalId, trashRequestItems],
+			notes: 'DELETE with a JSON-array body of { module, items }, each items list at most 100 IDs. Response body not shown.',
+		},
+		{
+			value: 'emptyBin',
+			name: 'Empty Bin',
+			action: 'Empty the bin',
+			description: 'Permanently delete every record in the bin',
+			kind: 'delete',
+			method: 'DELETE',
+			path: '/portal/{portal_id}/empty-bin',
+			scope: 'VendorProjects.portals.CREATE',
+			fields: [portalId],
+			notes: 'Response body not shown.',
+		},
+	],
+};

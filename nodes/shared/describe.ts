@@ -1,0 +1,333 @@
+/**
+ * n8n properties derived from the field tables: resources, operations, required fields
+ * at the top, optional ones in "Additional Fields" / "Update Fields" / "Filters"
+ * collections, enums as sorted options, objects and arrays as fixed collections, IDs of
+ * listable things as resource locators, Return All + Limit on lists.
+ */
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
+import type { Area, Field, Operation, Resource } from './spec';
+
+const WORDS: Record<string, string> = {
+	id: 'ID',
+	ids: 'IDs',
+	url: 'URL',
+	gst: 'GST',
+	vat: 'VAT',
+	pdf: 'PDF',
+	hsn: 'HSN',
+	sac: 'SAC',
+	sku: 'SKU',
+	tds: 'TDS',
+	cfdi: 'CFDI',
+	sat: 'SAT',
+	bcy: 'Base Currency',
+	cc: 'CC',
+	bcc: 'BCC',
+	avatax: 'AvaTax',
+	cfid: 'Custom Field ID',
+	zpuid: 'User ID',
+	startswith: 'Starts With',
+	is: 'Is',
+};
+
+/** `customer_id` -> "Customer ID"; `name_startswith` -> "Name Starts With". */
+export function label(name: string): string {
+	return name
+		.replace(/([a-z])([A-Z])/g, '$1_$2')
+		.split(/[_\s.]+/)
+		.filter(Boolean)
+		.map((w) => WORDS[w.toLowerCase()] ?? w.charAt(0).toUpperCase() + w.slice(1))
+		.join(' ');
+}
+
+export function camel(text: string): string {
+	const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+	return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+export function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** An object of one scalar member (`{ id }`, `{ zpuid }`, `{ amount }`) is entered as that member. */
+export function wrapperMember(field: Field): Field | undefined {
+	if (field.type !== 'object' || field.fields?.length !== 1) return undefined;
+	const member = field.fields[0];
+	return ['object', 'array', 'json'].includes(member.type) ? undefined : member;
+}
+
+/** Where a field is entered: at the top level or in a named collection. */
+export function placement(field: Field, op: Operation): string {
+	if (field.required || field.top || field.bodyRoot) return 'top';
+	if (field.group) return `${camel(field.group)}Fields`;
+	if (op.kind === 'getAll') return 'filters';
+	if (op.kind === 'update') return 'updateFields';
+	return 'additionalFields';
+}
+
+const COLLECTION_NAMES: Record<string, { displayName: string; placeholder: string }> = {
+	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
+	updateFields: { displayName: 'Update Fields', placeholder: 'Add Field' },
+	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
+};
+
+function enumOptions(field: Field): INodePropertyOptions[] {
+	return [...(field.values ?? [])]
+		.map((value) => ({ name: field.valueLabels?.[value] ?? enumLabel(value), value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function enumLabel(value: string): string {
+	// `Status.PartiallyPaid` -> "Partially Paid"; `based_on_project_hours` -> "Based On Project Hours"
+	const last = value.includes('.') ? value.slice(value.lastIndexOf('.') + 1) : value;
+	return label(last);
+}
+
+function describeField(field: Field): string | undefined {
+	const notes: string[] = [];
+	if (field.description) notes.push(field.description.replace(/\.$/, ''));
+	if (field.type === 'date') notes.push('Format yyyy-mm-dd');
+	if (field.type === 'time') notes.push('Format HH:MM');
+	if (field.type === 'dateTime') notes.push('ISO 8601, e.g. 2026-01-31T09:30:00Z');
+	if (field.type === 'array' && !field.fields) notes.push('Comma-separated list (or an array from an expression)');
+	if (field.maxLength) notes.push(`At most ${field.maxLength} characters`);
+	if (field.maxItems) notes.push(`At most ${field.maxItems} entries`);
+	if (field.inferred) notes.push('Parameter name inferred from the API conventions');
+	return notes.length ? notes.join('. ') : undefined;
+}
+
+/** One field as an n8n property (name = API name). Nested shapes deeper than one level are JSON. */
+export function fieldProperty(field: Field, nested = false): INodeProperties {
+	const base = {
+		displayName: field.label ?? label(field.name),
+		name: field.name,
+		description: describeField(field),
+	};
+	const wrapped = wrapperMember(field);
+	if (wrapped) {
+		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested), description: describeField(field) ?? describeField(wrapped) };
+	}
+	switch (field.type) {
+		case 'number':
+		case 'integer':
+			return { ...base, type: 'number', default: 0, ...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}) };
+		case 'boolean':
+			return { ...base, type: 'boolean', default: false };
+		case 'enum':
+			return { ...base, type: 'options', options: enumOptions(field), default: field.default ?? enumOptions(field)[0]?.value ?? '' } as INodeProperties;
+		case 'date':
+			return { ...base, type: 'string', default: '', placeholder: 'yyyy-mm-dd' };
+		case 'json':
+			return { ...base, type: 'json', default: '{}' };
+		case 'object':
+		case 'array': {
+			const members = field.fields;
+			if (!members) return { ...base, type: 'string', default: '' };
+			if (nested) {
+				return { ...base, type: 'json', default: field.type === 'array' ? '[]' : '{}', description: [describeField(field), `JSON ${field.type === 'array' ? 'array of objects' : 'object'} with ${members.map((m) => m.name).join(', ')}`].filter(Boolean).join('. ') };
+			}
+			return {
+				...base,
+				type: 'fixedCollection',
+				placeholder: field.type === 'array' ? `Add ${label(singular(field.name))}` : `Set ${label(field.name)}`,
+				typeOptions: { multipleValues: field.type === 'array' },
+				default: {},
+				options: [
+					{
+						name: 'values',
+						displayName: label(field.type === 'array' ? singular(field.name) : field.name),
+						values: members.map((m) => ({ ...fieldProperty(m, true), ...(m.required ? { required: true } : {}) })),
+					},
+				],
+			};
+		}
+		default:
+			return {
+				...base,
+				type: 'string',
+				default: '',
+				...(field.multiline ? { typeOptions: { rows: 4 } } : {}),
+				...(field.type === 'email' ? { placeholder: 'name@email.com' } : {}),
+			};
+	}
+}
+
+function singular(name: string): string {
+	return name.replace(/ies$/, 'y').replace(/s$/, '');
+}
+
+/** A resource locator for the ID of a listable resource: pick from the list, or enter the ID. */
+export function locatorProperty(field: Field, resourceName: string): INodeProperties {
+	return {
+		displayName: field.label ?? label(field.name),
+		name: field.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description: field.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${resourceName.toLowerCase()}...`,
+				typeOptions: { searchListMethod: searchMethodName(field.locator ?? ''), searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 460000000026049',
+				validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' } }],
+			},
+		],
+	};
+}
+
+export function searchMethodName(resourceValue: string): string {
+	return `search${capitalize(resourceValue)}s`;
+}
+
+function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
+	const show = { resource: [resource.value], operation: [op.value] };
+	const props: INodeProperties[] = [];
+	const collections = new Map<string, INodeProperties[]>();
+	for (const field of op.fields) {
+		if (field.readOnly) continue;
+		const where = placement(field, op);
+		if (where === 'top') {
+			const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
+			const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
+			props.push({ ...prop, required: field.required ? true : undefined, displayOptions: { show } });
+		} else {
+			const list = collections.get(where) ?? [];
+			list.push(fieldProperty(field));
+			collections.set(where, list);
+		}
+	}
+	if (op.binaryInput) {
+		props.push({
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: op.binaryInput.required === false ? '' : 'data',
+			required: op.binaryInput.required !== false,
+			hint: `The name of the input binary field holding the file (${op.binaryInput.extensions.join(', ')})${op.binaryInput.required === false ? '; leave empty to send none' : ''}`,
+			displayOptions: { show },
+		});
+	}
+	if (op.kind === 'getAll') {
+		props.push(
+			{
+				displayName: 'Return All',
+				name: 'returnAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return all results or only up to a given limit',
+				displayOptions: { show },
+			},
+			{
+				displayName: 'Limit',
+				name: 'limit',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 50,
+				description: 'Max number of results to return',
+				displayOptions: { show: { ...show, returnAll: [false] } },
+			},
+		);
+	}
+	if (op.binaryOutput) {
+		props.push({
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: 'The name of the output binary field to put the file in',
+			displayOptions: { show },
+		});
+	}
+	for (const [name, values] of collections) {
+		const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
+		props.push({
+			displayName: meta.displayName,
+			name,
+			type: 'collection',
+			placeholder: meta.placeholder,
+			default: {},
+			options: values.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			displayOptions: { show },
+		});
+	}
+	return props;
+}
+
+/** All properties of an area's node: organisation, resource, operations and their fields. */
+export function areaProperties(area: Area, extra: INodeProperties[] = []): INodeProperties[] {
+	const props: INodeProperties[] = [];
+	if (area.org) {
+		props.push({
+			displayName: 'Organization ID',
+			name: 'organizationId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'The ID of the organization the records belong to',
+		});
+	}
+	props.push({
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name)),
+		default: area.resources[0].value,
+	});
+	for (const resource of area.resources) {
+		props.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options: resource.operations
+				.map((op) => ({ name: op.name, value: op.value, action: op.action, description: op.description }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
+		});
+	}
+	props.push(...extra);
+	for (const resource of area.resources) {
+		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
+	}
+	return props;
+}
+
+export interface NodeMeta {
+	/** Node type name, e.g. `vendorBooks`. */
+	name: string;
+	description: string;
+	/** Icon base name in the node folder (without extension), e.g. `vendorBooks`. */
+	icon: string;
+	extraProperties?: INodeProperties[];
+}
+
+/** The whole node description of an area. */
+export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescription {
+	return {
+		displayName: area.name,
+		name: meta.name,
+		icon: { light: `file:${meta.icon}.svg`, dark: `file:${meta.icon}.dark.svg` },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: meta.description,
+		defaults: { name: area.name },
+		inputs: ['main'],
+		outputs: ['main'],
+		usableAsTool: true,
+		credentials: [{ name: 'vendorOAuth2Api', required: true }],
+		properties: areaProperties(area, meta.extraProperties),
+	} as INodeTypeDescription;
+}

@@ -1,0 +1,86 @@
+/**
+ * The documented error codes and what to do about them. Messages never carry a token,
+ * a secret or a request's headers.
+ */
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+/** Project-management `errorCode` values (document 1). */
+export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {
+	URL_RULE_NOT_CONFIGURED: { meaning: 'The request URL is wrong', resolution: 'Use a valid URL' },
+	INVALID_OAUTHTOKEN: { meaning: 'The access token is invalid or expired', resolution: 'Reconnect the credential to get a new token' },
+	INVALID_INPUTSTREAM: { meaning: 'The request has an invalid input parameter', resolution: 'Correct the parameter' },
+	INVALID_METHOD: { meaning: 'The HTTP method is not valid for the URL', resolution: 'Use a valid method' },
+	INVALID_PARAMETER_VALUE: { meaning: 'A parameter value is invalid', resolution: 'Correct the value' },
+	INTERNAL_SERVER_ERROR: { meaning: 'Unexpected server error', resolution: 'Try again later or contact the vendor\'s support' },
+};
+
+/** Accounting-family `code` values (document 3: payments and billing projects). */
+export const ACCOUNTING_ERROR_CODES: Readonly<Record<number, { meaning: string; resolution: string }>> = {
+	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set a valid Customer ID' },
+	9521: { meaning: 'A retainer invoice cannot be paid partially', resolution: 'Record the full payment of the retainer invoice' },
+	9523: { meaning: 'The amount paid to a retainer invoice cannot be changed', resolution: 'Delete the payment and record it again' },
+	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Apply at most the invoice\'s balance; record the excess as a separate payment or refund' },
+	1002: { meaning: 'The billing project does not exist', resolution: 'Check the Project ID (pick it from the list)' },
+	20004: { meaning: 'The amount must not be negative', resolution: 'Enter zero or a positive amount' },
+	20077: { meaning: 'An expense is recorded for the billing project, so it cannot be deleted', resolution: 'Remove the project\'s expenses first' },
+};
+
+const HTTP_MEANINGS: Readonly<Record<number, string>> = {
+	400: 'Bad request',
+	401: 'Unauthorized',
+	402: 'Payment required',
+	403: 'Forbidden (the token lacks the scope or access)',
+	404: 'Not found',
+	405: 'Method not allowed for the invoked API',
+	409: 'Conflict',
+	429: 'Too many requests',
+	500: 'Internal error',
+	501: 'Not supported',
+	502: 'Bad gateway',
+	503: 'Service unavailable',
+	504: 'Gateway timeout',
+};
+
+export interface ApiFailure {
+	status: number;
+	body: unknown;
+}
+
+/** A human message for an API failure, from the envelope and the documented tables. */
+export function explainFailure(failure: ApiFailure): { message: string; description?: string; code?: string } {
+	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as JsonObject;
+	const serverMessage = typeof body.message === 'string' ? body.message : undefined;
+	if (typeof body.errorCode === 'string') {
+		const known = PROJECT_ERROR_CODES[body.errorCode];
+		return {
+			code: body.errorCode,
+			message: `${body.errorCode}: ${serverMessage ?? known?.meaning ?? 'request refused'}`,
+			description: known ? `${known.meaning}. ${known.resolution}.` : undefined,
+		};
+	}
+	if (body.code !== undefined && body.code !== 0 && body.code !== '0') {
+		const code = Number(body.code);
+		const known = ACCOUNTING_ERROR_CODES[code];
+		return {
+			code: String(body.code),
+			message: `${serverMessage ?? known?.meaning ?? 'Request refused'} (code ${code})`,
+			description: known ? `${known.meaning}. ${known.resolution}.` : undefined,
+		};
+	}
+	const meaning = HTTP_MEANINGS[failure.status] ?? 'Request failed';
+	return { message: serverMessage ? `${serverMessage} (HTTP ${failure.status})` : `${meaning} (HTTP ${failure.status})` };
+}
+
+/** A NodeApiError built only from safe parts (no request options, no headers). */
+export function apiError(node: INode, failure: ApiFailure, itemIndex?: number, extra?: string): NodeApiError {
+	const { message, description, code } = explainFailure(failure);
+	const safe: JsonObject = { message, httpCode: String(failure.status) };
+	if (code) safe.code = code;
+	return new NodeApiError(node, safe, {
+		message: extra ? `${message}. ${extra}` : message,
+		description,
+		httpCode: String(failure.status),
+		itemIndex,
+	});
+}

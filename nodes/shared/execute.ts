@@ -1,0 +1,272 @@
+/**
+ * The per-item loop every node runs: read and validate the fields, send (split into
+ * batches, paged, as a file), shape the output, pair it with its input item, and with
+ * `continueOnFail` turn one failing item into an error item while the others go on.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { searchMethodName } from './describe';
+import { apiError } from './errors';
+import { buildRequest, InputError, readValues } from './request';
+import type { ApiRequest } from './request';
+import type { Area, Operation, Resource } from './spec';
+import { multipart, pageContext, vendorRequest } from './transport';
+import type { VendorContext } from './transport';
+import { describeProblems, validateValues } from './validate';
+
+export interface OperationRun {
+	area: Area;
+	resource: Resource;
+	op: Operation;
+	/** The operation's values in API shape, validated. */
+	values: IDataObject;
+	organizationId?: string;
+	itemIndex: number;
+}
+
+/** Hand-written behaviour for an operation marked `special` in its table. */
+export type Special = (ctx: IExecuteFunctions, run: OperationRun) => Promise<INodeExecutionData[]>;
+
+export function findOperation(area: Area, resourceValue: string, operationValue: string): { resource: Resource; op: Operation } {
+	const resource = area.resources.find((r) => r.value === resourceValue);
+	const op = resource?.operations.find((o) => o.value === operationValue);
+	if (!resource || !op) throw new InputError(`Unknown operation "${operationValue}" of resource "${resourceValue}"`);
+	return { resource, op };
+}
+
+/** Refuses values that break a table rule, naming each field and rule; nothing is sent. */
+export function assertValid(ctx: IExecuteFunctions, op: Operation, values: IDataObject, itemIndex: number): void {
+	const problems = validateValues(op, values);
+	if (problems.length) {
+		throw new NodeOperationError(ctx.getNode(), `Invalid input: ${describeProblems(problems, values)}`, {
+			itemIndex,
+			description: 'Nothing was sent to the API. Correct the value and run again.',
+		});
+	}
+}
+
+/** Splits an array into chunks of at most `size`. */
+export function chunk<T>(list: T[], size: number): T[][] {
+	const out: T[][] = [];
+	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+	return out;
+}
+
+/** The records of an answer: the response key's value, or the one list in it. */
+export function unwrap(op: Operation, body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object') return [{ result: body as string }];
+	const b = body as IDataObject;
+	if (op.responseKey && b[op.responseKey] !== undefined) {
+		const v = b[op.responseKey];
+		if (Array.isArray(v)) return v as IDataObject[];
+		return [v as IDataObject];
+	}
+	if (op.kind === 'getAll' || op.pagination) {
+		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
+		if (list) return list[1] as IDataObject[];
+	}
+	const { code, message, ...rest } = b;
+	if (code !== undefined && Object.keys(rest).length === 0) return [{ success: true, message: message ?? '' }];
+	return [b];
+}
+
+async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, binary = false): Promise<unknown> {
+	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
+}
+
+async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<IDataObject[]> {
+	const { op, itemIndex } = run;
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	if (!op.pagination || op.pagination === 'none') return unwrap(op, await send(ctx, run, req)).slice(0, limit);
+	const perPage = op.perPage ?? 200;
+	const pageSize = Math.max(1, Math.min(perPage, limit));
+	const records: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const body = await send(ctx, run, { ...req, qs: { ...req.qs, page, per_page: pageSize } });
+		const entries = unwrap(op, body);
+		records.push(...entries);
+		if (records.length >= limit) return records.slice(0, limit);
+		const more = op.pagination === 'pageContext' ? pageContext(body)?.has_more_page === true : entries.length >= pageSize;
+		if (!more || entries.length === 0) return records;
+	}
+}
+
+function fileNameFrom(headers: IDataObject, fallback: string): string {
+	const cd = String(headers['content-disposition'] ?? '');
+	const match = cd.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
+	return match ? decodeURIComponent(match[1]) : fallback;
+}
+
+function numbered(fileName: string, index: number, total: number): string {
+	if (total <= 1) return fileName;
+	const dot = fileName.lastIndexOf('.');
+	return dot > 0 ? `${fileName.slice(0, dot)}-${index + 1}${fileName.slice(dot)}` : `${fileName}-${index + 1}`;
+}
+
+async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, part: number, parts: number): Promise<INodeExecutionData> {
+	const { op, itemIndex } = run;
+	const res = await vendorRequest(ctx, run.area, req, { itemIndex, binary: true });
+	const ids = op.batch ? run.values[op.batch.field] : undefined;
+	if (!Buffer.isBuffer(res.body)) {
+		const detail = ids ? ` for ${op.batch?.field} ${String(req.qs[op.batch?.field ?? ''] ?? '')}` : '';
+		throw apiError(ctx.getNode(), { status: res.statusCode, body: { message: `No file was returned${detail}: ${String((res.body as IDataObject)?.message ?? 'the API answered without a file')}` } }, itemIndex);
+	}
+	const spec = op.binaryOutput ?? { mimeType: 'application/octet-stream', fileName: 'file' };
+	const mimeType = String(res.headers['content-type'] ?? spec.mimeType).split(';')[0];
+	const fileName = numbered(fileNameFrom(res.headers, spec.fileName), part, parts);
+	const property = ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+	const binary = await ctx.helpers.prepareBinaryData(res.body, fileName, mimeType);
+	const json: IDataObject = { fileName, mimeType, fileSize: res.body.length };
+	if (op.batch) json[op.batch.field] = String(req.qs[op.batch.field] ?? '').split(',');
+	return { json, binary: { [property]: binary } };
+}
+
+/** The file to upload, checked against the allowed extensions before anything is sent. */
+export async function readUpload(ctx: IExecuteFunctions, run: OperationRun): Promise<{ field: string; fileName: string; mimeType: string; data: Buffer } | undefined> {
+	const spec = run.op.binaryInput;
+	if (!spec) return undefined;
+	const property = String(ctx.getNodeParameter('binaryPropertyName', run.itemIndex, '') ?? '').trim();
+	if (!property) {
+		if (spec.required === false) return undefined;
+		throw new NodeOperationError(ctx.getNode(), '"Input Binary Field" is required', { itemIndex: run.itemIndex });
+	}
+	const meta = ctx.helpers.assertBinaryData(run.itemIndex, property);
+	const fileName = meta.fileName ?? `file.${meta.fileExtension ?? ''}`;
+	const extension = (fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1) : meta.fileExtension ?? '').toLowerCase();
+	if (!spec.extensions.includes(extension)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The file "${fileName}" has the extension "${extension ? `.${extension}` : '(none)'}", which the API does not accept for "${spec.field}": allowed are ${spec.extensions.map((e) => `.${e}`).join(', ')}`,
+			{ itemIndex: run.itemIndex, description: 'Nothing was sent to the API.' },
+		);
+	}
+	const data = await ctx.helpers.getBinaryDataBuffer(run.itemIndex, property);
+	return { field: spec.field, fileName, mimeType: meta.mimeType, data };
+}
+
+/** What an operation does when its table says all there is to say. */
+export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, values: IDataObject = run.values): Promise<INodeExecutionData[]> {
+	const { area, op } = run;
+	const batchField = op.batch?.field;
+	const batchValues = batchField && Array.isArray(values[batchField]) ? (values[batchField] as unknown[]) : undefined;
+	const groups = batchValues && op.batch ? chunk(batchValues, op.batch.size) : [undefined];
+	const out: INodeExecutionData[] = [];
+	for (const [index, group] of groups.entries()) {
+		const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
+		if (op.binaryOutput) {
+			out.push(await fetchFile(ctx, run, req, index, groups.length));
+		} else if (op.kind === 'getAll') {
+			out.push(...(await fetchList(ctx, run, req)).map((json) => ({ json })));
+		} else if (op.binaryInput) {
+			const file = await readUpload(ctx, run);
+			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
+			const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
+			out.push(...unwrap(op, res.body).map((json) => ({ json })));
+		} else {
+			out.push(...unwrap(op, await send(ctx, run, req)).map((json) => ({ json })));
+		}
+	}
+	return out;
+}
+
+function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as NodeApiError).description;
+	if (description) json.description = description;
+	const httpCode = (error as NodeApiError).httpCode;
+	if (httpCode) json.httpCode = httpCode;
+	return json;
+}
+
+/** The whole `execute()` of an area's node. */
+export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const out: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const { resource, op } = findOperation(
+				area,
+				ctx.getNodeParameter('resource', itemIndex) as string,
+				ctx.getNodeParameter('operation', itemIndex) as string,
+			);
+			const values = readValues(ctx, itemIndex, op);
+			let organizationId: string | undefined;
+			if (area.org) {
+				organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '') ?? '').trim();
+				if (!organizationId) throw new InputError('"Organization ID" is required');
+			}
+			assertValid(ctx, op, values, itemIndex);
+			const run: OperationRun = { area, resource, op, values, organizationId, itemIndex };
+			const handler = op.special ? specials[op.special] : undefined;
+			const results = handler ? await handler(ctx, run) : await runStandard(ctx, run);
+			for (const result of results) out.push({ ...result, pairedItem: { item: itemIndex } });
+		} catch (caught) {
+			const error =
+				caught instanceof NodeApiError || caught instanceof NodeOperationError
+					? caught
+					: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+			if (ctx.continueOnFail()) {
+				out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			if (error.context) error.context.itemIndex = itemIndex;
+			throw error;
+		}
+	}
+	return [out];
+}
+
+/** `listSearch` methods for every resource with a list: the pickers of resource locators. */
+export function listSearchMethods(area: Area): Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> {
+	const methods: Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> = {};
+	for (const resource of area.resources) {
+		const list = resource.operations.find((o) => o.value === resource.listOperation);
+		if (!list || !resource.idField) continue;
+		methods[searchMethodName(resource.value)] = async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+			return await searchRecords(this, area, resource, list, filter, paginationToken);
+		};
+	}
+	return methods;
+}
+
+async function searchRecords(
+	ctx: ILoadOptionsFunctions,
+	area: Area,
+	resource: Resource,
+	list: Operation,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const idField = resource.idField ?? 'id';
+	const nameField = resource.nameField ?? 'name';
+	const values: IDataObject = {};
+	for (const field of list.fields.filter((f) => f.required)) {
+		values[field.name] = ctx.getCurrentNodeParameter(field.name, { extractValue: true }) as string;
+	}
+	const contains = list.fields.find((f) => f.name === `${nameField}_contains`);
+	if (filter && contains) values[contains.name] = filter;
+	const organizationId = area.org ? String(ctx.getCurrentNodeParameter('organizationId') ?? '') : undefined;
+	const req = buildRequest(area, list, values, organizationId);
+	const page = Number(paginationToken ?? 1);
+	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
+	const body = (await vendorRequest(ctx as VendorContext, area, req)).body;
+	const records = unwrap(list, body);
+	const needle = (filter ?? '').toLowerCase();
+	const results = records
+		.map((r) => ({ name: String(r[nameField] ?? r[idField]), value: String(r[idField]) }))
+		.filter((r) => !needle || r.name.toLowerCase().includes(needle) || r.value.includes(needle));
+	const more =
+		list.pagination === 'pageContext'
+			? pageContext(body)?.has_more_page === true
+			: list.pagination === 'pageSize' && records.length >= (list.perPage ?? 200);
+	return { results, paginationToken: more ? String(page + 1) : undefined };
+}

@@ -1,0 +1,164 @@
+/**
+ * From node parameters to an HTTP request, driven by the field tables:
+ * read each field where `placement` put it, turn the UI value into the API shape,
+ * validate, then place it in the path, query, headers or body.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { placement, wrapperMember } from './describe';
+import type { Area, Field, HttpMethod, Operation } from './spec';
+import { locationOf } from './validate';
+
+export interface ApiRequest {
+	method: HttpMethod;
+	/** Path relative to the area root, params encoded. */
+	path: string;
+	qs: IDataObject;
+	headers: IDataObject;
+	body?: unknown;
+}
+
+function isEmpty(value: unknown): boolean {
+	return (
+		value === undefined ||
+		value === null ||
+		value === '' ||
+		(typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0)
+	);
+}
+
+function splitList(value: string): string[] {
+	return value
+		.split(/[,\n]/)
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
+}
+
+/** A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`. */
+function normaliseScalar(field: Field, value: unknown): unknown {
+	if (field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
+	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
+		return (value as { toISODate(): string }).toISODate();
+	}
+	if (field.type === 'id' && typeof value === 'string') return value.trim();
+	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) {
+		return Number(value);
+	}
+	if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+	return value;
+}
+
+/** Turns what n8n gives for a field (UI shape) into the API's shape. Empty values become undefined. */
+export function fromUi(field: Field, value: unknown): unknown {
+	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) value = (value as IDataObject).value;
+	if (isEmpty(value)) return undefined;
+	const wrapped = wrapperMember(field);
+	if (wrapped) {
+		if (typeof value === 'object' && !Array.isArray(value) && value !== null && wrapped.name in (value as object)) {
+			return value; // already in API shape (from an expression)
+		}
+		return { [wrapped.name]: normaliseScalar(wrapped, value) };
+	}
+	switch (field.type) {
+		case 'json':
+			return typeof value === 'string' ? parseJson(field, value) : value;
+		case 'object': {
+			if (typeof value === 'string') return parseJson(field, value);
+			const obj = (value as IDataObject).values ?? value;
+			return membersFromUi(field.fields ?? [], obj as IDataObject);
+		}
+		case 'array': {
+			if (typeof value === 'string') {
+				if (field.fields || value.trim().startsWith('[')) return parseJson(field, value);
+				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v) : v));
+			}
+			if (Array.isArray(value)) {
+				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject)) : value.map((v) => (field.of ? normaliseScalar(field.of, v) : v));
+			}
+			const entries = (value as IDataObject).values;
+			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
+			return list.map((v) => membersFromUi(field.fields ?? [], v as IDataObject));
+		}
+		default:
+			return normaliseScalar(field, value);
+	}
+}
+
+function membersFromUi(fields: Field[], obj: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	const known = new Set(fields.map((f) => f.name));
+	for (const f of fields) {
+		const v = fromUi(f, obj?.[f.name]);
+		if (v !== undefined) out[f.name] = v as IDataObject;
+	}
+	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;
+	return out;
+}
+
+export class InputError extends Error {}
+
+function parseJson(field: Field, text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new InputError(`"${field.name}" must be valid JSON`);
+	}
+}
+
+/** Reads every field of an operation from the node parameters of item `i`, in API shape. */
+export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): IDataObject {
+	const values: IDataObject = {};
+	const collections = new Map<string, IDataObject>();
+	for (const field of op.fields) {
+		if (field.readOnly) continue;
+		const where = placement(field, op);
+		let raw: unknown;
+		if (where === 'top') {
+			raw = ctx.getNodeParameter(field.name, i, undefined, { extractValue: true });
+		} else {
+			if (!collections.has(where)) collections.set(where, ctx.getNodeParameter(where, i, {}) as IDataObject);
+			raw = collections.get(where)?.[field.name];
+		}
+		const value = fromUi(field, raw);
+		if (value !== undefined) values[field.name] = value as IDataObject;
+	}
+	return values;
+}
+
+function encodeQuery(field: Field, value: unknown): unknown {
+	if (Array.isArray(value) && !field.fields) return value.join(field.separator ?? ',');
+	if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+	if (typeof value === 'boolean') return value ? 'true' : 'false';
+	return value;
+}
+
+/** Places validated API-shaped values into a request for the operation. */
+export function buildRequest(area: Area, op: Operation, values: IDataObject, organizationId?: string): ApiRequest {
+	const qs: IDataObject = {};
+	const headers: IDataObject = {};
+	let body: IDataObject | unknown[] | undefined;
+	let path = op.path;
+	for (const field of op.fields) {
+		const value = values[field.name];
+		if (value === undefined) continue;
+		const where = locationOf(field, op);
+		if (where === 'path') {
+			path = path.replace(`{${field.name}}`, encodeURIComponent(String(value)));
+		} else if (where === 'query') {
+			qs[field.name] = encodeQuery(field, value) as IDataObject;
+		} else if (where === 'header') {
+			headers[field.name] = String(value);
+		} else if (field.bodyRoot) {
+			body = value as unknown[];
+		} else {
+			body = { ...((body as IDataObject) ?? {}), [field.name]: value as IDataObject };
+		}
+	}
+	const missing = path.match(/\{([^}]+)\}/);
+	if (missing) throw new InputError(`"${missing[1]}" is required`);
+	if (area.org && organizationId !== undefined) {
+		if (area.org.in === 'query') qs[area.org.name] = organizationId;
+		else headers[area.org.name] = organizationId;
+	}
+	return { method: op.method, path, qs, headers, body };
+}

@@ -1,0 +1,160 @@
+/**
+ * The field tables' types. Every node, the validation, the request builder and the
+ * emulator are derived from data of these shapes (see README "Design").
+ *
+ * Tables are plain data: no functions. Irregular behaviour is named with `special`
+ * and implemented next to the node that needs it.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type FieldLocation = 'path' | 'query' | 'body' | 'header';
+
+export type FieldType =
+	| 'string'
+	| 'id' // an identifier: a string of digits (numbers are accepted and sent as given)
+	| 'number'
+	| 'integer'
+	| 'boolean'
+	| 'date' // yyyy-mm-dd
+	| 'dateTime' // ISO 8601 with Z or a numeric offset
+	| 'time' // HH:MM
+	| 'email'
+	| 'url'
+	| 'phone'
+	| 'enum' // one of `values`
+	| 'object' // members in `fields`
+	| 'array' // entries: objects with `fields`, or scalars of shape `of`
+	| 'json'; // free JSON (object or array) taken as is
+
+export interface Field {
+	/** API name, exactly as the documents write it. */
+	name: string;
+	type: FieldType;
+	/**
+	 * Where the value travels. Default: `path` when the operation's path has `{name}`,
+	 * else `body` for POST/PUT/PATCH and `query` for GET/DELETE. Members of objects and
+	 * array entries have no location.
+	 */
+	in?: FieldLocation;
+	required?: boolean;
+	/** Display name; default derived from `name` (`customer_id` -> "Customer ID"). */
+	label?: string;
+	/** Short description taken from the documents. */
+	description?: string;
+	/** Strings: maximum number of characters. */
+	maxLength?: number;
+	/** Strings: minimum number of characters. */
+	minLength?: number;
+	/** Integers / decimals: maximum number of digits. */
+	maxDigits?: number;
+	/** Numbers: inclusive bounds. */
+	min?: number;
+	max?: number;
+	/** Arrays: size bounds. */
+	minItems?: number;
+	maxItems?: number;
+	/** Enums: the allowed values, as the API spells them. */
+	values?: readonly string[];
+	/** Enums: display names per value, where the raw value is unreadable. */
+	valueLabels?: Readonly<Record<string, string>>;
+	/** Objects: their members. Arrays of objects: the members of each entry. */
+	fields?: Field[];
+	/** Arrays of scalars: the shape of one entry. */
+	of?: Field;
+	/** Query arrays: joined with this separator (default ','). */
+	separator?: string;
+	/** A default value shown in the UI (never sent unless the user leaves it set). */
+	default?: unknown;
+	/** The ID of a listable resource: shown as a resource locator fed by that resource's list. Value: the resource's `value`. */
+	locator?: string;
+	/** Show at the top level even though optional (common, important fields). */
+	top?: boolean;
+	/** Group name for fields that apply only to some regions or cases, e.g. 'India', 'Mexico'. */
+	group?: string;
+	/** The field's API name is not shown in the documents; it follows the same convention elsewhere. */
+	inferred?: boolean;
+	/** This field's value is the whole request body (for bodies that are a JSON array). */
+	bodyRoot?: boolean;
+	/** Multi-line text input in the UI. */
+	multiline?: boolean;
+	/** Only valid in responses; never offered as input. */
+	readOnly?: boolean;
+}
+
+export type OperationKind = 'create' | 'get' | 'getAll' | 'update' | 'delete' | 'action';
+
+export type Pagination =
+	/** `page` / `per_page` query; the answer's `page_context.has_more_page` (object, or array of one object) says whether to go on. */
+	| 'pageContext'
+	/** `page` / `per_page` query; the answer does not say: stop at a page shorter than `per_page`. */
+	| 'pageSize'
+	/** One call answers everything. */
+	| 'none';
+
+export interface Operation {
+	/** camelCase operation value, e.g. `getAll`, `sendReminder`. */
+	value: string;
+	/** Display name, e.g. "Get Many". */
+	name: string;
+	/** n8n action text, e.g. "Get many items". */
+	action: string;
+	description: string;
+	kind: OperationKind;
+	method: HttpMethod;
+	/** Path relative to the area's base path, with `{param}` placeholders. */
+	path: string;
+	/** Required OAuth scope(s); undefined where the documents do not state one. */
+	scope?: string | string[];
+	fields: Field[];
+	/** Key of the answer that holds the record or list (`item`, `items`); undefined = envelope only / not shown. */
+	responseKey?: string;
+	/** For lists. */
+	pagination?: Pagination;
+	/** Default and maximum page size where known. */
+	perPage?: number;
+	/** An array field whose ids are split into calls of at most `size`. */
+	batch?: { field: string; size: number };
+	/** The answer is a file. */
+	binaryOutput?: { mimeType: string; fileName: string };
+	/** A file is uploaded (multipart) from an n8n binary property. */
+	binaryInput?: { field: string; extensions: readonly string[]; required?: boolean };
+	/** The path or the whole operation is not shown in the documents but implied by them. */
+	inferred?: boolean;
+	/** Name of irregular behaviour implemented beside the node (e.g. 'pdf', 'bulkReminder', 'fromEstimate'). */
+	special?: string;
+	/** Notes for readers (and the README's "Not covered"). */
+	notes?: string;
+}
+
+export interface Resource {
+	/** camelCase resource value, e.g. `item`. */
+	value: string;
+	/** Display name, e.g. "Item". */
+	name: string;
+	/** Record ID field name, e.g. `item_id`. */
+	idField?: string;
+	/** Field that names a record (for pickers), e.g. `name`. */
+	nameField?: string;
+	/** The list operation that feeds pickers of this resource's IDs. */
+	listOperation?: string;
+	operations: Operation[];
+}
+
+export interface Area {
+	/** Node key, e.g. `books`. */
+	value: string;
+	/** Node display name, e.g. "Vendor Books". */
+	name: string;
+	/** Which API root: `api` = `{api_url}`, `projects` = `{base_url}`. */
+	root: 'api' | 'projects';
+	/** Version path under the root, e.g. `/books/v3`. */
+	basePath: string;
+	/** How the organisation id travels. */
+	org?: { in: 'query' | 'header'; name: string };
+	/** Error envelope style. */
+	envelope: 'accounting' | 'projects';
+	/** Every scope the area's operations need (for the credential's default scope string). */
+	scopes: readonly string[];
+	resources: Resource[];
+}

@@ -1,0 +1,230 @@
+/**
+ * The one path every request takes: signs with `Vendor-oauthtoken`, refreshes the token
+ * before a known-expired one is used and once on 401 / INVALID_OAUTHTOKEN, paces the
+ * project-management area under its rate limit, waits on 429, retries only what a
+ * repeat cannot duplicate, and turns envelopes into data or NodeApiErrors.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiError } from './errors';
+import { pacerFor } from './pacing';
+import { regionUrls, trimSlash } from './regions';
+import type { ApiRequest } from './request';
+import type { Area } from './spec';
+
+export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export const CREDENTIAL = 'vendorOAuth2Api';
+
+/** Known expiry of access tokens this process obtained (the token itself is only a map key, never logged). */
+const tokenExpiry = new Map<string, number>();
+/** One refresh at a time per credential. */
+const refreshing = new Map<string, Promise<IDataObject>>();
+
+const EXPIRY_MARGIN_MS = 60_000;
+const MAX_RETRIES = 3;
+
+export interface SendOptions {
+	/** The answer is a file: returned as a Buffer with its headers. */
+	binary?: boolean;
+	/** A multipart body built by `multipart()`. */
+	multipart?: { body: Buffer; contentType: string };
+	itemIndex?: number;
+}
+
+export interface ApiResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+}
+
+interface TokenData extends IDataObject {
+	access_token?: string;
+	api_domain?: string;
+	expires_in_sec?: number;
+	expires_in?: number;
+}
+
+function credentialKey(ctx: VendorContext): string {
+	const ref = ctx.getNode().credentials?.[CREDENTIAL];
+	return ref?.id ?? ref?.name ?? 'default';
+}
+
+/** The root URL of an area for these credentials. */
+export function areaRoot(area: Area, credentials: IDataObject): string {
+	const urls = regionUrls(credentials as { region?: string });
+	const token = (credentials.oauthTokenData ?? {}) as TokenData;
+	if (area.root === 'projects') return urls.projects;
+	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
+}
+
+async function refresh(ctx: VendorContext): Promise<IDataObject> {
+	const key = credentialKey(ctx);
+	let pending = refreshing.get(key);
+	if (!pending) {
+		pending = (async () => {
+			const data = (await ctx.helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
+				includeCredentialsOnRefreshOnBody: true,
+			})) as TokenData;
+			const seconds = Number(data.expires_in_sec ?? data.expires_in ?? 3600);
+			if (data.access_token) tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
+			return data;
+		})().finally(() => refreshing.delete(key));
+		refreshing.set(key, pending);
+	}
+	return await pending;
+}
+
+function isExpired(token: string): boolean {
+	const at = tokenExpiry.get(token);
+	return at !== undefined && at - EXPIRY_MARGIN_MS <= Date.now();
+}
+
+function envelopeFailed(body: unknown): boolean {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+	const b = body as IDataObject;
+	if (typeof b.errorCode === 'string') return true;
+	return b.code !== undefined && b.code !== 0 && b.code !== '0';
+}
+
+function isTokenProblem(status: number, body: unknown): boolean {
+	return status === 401 || (!!body && typeof body === 'object' && (body as IDataObject).errorCode === 'INVALID_OAUTHTOKEN');
+}
+
+function parseMaybeJson(buffer: Buffer, contentType: string): unknown {
+	if (!/json/i.test(contentType)) return undefined;
+	try {
+		return JSON.parse(buffer.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+}
+
+function retryAfterMs(headers: IDataObject, attempt: number): number {
+	const header = Number(headers['retry-after']);
+	if (Number.isFinite(header) && header >= 0) return header * 1000;
+	return Math.min(1000 * 2 ** attempt, 30_000);
+}
+
+/** Sends one API request of an area and returns the parsed answer; throws NodeApiError on failure. */
+export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
+	let credentials = await ctx.getCredentials(CREDENTIAL);
+	let token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
+	if (!token || isExpired(token)) {
+		await refresh(ctx);
+		credentials = await ctx.getCredentials(CREDENTIAL);
+		token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
+	}
+	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`) : undefined;
+	const idempotent = req.method === 'GET';
+	let refreshed = false;
+	for (let attempt = 0; ; attempt++) {
+		const url = areaRoot(area, credentials) + area.basePath + req.path;
+		const options: IHttpRequestOptions = {
+			method: req.method,
+			url,
+			qs: req.qs,
+			headers: { ...req.headers, Authorization: `Vendor-oauthtoken ${token}` } as IDataObject,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			encoding: 'arraybuffer',
+			json: false,
+		};
+		if (opts.multipart) {
+			options.body = opts.multipart.body;
+			(options.headers as IDataObject)['Content-Type'] = opts.multipart.contentType;
+		} else if (req.body !== undefined) {
+			options.body = JSON.stringify(req.body);
+			(options.headers as IDataObject)['Content-Type'] = 'application/json';
+		}
+		if (pacer) await pacer.take();
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await ctx.helpers.httpRequest(options)) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (idempotent && attempt < MAX_RETRIES) {
+				await sleep(retryAfterMs({}, attempt));
+				continue;
+			}
+			const reason = (error as Error & { code?: string }).code ?? (error as Error).message;
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message: `Connection failed: ${reason}` },
+				{
+					message: `Connection to the Vendor API failed (${reason})`,
+					description: idempotent
+						? 'The request was retried and kept failing.'
+						: 'The request was not repeated, because it may already have been processed: check the record before running again.',
+					itemIndex: opts.itemIndex,
+				},
+			);
+		}
+		const status = response.statusCode;
+		const headers = (response.headers ?? {}) as IDataObject;
+		const raw = Buffer.isBuffer(response.body) ? response.body : Buffer.from((response.body as ArrayBuffer) ?? []);
+		const contentType = String(headers['content-type'] ?? '');
+		const parsed = parseMaybeJson(raw, contentType);
+		if (isTokenProblem(status, parsed) && !refreshed) {
+			refreshed = true;
+			const data = await refresh(ctx);
+			token = String(data.access_token ?? '');
+			credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
+			attempt--;
+			continue;
+		}
+		if (status === 429 && attempt < MAX_RETRIES) {
+			const wait = retryAfterMs(headers, attempt);
+			if (pacer) pacer.block(wait);
+			await sleep(wait);
+			continue;
+		}
+		if (status >= 500 && idempotent && attempt < MAX_RETRIES) {
+			await sleep(retryAfterMs(headers, attempt));
+			continue;
+		}
+		if (status >= 400 || envelopeFailed(parsed)) {
+			throw apiError(ctx.getNode(), { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) } }, opts.itemIndex);
+		}
+		if (opts.binary) return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
+		return { body: parsed ?? (raw.length ? raw.toString('utf8') : {}), headers, statusCode: status };
+	}
+}
+
+/** A multipart/form-data body with one file part and optional JSON-string fields. */
+export function multipart(
+	file: { field: string; fileName: string; mimeType: string; data: Buffer } | undefined,
+	fields: Record<string, string> = {},
+): { body: Buffer; contentType: string } {
+	const boundary = `----n8nVendor${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+	const parts: Buffer[] = [];
+	for (const [name, value] of Object.entries(fields)) {
+		parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+	}
+	if (file) {
+		const safeName = file.fileName.replace(/["\r\n]/g, '_');
+		parts.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${safeName}"\r\nContent-Type: ${file.mimeType}\r\n\r\n`,
+			),
+			file.data,
+			Buffer.from('\r\n'),
+		);
+	}
+	parts.push(Buffer.from(`--${boundary}--\r\n`));
+	return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** `page_context` as an object or an array of one object. */
+export function pageContext(body: unknown): IDataObject | undefined {
+	const pc = (body as IDataObject | undefined)?.page_context;
+	if (Array.isArray(pc)) return pc[0] as IDataObject;
+	return pc as IDataObject | undefined;
+}

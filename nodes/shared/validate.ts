@@ -1,0 +1,259 @@
+/**
+ * Validation built from the field tables. The same schemas check what a node is about to
+ * send (client side, values already in API shape) and what the emulator receives
+ * (server side, where query values arrive as strings and are coerced first).
+ */
+import { z } from 'zod';
+import type { Area, Field, FieldLocation, Operation } from './spec';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const DIGITS = /^\d+$/;
+const PHONE = /^[0-9+()\-.\s]*$/;
+
+export type Side = 'client' | 'server';
+
+function isRealDate(value: string): boolean {
+	const [y, m, d] = value.split('-').map(Number);
+	const date = new Date(Date.UTC(y, m - 1, d));
+	return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function digitCount(n: number | string): number {
+	return String(n).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+(?=\d)/, '').length;
+}
+
+function maxLen(schema: z.ZodString, field: Field): z.ZodString {
+	let s = schema;
+	if (field.minLength !== undefined) {
+		s = s.min(field.minLength, { message: `must be at least ${field.minLength} characters` });
+	}
+	if (field.maxLength !== undefined) {
+		s = s.max(field.maxLength, { message: `must be at most ${field.maxLength} characters` });
+	}
+	return s;
+}
+
+/** Coerces a query-string value (server side) into the field's type before checking it. */
+function coerceFromQuery(field: Field, value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	switch (field.type) {
+		case 'number':
+		case 'integer':
+			return value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+		case 'boolean':
+			return value === 'true' ? true : value === 'false' ? false : value;
+		case 'array':
+			return value === '' ? [] : value.split(field.separator ?? ',');
+		case 'json':
+		case 'object':
+			try {
+				return JSON.parse(value);
+			} catch {
+				return value;
+			}
+		default:
+			return value;
+	}
+}
+
+/** The zod schema of one field's value (API shape). */
+export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
+	let schema: z.ZodTypeAny;
+	switch (field.type) {
+		case 'string':
+		case 'enum':
+			if (field.type === 'enum' && field.values?.length) {
+				const allowed = field.values;
+				schema = z.string().refine((v) => allowed.includes(v), {
+					message: `must be one of: ${allowed.join(', ')}`,
+				});
+				if (field.maxLength !== undefined) schema = maxLen(z.string(), field).and(schema);
+			} else {
+				schema = maxLen(z.string(), field);
+			}
+			break;
+		case 'id':
+			schema = z.union(
+				[
+					z.string().regex(DIGITS, { message: 'must be an ID made of digits' }),
+					z.number().int().nonnegative(),
+				],
+				{ errorMap: () => ({ message: 'must be an ID made of digits' }) },
+			);
+			if (field.maxLength !== undefined) {
+				const limit = field.maxLength;
+				schema = schema.refine((v) => String(v).length <= limit, {
+					message: `must be at most ${limit} characters`,
+				});
+			}
+			break;
+		case 'number':
+		case 'integer': {
+			let n = z.number({ invalid_type_error: 'must be a number' }).finite();
+			if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
+			if (field.min !== undefined) n = n.min(field.min, { message: `must be at least ${field.min}` });
+			if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
+			schema = n;
+			if (field.maxDigits !== undefined) {
+				const limit = field.maxDigits;
+				schema = schema.refine((v) => digitCount(v as number) <= limit, {
+					message: `must have at most ${limit} digits`,
+				});
+			}
+			if (field.maxLength !== undefined) {
+				const limit = field.maxLength;
+				schema = schema.refine((v) => String(v).length <= limit, {
+					message: `must be at most ${limit} characters`,
+				});
+			}
+			break;
+		}
+		case 'boolean':
+			schema = z.boolean({ invalid_type_error: 'must be true or false' });
+			break;
+		case 'date':
+			schema = z
+				.string()
+				.regex(DATE, { message: 'must be a date written yyyy-mm-dd' })
+				.refine(isRealDate, { message: 'must be a real calendar date (yyyy-mm-dd)' });
+			break;
+		case 'time':
+			schema = z.string().regex(TIME, { message: 'must be a time written HH:MM (24 hours)' });
+			break;
+		case 'dateTime':
+			schema = z.string().regex(DATE_TIME, {
+				message: "must be an ISO 8601 date-time such as 2026-01-31T09:30:00Z or 2026-01-31T09:30:00+05:30",
+			});
+			break;
+		case 'email':
+			schema = maxLen(z.string(), field).pipe(z.string().email({ message: 'must be an e-mail address' }));
+			break;
+		case 'url':
+			schema = maxLen(z.string(), field).pipe(z.string().url({ message: 'must be a URL' }));
+			break;
+		case 'phone':
+			schema = maxLen(z.string(), field).pipe(
+				z.string().regex(PHONE, { message: 'may hold only digits, spaces, +, -, . and parentheses' }),
+			);
+			break;
+		case 'object':
+			schema = objectSchema(field.fields ?? [], side);
+			break;
+		case 'array': {
+			const entry = field.fields
+				? objectSchema(field.fields, side)
+				: field.of
+					? fieldSchema(field.of, side)
+					: z.unknown();
+			let a = z.array(entry, { invalid_type_error: 'must be a list' });
+			if (field.minItems !== undefined) {
+				a = a.min(field.minItems, { message: `must hold at least ${field.minItems} entries` });
+			}
+			if (field.maxItems !== undefined) {
+				a = a.max(field.maxItems, { message: `must hold at most ${field.maxItems} entries` });
+			}
+			schema = a;
+			break;
+		}
+		case 'json':
+			schema = z.union([z.record(z.unknown()), z.array(z.unknown())], {
+				errorMap: () => ({ message: 'must be a JSON object or array' }),
+			});
+			break;
+		default:
+			schema = z.unknown();
+	}
+	return schema;
+}
+
+/** Members of an object (or of each array entry): required ones must be present; unknown keys pass through. */
+export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeAny {
+	const shape: Record<string, z.ZodTypeAny> = {};
+	for (const f of fields) {
+		const s = fieldSchema(f, side);
+		shape[f.name] = f.required ? s : s.optional().nullable();
+	}
+	return z.object(shape, { invalid_type_error: 'must be an object' }).passthrough();
+}
+
+export function locationOf(field: Field, op: Operation): FieldLocation {
+	if (field.in) return field.in;
+	if (op.path.includes(`{${field.name}}`)) return 'path';
+	return op.method === 'GET' || op.method === 'DELETE' ? 'query' : 'body';
+}
+
+export interface RequestParts {
+	path: Record<string, unknown>;
+	query: Record<string, unknown>;
+	body: unknown;
+	header: Record<string, unknown>;
+}
+
+export interface Problem {
+	/** e.g. `line_items[0].name` */
+	field: string;
+	message: string;
+}
+
+/** Checks values in API shape (top-level field name -> value) against an operation's fields. */
+export function validateValues(op: Operation, values: Record<string, unknown>, side: Side = 'client'): Problem[] {
+	const problems: Problem[] = [];
+	for (const field of op.fields) {
+		if (field.readOnly) continue;
+		let value = values[field.name];
+		if (side === 'server' && locationOf(field, op) !== 'body') value = coerceFromQuery(field, value);
+		if (value === undefined || value === null || value === '') {
+			if (field.required) problems.push({ field: field.name, message: 'is required' });
+			continue;
+		}
+		const result = fieldSchema(field, side).safeParse(value);
+		if (!result.success) {
+			for (const issue of result.error.issues) {
+				problems.push({ field: joinPath(field.name, issue.path), message: issueMessage(issue) });
+			}
+		}
+	}
+	return problems;
+}
+
+function joinPath(root: string, path: Array<string | number>): string {
+	return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${p}`), root);
+}
+
+function issueMessage(issue: z.ZodIssue): string {
+	if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'is required';
+	if (issue.code === 'invalid_union' && issue.unionErrors.length) {
+		return issueMessage(issue.unionErrors[0].issues[0]);
+	}
+	return issue.message;
+}
+
+/** One line per problem, each naming the field and the rule. */
+export function describeProblems(problems: Problem[], values?: Record<string, unknown>): string {
+	return problems
+		.map((p) => {
+			const got = values ? describeGot(values, p.field) : '';
+			return `"${p.field}" ${p.message}${got}`;
+		})
+		.join('; ');
+}
+
+function describeGot(values: Record<string, unknown>, path: string): string {
+	const keys = path.match(/[^.[\]]+/g) ?? [];
+	let v: unknown = values;
+	for (const k of keys) {
+		if (v === null || typeof v !== 'object') return '';
+		v = (v as Record<string, unknown>)[k];
+	}
+	if (typeof v === 'string') return ` (got ${v.length} characters)`;
+	if (Array.isArray(v)) return ` (got ${v.length} entries)`;
+	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
+	return '';
+}
+
+/** Every field of an area's operations, for table checks. */
+export function allFields(area: Area): Array<{ op: Operation; field: Field }> {
+	return area.resources.flatMap((r) => r.operations.flatMap((op) => op.fields.map((field) => ({ op, field }))));
+}

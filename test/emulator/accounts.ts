@@ -1,0 +1,728 @@
+/**
+ * The emulator's accounts (OAuth 2.0) server, one instance serving every data-center region by
+ * path prefix: `/{region}/oauth/v2/auth`, `/{region}/oauth/v2/token`, `/{region}/oauth/v2/token/revoke`
+ * (plus the emulator's own consent endpoint `/{region}/oauth/v2/auth/decision`).
+ *
+ * Contract: /work/shared/api/000_*.txt, sections "Authentication", "Errors" (authorization-request
+ * and token-request errors) and "Limits". Where the document is silent, the plain choice made here
+ * is marked "SILENT:" in the comments. Summary of those choices:
+ *
+ * - Token-endpoint errors are answered with HTTP 200 and a JSON body `{ "error": "<code>" }`, which is
+ *   how this vendor family answers (n8n's OAuth client does NOT treat such a 200 as an error: a
+ *   package must look for `error` / a missing `access_token` itself). The status is configurable
+ *   (`tokenErrorStatus: 400`) for tests that want the RFC 6749 behaviour. Codes: `invalid_client`,
+ *   `invalid_code`, `invalid_redirect_uri` (documented) and `unsupported_grant_type` (RFC 6749 name;
+ *   also used when grant_type is missing).
+ * - Authorization-request errors (`ERROR_invalid_response_type`, `ERROR_invalid_client`,
+ *   `ERROR_invalid_redirect_uri`, `ERROR_invalid_scope`) are answered with status 400, an HTML page
+ *   containing the code, the code in an `X-Error` header, and `{ "error": "<code>" }` as JSON instead
+ *   of HTML when the request's `Accept` includes `application/json`. Never a redirect (the redirect
+ *   URI is not trusted at that point).
+ * - Region mismatch: the document lists "region mismatch between grant and token calls" under
+ *   `invalid_client`, so a grant code or refresh token minted in region A and presented to region
+ *   B's token endpoint gets `invalid_client` (not `invalid_code`). Access tokens presented to another
+ *   region's API are refused by `checkAccessToken` with reason `wrong_region`.
+ * - Grant code validity: the token-validity table says 2 minutes, the error table says "expired
+ *   after one minute"; 2 minutes is used (configurable: `grantCodeTtlMs`).
+ * - Token response `expires_in` is 3600000 (milliseconds, as in the document's sample) on the code
+ *   exchange and 3600 on refresh, as the document shows. n8n reads `expires_in` as seconds, so after
+ *   the first exchange n8n believes the token lives ~41 days: the package must cope with 401s.
+ * - Limits (documented without an error code): at most 10 grant codes per 10 minutes per client and
+ *   region, 10 access tokens per 10 minutes per refresh-token family, 20 refresh tokens per 10
+ *   minutes per client and region. Creating one more deletes the first created one still inside the
+ *   window (the documented rule for access and refresh tokens, applied to grant codes as well since
+ *   no error is documented for them). A refresh token deleted this way stops refreshing; access
+ *   tokens already minted from it live until they expire.
+ * - `access_type` defaults to `online` (no refresh token); a value other than online/offline is a
+ *   malformed request (`ERROR_invalid_response_type`). `prompt` and unknown parameters are ignored.
+ * - Scopes: comma- and/or whitespace-separated; each must be `Service.scope_name.OPERATION` with a
+ *   documented service and an upper-case documented operation. Scope names are not checked against
+ *   a list (the document lists only names "seen"). Matching (`hasScope`): same service and scope
+ *   name (case-insensitive), and the same operation or a granted `ALL`.
+ * - Refresh ignores the optional `scope` and `redirect_uri` parameters: the new access token carries
+ *   the scopes granted originally. No new refresh token is issued on refresh.
+ * - Token-endpoint parameters are read from the request body only (form, or JSON), as documented;
+ *   client credentials may come from the body or from an HTTP Basic `Authorization` header (body
+ *   wins). A failed exchange does not consume the grant code; a successful one does.
+ * - Revoke accepts GET and POST, the token from the query or the body, needs no client credentials
+ *   and always answers 200 `{ "status": "success" }` (body not shown in the document). Revoking a
+ *   refresh token deletes it and its access tokens; an access token may be revoked alone. An
+ *   unknown token, or one from another region ("applies to one organization only"), is a no-op.
+ * - Consent: GET /auth stores the validated request under a random `request_id` and renders Accept /
+ *   Reject buttons that POST `request_id` + `decision=accept|reject` to `/auth/decision` (request ids
+ *   are single use, valid 10 minutes; an unknown one gets 400 `ERROR_invalid_authorization_request`,
+ *   an emulator-only code). `autoDecision` can answer the consent without a page (headless tests).
+ * - stats(): `tokenRequests` counts every request to /token (any grant type, failed ones included),
+ *   `refreshRequests` those with grant_type=refresh_token, `authPageViews` every GET /auth.
+ *
+ * Secrets and tokens are never logged (this module logs nothing).
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from './clock';
+
+export interface ClientRegistration {
+	clientId: string;
+	clientSecret: string;
+	redirectUris: string[];
+	name: string;
+	/** Regions where the client is registered (default: all regions of the emulator). */
+	regions?: string[];
+	/** Multi-data-center clients have one secret per region; missing regions use `clientSecret`. */
+	regionSecrets?: Record<string, string>;
+}
+
+export interface TokenInfo {
+	clientId: string;
+	region: string;
+	scopes: string[];
+	expiresAt: number;
+}
+
+export type CheckAccessTokenResult =
+	| { ok: true; info: TokenInfo }
+	| { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'wrong_region' };
+
+export interface AccountsStats {
+	tokenRequests: number;
+	refreshRequests: number;
+	authPageViews: number;
+}
+
+export interface AccountsOptions {
+	clock: Clock;
+	regions: string[];
+	clients: ClientRegistration[];
+	/** e.g. `http://127.0.0.1:PORT`, known after listen. */
+	baseUrl: () => string;
+	/** HTTP status of token-endpoint error answers (default 200, as the vendor does). */
+	tokenErrorStatus?: number;
+	/** Grant code validity (default 2 minutes). */
+	grantCodeTtlMs?: number;
+	/** Access token validity (default 1 hour). */
+	accessTokenTtlMs?: number;
+}
+
+export type AuthorizationErrorCode =
+	| 'ERROR_invalid_response_type'
+	| 'ERROR_invalid_client'
+	| 'ERROR_invalid_redirect_uri'
+	| 'ERROR_invalid_scope';
+
+export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
+
+export const SCOPE_SERVICES = [
+	'VendorProjects',
+	'VendorBugtracker',
+	'VendorPC',
+	'VendorSheet',
+	'VendorSearch',
+	'VendorBooks',
+	'VendorInvoice',
+	'VendorSubscriptions',
+	'VendorInventory',
+] as const;
+export const SCOPE_OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'ALL'] as const;
+
+export const GRANT_CODE_TTL_MS = 2 * 60 * 1000;
+export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
+const LIMIT_WINDOW_MS = 10 * 60 * 1000;
+const MAX_GRANT_CODES_PER_WINDOW = 10;
+const MAX_ACCESS_TOKENS_PER_WINDOW = 10;
+const MAX_REFRESH_TOKENS_PER_WINDOW = 20;
+const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000;
+
+const SCOPE_RE = new RegExp(
+	`^(${SCOPE_SERVICES.join('|')})\\.([A-Za-z0-9_]+)\\.(${SCOPE_OPERATIONS.join('|')})$`,
+);
+
+/** Splits a scope parameter on commas and/or whitespace; drops empties and duplicates. */
+export function parseScopes(value: string | null | undefined): string[] {
+	if (!value) return [];
+	return [...new Set(value.split(/[\s,]+/).filter((s) => s.length > 0))];
+}
+
+export function isValidScope(scope: string): boolean {
+	return SCOPE_RE.test(scope);
+}
+
+/** True when the granted scope covers the required one (same service and name; same op or ALL). */
+export function scopeCovers(granted: string, required: string): boolean {
+	const g = granted.split('.');
+	const r = required.split('.');
+	if (g.length !== 3 || r.length !== 3) return granted === required;
+	const [gs, gn, go] = g;
+	const [rs, rn, ro] = r;
+	if (gs.toLowerCase() !== rs.toLowerCase() || gn.toLowerCase() !== rn.toLowerCase()) return false;
+	return go.toUpperCase() === ro.toUpperCase() || go.toUpperCase() === 'ALL';
+}
+
+/** Extracts the token from an `Authorization: Vendor-oauthtoken <token>` header value (else undefined). */
+export function parseVendorAuthorization(header: string | string[] | undefined): string | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (!value) return undefined;
+	const m = /^Vendor-oauthtoken\s+(\S+)\s*$/i.exec(value.trim());
+	return m ? m[1] : undefined;
+}
+
+interface GrantCode {
+	code: string;
+	clientId: string;
+	region: string;
+	redirectUri: string;
+	scopes: string[];
+	accessType: 'online' | 'offline';
+	createdAt: number;
+	expiresAt: number;
+}
+
+interface RefreshRecord {
+	token: string;
+	clientId: string;
+	region: string;
+	scopes: string[];
+	createdAt: number;
+}
+
+interface AccessRecord {
+	token: string;
+	info: TokenInfo;
+	family: string;
+	createdAt: number;
+}
+
+interface PendingAuthorization {
+	id: string;
+	clientId: string;
+	region: string;
+	redirectUri: string;
+	scopes: string[];
+	accessType: 'online' | 'offline';
+	state: string | undefined;
+	expiresAt: number;
+}
+
+function randomToken(bytes = 24): string {
+	// Opaque; the "1000." prefix mimics the vendor family's token look, nothing depends on it.
+	return `1000.${randomBytes(bytes).toString('hex')}`;
+}
+
+function escapeHtml(s: string): string {
+	return s
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+}
+
+function headerValue(req: IncomingMessage, name: string): string {
+	const v = req.headers[name.toLowerCase()];
+	return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** Parses a form-urlencoded or JSON body into string parameters (non-scalar JSON values are dropped). */
+function parseBodyParams(req: IncomingMessage, body: Buffer): Map<string, string> {
+	const out = new Map<string, string>();
+	if (!body || body.length === 0) return out;
+	const text = body.toString('utf8');
+	if (/json/i.test(headerValue(req, 'content-type'))) {
+		try {
+			const parsed: unknown = JSON.parse(text);
+			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+				for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+					if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.set(k, String(v));
+				}
+			}
+		} catch {
+			// malformed JSON: treated as no parameters
+		}
+		return out;
+	}
+	for (const [k, v] of new URLSearchParams(text)) if (!out.has(k)) out.set(k, v);
+	return out;
+}
+
+function parseBasicAuth(req: IncomingMessage): { id: string; secret: string } | undefined {
+	const m = /^Basic\s+(\S+)$/i.exec(headerValue(req, 'authorization').trim());
+	if (!m) return undefined;
+	const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+	const i = decoded.indexOf(':');
+	if (i < 0) return undefined;
+	return { id: decoded.slice(0, i), secret: decoded.slice(i + 1) };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	const text = JSON.stringify(body);
+	res.writeHead(status, {
+		'Content-Type': 'application/json;charset=UTF-8',
+		'Content-Length': Buffer.byteLength(text),
+		'Cache-Control': 'no-store',
+		Pragma: 'no-cache',
+		...headers,
+	});
+	res.end(text);
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+	res.writeHead(status, {
+		'Content-Type': 'text/html;charset=UTF-8',
+		'Content-Length': Buffer.byteLength(html),
+		'Cache-Control': 'no-store',
+		...headers,
+	});
+	res.end(html);
+}
+
+function page(title: string, body: string): string {
+	return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body>
+<h1>Vendor Accounts (emulator)</h1>
+${body}
+</body></html>
+`;
+}
+
+export class Accounts {
+	/** Test switch: answer the consent page automatically (redirect straight from GET /auth). */
+	autoDecision: 'accept' | 'reject' | null = null;
+
+	private readonly clock: Clock;
+	private readonly regions: Set<string>;
+	private readonly clients = new Map<string, ClientRegistration>();
+	private readonly baseUrl: () => string;
+	private readonly tokenErrorStatus: number;
+	private readonly grantCodeTtlMs: number;
+	private readonly accessTokenTtlMs: number;
+
+	private readonly codes = new Map<string, GrantCode>();
+	private readonly refreshTokens = new Map<string, RefreshRecord>();
+	private readonly accessTokens = new Map<string, AccessRecord>();
+	private readonly pending = new Map<string, PendingAuthorization>();
+	/** family id (refresh token, or a one-off id for online access) -> access tokens, creation order. */
+	private readonly families = new Map<string, string[]>();
+	/** `${clientId}\n${region}` -> grant codes / refresh tokens, creation order (for the limits). */
+	private readonly codesByClient = new Map<string, string[]>();
+	private readonly refreshByClient = new Map<string, string[]>();
+	private counters: AccountsStats = { tokenRequests: 0, refreshRequests: 0, authPageViews: 0 };
+
+	constructor(opts: AccountsOptions) {
+		this.clock = opts.clock;
+		this.regions = new Set(opts.regions);
+		for (const c of opts.clients) this.clients.set(c.clientId, c);
+		this.baseUrl = opts.baseUrl;
+		this.tokenErrorStatus = opts.tokenErrorStatus ?? 200;
+		this.grantCodeTtlMs = opts.grantCodeTtlMs ?? GRANT_CODE_TTL_MS;
+		this.accessTokenTtlMs = opts.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS;
+	}
+
+	// ---------------------------------------------------------------- routing
+
+	/**
+	 * Handles `/{region}/oauth/v2/auth`, `/{region}/oauth/v2/auth/decision`, `/{region}/oauth/v2/token`
+	 * and `/{region}/oauth/v2/token/revoke`; returns false for any other path (or unknown region).
+	 * `body` is the complete request body.
+	 */
+	handle(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): Promise<boolean> | boolean {
+		if (!this.regions.has(region)) return false;
+		const prefix = `/${region}/oauth/v2/`;
+		if (!url.pathname.startsWith(prefix)) return false;
+		const sub = url.pathname.slice(prefix.length);
+		const method = (req.method ?? 'GET').toUpperCase();
+		switch (sub) {
+			case 'auth':
+				if (method !== 'GET') return this.methodNotAllowed(res, 'GET');
+				this.handleAuthorize(req, res, url, region);
+				return true;
+			case 'auth/decision':
+				if (method !== 'POST') return this.methodNotAllowed(res, 'POST');
+				this.handleDecision(req, res, url, region, body);
+				return true;
+			case 'token':
+				this.counters.tokenRequests++;
+				if (method !== 'POST') return this.methodNotAllowed(res, 'POST');
+				this.handleToken(req, res, region, body);
+				return true;
+			case 'token/revoke':
+				if (method !== 'POST' && method !== 'GET') return this.methodNotAllowed(res, 'GET, POST');
+				this.handleRevoke(req, res, url, region, body);
+				return true;
+			default:
+				return false;
+		}
+	}
+
+	private methodNotAllowed(res: ServerResponse, allow: string): true {
+		sendJson(res, 405, { error: 'method_not_allowed' }, { Allow: allow });
+		return true;
+	}
+
+	// ---------------------------------------------------------------- step 1: authorization
+
+	private handleAuthorize(req: IncomingMessage, res: ServerResponse, url: URL, region: string): void {
+		this.counters.authPageViews++;
+		const q = url.searchParams;
+		const checked = this.validateAuthorization(q, region);
+		if ('error' in checked) {
+			this.sendAuthError(req, res, checked.error);
+			return;
+		}
+		const { client, scopes, accessType } = checked;
+		const pending: PendingAuthorization = {
+			id: randomBytes(16).toString('hex'),
+			clientId: client.clientId,
+			region,
+			redirectUri: q.get('redirect_uri') ?? '',
+			scopes,
+			accessType,
+			state: q.get('state') ?? undefined,
+			expiresAt: this.clock.now() + PENDING_REQUEST_TTL_MS,
+		};
+		if (this.autoDecision) {
+			this.answerConsent(res, pending, this.autoDecision);
+			return;
+		}
+		this.prunePending();
+		this.pending.set(pending.id, pending);
+		const action = `/${encodeURIComponent(region)}/oauth/v2/auth/decision`;
+		const hidden = `<input type="hidden" name="request_id" value="${escapeHtml(pending.id)}">`;
+		const html = page(
+			`Authorize ${client.name}`,
+			`<p><strong id="client-name">${escapeHtml(client.name)}</strong> would like to access your Vendor account data (data center <span id="region">${escapeHtml(region)}</span>).</p>
+<p>Access type: <span id="access-type">${accessType}</span></p>
+<p>Requested permissions:</p>
+<ul id="scopes">
+${scopes.map((s) => `<li class="scope">${escapeHtml(s)}</li>`).join('\n')}
+</ul>
+<form id="consent" method="POST" action="${escapeHtml(action)}">
+${hidden}
+<button type="submit" id="accept" name="decision" value="accept">Accept</button>
+<button type="submit" id="reject" name="decision" value="reject">Reject</button>
+</form>`,
+		);
+		sendHtml(res, 200, html);
+	}
+
+	private validateAuthorization(
+		q: URLSearchParams,
+		region: string,
+	):
+		| { error: AuthorizationErrorCode }
+		| { client: ClientRegistration; scopes: string[]; accessType: 'online' | 'offline' } {
+		// Mandatory keys: response_type (must be "code"), scope, redirect_uri. A missing/empty
+		// client_id is documented separately as ERROR_invalid_client.
+		const responseType = q.get('response_type');
+		const scopeParam = q.get('scope');
+		const redirectUri = q.get('redirect_uri');
+		const accessTypeParam = q.get('access_type');
+		if (responseType !== 'code' || scopeParam === null || !redirectUri) {
+			return { error: 'ERROR_invalid_response_type' };
+		}
+		// SILENT: access_type defaults to online; another value is a malformed request.
+		if (accessTypeParam !== null && accessTypeParam !== 'online' && accessTypeParam !== 'offline') {
+			return { error: 'ERROR_invalid_response_type' };
+		}
+		const client = this.clientInRegion(q.get('client_id') ?? '', region);
+		if (!client) return { error: 'ERROR_invalid_client' };
+		if (!client.redirectUris.includes(redirectUri)) return { error: 'ERROR_invalid_redirect_uri' };
+		const scopes = parseScopes(scopeParam);
+		if (scopes.length === 0 || !scopes.every(isValidScope)) return { error: 'ERROR_invalid_scope' };
+		return { client, scopes, accessType: accessTypeParam === 'offline' ? 'offline' : 'online' };
+	}
+
+	private sendAuthError(req: IncomingMessage, res: ServerResponse, code: string): void {
+		if (/application\/json/i.test(headerValue(req, 'accept'))) {
+			sendJson(res, 400, { error: code }, { 'X-Error': code });
+			return;
+		}
+		sendHtml(
+			res,
+			400,
+			page('Authorization error', `<p>The authorization request was refused.</p>\n<p id="error">${escapeHtml(code)}</p>`),
+			{ 'X-Error': code },
+		);
+	}
+
+	private handleDecision(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
+		const params = parseBodyParams(req, body);
+		const get = (k: string): string => params.get(k) ?? url.searchParams.get(k) ?? '';
+		const id = get('request_id');
+		const decision = get('decision');
+		const pending = this.pending.get(id);
+		if (!pending || pending.region !== region || pending.expiresAt <= this.clock.now() || (decision !== 'accept' && decision !== 'reject')) {
+			// Emulator-only error: the consent step is the emulator's own page.
+			this.sendAuthError(req, res, 'ERROR_invalid_authorization_request');
+			return;
+		}
+		this.pending.delete(id);
+		this.answerConsent(res, pending, decision);
+	}
+
+	private answerConsent(res: ServerResponse, p: PendingAuthorization, decision: 'accept' | 'reject'): void {
+		const target = new URL(p.redirectUri);
+		if (decision === 'accept') {
+			const code = this.mintGrantCode(p);
+			target.searchParams.set('code', code.code);
+			target.searchParams.set('location', p.region);
+			target.searchParams.set('accounts-server', this.accountsServer(p.region));
+		} else {
+			target.searchParams.set('error', 'access_denied');
+		}
+		if (p.state !== undefined) target.searchParams.set('state', p.state);
+		res.writeHead(302, { Location: target.toString(), 'Content-Length': 0, 'Cache-Control': 'no-store' });
+		res.end();
+	}
+
+	private mintGrantCode(p: PendingAuthorization): GrantCode {
+		const now = this.clock.now();
+		const code: GrantCode = {
+			code: randomToken(),
+			clientId: p.clientId,
+			region: p.region,
+			redirectUri: p.redirectUri,
+			scopes: [...p.scopes],
+			accessType: p.accessType,
+			createdAt: now,
+			expiresAt: now + this.grantCodeTtlMs,
+		};
+		const key = `${p.clientId}\n${p.region}`;
+		this.enforceWindowLimit(this.codesByClient, key, this.codes, MAX_GRANT_CODES_PER_WINDOW, (c) => this.codes.delete(c));
+		this.codes.set(code.code, code);
+		this.pushTo(this.codesByClient, key, code.code);
+		return code;
+	}
+
+	// ---------------------------------------------------------------- step 2: token, refresh
+
+	private handleToken(req: IncomingMessage, res: ServerResponse, region: string, body: Buffer): void {
+		const params = parseBodyParams(req, body);
+		const grantType = params.get('grant_type') ?? '';
+		if (grantType === 'refresh_token') this.counters.refreshRequests++;
+		const fail = (error: TokenErrorCode): void => sendJson(res, this.tokenErrorStatus, { error });
+		if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return fail('unsupported_grant_type');
+
+		const basic = parseBasicAuth(req);
+		const clientId = params.get('client_id') || basic?.id || '';
+		const clientSecret = params.get('client_secret') || basic?.secret || '';
+		const client = this.clientInRegion(clientId, region);
+		if (!client || this.secretFor(client, region) !== clientSecret) return fail('invalid_client');
+
+		const now = this.clock.now();
+		if (grantType === 'authorization_code') {
+			const code = this.codes.get(params.get('code') ?? '');
+			if (code && code.region !== region) return fail('invalid_client'); // documented: region mismatch
+			if (!code || code.clientId !== client.clientId) return fail('invalid_code');
+			if (now >= code.expiresAt) {
+				this.codes.delete(code.code);
+				return fail('invalid_code');
+			}
+			if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return fail('invalid_redirect_uri');
+			this.codes.delete(code.code); // single use
+			let family: string;
+			let refreshToken: string | undefined;
+			if (code.accessType === 'offline') {
+				refreshToken = this.mintRefreshToken(client.clientId, region, code.scopes).token;
+				family = refreshToken;
+			} else {
+				family = `online:${randomBytes(8).toString('hex')}`;
+			}
+			const access = this.mintAccessToken(family, client.clientId, region, code.scopes);
+			const out: Record<string, unknown> = { access_token: access.token };
+			if (refreshToken) out.refresh_token = refreshToken;
+			Object.assign(out, {
+				scope: code.scopes.join(' '),
+				api_domain: this.apiDomain(region),
+				token_type: 'Bearer',
+				expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
+				expires_in: this.accessTokenTtlMs, // milliseconds, as in the document's sample
+			});
+			return sendJson(res, 200, out);
+		}
+
+		const rt = this.refreshTokens.get(params.get('refresh_token') ?? '');
+		if (rt && rt.region !== region) return fail('invalid_client'); // documented: region mismatch
+		if (!rt || rt.clientId !== client.clientId) return fail('invalid_code');
+		// SILENT: optional `scope` / `redirect_uri` on refresh are ignored.
+		const access = this.mintAccessToken(rt.token, rt.clientId, region, rt.scopes);
+		sendJson(res, 200, {
+			access_token: access.token,
+			scope: rt.scopes.join(' '),
+			api_domain: this.apiDomain(region),
+			token_type: 'Bearer',
+			expires_in: Math.round(this.accessTokenTtlMs / 1000),
+			expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
+		});
+	}
+
+	private mintRefreshToken(clientId: string, region: string, scopes: string[]): RefreshRecord {
+		const rec: RefreshRecord = { token: randomToken(), clientId, region, scopes: [...scopes], createdAt: this.clock.now() };
+		const key = `${clientId}\n${region}`;
+		this.enforceWindowLimit(this.refreshByClient, key, this.refreshTokens, MAX_REFRESH_TOKENS_PER_WINDOW, (t) => {
+			// The 21st deletes the first: that refresh token stops working; its access tokens run out normally.
+			this.refreshTokens.delete(t);
+			this.families.delete(t);
+		});
+		this.refreshTokens.set(rec.token, rec);
+		this.pushTo(this.refreshByClient, key, rec.token);
+		return rec;
+	}
+
+	private mintAccessToken(family: string, clientId: string, region: string, scopes: string[]): AccessRecord {
+		const now = this.clock.now();
+		const rec: AccessRecord = {
+			token: randomToken(),
+			info: { clientId, region, scopes: [...scopes], expiresAt: now + this.accessTokenTtlMs },
+			family,
+			createdAt: now,
+		};
+		this.enforceWindowLimit(this.families, family, this.accessTokens, MAX_ACCESS_TOKENS_PER_WINDOW, (t) => this.accessTokens.delete(t));
+		this.accessTokens.set(rec.token, rec);
+		this.pushTo(this.families, family, rec.token);
+		return rec;
+	}
+
+	/**
+	 * Drops entries of `index[key]` that no longer exist, then, if `max` of them were created inside
+	 * the last 10 minutes, deletes the first created of those (so the new one is the max-th).
+	 */
+	private enforceWindowLimit(
+		index: Map<string, string[]>,
+		key: string,
+		store: Map<string, { createdAt: number }>,
+		max: number,
+		remove: (id: string) => void,
+	): void {
+		const since = this.clock.now() - LIMIT_WINDOW_MS;
+		const live = (index.get(key) ?? []).filter((id) => store.has(id));
+		const inWindow = live.filter((id) => (store.get(id)?.createdAt ?? -Infinity) > since);
+		let kept = live;
+		if (inWindow.length >= max) {
+			const victims = new Set(inWindow.slice(0, inWindow.length - max + 1));
+			for (const v of victims) remove(v);
+			kept = live.filter((id) => !victims.has(id));
+		}
+		index.set(key, kept);
+	}
+
+	private pushTo(index: Map<string, string[]>, key: string, id: string): void {
+		const list = index.get(key);
+		if (list) list.push(id);
+		else index.set(key, [id]);
+	}
+
+	// ---------------------------------------------------------------- revoke
+
+	private handleRevoke(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
+		const params = parseBodyParams(req, body);
+		const token = url.searchParams.get('token') ?? params.get('token') ?? '';
+		const rt = this.refreshTokens.get(token);
+		if (rt && rt.region === region) this.revokeRefreshToken(token);
+		const at = this.accessTokens.get(token);
+		if (at && at.info.region === region) this.accessTokens.delete(token);
+		sendJson(res, 200, { status: 'success' });
+	}
+
+	// ---------------------------------------------------------------- for the API server
+
+	/** Checks the token of an `Authorization: Vendor-oauthtoken <token>` header for a call to `region`. */
+	checkAccessToken(token: string | undefined, region: string): CheckAccessTokenResult {
+		if (!token) return { ok: false, reason: 'missing' };
+		const rec = this.accessTokens.get(token);
+		if (!rec) return { ok: false, reason: 'unknown' };
+		if (rec.info.region !== region) return { ok: false, reason: 'wrong_region' };
+		if (this.clock.now() >= rec.info.expiresAt) return { ok: false, reason: 'expired' };
+		return { ok: true, info: { ...rec.info, scopes: [...rec.info.scopes] } };
+	}
+
+	/** True when one of the granted scopes covers `required` (same service+name; same operation or ALL). */
+	hasScope(info: TokenInfo, required: string): boolean {
+		return info.scopes.some((g) => scopeCovers(g, required));
+	}
+
+	// ---------------------------------------------------------------- fault switches / test conveniences
+
+	/** Makes every access token minted so far expired (refresh tokens keep working). */
+	expireAllAccessTokens(): void {
+		const now = this.clock.now();
+		for (const rec of this.accessTokens.values()) rec.info.expiresAt = Math.min(rec.info.expiresAt, now);
+	}
+
+	/** Revokes a refresh token and every access token minted from it (any region). */
+	revokeRefreshToken(refreshToken: string): void {
+		if (!this.refreshTokens.delete(refreshToken)) return;
+		for (const t of this.families.get(refreshToken) ?? []) this.accessTokens.delete(t);
+		this.families.delete(refreshToken);
+	}
+
+	/** Mints an offline token pair directly (as if the consent and code exchange had happened). */
+	issueTokens(opts: { clientId: string; region: string; scopes: string[] }): {
+		access_token: string;
+		refresh_token: string;
+		expires_in_sec: number;
+		expires_in: number;
+		scope: string;
+		api_domain: string;
+		token_type: 'Bearer';
+	} {
+		if (!this.regions.has(opts.region)) throw new Error(`issueTokens: unknown region ${opts.region}`);
+		if (!this.clientInRegion(opts.clientId, opts.region)) {
+			throw new Error(`issueTokens: client ${opts.clientId} is not registered in region ${opts.region}`);
+		}
+		const bad = opts.scopes.filter((s) => !isValidScope(s));
+		if (opts.scopes.length === 0 || bad.length > 0) throw new Error(`issueTokens: invalid scopes: ${bad.join(', ')}`);
+		const rt = this.mintRefreshToken(opts.clientId, opts.region, opts.scopes);
+		const at = this.mintAccessToken(rt.token, opts.clientId, opts.region, opts.scopes);
+		return {
+			access_token: at.token,
+			refresh_token: rt.token,
+			expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
+			expires_in: Math.round(this.accessTokenTtlMs / 1000),
+			scope: opts.scopes.join(' '),
+			api_domain: this.apiDomain(opts.region),
+			token_type: 'Bearer',
+		};
+	}
+
+	stats(): AccountsStats {
+		return { ...this.counters };
+	}
+
+	/** Forgets every code and token and zeroes the stats (clients, regions and switches stay). */
+	reset(): void {
+		for (const m of [this.codes, this.refreshTokens, this.accessTokens, this.pending, this.families, this.codesByClient, this.refreshByClient]) {
+			m.clear();
+		}
+		this.counters = { tokenRequests: 0, refreshRequests: 0, authPageViews: 0 };
+		this.autoDecision = null;
+	}
+
+	/** `${baseUrl()}/${region}`: the accounts address of a region (the redirect's `accounts-server`). */
+	accountsServer(region: string): string {
+		return `${this.baseUrl()}/${region}`;
+	}
+
+	/** `${baseUrl()}/${region}/api`: the token responses' `api_domain`. */
+	apiDomain(region: string): string {
+		return `${this.baseUrl()}/${region}/api`;
+	}
+
+	// ---------------------------------------------------------------- helpers
+
+	private clientInRegion(clientId: string, region: string): ClientRegistration | undefined {
+		if (!clientId) return undefined;
+		const c = this.clients.get(clientId);
+		if (!c) return undefined;
+		if (c.regions && !c.regions.includes(region)) return undefined;
+		return c;
+	}
+
+	private secretFor(client: ClientRegistration, region: string): string {
+		return client.regionSecrets?.[region] ?? client.clientSecret;
+	}
+
+	private prunePending(): void {
+		const now = this.clock.now();
+		for (const [id, p] of this.pending) if (p.expiresAt <= now) this.pending.delete(id);
+	}
+}

@@ -1,0 +1,149 @@
+import {
+	NodeConnectionTypes,
+	NodeHelpers,
+	UnexpectedError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type INodeTypes,
+	type ITriggerFunctions,
+	type ITriggerResponse,
+	type IVersionedNodeType,
+} from 'n8n-workflow';
+
+/** Stand-in for n8n's Manual Trigger (`n8n-nodes-base.manualTrigger`): emits one empty item. */
+export class ManualTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Runs the flow on clicking a button in n8n',
+		eventTriggerDescription: '',
+		maxNodes: 1,
+		defaults: { name: 'When clicking ‘Execute workflow’' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const manualTriggerFunction = async () => {
+			this.emit([this.helpers.returnJsonArray([{}])]);
+		};
+		return { manualTriggerFunction };
+	}
+}
+
+/** Stand-in for n8n's No Operation node (`n8n-nodes-base.noOp`): passes its input through. */
+export class NoOp implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'No Operation, do nothing',
+		name: 'noOp',
+		group: ['organization'],
+		version: 1,
+		description: 'No Operation',
+		defaults: { name: 'No Operation, do nothing' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+/**
+ * Harness-only node (`harness.binaryFixture`): for every input item, outputs an item with a binary
+ * property made by `this.helpers.prepareBinaryData` from base64 (parameters may be expressions).
+ */
+export class BinaryFixture implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Binary Fixture',
+		name: 'binaryFixture',
+		group: ['transform'],
+		version: 1,
+		description: 'Creates a binary property from base64 (test harness)',
+		defaults: { name: 'Binary Fixture' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'Base64 Data', name: 'base64', type: 'string', default: '' },
+			{ displayName: 'File Name', name: 'fileName', type: 'string', default: 'file.bin' },
+			{ displayName: 'MIME Type', name: 'mimeType', type: 'string', default: 'application/octet-stream' },
+			{ displayName: 'Binary Property', name: 'binaryPropertyName', type: 'string', default: 'data' },
+			{ displayName: 'JSON', name: 'json', type: 'json', default: '{}' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const out: INodeExecutionData[] = [];
+		const items = this.getInputData();
+		for (let i = 0; i < items.length; i++) {
+			const buffer = Buffer.from(this.getNodeParameter('base64', i) as string, 'base64');
+			const fileName = this.getNodeParameter('fileName', i) as string;
+			const mimeType = this.getNodeParameter('mimeType', i) as string;
+			const property = this.getNodeParameter('binaryPropertyName', i) as string;
+			const rawJson = this.getNodeParameter('json', i) as string | IDataObject;
+			const json = typeof rawJson === 'string' ? (JSON.parse(rawJson || '{}') as IDataObject) : rawJson;
+			out.push({
+				json,
+				binary: { [property]: await this.helpers.prepareBinaryData(buffer, fileName, mimeType) },
+				pairedItem: { item: i },
+			});
+		}
+		return [out];
+	}
+}
+
+export type NodeTypeClass = new () => INodeType | IVersionedNodeType;
+
+/** Types always available, by full type name. */
+export const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
+	'n8n-nodes-base.manualTrigger': ManualTrigger,
+	'n8n-nodes-base.noOp': NoOp,
+	'harness.binaryFixture': BinaryFixture,
+};
+
+/**
+ * INodeTypes over a fixed set of classes. A package node whose description name is `vendorBooks` is
+ * reachable as `vendorBooks`, and as `<packageName>.vendorBooks` (how n8n names community nodes).
+ */
+export class HarnessNodeTypes implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	constructor(classes: NodeTypeClass[], packageName: string) {
+		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES)) this.types.set(typeName, new Cls());
+		for (const Cls of classes) {
+			const instance = new Cls();
+			const name = instance.description.name;
+			this.types.set(name, instance);
+			if (!name.includes('.')) this.types.set(`${packageName}.${name}`, instance);
+		}
+	}
+
+	recognizes(type: string): boolean {
+		return this.types.has(type);
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) {
+			throw new UnexpectedError(
+				`Unknown node type "${nodeType}" (known: ${[...this.types.keys()].join(', ')})`,
+			);
+		}
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return Object.fromEntries([...this.types.keys()].map((k) => [k, { className: k, sourcePath: '' }]));
+	}
+}

@@ -1,0 +1,259 @@
+import type { Field, Operation } from '../../nodes/shared/spec';
+import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { customFieldTypes } from '../../nodes/VendorProjects/spec/customFieldTypes';
+
+/** Document 000, "Endpoints": the 14 documented calls, literally. */
+const DOCUMENTED: Array<[string, string, string | string[] | undefined]> = [
+	['GET', '/api/v3/portals', 'VendorProjects.portals.READ'],
+	['GET', '/api/v3/portal/{portal_id}', 'VendorProjects.portals.READ'],
+	['GET', '/api/v3/portal/{portal_id}/bin', 'VendorProjects.portals.READ'],
+	['POST', '/api/v3/portal/{portal_id}/trash', 'VendorProjects.portals.CREATE'],
+	['DELETE', '/api/v3/portal/{portal_id}/bin', 'VendorProjects.portals.CREATE'],
+	['POST', '/api/v3/portal/{portal_id}/bin/restore', 'VendorProjects.portals.CREATE'],
+	['DELETE', '/api/v3/portal/{portal_id}/empty-bin', 'VendorProjects.portals.CREATE'],
+	['GET', '/api/v3/portal/{portal_id}/search', ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ']],
+	[
+		'GET',
+		'/api/v3/portal/{portal_id}/projects/{project_id}/search',
+		['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'],
+	],
+	['GET', '/api/v3/portal/{portal_id}/projects', 'VendorProjects.projects.READ'],
+	['GET', '/api/v3/portal/{portal_id}/projects/{project_id}', 'VendorProjects.projects.READ'],
+	['POST', '/api/v3/portal/{portal_id}/projects', 'VendorProjects.projects.CREATE'],
+	['PATCH', '/api/v3/portal/{portal_id}/projects/{project_id}', 'VendorProjects.projects.UPDATE'],
+	['GET', '/api/v3/portal/{portal_id}/mytasks', undefined],
+];
+
+const DOCUMENTED_SCOPES = new Set([
+	'VendorProjects.portals.READ',
+	'VendorProjects.portals.CREATE',
+	'VendorProjects.projects.READ',
+	'VendorProjects.projects.CREATE',
+	'VendorProjects.projects.UPDATE',
+	'VendorSearch.securesearch.READ',
+]);
+
+const all: Array<{ resource: string; op: Operation }> = projectsArea.resources.flatMap((r) =>
+	r.operations.map((op) => ({ resource: r.value, op })),
+);
+const find = (resource: string, value: string): Operation => {
+	const hit = all.find((x) => x.resource === resource && x.op.value === value);
+	if (!hit) throw new Error(`no ${resource}.${value}`);
+	return hit.op;
+};
+const field = (fields: Field[], name: string): Field => {
+	const f = fields.find((x) => x.name === name);
+	if (!f) throw new Error(`no field ${name}`);
+	return f;
+};
+const scopes = (s: string | string[] | undefined): string[] => (s === undefined ? [] : Array.isArray(s) ? s : [s]);
+
+describe('Vendor Projects field tables', () => {
+	it('is the projects area', () => {
+		expect(projectsArea).toMatchObject({
+			value: 'projects',
+			name: 'Vendor Projects',
+			root: 'projects',
+			basePath: '/api/v3',
+			envelope: 'projects',
+		});
+		expect(projectsArea.org).toBeUndefined();
+		expect(projectsArea.resources.map((r) => [r.value, r.name])).toEqual([
+			['portal', 'Portal'],
+			['trash', 'Trash / Bin'],
+			['search', 'Search'],
+			['project', 'Project'],
+			['myTasks', 'My Task'],
+		]);
+	});
+
+	it('covers exactly the 14 documented method + path pairs, with their scopes', () => {
+		const actual = all.map(({ op }) => `${op.method} ${projectsArea.basePath}${op.path}`).sort();
+		const expected = DOCUMENTED.map(([m, p]) => `${m} ${p}`).sort();
+		expect(actual).toEqual(expected);
+		expect(new Set(actual).size).toBe(14);
+		for (const [method, path, scope] of DOCUMENTED) {
+			const hit = all.find(({ op }) => op.method === method && projectsArea.basePath + op.path === path)!;
+			expect({ call: `${method} ${path}`, scope: scopes(hit.op.scope).sort() }).toEqual({
+				call: `${method} ${path}`,
+				scope: scopes(scope).sort(),
+			});
+		}
+	});
+
+	it('uses only documented scopes, and the area lists every one used', () => {
+		const used = new Set(all.flatMap(({ op }) => scopes(op.scope)));
+		for (const s of used) expect(DOCUMENTED_SCOPES.has(s)).toBe(true);
+		expect(new Set(projectsArea.scopes)).toEqual(used);
+		expect(projectsArea.scopes).toContain('VendorSearch.securesearch.READ');
+	});
+
+	it('has a required id field for every {param}, and no stray path field', () => {
+		for (const { resource, op } of all) {
+			const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+			for (const p of params) {
+				const f = field(op.fields, p);
+				expect({ at: `${resource}.${op.value}.${p}`, type: f.type, required: f.required }).toEqual({
+					at: `${resource}.${op.value}.${p}`,
+					type: 'id',
+					required: true,
+				});
+				if (p === 'portal_id') expect(f.locator).toBe('portal');
+				if (p === 'project_id') expect(f.locator).toBe('project');
+			}
+			for (const f of op.fields) if (f.in === 'path') expect(params).toContain(f.name);
+		}
+	});
+
+	it('has unique resource values, unique operation values per resource and well-formed names', () => {
+		const resources = projectsArea.resources.map((r) => r.value);
+		expect(new Set(resources).size).toBe(resources.length);
+		for (const r of projectsArea.resources) {
+			const values = r.operations.map((o) => o.value);
+			expect(new Set(values).size).toBe(values.length);
+			for (const o of r.operations) {
+				expect(o.value).toMatch(/^[a-z][A-Za-z]*$/);
+				// a sentence: capital first letter, the rest lower case
+				expect(o.action[0]).toBe(o.action[0].toUpperCase());
+				expect(o.action.slice(1)).toBe(o.action.slice(1).toLowerCase());
+				expect(o.description.length).toBeGreaterThan(0);
+				if (o.value === 'getAll') expect(o.name).toBe('Get Many');
+				const names = o.fields.map((f) => f.name);
+				expect(new Set(names).size).toBe(names.length);
+				// page / per_page are added by the engine
+				expect(names).not.toContain('page');
+				expect(names).not.toContain('per_page');
+			}
+		}
+		// pickers
+		for (const v of ['portal', 'project']) {
+			const r = projectsArea.resources.find((x) => x.value === v)!;
+			expect(r.listOperation).toBe('getAll');
+			expect(r.operations.some((o) => o.value === 'getAll')).toBe(true);
+		}
+	});
+
+	it('lists paginate as documented', () => {
+		expect(find('portal', 'getAll').pagination).toBe('none');
+		expect(find('project', 'getAll').pagination).toBe('pageSize');
+		expect(find('trash', 'getBin').pagination).toBe('pageSize');
+		expect(find('search', 'search').pagination).toBe('pageSize');
+		expect(find('search', 'searchInProject').pagination).toBe('pageSize');
+	});
+
+	it('carries the documented project limits', () => {
+		const create = find('project', 'create');
+		expect(field(create.fields, 'name')).toMatchObject({ type: 'string', required: true, maxLength: 200 });
+		expect(field(create.fields, 'description')).toMatchObject({ maxLength: 80000 });
+		expect(field(create.fields, 'project_type').values).toEqual(['active', 'template']);
+		expect(field(create.fields, 'added_via').values).toEqual(['web', 'api']);
+		expect(field(create.fields, 'start_date').type).toBe('date');
+		expect(field(create.fields, 'end_date').type).toBe('date');
+		expect(field(create.fields, 'owner').fields!.map((f) => f.name)).toEqual(['zpuid']);
+		const budget = field(create.fields, 'budget_info').fields!;
+		expect(budget.map((f) => f.name)).toEqual([
+			'billing_method',
+			'budget_type',
+			'tracking_method',
+			'currency',
+			'hourly_budget',
+			'hourly_budget_threshold',
+			'cost_budget',
+			'rate_per_hour',
+			'budget_threshold',
+			'fixed_cost',
+			'cost_per_hour',
+			'revenue_budget',
+		]);
+		expect(field(budget, 'cost_budget').fields!.map((f) => f.name)).toEqual(['amount']);
+		expect(field(create.fields, 'tags').fields!.map((f) => f.name)).toEqual(['add', 'remove', 'id']);
+		expect(create.fields.filter((f) => f.required).map((f) => f.name)).toEqual(['portal_id', 'name']);
+		expect(create.fields.map((f) => f.name)).not.toContain('custom_fields');
+
+		const update = find('project', 'update');
+		expect(update.method).toBe('PATCH');
+		expect(update.fields.map((f) => f.name)).toEqual([
+			'portal_id',
+			'project_id',
+			'name',
+			'description',
+			'project_type',
+			'is_public_project',
+			'start_date',
+			'end_date',
+			'added_via',
+			'is_rollup_project',
+		]);
+		expect(field(update.fields, 'name')).toMatchObject({ maxLength: 200 });
+		expect(field(update.fields, 'name').required).toBeFalsy();
+		expect(field(update.fields, 'project_type').values).toEqual(['active', 'template', 'archived']);
+		expect(update.notes).toMatch(/completed-time/);
+		expect(update.notes).toMatch(/customFieldTypes/);
+		expect(create.notes).toMatch(/customFieldTypes/);
+	});
+
+	it('carries the documented trash limits and body shapes', () => {
+		const modules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'];
+		const move = find('trash', 'moveToTrash');
+		expect(move.batch).toEqual({ field: 'items', size: 100 });
+		expect(field(move.fields, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
+		expect(field(move.fields, 'items')).toMatchObject({ type: 'array', maxItems: 100, of: { type: 'id' } });
+		for (const v of ['restore', 'deletePermanently']) {
+			const op = find('trash', v);
+			const roots = op.fields.filter((f) => f.bodyRoot);
+			expect(roots).toHaveLength(1);
+			expect(roots[0]).toMatchObject({ type: 'array', in: 'body' });
+			expect(field(roots[0].fields!, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
+			expect(field(roots[0].fields!, 'items')).toMatchObject({ type: 'array', maxItems: 100 });
+		}
+		const bin = find('trash', 'getBin');
+		expect(bin.special).toBe('binSort');
+		expect(field(bin.fields, 'sort_by').type).toBe('string');
+		expect(field(bin.fields, 'filter').type).toBe('json');
+		expect(find('trash', 'emptyBin').fields.map((f) => f.name)).toEqual(['portal_id']);
+	});
+
+	it('carries the documented search parameters', () => {
+		const extras = ['index', 'range', 'category_id', 'path', 'sortbyfield', 'is_zia'];
+		const portalWide = find('search', 'search');
+		expect(field(portalWide.fields, 'search_term')).toMatchObject({ type: 'string', required: true });
+		expect(field(portalWide.fields, 'module').values).toEqual([
+			'all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status',
+		]);
+		expect(field(portalWide.fields, 'status')).toMatchObject({
+			required: true,
+			values: ['all', 'active', 'archived', 'template'],
+		});
+		const inProject = find('search', 'searchInProject');
+		expect(field(inProject.fields, 'module').values).toEqual([
+			'all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status',
+		]);
+		expect(inProject.fields.map((f) => f.name)).not.toContain('status');
+		for (const op of [portalWide, inProject])
+			for (const x of extras)
+				expect(field(op.fields, x)).toMatchObject({ type: 'string', description: 'Type not shown in the documents' });
+	});
+
+	it('has the custom-field value table with every documented limit', () => {
+		const by = Object.fromEntries(customFieldTypes.map((t) => [t.value, t]));
+		expect(customFieldTypes).toHaveLength(17);
+		expect(new Set(customFieldTypes.map((t) => t.value)).size).toBe(17);
+		expect(by.singleLine).toMatchObject({ shape: 'string', maxLength: 200 });
+		expect(by.multiLine).toMatchObject({ shape: 'multiline', maxLength: 1000 });
+		expect(by.singleSelect).toMatchObject({ shape: 'select', maxOptions: 50 });
+		expect(by.multiSelect).toMatchObject({ shape: 'multiSelect', maxOptions: 100, addRemoveOnUpdate: true });
+		expect(by.singleUser.shape).toBe('user');
+		expect(by.multiUser).toMatchObject({ shape: 'multiUser', maxItems: 500, addRemoveOnUpdate: true });
+		expect(by.date.shape).toBe('date');
+		expect(by.time.shape).toBe('time');
+		expect(by.dateTime.shape).toBe('dateTime');
+		expect(by.checkbox.shape).toBe('boolean');
+		expect(by.currency).toMatchObject({ shape: 'currency', maxLength: 100 });
+		expect(by.percentage).toMatchObject({ shape: 'percentage', maxLength: 20 });
+		expect(by.integer).toMatchObject({ shape: 'integer', maxDigits: 19 });
+		expect(by.decimal).toMatchObject({ shape: 'decimal', maxDigits: 17 });
+		expect(by.email).toMatchObject({ shape: 'email', maxLength: 200 });
+		expect(by.phone).toMatchObject({ shape: 'phone', maxLength: 15 });
+		expect(by.url).toMatchObject({ shape: 'url', maxLength: 200, defaultProtocol: 'https://' });
+	});
+});
