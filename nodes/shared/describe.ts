@@ -206,6 +206,7 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		}
 	}
 	if (op.binaryInput) {
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
 		props.push({
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',
@@ -276,6 +277,7 @@ export function areaProperties(area: Area, extra: INodeProperties[] = []): INode
 			description: 'The ID of the organization the records belong to',
 		});
 	}
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
 	props.push({
 		displayName: 'Resource',
 		name: 'resource',
@@ -285,6 +287,7 @@ export function areaProperties(area: Area, extra: INodeProperties[] = []): INode
 		default: area.resources[0].value,
 	});
 	for (const resource of area.resources) {
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
 		props.push({
 			displayName: 'Operation',
 			name: 'operation',

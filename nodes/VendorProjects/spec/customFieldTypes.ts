@@ -56,28 +56,28 @@ export const customFieldModules = ['projects', 'tasks'] as const;
 export const customFieldTypes: CustomFieldType[] = [
 	{
 		value: 'singleLine',
-		name: 'Single line text',
+		name: 'Single Line Text',
 		shape: 'string',
 		maxLength: 200,
 		description: 'String, max 200 characters',
 	},
 	{
 		value: 'multiLine',
-		name: 'Multi-line text',
+		name: 'Multi-Line Text',
 		shape: 'multiline',
 		maxLength: 1000,
 		description: 'String, lines separated by a newline character, max 1000 characters',
 	},
 	{
 		value: 'singleSelect',
-		name: 'Single select',
+		name: 'Single Select',
 		shape: 'select',
 		maxOptions: 50,
 		description: 'String from a predefined list (max 50 options)',
 	},
 	{
 		value: 'multiSelect',
-		name: 'Multi select',
+		name: 'Multi Select',
 		shape: 'multiSelect',
 		maxOptions: 100,
 		maxItems: 100,
@@ -87,13 +87,13 @@ export const customFieldTypes: CustomFieldType[] = [
 	},
 	{
 		value: 'singleUser',
-		name: 'Single user',
+		name: 'Single User',
 		shape: 'user',
-		description: 'Object { zpuid: <user_id> } (one user)',
+		description: 'Object { zpuid: &lt;user_id&gt; } (one user)',
 	},
 	{
 		value: 'multiUser',
-		name: 'Multi user',
+		name: 'Multi User',
 		shape: 'multiUser',
 		maxItems: 500,
 		addRemoveOnUpdate: true,
@@ -114,7 +114,7 @@ export const customFieldTypes: CustomFieldType[] = [
 	},
 	{
 		value: 'dateTime',
-		name: 'Date-time',
+		name: 'Date-Time',
 		shape: 'dateTime',
 		description:
 			"ISO 8601 string: yyyy-MM-dd'T'HH:mm:ss'Z' for UTC, yyyy-MM-dd'T'HH:mm:ss+HH:mm or -HH:mm for other zones",

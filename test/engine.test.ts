@@ -1,0 +1,127 @@
+/** Unit tests of the engine: validation from the tables, UI -> API values, request building. */
+import { fromUi, buildRequest } from '../nodes/shared/request';
+import type { Field, Operation } from '../nodes/shared/spec';
+import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/validate';
+import { booksArea } from '../nodes/VendorBooks/spec';
+import { invoiceArea } from '../nodes/VendorInvoice/spec';
+import { billingArea } from '../nodes/VendorBilling/spec';
+import { findOperation } from '../nodes/shared/execute';
+
+const ok = (field: Field, value: unknown) => fieldSchema(field).safeParse(value).success;
+
+describe('validation built from the field tables', () => {
+	test('strings: max length', () => {
+		const f: Field = { name: 'name', type: 'string', maxLength: 5 };
+		expect(ok(f, 'abcde')).toBe(true);
+		expect(ok(f, 'abcdef')).toBe(false);
+	});
+
+	test('enums accept only the listed values', () => {
+		const f: Field = { name: 'product_type', type: 'enum', values: ['goods', 'service'] };
+		expect(ok(f, 'goods')).toBe(true);
+		const r = fieldSchema(f).safeParse('digital');
+		expect(r.success).toBe(false);
+		expect(JSON.stringify(r)).toContain('must be one of: goods, service');
+	});
+
+	test('dates yyyy-mm-dd, real calendar days only', () => {
+		const f: Field = { name: 'date', type: 'date' };
+		expect(ok(f, '2026-02-28')).toBe(true);
+		expect(ok(f, '2026-02-30')).toBe(false);
+		expect(ok(f, '28/02/2026')).toBe(false);
+	});
+
+	test('times HH:MM and ISO date-times', () => {
+		expect(ok({ name: 't', type: 'time' }, '23:59')).toBe(true);
+		expect(ok({ name: 't', type: 'time' }, '24:00')).toBe(false);
+		const dt: Field = { name: 'dt', type: 'dateTime' };
+		expect(ok(dt, '2026-01-31T09:30:00Z')).toBe(true);
+		expect(ok(dt, '2026-01-31T09:30:00+05:30')).toBe(true);
+		expect(ok(dt, '2026-01-31 09:30')).toBe(false);
+	});
+
+	test('emails, URLs, phones, ids', () => {
+		expect(ok({ name: 'e', type: 'email' }, 'a@b.co')).toBe(true);
+		expect(ok({ name: 'e', type: 'email' }, 'a@')).toBe(false);
+		expect(ok({ name: 'u', type: 'url' }, 'https://x.io/a')).toBe(true);
+		expect(ok({ name: 'u', type: 'url' }, 'not a url')).toBe(false);
+		expect(ok({ name: 'p', type: 'phone', maxLength: 15 }, '+1 (555) 010-99')).toBe(true);
+		expect(ok({ name: 'p', type: 'phone', maxLength: 15 }, '+1 (555) 010-9999')).toBe(false);
+		expect(ok({ name: 'i', type: 'id' }, '460000000026049')).toBe(true);
+		expect(ok({ name: 'i', type: 'id' }, '46abc')).toBe(false);
+	});
+
+	test('integer digits and array sizes', () => {
+		const int: Field = { name: 'n', type: 'integer', maxDigits: 3 };
+		expect(ok(int, 999)).toBe(true);
+		expect(ok(int, 1000)).toBe(false);
+		expect(ok(int, 1.5)).toBe(false);
+		const arr: Field = { name: 'ids', type: 'array', of: { name: 'id', type: 'id' }, maxItems: 2 };
+		expect(ok(arr, ['1', '2'])).toBe(true);
+		expect(ok(arr, ['1', '2', '3'])).toBe(false);
+	});
+
+	test('problems name the field path and the rule', () => {
+		const { op } = findOperation(booksArea, 'item', 'create');
+		const values = { name: 'x'.repeat(201) };
+		const problems = validateValues(op, values);
+		expect(problems).toEqual([{ field: 'name', message: 'must be at most 200 characters' }]);
+		expect(describeProblems(problems, values)).toBe('"name" must be at most 200 characters (got 201 characters)');
+	});
+
+	test('nested members are checked with their path', () => {
+		const { op } = findOperation(billingArea, 'project', 'create');
+		const tasks = [{ task_name: 'ok' }, { task_name: 'y'.repeat(101) }];
+		const problems = validateValues(op, { project_name: 'P', customer_id: '1', billing_type: 'based_on_task_hours', tasks });
+		expect(problems.map((p) => p.field)).toContain('tasks[1].task_name');
+	});
+
+	test('server side coerces query strings before checking', () => {
+		const { op } = findOperation(booksArea, 'item', 'getAll');
+		expect(validateValues(op, { rate_less_than: '12.5' }, 'server')).toEqual([]);
+		expect(validateValues(op, { rate_less_than: 'cheap' }, 'server').map((p) => p.field)).toEqual(['rate_less_than']);
+	});
+});
+
+describe('UI values become API values', () => {
+	test('fixed collections, wrappers, comma lists, JSON and dates', () => {
+		const lines: Field = { name: 'line_items', type: 'array', fields: [{ name: 'item_id', type: 'id' }, { name: 'quantity', type: 'number' }] };
+		expect(fromUi(lines, { values: [{ item_id: '1', quantity: 2 }, { item_id: '2', quantity: '' }] })).toEqual([
+			{ item_id: '1', quantity: 2 },
+			{ item_id: '2' },
+		]);
+		const owner: Field = { name: 'owner', type: 'object', fields: [{ name: 'zpuid', type: 'id' }] };
+		expect(fromUi(owner, '42')).toEqual({ zpuid: '42' });
+		const ids: Field = { name: 'invoice_ids', type: 'array', of: { name: 'id', type: 'id' } };
+		expect(fromUi(ids, '1, 2 ,3')).toEqual(['1', '2', '3']);
+		expect(fromUi({ name: 'sub_module_settings', type: 'json' }, '{"a":1}')).toEqual({ a: 1 });
+		expect(fromUi({ name: 'date', type: 'date' }, '2026-03-04T00:00:00')).toBe('2026-03-04');
+		expect(fromUi({ name: 'x', type: 'string' }, '')).toBeUndefined();
+		expect(fromUi({ name: 'item_id', type: 'id' }, { __rl: true, mode: 'list', value: '77' })).toBe('77');
+	});
+});
+
+describe('requests built from the tables', () => {
+	test('path params are encoded; org id in the query for Books', () => {
+		const op: Operation = { ...findOperation(booksArea, 'item', 'get').op };
+		const req = buildRequest(booksArea, op, { item_id: '12/3' }, '600');
+		expect(req).toMatchObject({ method: 'GET', path: '/items/12%2F3', qs: { organization_id: '600' }, body: undefined });
+	});
+
+	test('org id in the header for payments; body fields in the body; query arrays joined', () => {
+		const { op } = findOperation(invoiceArea, 'payment', 'create');
+		const req = buildRequest(invoiceArea, op, { customer_id: '9', amount: 10 }, '600');
+		expect(req.headers).toEqual({ 'X-com-vendor-invoice-organizationid': '600' });
+		expect(req.body).toEqual({ customer_id: '9', amount: 10 });
+		const bulk = findOperation(booksArea, 'invoice', 'bulkReminder').op;
+		expect(buildRequest(booksArea, bulk, { invoice_ids: ['1', '2'] }, '600').qs).toEqual({ invoice_ids: '1,2', organization_id: '600' });
+	});
+
+	test('a body that is an array is sent as the array', () => {
+		const { op } = findOperation(booksArea, 'item', 'updateCustomFields');
+		const root = op.fields.find((f) => f.bodyRoot);
+		expect(root).toBeDefined();
+		const body = [{ customfield_id: '5', value: 'x' }];
+		expect(buildRequest(booksArea, op, { item_id: '1', [root!.name]: body }, '600').body).toEqual(body);
+	});
+});

@@ -1,0 +1,111 @@
+/** Rules every field table and every derived node description must keep. */
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+
+import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
+import { placement } from '../../nodes/shared/describe';
+import type { Area, Field } from '../../nodes/shared/spec';
+import { locationOf } from '../../nodes/shared/validate';
+import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
+import { billingArea } from '../../nodes/VendorBilling/spec';
+import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { booksArea } from '../../nodes/VendorBooks/spec';
+import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
+import { inventoryArea } from '../../nodes/VendorInventory/spec';
+import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
+import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
+import { projectsArea } from '../../nodes/VendorProjects/spec';
+
+const nodes: Array<[Area, INodeType]> = [
+	[booksArea, new VendorBooks()],
+	[projectsArea, new VendorProjects()],
+	[invoiceArea, new VendorInvoice()],
+	[billingArea, new VendorBilling()],
+	[inventoryArea, new VendorInventory()],
+];
+
+function walk(fields: Field[], visit: (f: Field) => void): void {
+	for (const f of fields) {
+		visit(f);
+		if (f.fields) walk(f.fields, visit);
+		if (f.of) visit(f.of);
+	}
+}
+
+/** `Service.module.OP` is granted by `Service.module.OP` or `Service.module.ALL`. */
+function granted(scope: string): boolean {
+	const [service, module] = scope.split('.');
+	return DEFAULT_SCOPES.split(',').some((g) => g === scope || g === `${service}.${module}.ALL`);
+}
+
+describe.each(nodes)('%s', (area, node) => {
+	const ops = area.resources.flatMap((r) => r.operations.map((op) => ({ r, op })));
+
+	test('operation values are unique per resource and resource values unique', () => {
+		expect(new Set(area.resources.map((r) => r.value)).size).toBe(area.resources.length);
+		for (const r of area.resources) expect(new Set(r.operations.map((o) => o.value)).size).toBe(r.operations.length);
+	});
+
+	test('every path parameter has a required field that travels in the path', () => {
+		for (const { op } of ops) {
+			for (const [, param] of op.path.matchAll(/\{([^}]+)\}/g)) {
+				const field = op.fields.find((f) => f.name === param);
+				expect({ op: op.value, param, found: !!field, required: field?.required }).toEqual({ op: op.value, param, found: true, required: true });
+				expect(locationOf(field!, op)).toBe('path');
+			}
+		}
+	});
+
+	test('enums list values, locators point at listable resources, shapes are complete', () => {
+		for (const { op } of ops) {
+			walk(op.fields, (f) => {
+				if (f.type === 'enum') expect(f.values?.length).toBeGreaterThan(0);
+				if (f.type === 'object') expect(f.fields?.length).toBeGreaterThan(0);
+				if (f.type === 'array') expect(!!f.fields || !!f.of).toBe(true);
+				if (f.maxLength !== undefined) expect(f.maxLength).toBeGreaterThan(0);
+			});
+			for (const f of op.fields.filter((x) => x.locator)) {
+				const target = area.resources.find((r) => r.value === f.locator);
+				expect({ field: f.name, target: target?.value, list: !!target?.listOperation }).toEqual({ field: f.name, target: f.locator, list: true });
+			}
+		}
+	});
+
+	test('lists page, batches name an array field, at most one body root', () => {
+		for (const { op } of ops) {
+			if (op.kind === 'getAll') expect(op.pagination).toBeDefined();
+			if (op.batch) expect(op.fields.find((f) => f.name === op.batch?.field)?.type).toBe('array');
+			expect(op.fields.filter((f) => f.bodyRoot).length).toBeLessThanOrEqual(1);
+		}
+	});
+
+	test("every stated scope is in the area's list and granted by the credential's default scope", () => {
+		for (const { op } of ops) {
+			for (const scope of [op.scope ?? []].flat()) {
+				expect(area.scopes).toContain(scope);
+				expect({ scope, granted: granted(scope) }).toEqual({ scope, granted: true });
+			}
+		}
+	});
+
+	test('derived properties: no two visible at once under one name; lists have Return All and Limit', () => {
+		const props = node.description.properties;
+		for (const { r, op } of ops) {
+			const visible = props.filter((p: INodeProperties) => {
+				const show = p.displayOptions?.show;
+				if (!show) return true;
+				return (show.resource?.includes(r.value) ?? true) && (show.operation?.includes(op.value) ?? true) && !show.returnAll;
+			});
+			const names = visible.map((p) => p.name);
+			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
+			if (op.kind === 'getAll') expect(names).toContain('returnAll');
+			for (const f of op.fields.filter((x) => placement(x, op) === 'top')) expect(names).toContain(f.name);
+		}
+	});
+
+	test('node description is an n8n tool and matches its snapshot', () => {
+		expect(node.description.usableAsTool).toBe(true);
+		expect(node.description.credentials).toEqual([{ name: 'vendorOAuth2Api', required: true }]);
+		expect(node.description).toMatchSnapshot();
+	});
+});
