@@ -1,14 +1,36 @@
 /**
  * Environment for n8n-core, applied before n8n-core is first loaded (this module is imported first by
- * `./setup`). n8n-core's InstanceSettings writes `<N8N_USER_FOLDER>/.n8n/config`, so point it at a
- * throw-away temp dir instead of the user's home. Values already set by the caller are kept.
+ * every harness module). n8n-core's InstanceSettings writes `<N8N_USER_FOLDER>/.n8n/config`, so point
+ * it at a per-process temp dir instead of the user's home. Values already set by the caller are kept.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const HARNESS_USER_FOLDER: string =
-	process.env.N8N_USER_FOLDER ?? mkdtempSync(join(tmpdir(), 'n8n-harness-'));
+/**
+ * `<tmp>/n8n-harness/<pid>`. Exit hooks do not fire inside jest's sandbox, so instead of deleting our own
+ * folder at exit, folders of processes that are gone are deleted when the next harness process starts.
+ */
+function perProcessFolder(): string {
+	const parent = join(tmpdir(), 'n8n-harness');
+	mkdirSync(parent, { recursive: true });
+	for (const entry of readdirSync(parent)) {
+		const pid = Number(entry);
+		if (!Number.isInteger(pid) || pid === process.pid) continue;
+		try {
+			process.kill(pid, 0);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
+				rmSync(join(parent, entry), { recursive: true, force: true });
+			}
+		}
+	}
+	const folder = join(parent, String(process.pid));
+	mkdirSync(folder, { recursive: true });
+	return folder;
+}
+
+export const HARNESS_USER_FOLDER: string = process.env.N8N_USER_FOLDER ?? perProcessFolder();
 
 const defaults: Record<string, string> = {
 	N8N_USER_FOLDER: HARNESS_USER_FOLDER,

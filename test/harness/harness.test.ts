@@ -217,8 +217,9 @@ test('getDecrypted merges parent properties, applies defaults and resolves $self
 		scope: 'Books.all',
 		authentication: 'body',
 		authQueryParameters: 'access_type=offline',
-		ignoreSSLIssues: false,
 	});
+	expect(data).not.toHaveProperty('ignoreSSLIssues'); // `doNotInherit` in oAuth2Api, as in n8n
+	expect(data).not.toHaveProperty('useDynamicClientRegistration', true);
 	expect(store[0].data).toEqual({ region: 'eu', accountsUrl: 'https://acc.example.eu', clientId: 'id' });
 });
 

@@ -3,6 +3,8 @@ import './env';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { BinaryDataService, ExternalSecretsProxy, InstanceSettings } from 'n8n-core';
+// not re-exported by n8n-core's index; n8n-core has no `exports` map, so the deep path is stable enough
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
 import { HARNESS_USER_FOLDER } from './env';
 
@@ -28,6 +30,10 @@ export function ensureHarnessSetup(): void {
 	}
 	Container.get(ExternalSecretsProxy);
 	Container.get(BinaryDataService);
+	// Every Trigger/Poll context resolves SSHClientsManager, whose constructor starts a 60 s cleanup
+	// setInterval (n8n clears it on shutdown). Unref it so jest can exit.
+	const ssh = Container.get(SSHClientsManager) as unknown as { cleanupTimer?: NodeJS.Timeout };
+	ssh.cleanupTimer?.unref();
 	done = true;
 }
 

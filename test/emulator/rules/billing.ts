@@ -1,0 +1,166 @@
+/**
+ * Vendor Billing (`/billing/v1`): billing projects, their tasks, users, comments and
+ * invoices (document 002).
+ *
+ * Documented errors: 1002 project does not exist (HTTP 404, on every path with a
+ * project_id); 20004 a negative amount (HTTP 400: rate, budget_amount, budget_hours, and the
+ * rate / budget_hours of tasks and users). 20077 (an expense is recorded, cannot delete) is
+ * not emulated: no project delete operation is documented, so nothing can trigger it.
+ *
+ * Choices: `rate` missing when billing_type is fixed_cost_for_project or
+ * based_on_project_hours -> 400 code 2 naming `rate`; a non-numeric rate -> 400 code 2; a
+ * blank or unknown customer -> 400 code 3004 (the payments' code, same meaning). `rate` is
+ * kept as a number (the documents: string on input, number in responses). Tasks and users
+ * given on update replace the old lists. Removing a user who is not on the project -> 404
+ * code 1000. Project invoices: books invoices of the organisation with a line whose
+ * `project_id` is the project (or with the invoice-level `project_id`). Lists answer
+ * `page_context` as an object; comment lists none. Comment create answers `comments` with
+ * the new comment object.
+ */
+import type { Rec } from '../store';
+import { customerName } from './books';
+import {
+	acctError,
+	addComment,
+	bodyObject,
+	CODE,
+	commentsOf,
+	type Ctx,
+	envelope,
+	genericCreate,
+	genericList,
+	genericUpdate,
+	invalidField,
+	notFound,
+	type Reply,
+	type Rules,
+	tenantOf,
+} from './common';
+
+const RATE_REQUIRED = ['fixed_cost_for_project', 'based_on_project_hours'];
+
+function project(ctx: Ctx): Rec | undefined {
+	return tenantOf(ctx).get('projects', ctx.params.project_id);
+}
+
+/** 1002 before anything else on paths with a project id. */
+function requireProject(ctx: Ctx): Reply | undefined {
+	return project(ctx) ? undefined : notFound(ctx, 'Project', ctx.params.project_id);
+}
+
+function negative(v: unknown): boolean {
+	return v !== undefined && v !== null && v !== '' && Number(v) < 0;
+}
+
+function checkProjectBody(ctx: Ctx): Reply | undefined {
+	const body = bodyObject(ctx);
+	const amounts: unknown[] = [body.rate, body.budget_amount, body.budget_hours];
+	for (const list of [body.tasks, body.users]) {
+		if (Array.isArray(list)) for (const e of list as Rec[]) amounts.push(e?.rate, e?.budget_hours);
+	}
+	if (amounts.some(negative)) return acctError(400, CODE.negativeAmount, 'The amount must not be negative.');
+	if (RATE_REQUIRED.includes(String(body.billing_type)) && (body.rate === undefined || body.rate === null || body.rate === '')) {
+		return invalidField(ctx, 'rate', `is required when billing_type is ${body.billing_type}`);
+	}
+	if (body.rate !== undefined && body.rate !== '' && !Number.isFinite(Number(body.rate))) return invalidField(ctx, 'rate', 'must be a number');
+	if (!tenantOf(ctx).get('customers', String(body.customer_id))) {
+		return acctError(400, CODE.customer, 'Please enter a valid customer. The customer field is blank or incorrect.');
+	}
+	return undefined;
+}
+
+function fillProject(ctx: Ctx, rec: Rec, previous?: Rec): void {
+	const body = bodyObject(ctx);
+	const zero = { total_hours: '00:00', billed_hours: '00:00', un_billed_hours: '00:00' };
+	rec.customer_id = String(rec.customer_id);
+	rec.customer_name = customerName(tenantOf(ctx), rec.customer_id);
+	if (rec.rate !== undefined && rec.rate !== '') rec.rate = Number(rec.rate);
+	rec.status ??= 'active';
+	rec.currency_code ??= 'USD';
+	rec.show_in_dashboard ??= true;
+	rec.has_attachment ??= false;
+	if (!previous) {
+		Object.assign(rec, zero, { billable_hours: '00:00', non_billable_hours: '00:00' });
+		Object.assign(rec, { total_amount: 0, billed_amount: 0, un_billed_amount: 0, billable_amount: 0, non_billable_amount: 0 });
+	}
+	if (Array.isArray(body.tasks) || !previous) {
+		rec.tasks = ((body.tasks ?? []) as Rec[]).map((t) => ({ task_id: ctx.store.nextId(), ...t, ...zero, non_billable_hours: '00:00', status: 'active', is_billable: true, task_custom_fields: [] }));
+	}
+	if (Array.isArray(body.users) || !previous) {
+		const me = tenantOf(ctx).currentUser.zpuid;
+		rec.users = ((body.users ?? []) as Rec[]).map((u) => ({ user_role: 'staff', ...u, user_id: String(u.user_id), is_current_user: String(u.user_id) === me, status: 'active', ...zero }));
+	}
+}
+
+export const billingRules: Rules = {
+	'billing.project.create': {
+		handle: (ctx) => checkProjectBody(ctx) ?? genericCreate(ctx, (rec) => fillProject(ctx, rec)),
+	},
+	'billing.project.update': {
+		pre: requireProject,
+		handle: (ctx) => checkProjectBody(ctx) ?? genericUpdate(ctx, (rec, _ctx, previous) => fillProject(ctx, rec, previous)),
+	},
+	'billing.project.get': { pre: requireProject },
+	'billing.project.getAll': {
+		handle: (ctx) =>
+			genericList(ctx, {
+				reportName: 'Projects',
+				entry: (p) => {
+					const { tasks: _t, users: _u, ...entry } = p;
+					return entry;
+				},
+			}),
+	},
+	'billing.project.removeUser': {
+		pre: requireProject,
+		handle: (ctx) => {
+			const p = project(ctx) as Rec;
+			const users: Rec[] = p.users ?? [];
+			if (!users.some((u) => u.user_id === ctx.params.user_id)) return notFound(ctx, 'User', ctx.params.user_id);
+			p.users = users.filter((u) => u.user_id !== ctx.params.user_id);
+			return envelope('The staff has been removed.');
+		},
+	},
+	'billing.project.getInvoices': {
+		pre: requireProject,
+		handle: (ctx) => {
+			const id = ctx.params.project_id;
+			const invoices = tenantOf(ctx)
+				.all('invoices')
+				.filter((i) => String(i.project_id) === id || (i.line_items ?? []).some((l: Rec) => String(l.project_id) === id));
+			return genericList(ctx, {
+				records: invoices,
+				reportName: 'Invoices',
+				entry: (i) => ({
+					invoice_id: i.invoice_id,
+					customer_name: i.customer_name,
+					status: i.status,
+					invoice_number: i.invoice_number,
+					reference_number: i.reference_number ?? '',
+					date: i.date,
+					due_date: i.due_date,
+					total: i.total,
+					balance: i.balance,
+					created_time: i.created_time,
+				}),
+			});
+		},
+	},
+	'billing.comment.create': {
+		pre: requireProject,
+		handle: (ctx) => envelope('Comment added successfully.', { comments: addComment(ctx, 'project_comments', 'project_id', ctx.params.project_id) }, 201),
+	},
+	'billing.comment.getAll': {
+		pre: requireProject,
+		handle: (ctx) => envelope('success', { comments: commentsOf(ctx, 'project_comments', 'project_id', ctx.params.project_id) }),
+	},
+	'billing.comment.delete': {
+		pre: requireProject,
+		handle: (ctx) => {
+			const c = tenantOf(ctx).get('project_comments', ctx.params.comment_id);
+			if (!c || c.project_id !== ctx.params.project_id) return notFound(ctx, 'Comment', ctx.params.comment_id);
+			tenantOf(ctx).remove('project_comments', ctx.params.comment_id);
+			return envelope('The comment has been deleted.');
+		},
+	},
+};

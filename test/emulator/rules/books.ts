@@ -1,0 +1,575 @@
+/**
+ * Vendor Books (`/books/v3`): items, estimates, invoices (document 001).
+ *
+ * Choices where the document is silent:
+ * - Creates fill defaults: item `status: active`, `item_type: sales`; estimate number
+ *   `EST-00001`, invoice number `INV-00001`, `status: draft`, `date` today, invoice `due_date`
+ *   = date + payment_terms days. Line totals are rate x quantity - discount_amount;
+ *   `sub_total` their sum; `total` = sub_total + shipping_charge + adjustment (no tax
+ *   engine: `tax_total` 0). Invoice `balance` = total - payment_made - credits_applied.
+ *   Status fields are not input fields: only demo data, e-mail (draft -> sent) and payments
+ *   (paid / partially_paid) change them.
+ * - Lists: items answer `page_context` as an object; estimates and invoices as an array of
+ *   one object with `applied_filter` (the `filter_by` value, default `Status.All`). The item
+ *   list shows active items unless `filter_by` or `status` says otherwise.
+ * - `GET /estimates/pdf`: more than 25 ids -> 400 code 2; missing, malformed or unknown ids ->
+ *   the documented quirk: HTTP 200 `{ code: 0, message: 'Invalid value passed for estimate_ids' }`
+ *   without a file. One PDF page per estimate; `Content-Disposition: attachment;
+ *   filename="<number>.pdf"` for one id, `estimates.pdf` for several. Invoices alike
+ *   (`invoices.pdf`), but unknown ids are a 400 code 2 (no quirk documented for invoices).
+ * - Print answers the envelope only (more than 25 ids or unknown ids: 400 code 2).
+ * - Bulk reminders: more than 10 ids -> 400 code 2. Otherwise 200 with `info`:
+ *   `{ email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
+ *   code }`, one errors entry per reason (not remindable, not found), ids as strings;
+ *   `info.code` is 0 when every reminder went out, else 1 (emulator's choice).
+ * - Sent mail is recorded on the organisation (`tenant.mails`: to, cc, subject, body);
+ *   without `to_mail_ids` the customer's e-mail is used. Reminders add to `reminders_sent`
+ *   and set `last_reminder_sent_date`.
+ * - Attachments: multipart, the first file part whatever its field name; type decided by the
+ *   file name's extension; a new upload replaces the old file. Download answers the bytes
+ *   with the stored MIME type and `Content-Disposition: attachment; filename="<name>"`.
+ * - Expense receipts: the receipt of a line with that `expense_id` (`expense_receipt_name`).
+ * - Applied credits: entries of the invoice's `credits` array `{ credit_id, amount }`;
+ *   deleting one gives its amount back to the balance.
+ */
+import { ATTACHMENT_EXTENSIONS } from '../../../nodes/VendorBooks/spec/invoices';
+import type { Rec, Tenant } from '../store';
+import { makePdf } from '../pdf';
+import {
+	acctError,
+	addComment,
+	bodyObject,
+	CODE,
+	commentsOf,
+	type Ctx,
+	day,
+	envelope,
+	findRecord,
+	genericCreate,
+	genericList,
+	genericUpdate,
+	genericDelete,
+	idList,
+	invalidField,
+	isReply,
+	money,
+	notFound,
+	type Reply,
+	type Rules,
+	tenantOf,
+} from './common';
+
+const OPEN = ['sent', 'unpaid', 'partially_paid', 'viewed'];
+const MIME: Record<string, string> = {
+	gif: 'image/gif',
+	png: 'image/png',
+	jpeg: 'image/jpeg',
+	jpg: 'image/jpeg',
+	bmp: 'image/bmp',
+	pdf: 'application/pdf',
+};
+
+// ---------------------------------------------------------------- shared with other areas
+
+export function customerName(tenant: Tenant, customerId: unknown): string {
+	return String(tenant.get('customers', customerId as string)?.customer_name ?? '');
+}
+
+/** Line ids, names from the item, line totals, sub_total and total. */
+export function computeTotals(rec: Rec, tenant: Tenant, newId: () => string): void {
+	const lines: Rec[] = Array.isArray(rec.line_items) ? rec.line_items : [];
+	rec.line_items = lines.map((l, i) => {
+		const item = l.item_id !== undefined ? tenant.get('items', l.item_id) : undefined;
+		const rate = Number(l.rate ?? item?.rate ?? 0);
+		const quantity = Number(l.quantity ?? 1);
+		return {
+			line_item_id: String(l.line_item_id ?? newId()),
+			item_order: i,
+			name: item?.name ?? '',
+			description: item?.description ?? '',
+			...l,
+			item_id: l.item_id !== undefined ? String(l.item_id) : undefined,
+			rate,
+			quantity,
+			item_total: money(rate * quantity - Number(l.discount_amount ?? 0)),
+		};
+	});
+	rec.sub_total = money(rec.line_items.reduce((s: number, l: Rec) => s + l.item_total, 0));
+	rec.tax_total = 0;
+	rec.total = money(rec.sub_total + Number(rec.shipping_charge ?? 0) + Number(rec.adjustment ?? 0));
+}
+
+/** Balance from total, payments and credits; status from the balance (draft and void stay). */
+export function settleInvoice(inv: Rec, today: string): void {
+	inv.payment_made = money(Number(inv.payment_made ?? 0));
+	inv.credits_applied = money(Number(inv.credits_applied ?? 0));
+	inv.balance = money(Number(inv.total ?? 0) - inv.payment_made - inv.credits_applied - Number(inv.write_off_amount ?? 0));
+	if ((inv.status === 'draft' || inv.status === 'void') && inv.payment_made === 0) return;
+	if (inv.balance <= 0) inv.status = 'paid';
+	else if (inv.payment_made > 0) inv.status = 'partially_paid';
+	else if (inv.due_date && inv.due_date < today) inv.status = 'overdue';
+	else if (!OPEN.includes(inv.status)) inv.status = 'sent';
+}
+
+export function isRemindable(inv: Rec): boolean {
+	return OPEN.includes(inv.status) || inv.status === 'overdue';
+}
+
+// ---------------------------------------------------------------- helpers
+
+function pad(n: number): string {
+	return String(n).padStart(5, '0');
+}
+
+/** `PUT /item|invoice/{id}/customfields`: merges `[{ customfield_id, value }]` into `custom_fields`. */
+function updateCustomFields(collection: string, thing: string) {
+	return (ctx: Ctx): Reply => {
+		const rec = findRecord(ctx, collection, thing);
+		if (isReply(rec)) return rec;
+		const current: Rec[] = Array.isArray(rec.custom_fields) ? rec.custom_fields : [];
+		for (const cf of Array.isArray(ctx.body) ? (ctx.body as Rec[]) : []) {
+			const id = String(cf.customfield_id);
+			const existing = current.find((c) => String(c.customfield_id) === id);
+			if (existing) existing.value = cf.value;
+			else current.push({ customfield_id: id, value: cf.value });
+		}
+		rec.custom_fields = current;
+		return envelope('Custom fields have been updated.');
+	};
+}
+
+/** Comments of estimates and invoices: add, list, update. */
+function commentRules(collection: string, thing: string, parentField: string): Rules {
+	const parent = (ctx: Ctx) => findRecord(ctx, collection, thing);
+	return {
+		addComment: {
+			handle: (ctx) => {
+				const p = parent(ctx);
+				if (isReply(p)) return p;
+				const show = bodyObject(ctx).show_comment_to_clients === true;
+				addComment(ctx, 'comments', parentField, String(p[parentField]), {
+					comment_type: show ? 'external' : 'internal',
+					show_comment_to_clients: show,
+					operation_type: 'Added',
+					transaction_id: '',
+					transaction_type: 'comment',
+				});
+				return envelope('Comments added.', {}, 201);
+			},
+		},
+		getComments: {
+			handle: (ctx) => {
+				const p = parent(ctx);
+				if (isReply(p)) return p;
+				return envelope('success', { comments: commentsOf(ctx, 'comments', parentField, String(p[parentField])) });
+			},
+		},
+		updateComment: {
+			handle: (ctx) => {
+				const p = tenantOf(ctx).get(collection, ctx.params[parentField]);
+				if (!p) return notFound(ctx, thing, ctx.params[parentField]);
+				const c = tenantOf(ctx).get('comments', ctx.params.comment_id);
+				if (!c || c[parentField] !== String(p[parentField])) return notFound(ctx, 'Comment', ctx.params.comment_id);
+				const body = bodyObject(ctx);
+				if (body.description !== undefined) c.description = String(body.description);
+				if (body.show_comment_to_clients !== undefined) c.show_comment_to_clients = body.show_comment_to_clients === true;
+				return envelope('Comment has been updated.');
+			},
+		},
+	};
+}
+
+/** The PDF of some estimates or invoices (`ids` already checked). */
+function pdfReply(recs: Rec[], numberField: string, plural: string): Reply {
+	const data = makePdf(
+		recs.map((r) => ({
+			title: `${r[numberField]}  (${r.status})`,
+			lines: [
+				`Customer: ${r.customer_name ?? ''}`,
+				`Date: ${r.date ?? ''}`,
+				...(r.line_items ?? []).map((l: Rec) => `${l.name}  ${l.quantity} x ${l.rate} = ${l.item_total}`),
+				`Total: ${r.total ?? 0}`,
+				...(r.balance !== undefined ? [`Balance due: ${r.balance}`] : []),
+			],
+		})),
+	);
+	const fileName = recs.length === 1 ? `${recs[0][numberField]}.pdf` : `${plural}.pdf`;
+	return { status: 200, file: { data, contentType: 'application/pdf', fileName } };
+}
+
+/** Ids of a bulk query parameter, checked against a limit and the collection. */
+function bulk(ctx: Ctx, param: string, collection: string, max: number): { recs: Rec[]; missing: string[] } | Reply {
+	const ids = idList(ctx.query[param]);
+	if (ids.length === 0) return invalidField(ctx, param, 'is required', 'query');
+	if (ids.length > max) return invalidField(ctx, param, `at most ${max} ids per request (got ${ids.length})`, 'query');
+	const tenant = tenantOf(ctx);
+	const recs = ids.map((id) => tenant.get(collection, id)).filter((r): r is Rec => !!r);
+	const missing = ids.filter((id) => !tenant.get(collection, id));
+	return { recs, missing };
+}
+
+function allExist(ctx: Ctx, param: string, collection: string, max: number): Rec[] | Reply {
+	const b = bulk(ctx, param, collection, max);
+	if (isReply(b)) return b;
+	if (b.missing.length) return invalidField(ctx, param, `no such record: ${b.missing.join(', ')}`, 'query');
+	return b.recs;
+}
+
+function mailContent(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): Rec {
+	const tenant = tenantOf(ctx);
+	const customer = tenant.get('customers', inv.customer_id) ?? {};
+	const to = customer.email ? [String(customer.email)] : [];
+	const subject =
+		kind === 'invoice'
+			? `Invoice - ${inv.invoice_number} from ${tenant.name}`
+			: `Payment reminder for invoice ${inv.invoice_number}`;
+	const body =
+		kind === 'invoice'
+			? `<p>Dear ${customer.customer_name ?? 'customer'},</p><p>Please find invoice ${inv.invoice_number} for ${inv.total} attached.</p>`
+			: `<p>Dear ${customer.customer_name ?? 'customer'},</p><p>Invoice ${inv.invoice_number} has a balance of ${inv.balance}, due ${inv.due_date}.</p>`;
+	const fromEmail = `billing@${tenant.id}.example.com`;
+	return {
+		bcc_mails: [],
+		gateways_configured: false,
+		gateways_associated: false,
+		bcc_mails_str: '',
+		body,
+		documents: [],
+		customer_name: inv.customer_name ?? '',
+		attach_pdf: true,
+		entity_id: inv.invoice_id,
+		cc_mails_list: [],
+		file_name_without_extension: inv.invoice_number,
+		to_mails_str: to.join(','),
+		cc_mails_str: '',
+		from_email: fromEmail,
+		from_address: fromEmail,
+		deprecated_placeholders_used: [],
+		error_list: [],
+		subject,
+		emailtemplates: [{ email_template_id: '1', name: kind === 'invoice' ? 'Default' : 'Payment reminder', selected: true }],
+		emailtemplate_documents: [],
+		to_contacts: to.map((email) => ({ email, first_name: customer.customer_name ?? '', selected: true })),
+		attachment_name: inv.attachment_name ?? '',
+		file_name: `${inv.invoice_number}.pdf`,
+		from_emails: [{ user_name: tenant.name, email: fromEmail, selected: true, is_org_email_id: true }],
+		customer_id: inv.customer_id,
+	};
+}
+
+function sendMail(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): void {
+	const body = bodyObject(ctx);
+	const content = mailContent(ctx, inv, kind);
+	const to = Array.isArray(body.to_mail_ids) && body.to_mail_ids.length ? body.to_mail_ids.map(String) : idList(content.to_mails_str);
+	tenantOf(ctx).mails.push({
+		kind,
+		invoiceId: String(inv.invoice_id),
+		to,
+		cc: Array.isArray(body.cc_mail_ids) ? body.cc_mail_ids.map(String) : [],
+		subject: String(body.subject ?? content.subject),
+		body: String(body.body ?? content.body),
+		time: ctx.clock.now(),
+	});
+	if (kind === 'invoice') {
+		inv.is_emailed = true;
+		if (inv.status === 'draft') inv.status = 'sent';
+	} else {
+		inv.reminders_sent = Number(inv.reminders_sent ?? 0) + 1;
+		inv.last_reminder_sent_date = day(ctx.clock.now());
+	}
+}
+
+function noRecipient(ctx: Ctx, inv: Rec): Reply | undefined {
+	const body = bodyObject(ctx);
+	if (Array.isArray(body.to_mail_ids) && body.to_mail_ids.length) return undefined;
+	return mailContent(ctx, inv, 'invoice').to_mails_str ? undefined : invalidField(ctx, 'to_mail_ids', 'is required (the customer has no e-mail address)');
+}
+
+const invoice = (ctx: Ctx) => findRecord(ctx, 'invoices', 'Invoice');
+const estimate = (ctx: Ctx) => findRecord(ctx, 'estimates', 'Estimate');
+
+/** Items referenced by any estimate or invoice line. */
+function itemInUse(tenant: Tenant, itemId: string): boolean {
+	return [...tenant.all('estimates'), ...tenant.all('invoices')].some((t) =>
+		(t.line_items ?? []).some((l: Rec) => String(l.item_id) === itemId),
+	);
+}
+
+function setStatus(collection: string, thing: string, status: string, message: string) {
+	return (ctx: Ctx): Reply => {
+		const rec = findRecord(ctx, collection, thing);
+		if (isReply(rec)) return rec;
+		rec.status = status;
+		return envelope(message);
+	};
+}
+
+function setAddress(kind: 'billing_address' | 'shipping_address') {
+	return (ctx: Ctx): Reply => {
+		const rec = estimate(ctx);
+		if (isReply(rec)) return rec;
+		const body = bodyObject(ctx);
+		const address: Rec = {};
+		for (const k of ['address', 'city', 'state', 'zip', 'country', 'fax']) address[k] = body[k] ?? rec[kind]?.[k] ?? '';
+		rec[kind] = address;
+		return envelope(kind === 'billing_address' ? 'Billing address updated.' : 'Shipping address updated.');
+	};
+}
+
+function prepareTransaction(kind: 'estimate' | 'invoice') {
+	return (rec: Rec, ctx: Ctx, previous?: Rec): void => {
+		const tenant = tenantOf(ctx);
+		const now = ctx.clock.now();
+		if (!previous) {
+			rec[`${kind}_number`] ??= `${kind === 'estimate' ? 'EST' : 'INV'}-${pad(tenant.counter(kind))}`;
+			rec.status = 'draft';
+			rec.date ??= day(now);
+		}
+		rec.customer_name = customerName(tenant, rec.customer_id) || rec.customer_name || '';
+		computeTotals(rec, tenant, () => ctx.store.nextId());
+		if (kind === 'invoice') {
+			if (!previous) {
+				rec.due_date ??= day(Date.parse(rec.date), Number(rec.payment_terms ?? 0));
+				Object.assign(rec, { payment_made: 0, credits_applied: 0, credits: [], is_emailed: false, reminders_sent: 0, payment_reminder_enabled: true, has_attachment: false, can_send_in_mail: false });
+			}
+			settleInvoice(rec, day(now));
+		}
+	};
+}
+
+// ---------------------------------------------------------------- items
+
+const itemRules: Rules = {
+	'books.item.create': {
+		handle: (ctx) =>
+			genericCreate(ctx, (rec) => {
+				rec.status = 'active';
+				rec.item_type ??= 'sales';
+			}),
+	},
+	'books.item.getAll': {
+		handle: (ctx) => {
+			const all = tenantOf(ctx).all('items');
+			const explicit = ctx.query.filter_by !== undefined || ctx.query.status !== undefined;
+			return genericList(ctx, { records: explicit ? all : all.filter((i) => i.status === 'active'), reportName: 'Items' });
+		},
+	},
+	'books.item.delete': {
+		handle: (ctx) => {
+			const rec = findRecord(ctx);
+			if (isReply(rec)) return rec;
+			if (itemInUse(tenantOf(ctx), String(rec.item_id))) {
+				return acctError(400, CODE.itemInUse, `The item "${rec.name}" is part of a transaction and cannot be deleted. Mark it as inactive instead.`);
+			}
+			return genericDelete(ctx);
+		},
+	},
+	'books.item.updateCustomFields': { handle: updateCustomFields('items', 'Item') },
+	'books.item.markActive': { handle: setStatus('items', 'Item', 'active', 'The item has been marked as active.') },
+	'books.item.markInactive': { handle: setStatus('items', 'Item', 'inactive', 'The item has been marked as inactive.') },
+};
+
+// ---------------------------------------------------------------- estimates
+
+const estimateRules: Rules = {
+	'books.estimate.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')) },
+	'books.estimate.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')) },
+	'books.estimate.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates' }) },
+	'books.estimate.getPdf': {
+		// Before the table validation: malformed ids get the documented code-0 answer too.
+		pre: (ctx) => {
+			const ids = idList(ctx.query.estimate_ids);
+			if (ids.length > 25) return invalidField(ctx, 'estimate_ids', `at most 25 ids per request (got ${ids.length})`, 'query');
+			const tenant = tenantOf(ctx);
+			if (ids.length === 0 || ids.some((id) => !tenant.get('estimates', id))) {
+				return envelope('Invalid value passed for estimate_ids');
+			}
+			return pdfReply(ids.map((id) => tenant.get('estimates', id) as Rec), 'estimate_number', 'estimates');
+		},
+	},
+	'books.estimate.print': {
+		handle: (ctx) => {
+			const recs = allExist(ctx, 'estimate_ids', 'estimates', 25);
+			return isReply(recs) ? recs : envelope('success');
+		},
+	},
+	'books.estimate.updateBillingAddress': { handle: setAddress('billing_address') },
+	'books.estimate.updateShippingAddress': { handle: setAddress('shipping_address') },
+	'books.estimate.getTemplates': { handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
+	'books.estimate.applyTemplate': {
+		handle: (ctx) => {
+			const rec = estimate(ctx);
+			if (isReply(rec)) return rec;
+			const template = tenantOf(ctx).get('templates', ctx.params.template_id);
+			if (!template) return notFound(ctx, 'Template', ctx.params.template_id);
+			Object.assign(rec, { template_id: template.template_id, template_name: template.template_name });
+			return envelope('Estimate template has been updated.');
+		},
+	},
+	...prefix('books.estimate.', commentRules('estimates', 'Estimate', 'estimate_id')),
+};
+
+// ---------------------------------------------------------------- invoices
+
+const invoiceRules: Rules = {
+	'books.invoice.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')) },
+	'books.invoice.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')) },
+	'books.invoice.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices' }) },
+	'books.invoice.sendEmail': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			const refused = noRecipient(ctx, inv);
+			if (refused) return refused;
+			sendMail(ctx, inv, 'invoice');
+			return envelope('Your invoice has been sent.');
+		},
+	},
+	'books.invoice.getEmailContent': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			return isReply(inv) ? inv : envelope('success', { data: mailContent(ctx, inv, 'invoice') });
+		},
+	},
+	'books.invoice.sendReminder': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			if (!isRemindable(inv)) {
+				return acctError(400, CODE.reminderNotAllowed, `Payment reminders can be sent only for open or overdue invoices; invoice ${inv.invoice_number} is ${inv.status}.`);
+			}
+			const refused = noRecipient(ctx, inv);
+			if (refused) return refused;
+			sendMail(ctx, inv, 'reminder');
+			return envelope('Your payment reminder has been sent.');
+		},
+	},
+	'books.invoice.getReminderContent': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			return isReply(inv) ? inv : envelope('success', { data: mailContent(ctx, inv, 'reminder') });
+		},
+	},
+	'books.invoice.bulkReminder': {
+		handle: (ctx) => {
+			const b = bulk(ctx, 'invoice_ids', 'invoices', 10);
+			if (isReply(b)) return b;
+			const sent: string[] = [];
+			const refused: string[] = [];
+			for (const inv of b.recs) {
+				if (isRemindable(inv) && mailContent(ctx, inv, 'reminder').to_mails_str) {
+					sendMail(ctx, inv, 'reminder');
+					sent.push(String(inv.invoice_id));
+				} else refused.push(String(inv.invoice_id));
+			}
+			const errors = [
+				...(refused.length ? [{ message: 'Payment reminders can be sent only for open or overdue invoices.', ids: refused }] : []),
+				...(b.missing.length ? [{ message: 'Invoice does not exist.', ids: b.missing }] : []),
+			];
+			return envelope('success', {
+				info: {
+					email_success_info: { message: `Payment reminders have been sent for ${sent.length} invoice(s).`, sent_count: sent.length },
+					email_errors_info: errors,
+					code: errors.length ? 1 : 0,
+				},
+			});
+		},
+	},
+	'books.invoice.disableReminder': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			inv.payment_reminder_enabled = false;
+			return envelope('Reminders stopped.');
+		},
+	},
+	'books.invoice.getPdf': {
+		handle: (ctx) => {
+			const recs = allExist(ctx, 'invoice_ids', 'invoices', 25);
+			return isReply(recs) ? recs : pdfReply(recs, 'invoice_number', 'invoices');
+		},
+	},
+	'books.invoice.print': {
+		handle: (ctx) => {
+			const recs = allExist(ctx, 'invoice_ids', 'invoices', 25);
+			return isReply(recs) ? recs : envelope('success');
+		},
+	},
+	'books.invoice.uploadAttachment': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			const file = ctx.files[0];
+			if (!file) return invalidField(ctx, 'attachment', 'a file is required (multipart/form-data)');
+			const ext = file.fileName.includes('.') ? file.fileName.slice(file.fileName.lastIndexOf('.') + 1).toLowerCase() : '';
+			if (!(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext)) {
+				return acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
+			}
+			tenantOf(ctx).files.set(String(inv.invoice_id), { fileName: file.fileName, mimeType: MIME[ext], data: file.data, canSendInMail: false });
+			Object.assign(inv, { has_attachment: true, attachment_name: file.fileName, can_send_in_mail: false });
+			return envelope('Your file has been attached.', {}, 201);
+		},
+	},
+	'books.invoice.updateAttachment': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			const file = tenantOf(ctx).files.get(String(inv.invoice_id));
+			if (!file) return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
+			file.canSendInMail = ctx.query.can_send_in_mail === 'true';
+			inv.can_send_in_mail = file.canSendInMail;
+			return envelope('Invoice attachment preferences have been updated.');
+		},
+	},
+	'books.invoice.downloadAttachment': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			const file = tenantOf(ctx).files.get(String(inv.invoice_id));
+			if (!file) return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
+			return { status: 200, file: { data: file.data, contentType: file.mimeType, fileName: file.fileName } };
+		},
+	},
+	'books.invoice.deleteAttachment': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			if (!tenantOf(ctx).files.delete(String(inv.invoice_id))) return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
+			Object.assign(inv, { has_attachment: false, attachment_name: '', can_send_in_mail: false });
+			return envelope('Your file is no longer attached to the invoice.');
+		},
+	},
+	'books.invoice.deleteExpenseReceipt': {
+		handle: (ctx) => {
+			const id = ctx.params.expense_id;
+			const line = tenantOf(ctx)
+				.all('invoices')
+				.flatMap((i) => (i.line_items ?? []) as Rec[])
+				.find((l) => String(l.expense_id) === id && l.expense_receipt_name);
+			if (!line) return notFound(ctx, 'Receipt of expense', id);
+			delete line.expense_receipt_name;
+			return envelope('The attached expense receipt has been deleted.');
+		},
+	},
+	'books.invoice.updateCustomFields': { handle: updateCustomFields('invoices', 'Invoice') },
+	'books.invoice.deleteAppliedCredit': {
+		handle: (ctx) => {
+			const inv = invoice(ctx);
+			if (isReply(inv)) return inv;
+			const credits: Rec[] = inv.credits ?? [];
+			const credit = credits.find((c) => String(c.credit_id) === ctx.params.credit_id);
+			if (!credit) return notFound(ctx, 'Applied credit', ctx.params.credit_id);
+			inv.credits = credits.filter((c) => c !== credit);
+			inv.credits_applied = money(Number(inv.credits_applied ?? 0) - Number(credit.amount ?? 0));
+			settleInvoice(inv, day(ctx.clock.now()));
+			return envelope('Credits applied to the invoice have been deleted.');
+		},
+	},
+	...prefix('books.invoice.', commentRules('invoices', 'Invoice', 'invoice_id')),
+};
+
+function prefix(p: string, rules: Rules): Rules {
+	return Object.fromEntries(Object.entries(rules).map(([k, v]) => [p + k, v]));
+}
+
+export const booksRules: Rules = { ...itemRules, ...estimateRules, ...invoiceRules };
