@@ -2,7 +2,7 @@
  * Shared set-up of workflow tests: an emulator, a credential connected to it (Custom
  * region), and workflows "Manual Trigger -> node -> node ..." run by n8n's engine.
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
@@ -44,7 +44,7 @@ export interface Step {
 	name: string;
 	/** `vendorBooks`, `vendorProjects`, ... (package prefix added) or a full type. */
 	type: string;
-	parameters: IDataObject;
+	parameters: INodeParameters;
 	/** Node settings: `onError`, `executeOnce`, ... */
 	settings?: Partial<INode>;
 }
