@@ -1,0 +1,80 @@
+/**
+ * `npm run demo`: the emulator with demo data on 127.0.0.1, the credential settings to use
+ * from n8n, and an example workflow run by n8n's engine with the real nodes against it.
+ * Keeps serving until stopped (Ctrl+C).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../workflows/support';
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { runWorkflow } from '../harness';
+import { Clock } from './clock';
+import { startEmulator } from './server';
+
+const port = Number(process.env.DEMO_PORT ?? 8787);
+
+function table(rows: IDataObject[], columns: string[]): string {
+	const cells = rows.map((r) => columns.map((c) => String(r[c] ?? '')));
+	const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+	const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ');
+	return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+	const em = await startEmulator({ port, demo: true, clock: new Clock({ realTime: true }) });
+	const urls = em.regionUrls('us');
+	const org = em.organizationId;
+	console.log(`Vendor API emulator on ${em.url} (demo data loaded)\n`);
+	console.log('Credential "Vendor OAuth2 API" for n8n:');
+	console.log(`  Data Center Region : Custom`);
+	console.log(`  Accounts URL       : ${urls.accounts}`);
+	console.log(`  API URL            : ${urls.api}`);
+	console.log(`  Projects URL       : ${urls.projects}`);
+	console.log(`  Client ID          : ${em.defaultClient.clientId}`);
+	console.log(`  Client Secret      : (the emulator's demo secret: ${em.defaultClient.clientSecret})`);
+	console.log(`  Redirect URI       : ${em.defaultClient.redirectUri}`);
+	console.log(`  Organization ID    : ${org}    Portal ID: ${em.portalId}\n`);
+
+	const credentials = [connectedCredential(em)];
+	const steps = [
+		{ name: 'Active items', type: 'vendorBooks', parameters: { organizationId: org, resource: 'item', operation: 'getAll', returnAll: true, filters: { filter_by: 'Status.Active', sort_column: 'name' } } },
+		{
+			name: 'New item',
+			type: 'vendorBooks',
+			parameters: { organizationId: org, resource: 'item', operation: 'create', name: 'Demo consulting hour', additionalFields: { rate: 120, product_type: 'service', description: 'Created by the demo workflow' } },
+			settings: { executeOnce: true },
+		},
+		{
+			name: 'Overdue invoices',
+			type: 'vendorBooks',
+			parameters: { organizationId: org, resource: 'invoice', operation: 'getAll', returnAll: true, filters: { status: 'overdue' } },
+		},
+	];
+	const result = await runWorkflow({ workflow: chain(steps), nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials });
+	expectNoError(result);
+
+	console.log('Example workflow (n8n engine): Start -> Active items -> New item -> Overdue invoices\n');
+	console.log(`Active items (${result.output('Active items').length}):`);
+	console.log(table(json(result, 'Active items'), ['item_id', 'name', 'rate', 'status']));
+	console.log('\nNew item:');
+	console.log(table(json(result, 'New item'), ['item_id', 'name', 'rate', 'product_type']));
+	console.log(`\nOverdue invoices (${result.output('Overdue invoices').length}):`);
+	console.log(table(json(result, 'Overdue invoices'), ['invoice_number', 'customer_name', 'due_date', 'total', 'balance', 'status']));
+	const calls = em.requests.filter((r) => r.area !== 'accounts');
+	console.log(`\n${calls.length} API calls reached the emulator:`);
+	for (const r of calls) console.log(`  ${r.method.padEnd(6)} ${r.path}  -> ${r.status}`);
+
+	console.log(`\nStill serving on ${em.url}. Faults and tokens: ${em.url}/__admin (see README). Ctrl+C to stop.`);
+	const stop = async () => {
+		await em.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+	if (process.env.DEMO_EXIT === '1') await stop();
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
