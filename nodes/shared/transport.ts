@@ -47,6 +47,7 @@ export interface ApiResponse {
 }
 
 interface TokenData extends IDataObject {
+	error?: string;
 	access_token?: string;
 	api_domain?: string;
 	expires_in_sec?: number;
@@ -66,7 +67,7 @@ export function areaRoot(area: Area, credentials: IDataObject): string {
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 
-async function refresh(ctx: VendorContext): Promise<IDataObject> {
+async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObject> {
 	const key = credentialKey(ctx);
 	let pending = refreshing.get(key);
 	if (!pending) {
@@ -74,6 +75,18 @@ async function refresh(ctx: VendorContext): Promise<IDataObject> {
 			const data = (await ctx.helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
 				includeCredentialsOnRefreshOnBody: true,
 			})) as TokenData;
+			// The accounts server answers token errors with HTTP 200 and `{ error }`.
+			if (data.error || !data.access_token || data.access_token === previous) {
+				throw new NodeApiError(
+					ctx.getNode(),
+					{ message: 'Token refresh refused' },
+					{
+						message: `The access token could not be refreshed (${String(data.error ?? 'no new token')})`,
+						description: 'The refresh token was refused (revoked, wrong region or wrong client). Reconnect the Vendor credential.',
+						httpCode: '401',
+					},
+				);
+			}
 			const seconds = Number(data.expires_in_sec ?? data.expires_in ?? 3600);
 			if (data.access_token) tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
 			return data;
@@ -119,7 +132,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 	let credentials = await ctx.getCredentials(CREDENTIAL);
 	let token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
 	if (!token || isExpired(token)) {
-		await refresh(ctx);
+		await refresh(ctx, token);
 		credentials = await ctx.getCredentials(CREDENTIAL);
 		token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
 	}
@@ -174,7 +187,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		const parsed = parseMaybeJson(raw, contentType);
 		if (isTokenProblem(status, parsed) && !refreshed) {
 			refreshed = true;
-			const data = await refresh(ctx);
+			const data = await refresh(ctx, token);
 			token = String(data.access_token ?? '');
 			credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 			attempt--;

@@ -1,0 +1,124 @@
+/**
+ * The whole OAuth life of the credential against the emulator's accounts server:
+ * authorize (Accept) -> code -> token -> API call through the node -> token expiry ->
+ * refresh -> API call; and the URLs the credential derives from its region.
+ */
+import type { IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+
+import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { REGIONS } from '../../nodes/shared/regions';
+import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../harness';
+import type { HarnessCredential } from '../harness';
+import { Clock } from '../emulator/clock';
+import { CREDENTIAL_ID, expectNoError, json, WorkflowEnv } from './support';
+
+const env = new WorkflowEnv();
+beforeAll(async () => await env.start({ clock: new Clock() }));
+afterAll(async () => await env.stop());
+
+/** The credential's fields as n8n resolves them (defaults applied, expressions evaluated). */
+function resolved(data: IDataObject): IDataObject {
+	const helper = new HarnessCredentialsHelper(new HarnessCredentialTypes([VendorOAuth2Api]), []);
+	return helper.applyDefaultsAndResolve({} as IWorkflowExecuteAdditionalData, data, 'vendorOAuth2Api', 'manual') as IDataObject;
+}
+
+test('the region decides the authorization and token URLs; Custom uses its own fields', () => {
+	for (const [region, urls] of Object.entries(REGIONS)) {
+		const c = resolved({ region, clientId: 'id', clientSecret: 's' });
+		expect([c.authUrl, c.accessTokenUrl]).toEqual([`${urls.accounts}/oauth/v2/auth`, `${urls.accounts}/oauth/v2/token`]);
+	}
+	const custom = resolved({ region: 'custom', accountsUrl: 'http://127.0.0.1:9/eu/', clientId: 'id', clientSecret: 's' });
+	expect(custom).toMatchObject({
+		authUrl: 'http://127.0.0.1:9/eu/oauth/v2/auth',
+		accessTokenUrl: 'http://127.0.0.1:9/eu/oauth/v2/token',
+		authQueryParameters: 'access_type=offline&prompt=consent',
+		authentication: 'body',
+		grantType: 'authorizationCode',
+		scope: DEFAULT_SCOPES,
+	});
+});
+
+test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> API call', async () => {
+	const { em } = env;
+	const urls = em.regionUrls('us');
+	const settings = resolved({ region: 'custom', accountsUrl: urls.accounts, apiUrl: urls.api, projectsUrl: urls.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+
+	// 1. n8n sends the user to the authorization URL with the credential's parameters.
+	const auth = new URL(String(settings.authUrl));
+	auth.search = new URLSearchParams({
+		client_id: String(settings.clientId),
+		redirect_uri: em.defaultClient.redirectUri,
+		response_type: 'code',
+		scope: String(settings.scope),
+		state: 'n8n-state',
+		...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))),
+	}).toString();
+	const page = await fetch(auth);
+	const html = await page.text();
+	expect(page.status).toBe(200);
+	for (const scope of DEFAULT_SCOPES.split(',')) expect(html).toContain(scope);
+	const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
+	expect(requestId).toBeDefined();
+
+	// 2. The user clicks Accept; the redirect carries the code.
+	const decision = await fetch(`${em.url}/us/oauth/v2/auth/decision`, {
+		method: 'POST',
+		body: new URLSearchParams({ request_id: String(requestId), decision: 'accept' }),
+		redirect: 'manual',
+	});
+	expect(decision.status).toBe(302);
+	const back = new URL(String(decision.headers.get('location')));
+	expect(`${back.origin}${back.pathname}`).toBe(em.defaultClient.redirectUri);
+	expect(back.searchParams.get('state')).toBe('n8n-state');
+	expect(back.searchParams.get('accounts-server')).toBe(urls.accounts);
+	const code = String(back.searchParams.get('code'));
+
+	// 3. n8n exchanges the code (client credentials in the body) and stores the token.
+	const tokenAnswer = await fetch(String(settings.accessTokenUrl), {
+		method: 'POST',
+		body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+	});
+	const token = (await tokenAnswer.json()) as IDataObject;
+	expect(token).toMatchObject({ token_type: 'Bearer', expires_in_sec: 3600, api_domain: urls.api });
+	expect(token.refresh_token).toEqual(expect.any(String));
+	const credential: HarnessCredential = {
+		id: CREDENTIAL_ID,
+		name: 'Vendor (emulator)',
+		type: 'vendorOAuth2Api',
+		data: { region: 'custom', accountsUrl: urls.accounts, apiUrl: urls.api, projectsUrl: urls.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret, oauthTokenData: token },
+	};
+	env.credentials = [credential];
+
+	// 4. An API call through the node, signed with the new token.
+	em.clearRequests();
+	const list = [{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }];
+	const first = await env.run(list);
+	expectNoError(first);
+	expect(env.apiRequests().map((r) => [r.status, r.headers.authorization])).toEqual([[200, `Vendor-oauthtoken ${token.access_token}`]]);
+
+	// 5. An hour passes: the token expires; the node refreshes once and calls again.
+	em.clock.advance(3601_000);
+	em.clearRequests();
+	const second = await env.run(list);
+	expectNoError(second);
+	expect(json(second, 'Items')).toEqual(json(first, 'Items'));
+	const stored = credential.data.oauthTokenData as IDataObject;
+	expect(stored.access_token).not.toBe(token.access_token);
+	expect(stored.refresh_token).toBe(token.refresh_token);
+	expect(em.requests.map((r) => [r.area, r.status])).toEqual([
+		['books', 401],
+		['accounts', 200],
+		['books', 200],
+	]);
+	expect(env.apiRequests()[1].headers.authorization).toBe(`Vendor-oauthtoken ${stored.access_token}`);
+
+	// 6. A revoked refresh token cannot be used again: the node reports the token problem.
+	em.accounts.revokeRefreshToken(String(token.refresh_token));
+	em.accounts.expireAllAccessTokens();
+	const third = await env.run(list);
+	const error = third.error('Items');
+	expect(error?.message).toBe('The access token could not be refreshed (invalid_code)');
+	expect((error as { description?: string }).description).toMatch(/Reconnect the Vendor credential/);
+	expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
+	expect(JSON.stringify(error)).not.toContain(String(token.refresh_token));
+});
