@@ -9,10 +9,12 @@ import type {
 	ILoadOptionsFunctions,
 	INodeExecutionData,
 	INodeListSearchResult,
+	INodeType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { searchMethodName } from './describe';
+import { areaNodeDescription, searchMethodName } from './describe';
+import type { NodeMeta } from './describe';
 import { apiError } from './errors';
 import { buildRequest, InputError, readValues } from './request';
 import type { ApiRequest } from './request';
@@ -269,4 +271,17 @@ async function searchRecords(
 			? pageContext(body)?.has_more_page === true
 			: list.pagination === 'pageSize' && records.length >= (list.perPage ?? 200);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/** The class of an area's node: description, pickers and execute, all from the area's tables. */
+export function areaNodeClass(area: Area, meta: NodeMeta, specials: Record<string, Special> = {}): new () => INodeType {
+	return class implements INodeType {
+		description = areaNodeDescription(area, meta);
+
+		methods = { listSearch: listSearchMethods(area) };
+
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			return await executeArea(this, area, specials);
+		}
+	};
 }
