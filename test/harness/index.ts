@@ -4,7 +4,7 @@
  */
 import './env';
 
-import { BinaryDataService, ExecutionLifecycleHooks, ExternalSecretsProxy, PollContext, WorkflowExecute } from 'n8n-core';
+import { BinaryDataService, ExecutionLifecycleHooks, ExternalSecretsProxy, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import {
 	BINARY_ENCODING,
 	UnexpectedError,
@@ -15,6 +15,7 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeType,
 	type IPinData,
 	type IRun,
@@ -283,4 +284,39 @@ export async function pollOnce(opts: PollOptions): Promise<PollResult> {
 	const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
 	const items = await nodeType.poll.call(context);
 	return { items, staticData: toPlain(workflow.staticData), credentials: store };
+}
+
+export interface ListSearchOptions {
+	nodeType: new () => INodeType | IVersionedNodeType;
+	/** The node as configured in the editor (its parameters feed `getCurrentNodeParameter`). */
+	node: INode;
+	method: string;
+	filter?: string;
+	paginationToken?: string;
+	credentials?: HarnessCredential[];
+	credentialTypes?: Array<new () => ICredentialType>;
+	packageName?: string;
+}
+
+/** Calls a node's `listSearch` method in a real LoadOptionsContext, as the editor does for a resource locator. */
+export async function listSearch(opts: ListSearchOptions): Promise<INodeListSearchResult> {
+	ensureHarnessSetup();
+	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
+	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
+	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {} }, nodeTypes);
+	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;
+	const method = nodeType.methods?.listSearch?.[opts.method];
+	if (!method) throw new UnexpectedError(`Node type "${opts.node.type}" has no listSearch method "${opts.method}"`);
+	const hooks = new ExecutionLifecycleHooks('internal', String(++executionCounter), {
+		id: workflow.id,
+		name: workflow.name ?? '',
+		nodes: [opts.node],
+		connections: {},
+		settings,
+	} as IWorkflowBase);
+	const additionalData = buildAdditionalData(credentialsHelper, String(executionCounter), hooks, settings);
+	// The editor sends the node's current parameters along with the request.
+	additionalData.currentNodeParameters = opts.node.parameters;
+	const context = new LoadOptionsContext(workflow, workflow.getNode(opts.node.name)!, additionalData, 'parameters');
+	return await method.call(context, opts.filter, opts.paginationToken);
 }

@@ -210,3 +210,59 @@ test('continueOnFail: one bad item becomes an error item while the others succee
 		{ name: 'Third', rate: 3 },
 	]);
 });
+
+test('update custom fields sends the documented array body to the singular /item/ path', async () => {
+	const created = await env.run([books('Create', { operation: 'create', name: 'With fields' })]);
+	const id = String(json(created, 'Create')[0].item_id);
+	env.em.clearRequests();
+	const result = await env.run([
+		books('Fields', {
+			operation: 'updateCustomFields',
+			item_id: byId(id),
+			custom_fields: { values: [{ customfield_id: '501', value: 'blue' }, { customfield_id: '502', value: 'large' }] },
+		}),
+	]);
+	expectNoError(result);
+	expect(json(result, 'Fields')[0]).toMatchObject({ success: true });
+	expect(env.apiRequests().map(summary)).toEqual([
+		{
+			method: 'PUT',
+			path: `/books/v3/item/${id}/customfields`,
+			query: { organization_id: org },
+			body: [
+				{ customfield_id: '501', value: 'blue' },
+				{ customfield_id: '502', value: 'large' },
+			],
+		},
+	]);
+});
+
+test('the item picker lists items by name, searches with name_contains, and pages', async () => {
+	const { listSearch } = await import('../harness');
+	const { VendorBooks } = await import('../../nodes/VendorBooks/VendorBooks.node');
+	const { VendorOAuth2Api } = await import('../../credentials/VendorOAuth2Api.credentials');
+	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
+	for (let i = 0; i < 205; i++) await call('POST', 'books', '/items', { json: { name: `Pick ${String(i).padStart(3, '0')}` } });
+	env.em.clearRequests();
+	const node = {
+		id: 'b',
+		name: 'Books',
+		type: 'n8n-nodes-vendor.vendorBooks',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: { organizationId: org, resource: 'item', operation: 'get', item_id: { __rl: true, mode: 'list', value: '' } },
+		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
+	};
+	const search = { nodeType: VendorBooks, node, method: 'searchItems', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
+	const found = await listSearch({ ...search, filter: 'Pick 20' });
+	expect(found.results.map((r) => r.name).sort()).toEqual(['Pick 200', 'Pick 201', 'Pick 202', 'Pick 203', 'Pick 204']);
+	for (const r of found.results) expect(String(r.value)).toMatch(/^\d+$/);
+	expect(env.apiRequests()[0].query).toMatchObject({ name_contains: 'Pick 20', organization_id: org, page: '1' });
+
+	const first = await listSearch(search);
+	expect(first.results).toHaveLength(200);
+	expect(first.paginationToken).toBe('2');
+	const second = await listSearch({ ...search, paginationToken: first.paginationToken });
+	expect(second.results.length).toBeGreaterThan(0);
+	expect(second.results[0].value).not.toBe(first.results[0].value);
+});
