@@ -1,9 +1,10 @@
 import { areaNodeClass } from '../shared/execute';
 import { booksArea } from './spec';
+import { booksSpecials } from './specials';
 
-/** Thin: description, pickers and execute are derived from the field tables in ./spec. */
+/** Thin: derived from the field tables in ./spec; irregular operations in ./specials. */
 export class VendorBooks extends areaNodeClass(booksArea, {
 	name: 'vendorBooks',
 	icon: 'vendorBooks',
 	description: 'Items, estimates and invoices of the Vendor accounting API',
-}) {}
+}, booksSpecials) {}

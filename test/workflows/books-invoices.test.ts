@@ -1,0 +1,89 @@
+/** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
+import { apiClient } from '../emulator/server';
+import { expectNoError, json, WorkflowEnv } from './support';
+
+const env = new WorkflowEnv();
+let org: string;
+let call: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+	await env.start({ demo: true });
+	org = env.em.organizationId;
+	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.em.clearRequests());
+
+const books = (name: string, parameters: Record<string, unknown>, settings = {}) => ({
+	name,
+	type: 'vendorBooks',
+	parameters: { organizationId: org, resource: 'invoice', ...parameters },
+	settings,
+});
+
+async function newInvoice(status: string): Promise<string> {
+	const customer = env.em.store.org('us', org)!.all('customers')[0].customer_id as string;
+	const res = await call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] } });
+	const id = String(res.body.invoice.invoice_id);
+	env.em.store.org('us', org)!.get('invoices', id)!.status = status;
+	return id;
+}
+
+test('bulk reminders: 23 invoice ids -> 3 calls of at most 10 and 23 output items, two failures reported per invoice', async () => {
+	const ids: string[] = [];
+	for (let i = 0; i < 23; i++) ids.push(await newInvoice(i === 4 || i === 17 ? 'paid' : 'sent'));
+	env.em.clearRequests();
+
+	const result = await env.run(
+		[books('Remind', { operation: 'bulkReminder', invoice_ids: ids.join(',') }, { onError: 'continueRegularOutput' })],
+	);
+	expectNoError(result);
+	const calls = env.apiRequests();
+	expect(calls.map((r) => [r.method, r.path, r.query.invoice_ids.split(',').length])).toEqual([
+		['POST', '/us/api/books/v3/invoices/paymentreminder', 10],
+		['POST', '/us/api/books/v3/invoices/paymentreminder', 10],
+		['POST', '/us/api/books/v3/invoices/paymentreminder', 3],
+	]);
+	expect(calls.flatMap((r) => r.query.invoice_ids.split(','))).toEqual(ids);
+	const out = json(result, 'Remind');
+	expect(out.map((o) => o.invoice_id)).toEqual(ids);
+	expect(out.filter((o) => o.sent === true)).toHaveLength(21);
+	const failures = out.filter((o) => o.sent === false);
+	expect(failures.map((o) => o.invoice_id)).toEqual([ids[4], ids[17]]);
+	for (const f of failures) expect(String(f.error)).toMatch(/open or overdue|cannot|not/i);
+	expect(result.output('Remind').every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+	// the emulator really sent 21 reminders
+	const reminded = env.em.store.org('us', org)!.mails.filter((m) => m.kind === 'reminder' && ids.includes(m.invoiceId));
+	expect(reminded.map((m) => m.invoiceId).sort()).toEqual(ids.filter((_, i) => i !== 4 && i !== 17).sort());
+
+	// without continueOnFail the failures stop the workflow, naming the invoices
+	const strict = await env.run([books('Remind', { operation: 'bulkReminder', invoice_ids: [ids[4], ids[0]].join(',') })]);
+	expect(strict.error('Remind')?.message).toBe(`Payment reminders failed for 1 invoice(s): ${ids[4]}`);
+});
+
+test('create an invoice from an accepted estimate: invoiced_estimate_id and the estimate lines are sent', async () => {
+	const estimates = await call('GET', 'books', '/estimates', { query: { status: 'accepted' } });
+	const estimate = estimates.body.estimates[0];
+	const full = (await call('GET', 'books', `/estimates/${estimate.estimate_id}`)).body.estimate;
+	env.em.clearRequests();
+
+	const result = await env.run([
+		books('From estimate', {
+			operation: 'createFromEstimate',
+			estimate_id: { __rl: true, mode: 'id', value: String(estimate.estimate_id) },
+			additionalFields: { date: '2026-11-21', payment_terms: 15 },
+		}),
+	]);
+	expectNoError(result);
+	const [read, create] = env.apiRequests();
+	expect([read.method, read.path]).toEqual(['GET', `/us/api/books/v3/estimates/${estimate.estimate_id}`]);
+	expect([create.method, create.path, create.query]).toEqual(['POST', '/us/api/books/v3/invoices', { organization_id: org }]);
+	const body = create.body as Record<string, unknown> & { line_items: Array<Record<string, unknown>> };
+	expect(body).toMatchObject({ customer_id: full.customer_id, invoiced_estimate_id: String(estimate.estimate_id), date: '2026-11-21', payment_terms: 15 });
+	expect(body.line_items.map((l) => [l.item_id, l.name, l.rate, l.quantity])).toEqual(
+		(full.line_items as Array<Record<string, unknown>>).map((l) => [l.item_id, l.name, l.rate, l.quantity]),
+	);
+	const invoice = json(result, 'From estimate')[0];
+	expect(invoice).toMatchObject({ customer_id: full.customer_id, total: full.total });
+	expect(String(invoice.invoice_id)).toMatch(/^\d+$/);
+});
