@@ -1,5 +1,6 @@
 /** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
 import { apiClient } from '../emulator/server';
+import { binaryItem, readBinary } from '../harness';
 import { expectNoError, json, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
@@ -86,4 +87,47 @@ test('create an invoice from an accepted estimate: invoiced_estimate_id and the 
 	const invoice = json(result, 'From estimate')[0];
 	expect(invoice).toMatchObject({ customer_id: full.customer_id, total: full.total });
 	expect(String(invoice.invoice_id)).toMatch(/^\d+$/);
+});
+
+test('PDF of 60 invoices: three calls of at most 25 ids and three PDF files, each its own binary item', async () => {
+	const ids: string[] = [];
+	for (let i = 0; i < 60; i++) ids.push(await newInvoice('sent'));
+	env.em.clearRequests();
+	const result = await env.run([books('PDF', { operation: 'getPdf', invoice_ids: ids.join(','), binaryPropertyName: 'pdf' })]);
+	expectNoError(result);
+	expect(env.apiRequests().map((r) => [r.method, r.path, r.query.invoice_ids.split(',').length])).toEqual([
+		['GET', '/us/api/books/v3/invoices/pdf', 25],
+		['GET', '/us/api/books/v3/invoices/pdf', 25],
+		['GET', '/us/api/books/v3/invoices/pdf', 10],
+	]);
+	const files = result.output('PDF');
+	expect(files).toHaveLength(3);
+	expect(files.map((f) => [f.binary?.pdf.fileName, f.binary?.pdf.mimeType])).toEqual([
+		['invoices-1.pdf', 'application/pdf'],
+		['invoices-2.pdf', 'application/pdf'],
+		['invoices-3.pdf', 'application/pdf'],
+	]);
+	for (const f of files) expect((await readBinary(f, 'pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+	expect(files.map((f) => (f.json.invoice_ids as string[]).length)).toEqual([25, 25, 10]);
+});
+
+test('an attachment with extension .exe is refused before sending; a .png is uploaded as multipart', async () => {
+	const id = await newInvoice('sent');
+	env.em.clearRequests();
+	const upload = (file: string) =>
+		env.run(
+			[books('Attach', { operation: 'uploadAttachment', invoice_id: { __rl: true, mode: 'id', value: id }, binaryPropertyName: 'data' }, { onError: 'continueRegularOutput' })],
+			[binaryItem(Buffer.from('file bytes'), file, file.endsWith('.png') ? 'image/png' : 'application/octet-stream')],
+		);
+	const refused = await upload('setup.exe');
+	expect(json(refused, 'Attach')[0].error).toBe('The file "setup.exe" has the extension ".exe", which the API does not accept for "attachment": allowed are .gif, .png, .jpeg, .jpg, .bmp, .pdf');
+	expect(env.apiRequests()).toHaveLength(0);
+
+	const accepted = await upload('receipt.png');
+	expectNoError(accepted);
+	expect(json(accepted, 'Attach')[0]).toMatchObject({ success: true });
+	const [req] = env.apiRequests();
+	expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', `/us/api/books/v3/invoices/${id}/attachment`, expect.stringMatching(/^multipart\/form-data; boundary=/)]);
+	const stored = await call('GET', 'books', `/invoices/${id}/attachment`);
+	expect(stored.buffer.toString()).toBe('file bytes');
 });

@@ -50,7 +50,7 @@ export interface Step {
 }
 
 /** A linear workflow: Manual Trigger -> steps..., optionally with pinned input items for the first step. */
-export function chain(steps: Step[], input?: IDataObject[]): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
+export function chain(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
 	const trigger: INode = { id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
 	const nodes: INode[] = [trigger];
 	let previous = 'Start';
@@ -74,7 +74,11 @@ export function chain(steps: Step[], input?: IDataObject[]): { nodes: INode[]; c
 		connections[previous] = { main: [[{ node: step.name, type: 'main', index: 0 }]] };
 		previous = step.name;
 	});
-	return { nodes, connections, pinData: input ? { Input: input.map((json) => ({ json })) } : undefined };
+	return { nodes, connections, pinData: input ? { Input: input.map((i) => (isExecutionData(i) ? i : { json: i })) } : undefined };
+}
+
+function isExecutionData(item: IDataObject | INodeExecutionData): item is INodeExecutionData {
+	return typeof item.json === 'object' && item.json !== null;
 }
 
 export class WorkflowEnv {
@@ -92,7 +96,7 @@ export class WorkflowEnv {
 		await this.em?.close();
 	}
 
-	async run(steps: Step[], input?: IDataObject[]): Promise<RunResult> {
+	async run(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): Promise<RunResult> {
 		return await runWorkflow({
 			workflow: chain(steps, input),
 			nodeTypes: NODE_TYPES,
