@@ -258,19 +258,22 @@ export interface PollResult {
 	credentials: HarnessCredential[];
 }
 
-/** Builds a real PollContext (as n8n's ActiveWorkflows / manual "fetch test event" do) and calls poll(). */
-export async function pollOnce(opts: PollOptions): Promise<PollResult> {
+interface SingleNodeOptions {
+	nodeType: new () => INodeType | IVersionedNodeType;
+	node: INode;
+	credentials?: HarnessCredential[];
+	credentialTypes?: Array<new () => ICredentialType>;
+	staticData?: IDataObject;
+	packageName?: string;
+}
+
+/** A one-node workflow with its node type and the additional data a context needs. */
+function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
 	ensureHarnessSetup();
-	const mode = opts.mode ?? 'trigger';
 	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
-	const store = opts.credentials ?? [];
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), store);
-	const { workflow, settings } = makeWorkflow(
-		{ nodes: [opts.node], connections: {}, staticData: opts.staticData },
-		nodeTypes,
-	);
-	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion);
-	if (!nodeType.poll) throw new UnexpectedError(`Node type "${opts.node.type}" has no poll()`);
+	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
+	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {}, staticData: opts.staticData }, nodeTypes);
+	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;
 	const executionId = String(++executionCounter);
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
@@ -280,10 +283,17 @@ export async function pollOnce(opts: PollOptions): Promise<PollResult> {
 		settings,
 	} as IWorkflowBase);
 	const additionalData = buildAdditionalData(credentialsHelper, executionId, hooks, settings);
-	const node = workflow.getNode(opts.node.name)!;
+	return { workflow, nodeType, additionalData, node: workflow.getNode(opts.node.name)! };
+}
+
+/** Builds a real PollContext (as n8n's ActiveWorkflows / manual "fetch test event" do) and calls poll(). */
+export async function pollOnce(opts: PollOptions): Promise<PollResult> {
+	const mode = opts.mode ?? 'trigger';
+	const { workflow, nodeType, additionalData, node } = singleNode(opts, mode);
+	if (!nodeType.poll) throw new UnexpectedError(`Node type "${opts.node.type}" has no poll()`);
 	const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
 	const items = await nodeType.poll.call(context);
-	return { items, staticData: toPlain(workflow.staticData), credentials: store };
+	return { items, staticData: toPlain(workflow.staticData), credentials: opts.credentials ?? [] };
 }
 
 export interface ListSearchOptions {
@@ -300,23 +310,11 @@ export interface ListSearchOptions {
 
 /** Calls a node's `listSearch` method in a real LoadOptionsContext, as the editor does for a resource locator. */
 export async function listSearch(opts: ListSearchOptions): Promise<INodeListSearchResult> {
-	ensureHarnessSetup();
-	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
-	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {} }, nodeTypes);
-	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;
+	const { workflow, nodeType, additionalData, node } = singleNode(opts, 'internal');
 	const method = nodeType.methods?.listSearch?.[opts.method];
 	if (!method) throw new UnexpectedError(`Node type "${opts.node.type}" has no listSearch method "${opts.method}"`);
-	const hooks = new ExecutionLifecycleHooks('internal', String(++executionCounter), {
-		id: workflow.id,
-		name: workflow.name ?? '',
-		nodes: [opts.node],
-		connections: {},
-		settings,
-	} as IWorkflowBase);
-	const additionalData = buildAdditionalData(credentialsHelper, String(executionCounter), hooks, settings);
 	// The editor sends the node's current parameters along with the request.
 	additionalData.currentNodeParameters = opts.node.parameters;
-	const context = new LoadOptionsContext(workflow, workflow.getNode(opts.node.name)!, additionalData, 'parameters');
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 	return await method.call(context, opts.filter, opts.paginationToken);
 }
