@@ -130,34 +130,37 @@ function retryAfterMs(headers: IDataObject, attempt: number): number {
 /** Sends one API request of an area and returns the parsed answer; throws NodeApiError on failure. */
 export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
 	let credentials = await ctx.getCredentials(CREDENTIAL);
-	let token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
-	if (!token || isExpired(token)) {
-		await refresh(ctx, token);
-		credentials = await ctx.getCredentials(CREDENTIAL);
-		token = String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
-	}
+	const tokenOf = () => String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
+	/** Uses a refreshed token for the rest of this request (n8n has stored it already). */
+	const useRefreshed = async () => {
+		const data = await refresh(ctx, tokenOf());
+		credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
+	};
+	if (!tokenOf() || isExpired(tokenOf())) await useRefreshed();
 	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`) : undefined;
 	const idempotent = req.method === 'GET';
+	const payload = opts.multipart
+		? { body: opts.multipart.body, contentType: opts.multipart.contentType }
+		: req.body !== undefined
+			? { body: JSON.stringify(req.body), contentType: 'application/json' }
+			: undefined;
 	let refreshed = false;
 	for (let attempt = 0; ; attempt++) {
-		const url = areaRoot(area, credentials) + area.basePath + req.path;
 		const options: IHttpRequestOptions = {
 			method: req.method,
-			url,
+			url: areaRoot(area, credentials) + area.basePath + req.path,
 			qs: req.qs,
-			headers: { ...req.headers, Authorization: `Vendor-oauthtoken ${token}` } as IDataObject,
+			headers: {
+				...req.headers,
+				...(payload ? { 'Content-Type': payload.contentType } : {}),
+				Authorization: `Vendor-oauthtoken ${tokenOf()}`,
+			},
+			body: payload?.body,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			encoding: 'arraybuffer',
 			json: false,
 		};
-		if (opts.multipart) {
-			options.body = opts.multipart.body;
-			(options.headers as IDataObject)['Content-Type'] = opts.multipart.contentType;
-		} else if (req.body !== undefined) {
-			options.body = JSON.stringify(req.body);
-			(options.headers as IDataObject)['Content-Type'] = 'application/json';
-		}
 		if (pacer) await pacer.take();
 		let response: IN8nHttpFullResponse;
 		try {
@@ -187,9 +190,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		const parsed = parseMaybeJson(raw, contentType);
 		if (isTokenProblem(status, parsed) && !refreshed) {
 			refreshed = true;
-			const data = await refresh(ctx, token);
-			token = String(data.access_token ?? '');
-			credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
+			await useRefreshed();
 			attempt--;
 			continue;
 		}
