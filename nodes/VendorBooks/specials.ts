@@ -10,15 +10,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { assertValid, chunk, findOperation, runStandard } from '../shared/execute';
 import type { OperationRun, Special } from '../shared/execute';
-import { buildRequest } from '../shared/request';
+import { buildRequest, splitList } from '../shared/request';
 import { vendorRequest } from '../shared/transport';
 
 function idsOf(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String);
-	return String(value ?? '')
-		.split(',')
-		.map((s) => s.trim())
-		.filter(Boolean);
+	return Array.isArray(value) ? value.map(String) : splitList(String(value ?? ''));
 }
 
 const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {

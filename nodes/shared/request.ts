@@ -27,7 +27,8 @@ function isEmpty(value: unknown): boolean {
 	);
 }
 
-function splitList(value: string): string[] {
+/** `a, b\nc` -> ['a', 'b', 'c']: the comma- or line-separated lists users type and APIs answer. */
+export function splitList(value: string): string[] {
 	return value
 		.split(/[,\n]/)
 		.map((s) => s.trim())
