@@ -382,13 +382,18 @@ function singleReply(ctx: Ctx, t: CrudTarget, rec: Rec, message: string, status:
 
 export function genericCreate(ctx: Ctx, prepare?: Prepare): Reply {
 	const t = crudTarget(ctx);
-	const now = ctx.clock.now();
-	const stamp = isAccounting(ctx.area) && ctx.area.value !== 'inventory' ? timestamp(now) : timestampMs(now);
+	const stamp = stampNow(ctx);
 	const rec: Rec = { [t.idField]: ctx.store.nextId(), ...writableBody(ctx), created_time: stamp, last_modified_time: stamp };
 	const refused = prepare?.(rec, ctx);
 	if (refused) return refused;
 	tenantOf(ctx).put(t.collection, String(rec[t.idField]), rec);
 	return singleReply(ctx, t, rec, `${t.thing} has been created.`, 201);
+}
+
+/** Timestamps as the area writes them: accounting with a numeric offset, bills and projects with milliseconds. */
+function stampNow(ctx: Ctx): string {
+	const now = ctx.clock.now();
+	return isAccounting(ctx.area) && ctx.area.value !== 'inventory' ? timestamp(now) : timestampMs(now);
 }
 
 export function genericGet(ctx: Ctx): Reply {
@@ -402,9 +407,8 @@ export function genericUpdate(ctx: Ctx, prepare?: Prepare): Reply {
 	const t = crudTarget(ctx);
 	const found = findRecord(ctx);
 	if (isReply(found)) return found;
-	const now = ctx.clock.now();
 	const next: Rec = { ...found, ...writableBody(ctx), [t.idField]: found[t.idField] };
-	next.last_modified_time = isAccounting(ctx.area) && ctx.area.value !== 'inventory' ? timestamp(now) : timestampMs(now);
+	next.last_modified_time = stampNow(ctx);
 	const refused = prepare?.(next, ctx, found);
 	if (refused) return refused;
 	tenantOf(ctx).put(t.collection, String(next[t.idField]), next);
