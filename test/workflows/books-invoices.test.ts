@@ -1,7 +1,7 @@
 /** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
 import { apiClient } from '../emulator/server';
 import { binaryItem, readBinary } from '../harness';
-import { expectNoError, json, WorkflowEnv } from './support';
+import { expectNoError, json, steps, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 let org: string;
@@ -10,17 +10,13 @@ let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
 	await env.start({ demo: true });
 	org = env.em.organizationId;
+	books = steps('vendorBooks', { organizationId: org, resource: 'invoice' });
 	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
 });
 afterAll(async () => await env.stop());
 beforeEach(() => env.em.clearRequests());
 
-const books = (name: string, parameters: Record<string, unknown>, settings = {}) => ({
-	name,
-	type: 'vendorBooks',
-	parameters: { organizationId: org, resource: 'invoice', ...parameters },
-	settings,
-});
+let books: ReturnType<typeof steps>;
 
 async function newInvoice(status: string): Promise<string> {
 	const customer = env.em.store.org('us', org)!.all('customers')[0].customer_id as string;

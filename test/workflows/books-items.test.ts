@@ -6,7 +6,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiClient } from '../emulator/server';
 import type { RecordedRequest } from '../emulator/server';
-import { expectNoError, json, WorkflowEnv } from './support';
+import { expectNoError, json, steps, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 let org: string;
@@ -14,16 +14,12 @@ let org: string;
 beforeAll(async () => {
 	await env.start();
 	org = env.em.organizationId;
+	books = steps('vendorBooks', { organizationId: org, resource: 'item' });
 });
 afterAll(async () => await env.stop());
 beforeEach(() => env.em.clearRequests());
 
-const books = (name: string, parameters: Record<string, unknown>, settings = {}) => ({
-	name,
-	type: 'vendorBooks',
-	parameters: { organizationId: org, resource: 'item', ...parameters },
-	settings,
-});
+let books: ReturnType<typeof steps>;
 const byId = (expression: string) => ({ __rl: true, mode: 'id', value: expression });
 
 function summary(r: RecordedRequest) {

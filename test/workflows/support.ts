@@ -49,6 +49,16 @@ export interface Step {
 	settings?: Partial<INode>;
 }
 
+/** A maker of steps of one node type sharing base parameters (organisation, resource, ...). */
+export function steps(type: string, base: IDataObject) {
+	return (name: string, parameters: IDataObject, settings: Partial<INode> = {}): Step => ({
+		name,
+		type,
+		parameters: { ...base, ...parameters } as INodeParameters,
+		settings,
+	});
+}
+
 /** A linear workflow: Manual Trigger -> steps..., optionally with pinned input items for the first step. */
 export function chain(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
 	const trigger: INode = { id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
