@@ -15,14 +15,19 @@ export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; res
 	INTERNAL_SERVER_ERROR: { meaning: 'Unexpected server error', resolution: 'Try again later or contact the vendor\'s support' },
 };
 
-/** Accounting-family `code` values (document 3: payments and billing projects). */
+/**
+ * Accounting-family `code` values (document 3: payments and billing projects). An answer
+ * with one of these codes becomes an error whose message says what went wrong and what
+ * to do, e.g. "The amount entered exceeds the balance due on the invoice (code 24016).
+ * Lower Amount Applied ...". Other codes keep the server's message.
+ */
 export const ACCOUNTING_ERROR_CODES: Readonly<Record<number, { meaning: string; resolution: string }>> = {
-	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set a valid Customer ID' },
+	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set Customer ID to the ID of an existing customer' },
 	9521: { meaning: 'A retainer invoice cannot be paid partially', resolution: 'Record the full payment of the retainer invoice' },
 	9523: { meaning: 'The amount paid to a retainer invoice cannot be changed', resolution: 'Delete the payment and record it again' },
-	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Apply at most the invoice\'s balance; record the excess as a separate payment or refund' },
+	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Lower Amount Applied to at most the invoice\'s balance due; the rest of the payment stays unused and can be refunded' },
 	1002: { meaning: 'The billing project does not exist', resolution: 'Check the Project ID (pick it from the list)' },
-	20004: { meaning: 'The amount must not be negative', resolution: 'Enter zero or a positive amount' },
+	20004: { meaning: 'The amount must not be negative', resolution: 'Enter zero or a positive value for the rate and budget of the project and of its tasks and users' },
 	20077: { meaning: 'An expense is recorded for the billing project, so it cannot be deleted', resolution: 'Remove the project\'s expenses first' },
 };
 
@@ -62,11 +67,15 @@ export function explainFailure(failure: ApiFailure): { message: string; descript
 	if (body.code !== undefined && body.code !== 0 && body.code !== '0') {
 		const code = Number(body.code);
 		const known = ACCOUNTING_ERROR_CODES[code];
-		return {
-			code: String(body.code),
-			message: `${serverMessage ?? known?.meaning ?? 'Request refused'} (code ${code})`,
-			description: known ? `${known.meaning}. ${known.resolution}.` : undefined,
-		};
+		if (known) {
+			// What went wrong and what to do, in the message itself; the server's words follow.
+			return {
+				code: String(body.code),
+				message: `${known.meaning} (code ${code}). ${known.resolution}.`,
+				description: serverMessage ? `The Vendor API answered: ${serverMessage}` : undefined,
+			};
+		}
+		return { code: String(body.code), message: `${serverMessage ?? 'Request refused'} (code ${code})` };
 	}
 	const meaning = HTTP_MEANINGS[failure.status] ?? 'Request failed';
 	return { message: serverMessage ? `${serverMessage} (HTTP ${failure.status})` : `${meaning} (HTTP ${failure.status})` };

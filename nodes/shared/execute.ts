@@ -169,7 +169,12 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		} else if (op.kind === 'getAll') {
 			out.push(...(await fetchList(ctx, run, req)).map((json) => ({ json })));
 		} else if (op.binaryInput) {
+			// An optional file left out: the request goes as plain JSON, the documents' convention.
 			const file = await readUpload(ctx, run);
+			if (!file) {
+				out.push(...unwrap(op, await send(ctx, run, req)).map((json) => ({ json })));
+				continue;
+			}
 			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
 			const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
 			out.push(...unwrap(op, res.body).map((json) => ({ json })));

@@ -80,6 +80,17 @@ export interface Field {
 	multiline?: boolean;
 	/** Only valid in responses; never offered as input. */
 	readOnly?: boolean;
+	/**
+	 * Required only when a sibling field (same level) holds one of `values`, e.g. `rate`
+	 * when `billing_type` is `fixed_cost_for_project`. Checked before sending; the message
+	 * names the field and the rule.
+	 */
+	requiredWhen?: { field: string; values: readonly string[] };
+	/**
+	 * Enums: `values` are the usual values, not a closed list (the documents give a length
+	 * limit but no allowed values). Shown as options; any string within the limits passes.
+	 */
+	openValues?: boolean;
 }
 
 export type OperationKind = 'create' | 'get' | 'getAll' | 'update' | 'delete' | 'action';

@@ -64,7 +64,7 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 	switch (field.type) {
 		case 'string':
 		case 'enum':
-			if (field.type === 'enum' && field.values?.length) {
+			if (field.type === 'enum' && field.values?.length && !field.openValues) {
 				const allowed = field.values;
 				schema = z.string().refine((v) => allowed.includes(v), {
 					message: `must be one of: ${allowed.join(', ')}`,
@@ -149,10 +149,10 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 					: z.unknown();
 			let a = z.array(entry, { invalid_type_error: 'must be a list' });
 			if (field.minItems !== undefined) {
-				a = a.min(field.minItems, { message: `must hold at least ${field.minItems} entries` });
+				a = a.min(field.minItems, { message: `must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}` });
 			}
 			if (field.maxItems !== undefined) {
-				a = a.max(field.maxItems, { message: `must hold at most ${field.maxItems} entries` });
+				a = a.max(field.maxItems, { message: `must hold at most ${field.maxItems} ${field.maxItems === 1 ? 'entry' : 'entries'}` });
 			}
 			schema = a;
 			break;
@@ -175,7 +175,32 @@ export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeA
 		const s = fieldSchema(f, side);
 		shape[f.name] = f.required ? s : s.optional().nullable();
 	}
-	return z.object(shape, { invalid_type_error: 'must be an object' }).passthrough();
+	const object = z.object(shape, { invalid_type_error: 'must be an object' }).passthrough();
+	const conditional = fields.filter((f) => f.requiredWhen);
+	if (!conditional.length) return object;
+	return object.superRefine((value, ctx) => {
+		for (const f of conditional) {
+			const rule = missingConditional(f, value as Record<string, unknown>);
+			if (rule) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f.name], message: rule });
+		}
+	});
+}
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || value === '';
+}
+
+/**
+ * The broken rule when `field` has a `requiredWhen` that the sibling values trigger and
+ * the field is blank, e.g. `is required when billing_type is fixed_cost_for_project or
+ * based_on_project_hours (billing_type is fixed_cost_for_project)`.
+ */
+export function missingConditional(field: Field, siblings: Record<string, unknown>): string | undefined {
+	const rule = field.requiredWhen;
+	if (!rule || !isBlank(siblings[field.name])) return undefined;
+	const actual = siblings[rule.field];
+	if (isBlank(actual) || !rule.values.includes(String(actual))) return undefined;
+	return `is required when ${rule.field} is ${rule.values.join(' or ')} (${rule.field} is ${String(actual)})`;
 }
 
 export function locationOf(field: Field, op: Operation): FieldLocation {
@@ -204,8 +229,10 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 		if (field.readOnly) continue;
 		let value = values[field.name];
 		if (side === 'server' && locationOf(field, op) !== 'body') value = coerceFromQuery(field, value);
-		if (value === undefined || value === null || value === '') {
+		if (isBlank(value)) {
 			if (field.required) problems.push({ field: field.name, message: 'is required' });
+			const conditional = field.required ? undefined : missingConditional(field, { ...values, [field.name]: value });
+			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
 		}
 		const result = fieldSchema(field, side).safeParse(value);

@@ -2,7 +2,9 @@
  * Self-check of the field tables of document 3: customer payments and refunds (Vendor
  * Invoice), billing projects (Vendor Billing) and bills (Vendor Inventory).
  */
+import { ACCOUNTING_ERROR_CODES, explainFailure } from '../../nodes/shared/errors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/spec';
+import { validateValues } from '../../nodes/shared/validate';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
 import { invoiceArea } from '../../nodes/VendorInvoice/spec';
@@ -69,7 +71,8 @@ const INFERRED: Record<string, Documented[]> = {
 		},
 	],
 	billing: [],
-	inventory: [{ method: 'PUT', path: '/bills/{bill_id}', scope: 'UPDATE' }],
+	// Response not shown: `bill`, as the create answer (inferred, said in the notes).
+	inventory: [{ method: 'PUT', path: '/bills/{bill_id}', scope: 'UPDATE', responseKey: 'bill' }],
 };
 
 const AREAS: Area[] = [invoiceArea, billingArea, inventoryArea];
@@ -309,7 +312,8 @@ describe('Vendor Invoice', () => {
 
 	it('checks refund limits', () => {
 		const fields = findOp(invoiceArea, 'refund', 'create').fields;
-		expect(findField(fields, 'refund_mode').maxLength).toBe(50);
+		expect(findField(fields, 'refund_mode')).toMatchObject({ type: 'enum', maxLength: 50, openValues: true, top: true });
+		expect(findField(fields, 'refund_mode').values).toEqual(findField(findOp(invoiceArea, 'payment', 'create').fields, 'payment_mode').values);
 		expect(findField(fields, 'reference_number').maxLength).toBe(100);
 		expect(findField(fields, 'date').type).toBe('date');
 		expect(findField(fields, 'payment_id').locator).toBe('payment');
@@ -332,7 +336,11 @@ describe('Vendor Billing', () => {
 		for (const op of ['create', 'update']) {
 			const operation = findOp(billingArea, 'project', op);
 			const fields = operation.fields;
-			expect(operation.special).toBe('billingRate');
+			expect(operation.special).toBeUndefined();
+			expect(findField(fields, 'rate').requiredWhen).toEqual({
+				field: 'billing_type',
+				values: ['fixed_cost_for_project', 'based_on_project_hours'],
+			});
 			expect(findField(fields, 'project_name')).toMatchObject({ required: true, maxLength: 100 });
 			expect(findField(fields, 'customer_id')).toMatchObject({ required: true, type: 'id' });
 			expect(findField(fields, 'description').maxLength).toBe(500);
@@ -341,7 +349,7 @@ describe('Vendor Billing', () => {
 				values: ['fixed_cost_for_project', 'based_on_project_hours', 'based_on_staff_hours', 'based_on_task_hours'],
 			});
 			expect(findField(fields, 'rate').type).toBe('string');
-			expect(findField(fields, 'rate').description).toMatch(/fixed_cost_for_project or based_on_project_hours/);
+			expect(findField(fields, 'rate').description).toMatch(/Required when Billing Type is Fixed Cost for Project .* or Based on Project Hours/);
 			expect(findField(fields, 'budget_type').values).toEqual([
 				'total_project_cost',
 				'total_project_hours',
@@ -415,5 +423,65 @@ describe('Vendor Inventory', () => {
 			required: false,
 		});
 		expect(findOp(inventoryArea, 'bill', 'getAll').fields).toEqual([]);
+	});
+});
+
+describe('rules these tables rely on in validate.ts and errors.ts', () => {
+	const projectCreate = findOp(billingArea, 'project', 'create');
+	const base = { project_name: 'P', customer_id: '1', billing_type: 'fixed_cost_for_project' };
+
+	it('requiredWhen: rate is required for fixed cost and project hours only, client and server side', () => {
+		for (const side of ['client', 'server'] as const) {
+			expect(validateValues(projectCreate, base, side)).toEqual([
+				{ field: 'rate', message: 'is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)' },
+			]);
+			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_project_hours', rate: '' }, side)).toHaveLength(1);
+			expect(validateValues(projectCreate, { ...base, rate: '10' }, side)).toEqual([]);
+			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_staff_hours' }, side)).toEqual([]);
+		}
+	});
+
+	it('requiredWhen works inside objects and array entries too', () => {
+		const entry: Field = {
+			name: 'entries',
+			type: 'array',
+			fields: [
+				{ name: 'kind', type: 'enum', values: ['fixed', 'hourly'] },
+				{ name: 'rate', type: 'number', requiredWhen: { field: 'kind', values: ['fixed'] } },
+			],
+		};
+		const op: Operation = { value: 'x', name: 'X', action: 'X x', description: 'x', kind: 'create', method: 'POST', path: '/x', fields: [entry] };
+		expect(validateValues(op, { entries: [{ kind: 'hourly' }, { kind: 'fixed' }, { kind: 'fixed', rate: 0 }] })).toEqual([
+			{ field: 'entries[1].rate', message: 'is required when kind is fixed (kind is fixed)' },
+		]);
+	});
+
+	it('openValues: refund_mode offers the payment modes but takes another mode within 50 characters', () => {
+		const create = findOp(invoiceArea, 'refund', 'create');
+		const values = { payment_id: '1', amount: 5 };
+		expect(validateValues(create, { ...values, refund_mode: 'paypal' })).toEqual([]);
+		expect(validateValues(create, { ...values, refund_mode: 'x'.repeat(51) })).toEqual([{ field: 'refund_mode', message: 'must be at most 50 characters' }]);
+		// payment_mode is a closed list
+		const payment = findOp(invoiceArea, 'payment', 'create');
+		expect(validateValues(payment, { customer_id: '1', amount: 5, payment_mode: 'paypal' })[0]).toMatchObject({ field: 'payment_mode' });
+	});
+
+	it.each([
+		[3004, 'The customer field is blank or incorrect', 'Set Customer ID'],
+		[9521, 'A retainer invoice cannot be paid partially', 'Record the full payment'],
+		[9523, 'The amount paid to a retainer invoice cannot be changed', 'Delete the payment and record it again'],
+		[24016, 'The amount entered exceeds the balance due on the invoice', 'Lower Amount Applied'],
+		[1002, 'The billing project does not exist', 'Check the Project ID'],
+		[20004, 'The amount must not be negative', 'Enter zero or a positive value'],
+		[20077, 'An expense is recorded for the billing project, so it cannot be deleted', "Remove the project's expenses first"],
+	])('code %i: the message says what went wrong and what to do; the server text is the description', (code, meaning, todo) => {
+		const explained = explainFailure({ status: 400, body: { code, message: 'server words' } });
+		expect(explained.message).toBe(`${meaning} (code ${code}). ${ACCOUNTING_ERROR_CODES[code].resolution}.`);
+		expect(explained.message).toContain(todo);
+		expect(explained).toMatchObject({ code: String(code), description: 'The Vendor API answered: server words' });
+	});
+
+	it('other codes keep the server message', () => {
+		expect(explainFailure({ status: 400, body: { code: 2, message: 'Invalid value passed for rate' } })).toEqual({ code: '2', message: 'Invalid value passed for rate (code 2)' });
 	});
 });

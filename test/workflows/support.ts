@@ -133,6 +133,16 @@ export function json(result: RunResult, node: string): IDataObject[] {
 	return result.output(node).map((i) => i.json);
 }
 
+/**
+ * A recorded API request as the tests compare it: method, path below `/{region}/api`,
+ * query, body, and the organisation header of the areas that send it in a header
+ * (`org`, undefined for the others).
+ */
+export function apiCall(r: RecordedRequest): IDataObject {
+	const org = r.headers['x-com-vendor-invoice-organizationid'] ?? r.headers['x-com-vendor-subscriptions-organizationid'];
+	return { method: r.method, path: r.path.replace(/^\/[a-z]+\/api(?=\/)/, ''), query: r.query, org, body: r.body as IDataObject };
+}
+
 /** Fails with the node's error message if a node failed. */
 export function expectNoError(result: RunResult): void {
 	const error = result.error();

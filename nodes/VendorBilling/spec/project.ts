@@ -62,8 +62,9 @@ const projectInput: Field[] = [
 		name: 'rate',
 		type: 'string',
 		top: true,
+		requiredWhen: { field: 'billing_type', values: ['fixed_cost_for_project', 'based_on_project_hours'] },
 		description:
-			'Rate of the project (sent as a string). Required when Billing Type is fixed_cost_for_project or based_on_project_hours.',
+			'Rate of the project (sent as a string). Required when Billing Type is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).',
 	},
 	{
 		name: 'description',
@@ -135,7 +136,7 @@ const projectInput: Field[] = [
 ];
 
 const BILLING_RATE_NOTE =
-	'billingRate: rate is required when billing_type is fixed_cost_for_project or based_on_project_hours; the field types cannot express a conditional requirement, so the node checks it before sending.';
+	'rate is required when billing_type is fixed_cost_for_project or based_on_project_hours: the field\'s requiredWhen rule, checked before sending.';
 
 const INPUT_NOTE =
 	'The create body is not listed field by field; its fields are the writable fields of the project record. currency_code and show_in_dashboard appear only in the record and are not offered as input.';
@@ -152,7 +153,6 @@ const operations: Operation[] = [
 		scope: `${SCOPE}CREATE`,
 		fields: projectInput,
 		responseKey: 'project',
-		special: 'billingRate',
 		notes: `${BILLING_RATE_NOTE} ${INPUT_NOTE} Error 20004: the amount must not be negative.`,
 	},
 	{
@@ -220,7 +220,6 @@ const operations: Operation[] = [
 		scope: `${SCOPE}UPDATE`,
 		fields: [projectIdPath, ...projectInput],
 		responseKey: 'project',
-		special: 'billingRate',
 		notes: `Same fields as create (project_name, customer_id and billing_type required). ${BILLING_RATE_NOTE}`,
 	},
 	{

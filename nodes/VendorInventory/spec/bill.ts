@@ -8,10 +8,14 @@ import type { Field, Operation, Resource } from '../../shared/spec';
 
 const SCOPE = 'VendorInventory.bills.';
 
-/** Input fields of one bill line item (the writable members of "Bill line item"). */
+/**
+ * Input fields of one bill line item (the writable members of "Bill line item"). The
+ * country-only members come last and carry the country in their label, so they are easy to
+ * skip (a fixed collection's members cannot be grouped into collections of their own).
+ */
 const lineItemFields: Field[] = [
 	{ name: 'line_item_id', type: 'id', description: 'ID of an existing line item (when updating)' },
-	{ name: 'purchaseorder_item_id', type: 'id', description: 'ID of the purchase-order line billed' },
+	{ name: 'purchaseorder_item_id', type: 'id', label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
 	{ name: 'receive_item_id', type: 'id', description: 'ID of the received line billed' },
 	{ name: 'name', type: 'string', description: 'Name of the line item' },
 	{ name: 'account_id', type: 'id', description: 'ID of the expense account' },
@@ -21,38 +25,39 @@ const lineItemFields: Field[] = [
 	{ name: 'quantity', type: 'number', description: 'Quantity' },
 	{ name: 'unit', type: 'string', description: 'Unit of the quantity' },
 	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied' },
-	{
-		name: 'item_order',
-		type: 'number',
-		min: 0,
-		description: 'Position of the line item; starts at 0',
-	},
+	// item_order (the position, from 0) is left out: lines are sent in the order entered, and a
+	// fixed-collection number always has a value in n8n (0 on every line).
 	{
 		name: 'tds_tax_id',
 		type: 'string',
 		group: 'Mexico',
+		label: 'TDS Tax ID (Mexico)',
 		description: 'ID of the TDS tax (Mexico only)',
 	},
 	{
 		name: 'reverse_charge_tax_id',
 		type: 'string',
 		group: 'India',
+		label: 'Reverse Charge Tax ID (India)',
 		description: 'ID of the reverse-charge tax (India only)',
 	},
 	{
 		name: 'hsn_or_sac',
 		type: 'string',
 		group: 'India',
+		label: 'HSN or SAC (India)',
 		description: 'HSN or SAC code of the goods or service (India only)',
 	},
 	{
 		name: 'tax_exemption_code',
 		type: 'string',
+		label: 'Tax Exemption Code (IN, AU, CA, MX)',
 		description: 'Tax exemption code (India, Australia, Canada and Mexico only)',
 	},
 	{
 		name: 'tax_exemption_id',
 		type: 'id',
+		label: 'Tax Exemption ID (IN, AU, CA)',
 		description: 'ID of the tax exemption (India, Australia, Canada only)',
 	},
 ];
@@ -76,7 +81,7 @@ const billInput: Field[] = [
 		description: 'Lines of the bill',
 		fields: lineItemFields,
 	},
-	{ name: 'purchaseorder_id', type: 'id', description: 'ID of the purchase order billed' },
+	{ name: 'purchaseorder_id', type: 'id', label: 'Purchase Order ID', description: 'ID of the purchase order billed' },
 	{ name: 'reference_number', type: 'string', description: 'Reference number of the bill' },
 	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
 	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the bill currency' },
@@ -167,7 +172,7 @@ const operations: Operation[] = [
 			required: false,
 		},
 		notes:
-			'An optional attachment file may accompany the bill. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
+			'An attachment file (gif, png, jpeg, jpg, bmp, pdf) may accompany the bill; with one the request is multipart (JSONString + attachment), without one plain JSON. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
 	},
 	{
 		value: 'getAll',
@@ -203,9 +208,10 @@ const operations: Operation[] = [
 			},
 			...billInput,
 		],
+		responseKey: 'bill',
 		inferred: true,
 		notes:
-			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. The answer is taken as the envelope (no response key); an attachment on update is not documented and not offered.',
+			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
 	},
 ];
 

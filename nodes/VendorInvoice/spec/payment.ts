@@ -9,7 +9,7 @@ import type { Field, Operation, Resource } from '../../shared/spec';
 
 const SCOPE = 'VendorInvoice.customerpayments.';
 
-const PAYMENT_MODES = [
+export const PAYMENT_MODES = [
 	'check',
 	'cash',
 	'creditcard',
@@ -19,7 +19,7 @@ const PAYMENT_MODES = [
 	'others',
 ] as const;
 
-const PAYMENT_MODE_LABELS = {
+export const PAYMENT_MODE_LABELS = {
 	check: 'Check',
 	cash: 'Cash',
 	creditcard: 'Credit Card',
@@ -90,8 +90,8 @@ const invoiceEntryFields: Field[] = [
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
-	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice' },
-	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice' },
+	// invoice_amount and balance_amount (documented as allowed echoes of the invoice) are left
+	// out: in a fixed collection n8n gives every number a value (0), which would send wrong totals.
 ];
 
 /** The create input, minus `invoices` (which differs between create and update). */
@@ -117,6 +117,7 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		valueLabels: PAYMENT_MODE_LABELS,
 		maxLength: 100,
 		top: true,
+		default: 'cash',
 		description:
 			'How the customer paid. For autotransaction, refunds go to the card the customer supplied.',
 	},
@@ -150,6 +151,7 @@ const createFields: Field[] = [
 	{
 		name: 'invoices',
 		type: 'array',
+		top: true,
 		description: 'Invoices the payment is applied to; one payment may cover several invoices',
 		fields: invoiceEntryFields,
 	},
@@ -162,6 +164,7 @@ const updateFields: Field[] = [
 	{
 		name: 'invoices',
 		type: 'array',
+		top: true,
 		description:
 			'Invoices the payment is applied to; an entry may name an existing application by invoice_payment_id',
 		fields: [
@@ -240,7 +243,7 @@ const operations: Operation[] = [
 		fields: createFields,
 		responseKey: 'payment',
 		notes:
-			'Required markers: the document lists the create input without any. customer_id is required (error 3004); amount is required by judgement. Errors 9521 (partial payment of a retainer invoice) and 24016 (amount exceeds the balance due) come from the invoices entries.',
+			'Required markers: the document lists the create input without any. customer_id is required (error 3004); amount is required by judgement. Errors 9521 (partial payment of a retainer invoice) and 24016 (amount exceeds the balance due) come from the invoices entries. The entries\' invoice_amount and balance_amount (echoes of the invoice) are not offered: a fixed-collection number always has a value (0) in n8n, which would send wrong totals.',
 	},
 	{
 		value: 'get',

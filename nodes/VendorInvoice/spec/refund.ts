@@ -1,4 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from './payment';
 
 /**
  * Refunds of customer payments (document 3, "Customer payments"): the excess of a payment
@@ -26,10 +27,15 @@ const refundInput: Field[] = [
 	{ name: 'date', type: 'date', top: true, description: 'Date of the refund (yyyy-mm-dd)' },
 	{
 		name: 'refund_mode',
-		type: 'string',
+		type: 'enum',
+		values: PAYMENT_MODES,
+		valueLabels: PAYMENT_MODE_LABELS,
+		openValues: true,
 		maxLength: 50,
 		top: true,
-		description: 'How the refund was paid, e.g. cash',
+		default: 'cash',
+		description:
+			'How the refund was paid. The allowed values are not documented: the payment modes are offered, and another mode can be entered as an expression',
 	},
 	{
 		name: 'reference_number',

@@ -7,8 +7,9 @@
  * rate / budget_hours of tasks and users). 20077 (an expense is recorded, cannot delete) is
  * not emulated: no project delete operation is documented, so nothing can trigger it.
  *
- * Choices: `rate` missing when billing_type is fixed_cost_for_project or
- * based_on_project_hours -> 400 code 2 naming `rate`; a non-numeric rate -> 400 code 2; a
+ * Choices: 20004 and then `rate` missing when billing_type is fixed_cost_for_project or
+ * based_on_project_hours (-> 400 code 2 naming `rate`) are checked before the table
+ * validation (the table's `requiredWhen` would say the same in longer words); a non-numeric rate -> 400 code 2; a
  * blank or unknown customer -> 400 code 3004 (the payments' code, same meaning). `rate` is
  * kept as a number (the documents: string on input, number in responses). Tasks and users
  * given on update replace the old lists. Removing a user who is not on the project -> 404
@@ -52,7 +53,8 @@ function negative(v: unknown): boolean {
 	return v !== undefined && v !== null && v !== '' && Number(v) < 0;
 }
 
-function checkProjectBody(ctx: Ctx): Reply | undefined {
+/** Runs before the table validation: 20004 first, then the rate rule, in the emulator's words. */
+function checkAmountsAndRate(ctx: Ctx): Reply | undefined {
 	const body = bodyObject(ctx);
 	const amounts: unknown[] = [body.rate, body.budget_amount, body.budget_hours];
 	for (const list of [body.tasks, body.users]) {
@@ -62,6 +64,11 @@ function checkProjectBody(ctx: Ctx): Reply | undefined {
 	if (RATE_REQUIRED.includes(String(body.billing_type)) && (body.rate === undefined || body.rate === null || body.rate === '')) {
 		return invalidField(ctx, 'rate', `is required when billing_type is ${body.billing_type}`);
 	}
+	return undefined;
+}
+
+function checkProjectBody(ctx: Ctx): Reply | undefined {
+	const body = bodyObject(ctx);
 	if (body.rate !== undefined && body.rate !== '' && !Number.isFinite(Number(body.rate))) return invalidField(ctx, 'rate', 'must be a number');
 	if (!tenantOf(ctx).get('customers', String(body.customer_id))) {
 		return acctError(400, CODE.customer, 'Please enter a valid customer. The customer field is blank or incorrect.');
@@ -94,10 +101,11 @@ function fillProject(ctx: Ctx, rec: Rec, previous?: Rec): void {
 
 export const billingRules: Rules = {
 	'billing.project.create': {
+		pre: checkAmountsAndRate,
 		handle: (ctx) => checkProjectBody(ctx) ?? genericCreate(ctx, (rec) => fillProject(ctx, rec)),
 	},
 	'billing.project.update': {
-		pre: requireProject,
+		pre: (ctx) => requireProject(ctx) ?? checkAmountsAndRate(ctx),
 		handle: (ctx) => checkProjectBody(ctx) ?? genericUpdate(ctx, (rec, _ctx, previous) => fillProject(ctx, rec, previous)),
 	},
 	'billing.project.get': { pre: requireProject },
