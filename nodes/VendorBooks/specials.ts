@@ -50,9 +50,9 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 };
 
 /** Line fields copied from the estimate to the invoice (documented on both). */
-const LINE_FIELDS = ['item_id', 'name', 'description', 'item_order', 'rate', 'quantity', 'unit', 'discount', 'tax_id', 'tds_tax_id', 'tax_treatment_code', 'hsn_or_sac', 'product_type'];
+const LINE_FIELDS = ['item_id', 'name', 'description', 'item_order', 'rate', 'quantity', 'unit', 'discount', 'tax_id', 'tds_tax_id', 'tax_treatment_code', 'hsn_or_sac', 'sat_item_key_code', 'unitkey_code', 'product_type'];
 /** Header fields copied from the estimate. */
-const HEADER_FIELDS = ['customer_id', 'contact_persons', 'currency_id', 'exchange_rate', 'reference_number', 'discount', 'is_discount_before_tax', 'discount_type', 'is_inclusive_tax', 'place_of_supply', 'gst_treatment', 'gst_no', 'tax_treatment', 'vat_treatment', 'salesperson_name', 'notes', 'terms', 'shipping_charge', 'adjustment', 'adjustment_description', 'project_id'];
+const HEADER_FIELDS = ['customer_id', 'contact_persons', 'currency_id', 'exchange_rate', 'reference_number', 'discount', 'is_discount_before_tax', 'discount_type', 'is_inclusive_tax', 'place_of_supply', 'gst_treatment', 'gst_no', 'tax_treatment', 'vat_treatment', 'salesperson_name', 'notes', 'terms', 'shipping_charge', 'adjustment', 'adjustment_description'];
 
 function pick(source: IDataObject, keys: string[]): IDataObject {
 	const out: IDataObject = {};

@@ -61,7 +61,7 @@ describe('routing', () => {
 		const r = await call('GET', 'books', '/estimates/templates');
 		expect(r.status).toBe(200);
 		expect(r.body.templates.map((t: { template_name: string }) => t.template_name)).toEqual(['Standard', 'Spreadsheet']);
-		expect(em.requests.at(-1)?.operation).toBe('books.estimate.getTemplates');
+		expect(em.requests.at(-1)?.operation).toBe('books.estimateTemplate.getAll');
 	});
 
 	test('unknown accounting URL -> 404 code 5; project-management -> URL_RULE_NOT_CONFIGURED; wrong method -> 405 INVALID_METHOD', async () => {

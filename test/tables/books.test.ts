@@ -4,6 +4,7 @@
  */
 import type { Field, Operation, Resource } from '../../nodes/shared/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
+import { booksSpecials } from '../../nodes/VendorBooks/specials';
 
 /** The documented calls, copied literally from document 001. */
 const DOCUMENTED: Record<string, string[]> = {
@@ -26,12 +27,12 @@ const DOCUMENTED: Record<string, string[]> = {
 		'GET /estimates/print',
 		'PUT /estimates/{estimate_id}/address/billing',
 		'PUT /estimates/{estimate_id}/address/shipping',
-		'GET /estimates/templates',
 		'PUT /estimates/{estimate_id}/templates/{template_id}',
 		'POST /estimates/{estimate_id}/comments',
 		'GET /estimates/{estimate_id}/comments',
 		'PUT /estimates/{estimate_id}/comments/{comment_id}',
 	],
+	estimateTemplate: ['GET /estimates/templates'],
 	invoice: [
 		'POST /invoices',
 		'GET /invoices',
@@ -99,7 +100,7 @@ describe('Vendor Books area', () => {
 			org: { in: 'query', name: 'organization_id' },
 			envelope: 'accounting',
 		});
-		expect(booksArea.resources.map((r) => r.value)).toEqual(['item', 'estimate', 'invoice']);
+		expect(booksArea.resources.map((r) => r.value)).toEqual(['item', 'estimate', 'estimateTemplate', 'invoice']);
 	});
 
 	it.each(Object.keys(DOCUMENTED))('covers every documented %s call, and nothing undocumented', (res) => {
@@ -118,6 +119,26 @@ describe('Vendor Books area', () => {
 		expect(o).toMatchObject({ method: 'POST', path: '/invoices', kind: 'action', special: 'fromEstimate' });
 		expect(scopesOf(o).sort()).toEqual(['VendorBooks.estimates.READ', 'VendorBooks.invoices.CREATE']);
 		expect(field(o, 'estimate_id')).toMatchObject({ required: true, locator: 'estimate', in: 'body' });
+	});
+
+	it('every special named in a table has its handler beside the node', () => {
+		const named = allOps.filter(({ o }) => o.special).map(({ o }) => o.special as string);
+		expect(new Set(named)).toEqual(new Set(Object.keys(booksSpecials)));
+	});
+
+	it('pickers: estimate, invoice and template ids are resource locators fed by a list', () => {
+		const locators: Record<string, string | undefined> = {};
+		for (const { r, o } of allOps) for (const f of o.fields) if (f.required && f.type === 'id') locators[`${r.value}.${o.value}.${f.name}`] = f.locator;
+		expect(locators).toMatchObject({
+			'estimate.get.estimate_id': 'estimate',
+			'estimate.applyTemplate.template_id': 'estimateTemplate',
+			'invoice.sendEmail.invoice_id': 'invoice',
+			'invoice.createFromEstimate.estimate_id': 'estimate',
+			'item.get.item_id': 'item',
+		});
+		expect(resource('estimateTemplate')).toMatchObject({ idField: 'template_id', nameField: 'template_name', listOperation: 'getAll' });
+		const lineItem = field(op('invoice', 'create'), 'line_items').fields?.find((f) => f.name === 'item_id');
+		expect(lineItem?.locator).toBe('item');
 	});
 
 	it('operation values are unique per resource', () => {
@@ -201,7 +222,7 @@ describe('Vendor Books area', () => {
 				['invoice', 'invoice_ids'],
 				['estimate', 'estimate_ids'],
 			]) {
-				expect(op(r, 'getPdf')).toMatchObject({ batch: { field: ids, size: 25 }, special: 'pdf' });
+				expect(op(r, 'getPdf')).toMatchObject({ batch: { field: ids, size: 25 } });
 				expect(op(r, 'getPdf').binaryOutput?.mimeType).toBe('application/pdf');
 				expect(op(r, 'print').batch).toEqual({ field: ids, size: 25 });
 			}
@@ -215,7 +236,8 @@ describe('Vendor Books area', () => {
 				type: 'boolean',
 				in: 'query',
 			});
-			expect(op('invoice', 'downloadAttachment').special).toBe('downloadAttachment');
+			expect(op('invoice', 'downloadAttachment').binaryOutput).toBeDefined();
+			expect(op('invoice', 'uploadAttachment').binaryInput?.field).toBe('attachment');
 		});
 
 		it('custom fields bodies are arrays', () => {
@@ -245,6 +267,20 @@ describe('Vendor Books area', () => {
 				inferred: true,
 				values: ['Status.All', 'Status.Active', 'Status.Inactive'],
 			});
+			for (const r of ['item', 'estimate', 'invoice']) {
+				expect(field(op(r, 'getAll'), 'sort_order')).toMatchObject({ inferred: true, values: ['A', 'D'] });
+			}
+			expect(field(op('estimate', 'getAll'), 'filter_by').values).toHaveLength(7);
+			expect(field(op('estimate', 'getAll'), 'status').values).toEqual(['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired']);
+			expect(field(op('invoice', 'getAll'), 'status').values).toEqual(['sent', 'draft', 'overdue', 'paid', 'void', 'unpaid', 'partially_paid', 'viewed']);
+			expect(field(op('estimate', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual(['index', 'value']);
+			expect(field(op('invoice', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual(['customfield_id', 'value']);
+			const estimateLines = field(op('estimate', 'create'), 'line_items').fields?.map((f) => f.name);
+			expect(estimateLines).toEqual([
+				'item_id', 'line_item_id', 'name', 'description', 'item_order', 'product_type', 'hsn_or_sac', 'sat_item_key_code',
+				'unitkey_code', 'bcy_rate', 'rate', 'quantity', 'unit', 'discount_amount', 'discount', 'tax_id', 'tds_tax_id',
+				'tax_name', 'tax_type', 'tax_percentage', 'tax_treatment_code', 'item_total',
+			]);
 			const tags = field(op('invoice', 'create'), 'line_items').fields?.find((f) => f.name === 'tags');
 			expect(tags?.fields?.map((f) => f.name)).toEqual(['tag_id', 'tag_option_id']);
 		});

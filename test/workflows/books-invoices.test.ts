@@ -1,7 +1,11 @@
 /** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { DEMO } from '../emulator/demo-data';
 import { apiClient } from '../emulator/server';
-import { binaryItem, readBinary } from '../harness';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import type { Rec } from '../emulator/store';
+import { binaryItem, listSearch, readBinary } from '../harness';
+import { byId, expectNoError, json, apiCall, steps, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 let org: string;
@@ -126,4 +130,306 @@ test('an attachment with extension .exe is refused before sending; a .png is upl
 	expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', `/us/api/books/v3/invoices/${id}/attachment`, expect.stringMatching(/^multipart\/form-data; boundary=/)]);
 	const stored = await call('GET', 'books', `/invoices/${id}/attachment`);
 	expect(stored.buffer.toString()).toBe('file bytes');
+});
+
+const stored = (id: string): Rec => env.em.store.org('us', org)!.get('invoices', id)!;
+
+/** Every request carried the stored token and the organisation, and succeeded. */
+function expectSignedAndOk(): void {
+	const token = String(env.storedToken.access_token);
+	for (const r of env.apiRequests()) {
+		expect([r.headers.authorization, r.query.organization_id, r.status < 300]).toEqual([`Vendor-oauthtoken ${token}`, org, true]);
+	}
+}
+
+test('create with lines, addresses, custom fields and Mexico pickers -> update omitting a line deletes it', async () => {
+	const result = await env.run([
+		books('Create', {
+			operation: 'create',
+			customer_id: DEMO.customers.initech,
+			line_items: {
+				values: [
+					{ item_id: DEMO.items.hosting, quantity: 12, rate: 49, time_entry_ids: '501, 502', tax_treatment_code: 'ksa_pvt_edu' },
+					{ name: 'Setup', quantity: 1, rate: 150, tags: '[{"tag_id":"7001","tag_option_id":"7002"}]' },
+				],
+			},
+			additionalFields: {
+				invoice_number: 'INV-X-1',
+				date: '2026-11-01',
+				payment_terms: 30,
+				payment_terms_label: 'Net 30',
+				allow_partial_payments: true,
+				contact_persons: '9001,9002',
+				billing_address: { values: { address: '1 Main St', street2: 'Suite 5', city: 'Austin', state: 'TX', zip: '73301', country: 'USA' } },
+				custom_fields: { values: [{ customfield_id: '601', value: 'North' }] },
+			},
+			mexicoFields: { cfdi_usage: 'general_expense', cfdi_reference_type: 'cfdi_for_advance' },
+			ukFields: { vat_treatment: 'uk' },
+		}),
+		books('Update', {
+			operation: 'update',
+			invoice_id: byId('={{ $json.invoice_id }}'),
+			line_items: { values: [{ line_item_id: '={{ $json.line_items[1].line_item_id }}', quantity: 2, rate: 150 }] },
+			updateFields: { reference_number: 'PO-5', reason: 'Hosting cancelled' },
+		}),
+	]);
+	expectNoError(result);
+	const invoice = json(result, 'Create')[0];
+	const id = String(invoice.invoice_id);
+	const lines = invoice.line_items as Rec[];
+	expect(invoice).toMatchObject({
+		invoice_number: 'INV-X-1',
+		customer_name: 'Initech',
+		status: 'draft',
+		due_date: '2026-12-01',
+		total: 738,
+		balance: 738,
+		cfdi_usage: 'general_expense',
+		billing_address: { street2: 'Suite 5', city: 'Austin' },
+		custom_fields: [{ customfield_id: '601', value: 'North' }],
+	});
+	const updated = json(result, 'Update')[0];
+	expect(updated).toMatchObject({ invoice_id: invoice.invoice_id, reference_number: 'PO-5', total: 300 });
+	expect((updated.line_items as Rec[]).map((l) => [l.line_item_id, l.name, l.quantity])).toEqual([[lines[1].line_item_id, 'Setup', 2]]);
+	expect(stored(id).line_items).toHaveLength(1);
+
+	const [create, update] = env.apiRequests();
+	expect([create.method, create.path, create.query, update.method, update.path, update.query]).toEqual([
+		'POST', '/us/api/books/v3/invoices', { organization_id: org },
+		'PUT', `/us/api/books/v3/invoices/${id}`, { organization_id: org },
+	]);
+	const { line_items: sentLines, ...header } = create.body as Rec;
+	expect(header).toEqual({
+		customer_id: DEMO.customers.initech,
+		invoice_number: 'INV-X-1',
+		date: '2026-11-01',
+		payment_terms: 30,
+		payment_terms_label: 'Net 30',
+		allow_partial_payments: true,
+		contact_persons: ['9001', '9002'],
+		billing_address: { address: '1 Main St', street2: 'Suite 5', city: 'Austin', state: 'TX', zip: '73301', country: 'USA' },
+		custom_fields: [{ customfield_id: '601', value: 'North' }],
+		cfdi_usage: 'general_expense',
+		cfdi_reference_type: 'cfdi_for_advance',
+		vat_treatment: 'uk',
+	});
+	expect(sentLines).toEqual([
+		expect.objectContaining({ item_id: DEMO.items.hosting, quantity: 12, rate: 49, time_entry_ids: ['501', '502'], tax_treatment_code: 'ksa_pvt_edu' }),
+		expect.objectContaining({ name: 'Setup', quantity: 1, rate: 150, tags: [{ tag_id: '7001', tag_option_id: '7002' }] }),
+	]);
+	expect(sentLines[1]).not.toHaveProperty('tax_treatment_code');
+	expect(update.body).toEqual({
+		line_items: [expect.objectContaining({ line_item_id: String(lines[1].line_item_id), quantity: 2, rate: 150 })],
+		reference_number: 'PO-5',
+		reason: 'Hosting cancelled',
+	});
+	expectSignedAndOk();
+});
+
+test('get many: the status filter form, sort and Return All across pages', async () => {
+	for (let i = 0; i < 203; i++) await newInvoice('overdue');
+	env.em.clearRequests();
+	const result = await env.run([
+		books('List', { operation: 'getAll', returnAll: true, filters: { filter_by: 'Status.OverDue', sort_column: 'invoice_number', sort_order: 'D', item_name_contains: 'work' } }),
+	]);
+	expectNoError(result);
+	const out = json(result, 'List');
+	expect(out).toHaveLength(203);
+	expect(out.every((i) => i.status === 'overdue')).toBe(true);
+	const numbers = out.map((i) => String(i.invoice_number));
+	expect(numbers).toEqual([...numbers].sort().reverse());
+	expect(out[0]).not.toHaveProperty('line_items');
+	expect(out[0]).toEqual(expect.objectContaining({ balance: 100, total: 100, customer_id: expect.any(String), due_date: expect.any(String) }));
+	const query = { filter_by: 'Status.OverDue', sort_column: 'invoice_number', sort_order: 'D', item_name_contains: 'work', per_page: '200', organization_id: org };
+	expect(env.apiRequests().map((r) => [r.method, r.path, r.query])).toEqual([
+		['GET', '/us/api/books/v3/invoices', { ...query, page: '1' }],
+		['GET', '/us/api/books/v3/invoices', { ...query, page: '2' }],
+	]);
+	expectSignedAndOk();
+
+	env.em.clearRequests();
+	const paid = await env.run([books('List', { operation: 'getAll', limit: 10, filters: { status: 'paid', sort_column: 'total', due_date_before: '2099-01-01', invoice_number_startswith: 'INV-0000' } })]);
+	expect(json(paid, 'List').map((i) => i.invoice_id)).toEqual([DEMO.invoices.paid2, DEMO.invoices.paid1]);
+	expect(env.apiRequests()[0].query).toEqual({ status: 'paid', sort_column: 'total', due_date_before: '2099-01-01', invoice_number_startswith: 'INV-0000', page: '1', per_page: '10', organization_id: org });
+});
+
+test('e-mail: get the prepared content, then send it; the documented body is sent', async () => {
+	const id = DEMO.invoices.draft;
+	const result = await env.run([
+		books('Content', { operation: 'getEmailContent', invoice_id: byId(id) }),
+		books('Send', {
+			operation: 'sendEmail',
+			invoice_id: byId(id),
+			to_mail_ids: '={{ $json.to_mails_str }}',
+			additionalFields: { cc_mail_ids: 'boss@acme.example', subject: '={{ $json.subject }}', body: '<p>See attached</p>', send_from_org_email_id: true },
+		}),
+	]);
+	expectNoError(result);
+	const content = json(result, 'Content')[0];
+	expect(content).toMatchObject({ to_mails_str: 'billing@acme.example', file_name: 'INV-00007.pdf', customer_id: DEMO.customers.acme, entity_id: id });
+	expect(content.subject).toMatch(/^Invoice - INV-00007 from /);
+	expect(json(result, 'Send')).toEqual([{ success: true, message: 'Your invoice has been sent.' }]);
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'GET', path: `/books/v3/invoices/${id}/email`, query: { organization_id: org }, body: undefined },
+		{
+			method: 'POST',
+			path: `/books/v3/invoices/${id}/email`,
+			query: { organization_id: org },
+			body: { to_mail_ids: ['billing@acme.example'], cc_mail_ids: ['boss@acme.example'], subject: content.subject, body: '<p>See attached</p>', send_from_org_email_id: true },
+		},
+	]);
+	expectSignedAndOk();
+	expect(env.em.store.org('us', org)!.mails.at(-1)).toMatchObject({ kind: 'invoice', invoiceId: id, to: ['billing@acme.example'], cc: ['boss@acme.example'] });
+	expect(stored(id)).toMatchObject({ is_emailed: true, status: 'sent' });
+});
+
+test('payment reminder: content, send, disable; a paid invoice is refused with the API message', async () => {
+	const id = DEMO.invoices.overdue2;
+	const result = await env.run([
+		books('Content', { operation: 'getReminderContent', invoice_id: byId(id) }),
+		books('Remind', { operation: 'sendReminder', invoice_id: byId(id), to_mail_ids: 'ap@globex.example', additionalFields: { subject: 'Friendly reminder' } }),
+		books('Disable', { operation: 'disableReminder', invoice_id: byId(id) }),
+	]);
+	expectNoError(result);
+	expect(json(result, 'Content')[0]).toMatchObject({ subject: 'Payment reminder for invoice INV-00002', to_mails_str: 'ap@globex.example', entity_id: id });
+	expect(json(result, 'Remind')).toEqual([{ success: true, message: 'Your payment reminder has been sent.' }]);
+	expect(json(result, 'Disable')).toEqual([{ success: true, message: 'Reminders stopped.' }]);
+	const base = `/books/v3/invoices/${id}/paymentreminder`;
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'GET', path: base, query: { organization_id: org }, body: undefined },
+		{ method: 'POST', path: base, query: { organization_id: org }, body: { to_mail_ids: ['ap@globex.example'], subject: 'Friendly reminder' } },
+		{ method: 'POST', path: `${base}/disable`, query: { organization_id: org }, body: undefined },
+	]);
+	expectSignedAndOk();
+	expect(stored(id)).toMatchObject({ reminders_sent: 1, payment_reminder_enabled: false });
+
+	const refused = await env.run([books('Remind', { operation: 'sendReminder', invoice_id: byId(DEMO.invoices.paid1) })]);
+	expect(refused.error('Remind')?.message).toBe('Payment reminders can be sent only for open or overdue invoices; invoice INV-00004 is paid. (code 3)');
+});
+
+test('print: ids joined by commas, more than 25 split into calls of 25', async () => {
+	const ids = Array.from({ length: 27 }, (_, i) => Object.values(DEMO.invoices)[i % 10]);
+	const result = await env.run([books('Print', { operation: 'print', invoice_ids: ids.join(',') })]);
+	expectNoError(result);
+	expect(json(result, 'Print')).toEqual([{ success: true, message: 'success' }, { success: true, message: 'success' }]);
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(0, 25).join(','), organization_id: org }, body: undefined },
+		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(25).join(','), organization_id: org }, body: undefined },
+	]);
+	expectSignedAndOk();
+});
+
+test('PDF of an unknown invoice: the API error names the ids; nothing is output as a file', async () => {
+	const result = await env.run([books('PDF', { operation: 'getPdf', invoice_ids: `${DEMO.invoices.sent},1499999999999` })]);
+	expect(result.error('PDF')?.message).toBe('Invalid value passed for invoice_ids: no such record: 1499999999999 (code 2)');
+	expect(env.apiRequests().map((r) => [r.path, r.status])).toEqual([['/us/api/books/v3/invoices/pdf', 400]]);
+});
+
+test('attachment: upload, allow it in e-mails, download as binary, delete', async () => {
+	const id = await newInvoice('sent');
+	env.em.clearRequests();
+	const result = await env.run(
+		[
+			books('Upload', { operation: 'uploadAttachment', invoice_id: byId(id), binaryPropertyName: 'scan' }),
+			books('In mail', { operation: 'updateAttachment', invoice_id: byId(id), can_send_in_mail: true }),
+			books('Download', { operation: 'downloadAttachment', invoice_id: byId(id), binaryPropertyName: 'file' }),
+			books('Delete', { operation: 'deleteAttachment', invoice_id: byId(id) }),
+		],
+		[binaryItem(Buffer.from('%PDF-1.4 signed order'), 'signed-order.pdf', 'application/pdf', {}, 'scan')],
+	);
+	expectNoError(result);
+	expect(json(result, 'Upload')).toEqual([{ success: true, message: 'Your file has been attached.' }]);
+	expect(json(result, 'In mail')).toEqual([{ success: true, message: 'Invoice attachment preferences have been updated.' }]);
+	const [file] = result.output('Download');
+	expect([file.binary?.file.fileName, file.binary?.file.mimeType]).toEqual(['signed-order.pdf', 'application/pdf']);
+	expect((await readBinary(file, 'file')).toString()).toBe('%PDF-1.4 signed order');
+	expect(file.json).toEqual({ fileName: 'signed-order.pdf', mimeType: 'application/pdf', fileSize: 21 });
+	expect(json(result, 'Delete')).toEqual([{ success: true, message: 'Your file is no longer attached to the invoice.' }]);
+
+	const requests = env.apiRequests();
+	const path = `/books/v3/invoices/${id}/attachment`;
+	expect(requests.map((r) => apiCall({ ...r, body: r.method === 'POST' ? undefined : r.body }))).toEqual([
+		{ method: 'POST', path, query: { organization_id: org }, body: undefined },
+		{ method: 'PUT', path, query: { can_send_in_mail: 'true', organization_id: org }, body: undefined },
+		{ method: 'GET', path, query: { organization_id: org }, body: undefined },
+		{ method: 'DELETE', path, query: { organization_id: org }, body: undefined },
+	]);
+	expect(requests[0].headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+	expect(JSON.stringify(requests[0].body)).toContain('signed-order.pdf');
+	expectSignedAndOk();
+	expect(stored(id)).toMatchObject({ has_attachment: false, attachment_name: '' });
+});
+
+test('delete an expense receipt, update custom fields, delete an applied credit', async () => {
+	const before = stored(DEMO.invoices.overdue3).balance as number;
+	const result = await env.run([
+		books('Receipt', { operation: 'deleteExpenseReceipt', expense_id: DEMO.expenseId }),
+		books('Fields', {
+			operation: 'updateCustomFields',
+			invoice_id: byId(DEMO.invoices.sent),
+			custom_fields: { values: [{ customfield_id: '701', value: 'Rush' }, { customfield_id: '702', value: 'B2B' }] },
+		}),
+		books('Credit', { operation: 'deleteAppliedCredit', invoice_id: byId(DEMO.invoices.overdue3), credit_id: DEMO.creditId }),
+	]);
+	expectNoError(result);
+	expect(json(result, 'Receipt')).toEqual([{ success: true, message: 'The attached expense receipt has been deleted.' }]);
+	expect(json(result, 'Fields')).toEqual([{ success: true, message: 'Custom fields have been updated.' }]);
+	expect(json(result, 'Credit')).toEqual([{ success: true, message: 'Credits applied to the invoice have been deleted.' }]);
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'DELETE', path: `/books/v3/invoices/expenses/${DEMO.expenseId}/receipt`, query: { organization_id: org }, body: undefined },
+		{
+			method: 'PUT',
+			path: `/books/v3/invoice/${DEMO.invoices.sent}/customfields`,
+			query: { organization_id: org },
+			body: [{ customfield_id: '701', value: 'Rush' }, { customfield_id: '702', value: 'B2B' }],
+		},
+		{ method: 'DELETE', path: `/books/v3/invoices/${DEMO.invoices.overdue3}/creditsapplied/${DEMO.creditId}`, query: { organization_id: org }, body: undefined },
+	]);
+	expectSignedAndOk();
+	expect((stored(DEMO.invoices.sent).line_items as Rec[])[0]).not.toHaveProperty('expense_receipt_name');
+	expect(stored(DEMO.invoices.sent).custom_fields).toEqual([{ customfield_id: '701', value: 'Rush' }, { customfield_id: '702', value: 'B2B' }]);
+	expect(stored(DEMO.invoices.overdue3)).toMatchObject({ credits: [], credits_applied: 0, balance: before + 50 });
+});
+
+test('comments: add, list, update', async () => {
+	const id = DEMO.invoices.viewed;
+	const result = await env.run([
+		books('Add', { operation: 'addComment', invoice_id: byId(id), description: 'Customer promised payment Friday' }),
+		books('List', { operation: 'getComments', invoice_id: byId(id) }),
+		books('Edit', { operation: 'updateComment', invoice_id: byId(id), comment_id: '={{ $json.comment_id }}', description: 'Paid Monday instead' }),
+	]);
+	expectNoError(result);
+	const [comment] = json(result, 'List');
+	expect(comment).toMatchObject({ invoice_id: id, description: 'Customer promised payment Friday', comment_type: 'internal' });
+	const base = `/books/v3/invoices/${id}/comments`;
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'POST', path: base, query: { organization_id: org }, body: { description: 'Customer promised payment Friday' } },
+		{ method: 'GET', path: base, query: { organization_id: org }, body: undefined },
+		{ method: 'PUT', path: `${base}/${String(comment.comment_id)}`, query: { organization_id: org }, body: { description: 'Paid Monday instead' } },
+	]);
+	expectSignedAndOk();
+	expect(json(result, 'Edit')).toEqual([{ success: true, message: 'Comment has been updated.' }]);
+	expect(env.em.store.org('us', org)!.get('comments', String(comment.comment_id))).toMatchObject({ description: 'Paid Monday instead' });
+});
+
+test('the invoice picker lists invoices by number and searches with invoice_number_contains', async () => {
+	const node = {
+		id: 'b',
+		name: 'Books',
+		type: 'n8n-nodes-vendor.vendorBooks',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: { organizationId: org, resource: 'invoice', operation: 'sendEmail', invoice_id: { __rl: true, mode: 'list', value: '' } },
+		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
+	};
+	const found = await listSearch({ nodeType: VendorBooks, node, method: 'searchInvoices', filter: 'INV-0000', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] });
+	expect(found.results.slice(0, 3)).toEqual([
+		{ name: 'INV-00001', value: DEMO.invoices.overdue1 },
+		{ name: 'INV-00002', value: DEMO.invoices.overdue2 },
+		{ name: 'INV-00003', value: DEMO.invoices.overdue3 },
+	]);
+	expect(env.apiRequests().map(apiCall)).toEqual([
+		{ method: 'GET', path: '/books/v3/invoices', query: { invoice_number_contains: 'INV-0000', page: '1', per_page: '200', organization_id: org }, body: undefined },
+	]);
+	expectSignedAndOk();
 });

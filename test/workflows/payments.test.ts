@@ -10,7 +10,7 @@ import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { DEMO } from '../emulator/demo-data';
 import { apiClient } from '../emulator/server';
 import { listSearch } from '../harness';
-import { apiCall, expectNoError, json, steps, WorkflowEnv } from './support';
+import { apiCall, byId, expectNoError, json, steps, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 let org: string;
@@ -18,7 +18,6 @@ let call: ReturnType<typeof apiClient>;
 let payments: ReturnType<typeof steps>;
 let refunds: ReturnType<typeof steps>;
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const tenant = () => env.em.store.org('us', org)!;
 
 beforeAll(async () => {

@@ -148,3 +148,6 @@ export function expectNoError(result: RunResult): void {
 	const error = result.error();
 	if (error) throw new Error(`workflow failed: ${error.message} ${(error as { description?: string }).description ?? ''}`);
 }
+
+/** A resource-locator value in "By ID" mode. */
+export const byId = (value: string): IDataObject => ({ __rl: true, mode: 'id', value });

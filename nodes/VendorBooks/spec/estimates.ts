@@ -4,7 +4,7 @@
  * "Endpoints / Estimates", "Limits". The reference-value enums are shared with invoices.
  */
 import type { Field, Operation, Resource } from '../../shared/spec';
-import { PRODUCT_TYPES } from './items';
+import { PRODUCT_TYPES, sortOrder } from './items';
 
 const S = 'VendorBooks.estimates';
 
@@ -44,6 +44,13 @@ export const VAT_TREATMENTS = [
 	'eu_vat_not_registered',
 	'non_eu',
 ] as const;
+export const VAT_TREATMENT_LABELS: Readonly<Record<string, string>> = {
+	uk: 'UK',
+	eu_vat_registered: 'EU VAT Registered',
+	overseas: 'Overseas',
+	eu_vat_not_registered: 'EU VAT Not Registered (Before the 2021 Exit)',
+	non_eu: 'Non-EU (Before the 2021 Exit)',
+};
 /** UAE emirates, then GCC countries. */
 export const PLACES_OF_SUPPLY = [
 	'AB',
@@ -91,6 +98,21 @@ export const TAX_TREATMENT_CODES = [
 	'ksa_reimbursed_expense',
 	'ksa_house_sales',
 ] as const;
+export const TAX_TREATMENT_CODE_LABELS: Readonly<Record<string, string>> = {
+	uae_same_tax_group: 'Same Tax Group (UAE)',
+	uae_reimbursed_expense: 'Reimbursed Expense (UAE)',
+	uae_others: 'Others (UAE)',
+	bahrain_same_tax_group: 'Same Tax Group (Bahrain)',
+	bahrain_transfer_of_concern: 'Transfer of Concern (Bahrain)',
+	bahrain_disbursement: 'Disbursement (Bahrain)',
+	bahrain_head_to_branch_transaction: 'Head to Branch Transaction (Bahrain)',
+	bahrain_warranty_repair_services: 'Warranty Repair Services (Bahrain)',
+	bahrain_others: 'Others (Bahrain)',
+	ksa_pvt_health: 'Private Health (Saudi Arabia)',
+	ksa_pvt_edu: 'Private Education (Saudi Arabia)',
+	ksa_reimbursed_expense: 'Reimbursed Expense (Saudi Arabia)',
+	ksa_house_sales: 'House Sales (Saudi Arabia)',
+};
 
 export const placeOfSupply: Field = {
 	name: 'place_of_supply',
@@ -121,14 +143,14 @@ export const taxTreatment: Field = {
 	type: 'enum',
 	values: TAX_TREATMENTS,
 	valueLabels: TAX_TREATMENT_LABELS,
-	group: 'GCC',
 	description:
-		'Tax treatment. GCC/UAE: vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc, dz_* (UAE only). Mexico: home_country_mexico, border_region_mexico, non_mexico.',
+		'Tax treatment (GCC, UAE and Mexico; the region is named on each value). GCC/UAE: vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc, dz_* (UAE only). Mexico: home_country_mexico, border_region_mexico, non_mexico.',
 };
 export const vatTreatment: Field = {
 	name: 'vat_treatment',
 	type: 'enum',
 	values: VAT_TREATMENTS,
+	valueLabels: VAT_TREATMENT_LABELS,
 	group: 'UK',
 	description: 'VAT treatment (eu_vat_not_registered and non_eu: before the 2021 exit only)',
 };
@@ -142,13 +164,17 @@ export const taxTreatmentCode: Field = {
 	name: 'tax_treatment_code',
 	type: 'enum',
 	values: TAX_TREATMENT_CODES,
+	valueLabels: TAX_TREATMENT_CODE_LABELS,
 	group: 'GCC',
+	// A member of every line: left unset unless chosen (n8n fills a line's members with their defaults).
+	default: '',
 	description: 'Tax treatment code of the line (UAE: uae_*, Bahrain: bahrain_*, Saudi Arabia: ksa_*)',
 };
 export const lineProductType: Field = {
 	name: 'product_type',
 	type: 'enum',
 	values: PRODUCT_TYPES,
+	default: '',
 	description: 'Type of product',
 };
 
@@ -246,7 +272,7 @@ const estimateBodyFields: Field[] = [
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
-	{ name: 'template_id', type: 'id', description: 'ID of the PDF template' },
+	{ name: 'template_id', type: 'id', locator: 'estimateTemplate', description: 'ID of the PDF template (see Estimate Template > Get Many)' },
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
 	{ name: 'project_id', type: 'id', description: 'ID of the project (input only)' },
 	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail (input only)' },
@@ -263,6 +289,9 @@ const estimateBodyFields: Field[] = [
 	taxTreatment,
 	vatTreatment,
 ];
+
+/** The address operations' body, entered as top-level fields. */
+const addressInput: Field[] = estimateAddressMembers.map((f) => ({ ...f, top: true }));
 
 const commentFields: Field[] = [
 	{ name: 'description', type: 'string', top: true, multiline: true, description: 'Text of the comment' },
@@ -348,6 +377,7 @@ const operations: Operation[] = [
 				description:
 					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
 			},
+			sortOrder,
 		],
 		notes: 'The item name / item description filters carry the documented 100-character limit.',
 	},
@@ -399,9 +429,8 @@ const operations: Operation[] = [
 		],
 		batch: { field: 'estimate_ids', size: 25 },
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'estimates.pdf' },
-		special: 'pdf',
 		notes:
-			'The batch size 25 is documented for bulk print of estimates; applied to PDF as well. An invalid value answers code 0 with a message naming estimate_ids and no PDF: treated as an error.',
+			'The batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids). An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get\'s json/pdf/html selector is not named).',
 	},
 	{
 		value: 'print',
@@ -433,7 +462,8 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/estimates/{estimate_id}/address/billing',
 		scope: `${S}.UPDATE`,
-		fields: [estimateId, ...estimateAddressMembers],
+		fields: [estimateId, ...addressInput],
+		notes: 'Members left empty are not sent.',
 	},
 	{
 		value: 'updateShippingAddress',
@@ -444,20 +474,8 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/estimates/{estimate_id}/address/shipping',
 		scope: `${S}.UPDATE`,
-		fields: [estimateId, ...estimateAddressMembers],
-	},
-	{
-		value: 'getTemplates',
-		name: 'Get Templates',
-		action: 'Get estimate templates',
-		description: 'List the PDF templates of estimates',
-		kind: 'action',
-		method: 'GET',
-		path: '/estimates/templates',
-		scope: `${S}.READ`,
-		fields: [],
-		responseKey: 'templates',
-		pagination: 'none',
+		fields: [estimateId, ...addressInput],
+		notes: 'Members left empty are not sent.',
 	},
 	{
 		value: 'applyTemplate',
@@ -470,7 +488,13 @@ const operations: Operation[] = [
 		scope: `${S}.UPDATE`,
 		fields: [
 			estimateId,
-			{ name: 'template_id', type: 'id', required: true, description: 'ID of the template (see Get Templates)' },
+			{
+				name: 'template_id',
+				type: 'id',
+				required: true,
+				locator: 'estimateTemplate',
+				description: 'ID of the template (picked from the estimate templates)',
+			},
 		],
 	},
 	{
@@ -521,4 +545,32 @@ export const estimate: Resource = {
 	nameField: 'estimate_number',
 	listOperation: 'getAll',
 	operations,
+};
+
+/**
+ * The PDF templates of estimates (`GET /estimates/templates`), a resource of their own so
+ * that template ids are picked from this list (resource locator fed by `getAll`).
+ */
+export const estimateTemplate: Resource = {
+	value: 'estimateTemplate',
+	name: 'Estimate Template',
+	idField: 'template_id',
+	nameField: 'template_name',
+	listOperation: 'getAll',
+	operations: [
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many estimate templates',
+			description: 'List the PDF templates of estimates',
+			kind: 'getAll',
+			method: 'GET',
+			path: '/estimates/templates',
+			scope: `${S}.READ`,
+			fields: [],
+			responseKey: 'templates',
+			pagination: 'none',
+			notes: 'The list is answered whole (no page_context shown); Limit cuts it on the node side.',
+		},
+	],
 };

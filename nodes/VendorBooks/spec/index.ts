@@ -1,10 +1,10 @@
 /**
- * Vendor Books (`{api_url}/books/v3`): items, estimates, invoices.
+ * Vendor Books (`{api_url}/books/v3`): items, estimates (and their PDF templates), invoices.
  * The organisation id travels as the query parameter `organization_id` on every call; the
  * engine adds it from the org setting, so no table lists it as a field.
  */
 import type { Area } from '../../shared/spec';
-import { estimate } from './estimates';
+import { estimate, estimateTemplate } from './estimates';
 import { invoice } from './invoices';
 import { item } from './items';
 
@@ -28,7 +28,7 @@ export const booksArea: Area = {
 		'VendorBooks.invoices.UPDATE',
 		'VendorBooks.invoices.DELETE',
 	],
-	resources: [item, estimate, invoice],
+	resources: [item, estimate, estimateTemplate, invoice],
 };
 
-export { estimate, invoice, item };
+export { estimate, estimateTemplate, invoice, item };

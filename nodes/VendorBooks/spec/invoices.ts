@@ -15,6 +15,7 @@ import {
 	taxTreatmentCode,
 	vatTreatment,
 } from './estimates';
+import { sortOrder } from './items';
 
 const S = 'VendorBooks.invoices';
 
@@ -205,9 +206,10 @@ const invoiceBodyFields: Field[] = [
 						name: 'additional_field1',
 						type: 'enum',
 						values: ['standard', 'adaptive'],
+						default: '',
 						description: 'Additional gateway setting',
 					},
-					{ name: 'gateway_name', type: 'enum', values: PAYMENT_GATEWAYS, description: 'Name of the gateway' },
+					{ name: 'gateway_name', type: 'enum', values: PAYMENT_GATEWAYS, default: '', description: 'Name of the gateway' },
 				],
 			},
 		],
@@ -412,6 +414,7 @@ const operations: Operation[] = [
 				description:
 					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
 			},
+			sortOrder,
 		],
 	},
 	{
@@ -512,7 +515,6 @@ const operations: Operation[] = [
 		fields: [invoiceIds],
 		batch: { field: 'invoice_ids', size: 25 },
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'invoices.pdf' },
-		special: 'pdf',
 		notes:
 			'At most 25 invoices per PDF: more ids give one PDF per batch of 25. A code-0 answer without a PDF is an error.',
 	},
@@ -539,7 +541,6 @@ const operations: Operation[] = [
 		scope: `${S}.CREATE`,
 		fields: [invoiceId],
 		binaryInput: { field: 'attachment', extensions: ATTACHMENT_EXTENSIONS, required: true },
-		special: 'uploadAttachment',
 		notes:
 			'The multipart field name of the file is not shown in the documents; `attachment` is used (inferred). Extensions outside the documented list are refused before sending.',
 	},
@@ -574,7 +575,6 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [invoiceId],
 		binaryOutput: { mimeType: 'application/octet-stream', fileName: 'attachment' },
-		special: 'downloadAttachment',
 		notes:
 			'The file type is whatever the server answers (Content-Type / Content-Disposition); the binaryOutput values are fallbacks only.',
 	},

@@ -9,6 +9,17 @@ const S = 'VendorBooks.settings';
 export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
 export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
+/** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
+export const sortOrder: Field = {
+	name: 'sort_order',
+	type: 'enum',
+	values: ['A', 'D'],
+	valueLabels: { A: 'Ascending', D: 'Descending' },
+	inferred: true,
+	description:
+		'Sort direction (parameter name not shown in the documents; sort_order as the page_context of the answer names it)',
+};
+
 const itemId: Field = {
 	name: 'item_id',
 	type: 'id',
@@ -162,6 +173,7 @@ const operations: Operation[] = [
 				description:
 					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
 			},
+			sortOrder,
 		],
 	},
 	{

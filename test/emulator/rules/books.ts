@@ -11,7 +11,11 @@
  *   (paid / partially_paid) change them.
  * - Lists: items answer `page_context` as an object; estimates and invoices as an array of
  *   one object with `applied_filter` (the `filter_by` value, default `Status.All`). The item
- *   list shows active items unless `filter_by` or `status` says otherwise.
+ *   list shows active items unless `filter_by` or `status` says otherwise. Estimate and
+ *   invoice list entries carry only the documented list-entry fields (no lines).
+ * - Updates with `line_items`: the lines sent replace the old ones (an omitted line is
+ *   deleted, as documented); a line naming an old `line_item_id` changes that line, keeping
+ *   members not sent; an unknown `line_item_id` -> 400 code 2.
  * - `GET /estimates/pdf`: more than 25 ids -> 400 code 2; missing, malformed or unknown ids ->
  *   the documented quirk: HTTP 200 `{ code: 0, message: 'Invalid value passed for estimate_ids' }`
  *   without a file. One PDF page per estimate; `Content-Disposition: attachment;
@@ -316,11 +320,43 @@ function setAddress(kind: 'billing_address' | 'shipping_address') {
 	};
 }
 
+/**
+ * Update with `line_items`: the lines sent replace the old ones (an omitted line is deleted,
+ * as documented); a line with the `line_item_id` of an old line changes that line (members
+ * not sent keep their values); an unknown `line_item_id` is refused.
+ */
+function mergeLines(rec: Rec, ctx: Ctx, previous: Rec): Reply | undefined {
+	if (rec.line_items === previous.line_items || !Array.isArray(rec.line_items)) return undefined;
+	const old: Rec[] = Array.isArray(previous.line_items) ? previous.line_items : [];
+	const merged: Rec[] = [];
+	for (const [i, line] of (rec.line_items as Rec[]).entries()) {
+		if (line.line_item_id === undefined) {
+			merged.push(line);
+			continue;
+		}
+		const before = old.find((l) => String(l.line_item_id) === String(line.line_item_id));
+		if (!before) return invalidField(ctx, `line_items[${i}].line_item_id`, `no line item ${String(line.line_item_id)} in this ${ctx.resource.value}`);
+		merged.push({ ...before, ...line });
+	}
+	rec.line_items = merged;
+	return undefined;
+}
+
+/** List entries carry only the documented list-entry fields. */
+function listEntry(keys: string[]) {
+	return (rec: Rec): Rec => Object.fromEntries(keys.filter((k) => rec[k] !== undefined).map((k) => [k, rec[k]]));
+}
+const ESTIMATE_LIST_FIELDS = ['estimate_id', 'customer_name', 'customer_id', 'status', 'estimate_number', 'reference_number', 'date', 'currency_id', 'currency_code', 'total', 'created_time', 'last_modified_time', 'accepted_date', 'declined_date', 'expiry_date', 'has_attachment', 'is_viewed_by_client', 'client_viewed_time'];
+const INVOICE_LIST_FIELDS = ['invoice_id', 'ach_payment_initiated', 'customer_name', 'customer_id', 'status', 'invoice_number', 'reference_number', 'date', 'due_date', 'due_days', 'currency_id', 'schedule_time', 'currency_code', 'is_viewed_by_client', 'has_attachment', 'client_viewed_time', 'total', 'balance', 'created_time', 'last_modified_time', 'is_emailed', 'reminders_sent', 'last_reminder_sent_date', 'payment_expected_date', 'last_payment_date', 'custom_fields', 'documents', 'salesperson_id', 'salesperson_name', 'shipping_charge', 'adjustment', 'write_off_amount', 'exchange_rate'];
+
 function prepareTransaction(kind: 'estimate' | 'invoice') {
-	return (rec: Rec, ctx: Ctx, previous?: Rec): void => {
+	return (rec: Rec, ctx: Ctx, previous?: Rec): Reply | undefined => {
 		const tenant = tenantOf(ctx);
 		const now = ctx.clock.now();
-		if (!previous) {
+		if (previous) {
+			const refused = mergeLines(rec, ctx, previous);
+			if (refused) return refused;
+		} else {
 			rec[`${kind}_number`] ??= `${kind === 'estimate' ? 'EST' : 'INV'}-${pad(tenant.counter(kind))}`;
 			rec.status = 'draft';
 			rec.date ??= day(now);
@@ -334,6 +370,7 @@ function prepareTransaction(kind: 'estimate' | 'invoice') {
 			}
 			settleInvoice(rec, day(now));
 		}
+		return undefined;
 	};
 }
 
@@ -374,7 +411,7 @@ const itemRules: Rules = {
 const estimateRules: Rules = {
 	'books.estimate.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')) },
 	'books.estimate.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')) },
-	'books.estimate.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates' }) },
+	'books.estimate.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates', entry: listEntry(ESTIMATE_LIST_FIELDS) }) },
 	'books.estimate.getPdf': {
 		// Before the table validation: malformed ids get the documented code-0 answer too.
 		pre: (ctx) => {
@@ -395,7 +432,7 @@ const estimateRules: Rules = {
 	},
 	'books.estimate.updateBillingAddress': { handle: setAddress('billing_address') },
 	'books.estimate.updateShippingAddress': { handle: setAddress('shipping_address') },
-	'books.estimate.getTemplates': { handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
+	'books.estimateTemplate.getAll': { handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
 	'books.estimate.applyTemplate': {
 		handle: (ctx) => {
 			const rec = estimate(ctx);
@@ -414,7 +451,7 @@ const estimateRules: Rules = {
 const invoiceRules: Rules = {
 	'books.invoice.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')) },
 	'books.invoice.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')) },
-	'books.invoice.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices' }) },
+	'books.invoice.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices', entry: listEntry(INVOICE_LIST_FIELDS) }) },
 	'books.invoice.sendEmail': {
 		handle: (ctx) => {
 			const inv = invoice(ctx);
