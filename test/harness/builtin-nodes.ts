@@ -37,6 +37,46 @@ export class ManualTrigger implements INodeType {
 	}
 }
 
+/**
+ * Stand-in for n8n's Schedule Trigger (`n8n-nodes-base.scheduleTrigger`, versions 1 to 1.2):
+ * accepts its `rule` parameter as n8n stores it and, when the workflow runs, emits one item
+ * shaped like the real node's (timestamp, readable date and time parts) for "now".
+ */
+export class ScheduleTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Schedule Trigger',
+		name: 'scheduleTrigger',
+		group: ['trigger', 'schedule'],
+		version: [1, 1.1, 1.2],
+		description: 'Triggers the workflow on a given schedule',
+		eventTriggerDescription: '',
+		defaults: { name: 'Schedule Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Trigger Rules', name: 'rule', type: 'json', default: '{}' }],
+	};
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const manualTriggerFunction = async () => {
+			const now = new Date();
+			const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+			this.emit([
+				this.helpers.returnJsonArray([
+					{
+						timestamp: now.toISOString(),
+						'Readable date': now.toUTCString(),
+						'Day of week': days[now.getUTCDay()],
+						Hour: String(now.getUTCHours()).padStart(2, '0'),
+						Minute: String(now.getUTCMinutes()).padStart(2, '0'),
+						Timezone: 'UTC',
+					},
+				]),
+			]);
+		};
+		return { manualTriggerFunction };
+	}
+}
+
 /** Stand-in for n8n's No Operation node (`n8n-nodes-base.noOp`): passes its input through. */
 export class NoOp implements INodeType {
 	description: INodeTypeDescription = {
@@ -105,6 +145,7 @@ export type NodeTypeClass = new () => INodeType | IVersionedNodeType;
 export const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
 	'n8n-nodes-base.manualTrigger': ManualTrigger,
 	'n8n-nodes-base.noOp': NoOp,
+	'n8n-nodes-base.scheduleTrigger': ScheduleTrigger,
 	'harness.binaryFixture': BinaryFixture,
 };
 

@@ -30,7 +30,7 @@ import { HarnessNodeTypes, type NodeTypeClass } from './builtin-nodes';
 import { HarnessCredentialsHelper, HarnessCredentialTypes, type HarnessCredential } from './credentials-helper';
 import { Container, ensureHarnessSetup } from './setup';
 
-export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp } from './builtin-nodes';
+export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp, ScheduleTrigger } from './builtin-nodes';
 export { HarnessCredentialsHelper, HarnessCredentialTypes } from './credentials-helper';
 export type { HarnessCredential } from './credentials-helper';
 export { OAuth2Api } from './oauth2-api.credentials';

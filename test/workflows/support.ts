@@ -10,13 +10,19 @@ import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
+import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
+import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
 import { startEmulator } from '../emulator/server';
 import { runWorkflow } from '../harness';
 import type { HarnessCredential, RunResult } from '../harness';
 
-export const NODE_TYPES = [VendorBooks, VendorProjects, VendorInvoice, VendorBilling, VendorInventory];
+export const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
+export const NODE_TYPES = [VendorBooks, VendorProjects, VendorInvoice, VendorBilling, VendorInventory, ...TRIGGER_TYPES];
 export const CREDENTIAL_ID = 'vendor-cred-1';
 
 /** The credential a user would create for the emulator: region Custom, connected (tokens stored). */
@@ -151,3 +157,4 @@ export function expectNoError(result: RunResult): void {
 
 /** A resource-locator value in "By ID" mode. */
 export const byId = (value: string): IDataObject => ({ __rl: true, mode: 'id', value });
+

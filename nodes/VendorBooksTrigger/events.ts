@@ -1,0 +1,82 @@
+/**
+ * Events of the Vendor Books Trigger (see nodes/shared/poll.ts for the strategies).
+ *
+ * - Estimates and invoices: the documents name the sort column `created_time` for both
+ *   lists, so "created" events read newest first and stop at the cursor. The parameter
+ *   names `sort_column` and `sort_order` (`D`, as `page_context.sort_order` answers) are
+ *   inferred; if a server ignored them the engine notices the order and reads every page.
+ * - Status changes: no sort by modification time is documented, so the list filtered by
+ *   the status (`status`, name inferred) is read in full and compared with the ids that
+ *   were in that status at the last poll (only those are remembered). Cost per poll:
+ *   ceil(records in that status / 200) calls; narrow it with the date or customer filters.
+ * - Items: the documented sort columns are name, rate and tax_name (no time), and items
+ *   carry no time field, so the whole list (`filter_by=Status.All`, so that an item made
+ *   inactive is not forgotten and re-emitted later) is compared with the ids known.
+ */
+import type { TriggerEvent } from '../shared/poll';
+
+/** The resource's list operation (a value in the field tables). */
+const LIST = 'getAll';
+
+const NEWEST = { sort_column: 'created_time', sort_order: 'D' };
+
+export const booksEvents: TriggerEvent[] = [
+	{
+		value: 'estimateCreated',
+		name: 'Estimate Created',
+		description: 'A new estimate was created',
+		resource: 'estimate',
+		operation: LIST,
+		strategy: 'newest',
+		sort: NEWEST,
+		timeField: 'created_time',
+		inferred: 'sort_column / sort_order parameter names',
+	},
+	{
+		value: 'estimateStatusChanged',
+		name: 'Estimate Status Changed',
+		description: 'An estimate changed to the chosen status (accepted, declined, sent, expired, invoiced)',
+		resource: 'estimate',
+		operation: LIST,
+		strategy: 'scan',
+		sort: NEWEST,
+		timeField: 'last_modified_time',
+		status: { field: 'status', filter: 'status', values: ['accepted', 'declined', 'expired', 'invoiced', 'sent'] },
+		exclude: ['status', 'filter_by'],
+		inferred: 'status filter parameter name',
+	},
+	{
+		value: 'invoiceCreated',
+		name: 'Invoice Created',
+		description: 'A new invoice was created',
+		resource: 'invoice',
+		operation: LIST,
+		strategy: 'newest',
+		sort: NEWEST,
+		timeField: 'created_time',
+		inferred: 'sort_column / sort_order parameter names',
+	},
+	{
+		value: 'invoiceStatusChanged',
+		name: 'Invoice Status Changed',
+		description: 'An invoice became overdue, paid or partially paid',
+		resource: 'invoice',
+		operation: LIST,
+		strategy: 'scan',
+		sort: NEWEST,
+		timeField: 'last_modified_time',
+		status: { field: 'status', filter: 'status', values: ['overdue', 'paid', 'partially_paid'] },
+		exclude: ['status', 'filter_by'],
+		inferred: 'status filter parameter name',
+	},
+	{
+		value: 'itemCreated',
+		name: 'Item Created',
+		description: 'A new item was created',
+		resource: 'item',
+		operation: LIST,
+		strategy: 'scan',
+		query: { filter_by: 'Status.All' },
+		inferred: 'filter_by parameter name',
+	},
+];

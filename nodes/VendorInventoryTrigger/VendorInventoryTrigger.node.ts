@@ -1,0 +1,10 @@
+import { triggerNodeClass } from '../shared/poll';
+import { inventoryArea } from '../VendorInventory/spec';
+import { inventoryEvents } from './events';
+
+/** Thin: polls the bill list named in ./events. */
+export class VendorInventoryTrigger extends triggerNodeClass(inventoryArea, inventoryEvents, {
+	name: 'vendorInventoryTrigger',
+	icon: 'vendorInventoryTrigger',
+	description: 'Starts the workflow when a bill is created in Vendor Inventory',
+}) {}
