@@ -104,6 +104,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 		name: field.name,
 		description: describeField(field),
 	};
+	if (field.sortFields) return sortProperty(field, base);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
 		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested), description: describeField(field) ?? describeField(wrapped) };
@@ -124,6 +125,10 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 		case 'array': {
 			const members = field.fields;
 			if (!members) return { ...base, type: 'string', default: '' };
+			if (field.type === 'object' && field.pickMembers && !nested) {
+				const options = members.map((m) => fieldProperty(m, true)).sort((a, b) => a.displayName.localeCompare(b.displayName));
+				return { ...base, type: 'collection', placeholder: 'Add Field', default: {}, options };
+			}
 			if (nested) {
 				return { ...base, type: 'json', default: field.type === 'array' ? '[]' : '{}', description: [describeField(field), `JSON ${field.type === 'array' ? 'array of objects' : 'object'} with ${members.map((m) => m.name).join(', ')}`].filter(Boolean).join('. ') };
 			}
@@ -137,7 +142,8 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 					{
 						name: 'values',
 						displayName: label(field.type === 'array' ? singular(field.name) : field.name),
-						values: members.map((m) => ({ ...fieldProperty(m, true), ...(m.required ? { required: true } : {}) })),
+						// With a JSON alternative, the built form has every nested member as fields.
+						values: members.map((m) => ({ ...fieldProperty(m, !field.jsonAlternative), ...(m.required ? { required: true } : {}) })),
 					},
 				],
 			};
@@ -151,6 +157,61 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 				...(field.type === 'email' ? { placeholder: 'name@email.com' } : {}),
 			};
 	}
+}
+
+/** A `direction(field)` sort: which field and which direction, as one fixed collection. */
+function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 'name' | 'description'>): INodeProperties {
+	return {
+		...base,
+		type: 'fixedCollection',
+		placeholder: `Set ${base.displayName}`,
+		default: {},
+		options: [
+			{
+				name: 'values',
+				displayName: base.displayName,
+				values: [
+					// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'options',
+						options: (field.sortFields ?? []).map((value) => ({ name: label(value), value })),
+						default: field.sortFields?.[0] ?? '',
+						description: 'The field to sort by',
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						options: [
+							{ name: 'Ascending', value: 'asc' },
+							{ name: 'Descending', value: 'desc' },
+						],
+						default: 'asc',
+						description: 'Ascending or descending order',
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The raw-JSON alternative of a field with `jsonAlternative`: property `<name>Json`. */
+export function jsonAlternativeName(field: Field): string {
+	return `${field.name}Json`;
+}
+
+function jsonAlternativeProperty(field: Field): INodeProperties {
+	const name = field.label ?? label(field.name);
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+	return {
+		displayName: `${name} (JSON)`,
+		name: jsonAlternativeName(field),
+		type: 'json',
+		default: field.type === 'array' ? '[]' : '{}',
+		description: `${name} as raw JSON, instead of the fields of "${name}"${field.description ? `. ${field.description.replace(/\.$/, '')}` : ''}`,
+	};
 }
 
 function singular(name: string): string {
@@ -198,10 +259,12 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		if (where === 'top') {
 			const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
 			const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
-			props.push({ ...prop, required: field.required ? true : undefined, displayOptions: { show } });
+			props.push({ ...prop, required: field.required && !field.jsonAlternative ? true : undefined, displayOptions: { show } });
+			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
 		} else {
 			const list = collections.get(where) ?? [];
 			list.push(fieldProperty(field));
+			if (field.jsonAlternative) list.push(jsonAlternativeProperty(field));
 			collections.set(where, list);
 		}
 	}
@@ -265,7 +328,7 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 }
 
 /** All properties of an area's node: organisation, resource, operations and their fields. */
-export function areaProperties(area: Area, extra: INodeProperties[] = []): INodeProperties[] {
+export function areaProperties(area: Area, extra: INodeProperties[] = [], trailing: INodeProperties[] = []): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) {
 		props.push({
@@ -304,6 +367,7 @@ export function areaProperties(area: Area, extra: INodeProperties[] = []): INode
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
+	props.push(...trailing);
 	return props;
 }
 
@@ -314,6 +378,8 @@ export interface NodeMeta {
 	/** Icon base name in the node folder (without extension), e.g. `vendorBooks`. */
 	icon: string;
 	extraProperties?: INodeProperties[];
+	/** Node-specific properties shown after the derived ones (e.g. below an operation's fields). */
+	trailingProperties?: INodeProperties[];
 }
 
 /** The whole node description of an area. */
@@ -331,6 +397,6 @@ export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescri
 		outputs: ['main'],
 		usableAsTool: true,
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: areaProperties(area, meta.extraProperties),
+		properties: areaProperties(area, meta.extraProperties, meta.trailingProperties),
 	} as INodeTypeDescription;
 }

@@ -1,17 +1,21 @@
 /**
  * Pacing under the project-management limit: 100 requests per 2 minutes, and 30 minutes
  * blocked past it. A sliding window per credential and area: a request waits until it
- * would be at most the `limit`-th within any `windowMs`. After a 429 the pacer holds
- * every request of that key until the wait is over.
+ * would be at most the `limit`-th within any `windowMs` plus a small margin (1 % of the
+ * window, at least 100 ms) that absorbs differences in network delay between requests, so
+ * the server's count never reaches the limit. After a 429 the pacer holds every request
+ * of that key until the wait is over (the Retry-After, else the documented block).
  */
 import { sleep } from 'n8n-workflow';
 
 export interface PacingRule {
 	limit: number;
 	windowMs: number;
+	/** How long the server blocks once the limit is crossed (the wait after a 429 without Retry-After). */
+	blockMs: number;
 }
 
-export const DOCUMENTED_RULE: PacingRule = { limit: 100, windowMs: 120_000 };
+export const DOCUMENTED_RULE: PacingRule = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
 
 let rule: PacingRule = { ...DOCUMENTED_RULE };
 
@@ -23,6 +27,11 @@ export function setPacingRule(next: PacingRule): void {
 
 export function getPacingRule(): PacingRule {
 	return { ...rule };
+}
+
+/** The safety margin added to the window: 1 % of it, at least 100 ms. */
+export function marginMs(r: PacingRule = rule): number {
+	return Math.max(100, Math.ceil(r.windowMs / 100));
 }
 
 export class Pacer {
@@ -43,12 +52,13 @@ export class Pacer {
 					await sleep(this.blockedUntil - t);
 					continue;
 				}
-				this.sent = this.sent.filter((s) => s > t - rule.windowMs);
+				const span = rule.windowMs + marginMs();
+				this.sent = this.sent.filter((s) => s > t - span);
 				if (this.sent.length < rule.limit) {
 					this.sent.push(t);
 					return;
 				}
-				await sleep(this.sent[0] + rule.windowMs - t + 1);
+				await sleep(this.sent[0] + span - t + 1);
 			}
 		});
 		this.queue = turn.catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { placement, wrapperMember } from './describe';
+import { jsonAlternativeName, placement, wrapperMember } from './describe';
 import type { Area, Field, HttpMethod, Operation } from './spec';
 import { locationOf } from './validate';
 
@@ -53,6 +53,7 @@ function normaliseScalar(field: Field, value: unknown): unknown {
 export function fromUi(field: Field, value: unknown): unknown {
 	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) value = (value as IDataObject).value;
 	if (isEmpty(value)) return undefined;
+	if (field.sortFields) return sortFromUi(field, value);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
 		if (typeof value === 'object' && !Array.isArray(value) && value !== null && wrapped.name in (value as object)) {
@@ -98,6 +99,28 @@ function membersFromUi(fields: Field[], obj: IDataObject): IDataObject {
 
 export class InputError extends Error {}
 
+/** `{ field, direction }` (or a `direction(field)` string from an expression) -> `direction(field)`, checked. */
+function sortFromUi(field: Field, value: unknown): string | undefined {
+	const picked = (value as IDataObject).values ?? value;
+	const text =
+		typeof picked === 'object' && picked !== null
+			? `${String((picked as IDataObject).direction ?? 'asc')}(${String((picked as IDataObject).field ?? '')})`
+			: String(picked).trim();
+	const fields = field.sortFields ?? [];
+	const match = /^(asc|desc)\((\w+)\)$/.exec(text);
+	if (!match || !fields.includes(match[2])) {
+		throw new InputError(`"${field.name}" must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got "${text}")`);
+	}
+	return text;
+}
+
+/** The raw-JSON alternative of a field (`<name>Json`), parsed; empty JSON counts as not given. */
+function jsonAlternative(field: Field, raw: unknown): unknown {
+	if (isEmpty(raw)) return undefined;
+	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field) }, raw) : raw;
+	return isEmpty(value) || (Array.isArray(value) && value.length === 0) ? undefined : value;
+}
+
 function parseJson(field: Field, text: string): unknown {
 	try {
 		return JSON.parse(text);
@@ -114,13 +137,24 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 		if (field.readOnly) continue;
 		const where = placement(field, op);
 		let raw: unknown;
+		let rawJson: unknown;
 		if (where === 'top') {
 			raw = ctx.getNodeParameter(field.name, i, undefined, { extractValue: true });
+			if (field.jsonAlternative) rawJson = ctx.getNodeParameter(jsonAlternativeName(field), i, undefined);
 		} else {
 			if (!collections.has(where)) collections.set(where, ctx.getNodeParameter(where, i, {}) as IDataObject);
 			raw = collections.get(where)?.[field.name];
+			rawJson = collections.get(where)?.[jsonAlternativeName(field)];
 		}
-		const value = fromUi(field, raw);
+		let value = fromUi(field, raw);
+		if (field.jsonAlternative) {
+			if (isEmpty(value)) value = undefined;
+			const json = jsonAlternative(field, rawJson);
+			if (json !== undefined && value !== undefined) {
+				throw new InputError(`Give "${field.name}" either as fields or as JSON (${jsonAlternativeName(field)}), not both`);
+			}
+			value = value ?? json;
+		}
 		if (value !== undefined) values[field.name] = value as IDataObject;
 	}
 	return values;

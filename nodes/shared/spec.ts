@@ -81,6 +81,21 @@ export interface Field {
 	/** Only valid in responses; never offered as input. */
 	readOnly?: boolean;
 	/**
+	 * Strings sent as `direction(field)`, e.g. `asc(name)`: the sortable fields. Entered as a
+	 * field picker plus an ascending / descending picker; an expression may give the string.
+	 */
+	sortFields?: readonly string[];
+	/**
+	 * Objects / arrays: entered as fields (nested members as fields too), with a raw-JSON
+	 * alternative in a second property `<name>Json` beside it; at most one of the two is given.
+	 */
+	jsonAlternative?: boolean;
+	/**
+	 * Objects whose members are all optional: entered as a collection (Add Field), so only
+	 * the members the user adds are sent (an untouched number is not sent as 0).
+	 */
+	pickMembers?: boolean;
+	/**
 	 * Required only when a sibling field (same level) holds one of `values`, e.g. `rate`
 	 * when `billing_type` is `fixed_cost_for_project`. Checked before sending; the message
 	 * names the field and the rule.

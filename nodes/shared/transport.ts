@@ -15,7 +15,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiError } from './errors';
-import { pacerFor } from './pacing';
+import { getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
 import type { Area } from './spec';
@@ -145,6 +145,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			? { body: JSON.stringify(req.body), contentType: 'application/json' }
 			: undefined;
 	let refreshed = false;
+	let waitedBlock = false;
 	for (let attempt = 0; ; attempt++) {
 		const options: IHttpRequestOptions = {
 			method: req.method,
@@ -194,8 +195,12 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			attempt--;
 			continue;
 		}
-		if (status === 429 && attempt < MAX_RETRIES) {
-			const wait = retryAfterMs(headers, attempt);
+		// Paced areas: without a Retry-After the server blocks for the documented time (30 minutes);
+		// that block is waited out once, and a 429 after it is an error.
+		const blocked = !!pacer && !headers['retry-after'];
+		if (status === 429 && (blocked ? !waitedBlock : attempt < MAX_RETRIES)) {
+			waitedBlock ||= blocked;
+			const wait = blocked ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
 			if (pacer) pacer.block(wait);
 			await sleep(wait);
 			continue;

@@ -135,6 +135,8 @@ describe('Vendor Projects field tables', () => {
 
 	it('lists paginate as documented', () => {
 		expect(find('portal', 'getAll').pagination).toBe('none');
+		// my tasks answers a list, without documented paging
+		expect(find('myTasks', 'get')).toMatchObject({ kind: 'getAll', pagination: 'none' });
 		expect(find('project', 'getAll').pagination).toBe('pageSize');
 		expect(find('trash', 'getBin').pagination).toBe('pageSize');
 		expect(find('search', 'search').pagination).toBe('pageSize');
@@ -190,6 +192,9 @@ describe('Vendor Projects field tables', () => {
 		expect(update.notes).toMatch(/completed-time/);
 		expect(update.notes).toMatch(/customFieldTypes/);
 		expect(create.notes).toMatch(/customFieldTypes/);
+		expect(create.special).toBe('customFields');
+		expect(update.special).toBe('customFields');
+		expect(field(create.fields, 'budget_info').pickMembers).toBe(true);
 	});
 
 	it('carries the documented trash limits and body shapes', () => {
@@ -197,19 +202,26 @@ describe('Vendor Projects field tables', () => {
 		const move = find('trash', 'moveToTrash');
 		expect(move.batch).toEqual({ field: 'items', size: 100 });
 		expect(field(move.fields, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
-		expect(field(move.fields, 'items')).toMatchObject({ type: 'array', maxItems: 100, of: { type: 'id' } });
+		// any number of ids: the batch splits them into calls of 100 (the emulator refuses more per call)
+		expect(field(move.fields, 'items')).toMatchObject({ type: 'array', required: true, of: { type: 'id' } });
+		expect(field(move.fields, 'items').maxItems).toBeUndefined();
 		for (const v of ['restore', 'deletePermanently']) {
 			const op = find('trash', v);
 			const roots = op.fields.filter((f) => f.bodyRoot);
 			expect(roots).toHaveLength(1);
-			expect(roots[0]).toMatchObject({ type: 'array', in: 'body' });
+			expect(roots[0]).toMatchObject({ type: 'array', in: 'body', jsonAlternative: true });
 			expect(field(roots[0].fields!, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
 			expect(field(roots[0].fields!, 'items')).toMatchObject({ type: 'array', maxItems: 100 });
 		}
 		const bin = find('trash', 'getBin');
-		expect(bin.special).toBe('binSort');
-		expect(field(bin.fields, 'sort_by').type).toBe('string');
-		expect(field(bin.fields, 'filter').type).toBe('json');
+		// sort and filter are generic table features: no special
+		expect(bin.special).toBeUndefined();
+		expect(field(bin.fields, 'sort_by')).toMatchObject({ type: 'string', sortFields: ['trashed_time', 'name'] });
+		const filter = field(bin.fields, 'filter');
+		expect(filter).toMatchObject({ type: 'object', jsonAlternative: true });
+		expect(filter.fields!.map((f) => f.name)).toEqual(['criteria', 'pattern']);
+		expect(field(filter.fields!, 'criteria').fields!.map((f) => f.name)).toEqual(['cfid', 'criteria_condition', 'value']);
+		expect(field(field(filter.fields!, 'criteria').fields!, 'value')).toMatchObject({ type: 'array', of: { type: 'string' } });
 		expect(find('trash', 'emptyBin').fields.map((f) => f.name)).toEqual(['portal_id']);
 	});
 
@@ -255,5 +267,74 @@ describe('Vendor Projects field tables', () => {
 		expect(by.email).toMatchObject({ shape: 'email', maxLength: 200 });
 		expect(by.phone).toMatchObject({ shape: 'phone', maxLength: 15 });
 		expect(by.url).toMatchObject({ shape: 'url', maxLength: 200, defaultProtocol: 'https://' });
+	});
+});
+
+describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { customFieldValues } = require('../../nodes/VendorProjects/customFields') as typeof import('../../nodes/VendorProjects/customFields');
+	const one = (type: string, value: unknown, extra: Record<string, unknown> = {}, isUpdate = false) =>
+		customFieldValues([{ apiName: 'cf_x', type, value, ...extra }], isUpdate, ['name']).cf_x;
+	const refused = (type: string, value: unknown, extra: Record<string, unknown> = {}) => {
+		try {
+			one(type, value, extra);
+		} catch (error) {
+			return (error as Error).message;
+		}
+		return 'accepted';
+	};
+
+	it('shapes every type as documented', () => {
+		expect(one('singleLine', 'a')).toBe('a');
+		expect(one('multiLine', 'a\nb')).toBe('a\nb');
+		expect(one('singleSelect', 'High')).toBe('High');
+		expect(one('multiSelect', 'Red, Blue')).toEqual(['Red', 'Blue']);
+		expect(one('multiSelect', ['Red'])).toEqual(['Red']);
+		expect(one('singleUser', '8000000000001')).toEqual({ zpuid: '8000000000001' });
+		expect(one('multiUser', '1,2')).toEqual([{ zpuid: '1' }, { zpuid: '2' }]);
+		expect(one('date', '2026-01-31T00:00:00.000Z')).toBe('2026-01-31');
+		expect(one('time', '23:59')).toBe('23:59');
+		expect(one('dateTime', '2026-01-31T09:30:00Z')).toBe('2026-01-31T09:30:00Z');
+		expect(one('checkbox', '', { booleanValue: true })).toBe(true);
+		expect(one('checkbox', 'false', { booleanValue: true })).toBe(false);
+		expect(one('currency', '99.5')).toEqual({ amount: 99.5 });
+		expect(one('percentage', '12.5')).toBe(12.5);
+		expect(one('integer', '1234567890')).toBe(1234567890);
+		expect(one('decimal', '3.25')).toBe(3.25);
+		expect(one('email', 'a@b.co')).toBe('a@b.co');
+		expect(one('phone', '+1 (555) 0100')).toBe('+1 (555) 0100');
+		expect(one('url', 'example.com/a')).toBe('example.com/a'); // https:// is assumed by the API
+		expect(one('url', `https://${'a'.repeat(188)}.com`)).toHaveLength(200);
+	});
+
+	it('uses the add / remove form for multi-value types on update only', () => {
+		expect(one('multiSelect', '', { updateMode: 'addRemove', add: 'A,B', remove: 'C' }, true)).toEqual([{ add: ['A', 'B'], remove: ['C'] }]);
+		expect(one('multiUser', '', { updateMode: 'addRemove', remove: '7' }, true)).toEqual([{ remove: [{ zpuid: '7' }] }]);
+		expect(one('multiSelect', 'A', { updateMode: 'replace' }, true)).toEqual(['A']);
+		// on create the mode does not apply: the create form is sent
+		expect(one('multiSelect', 'A', { updateMode: 'addRemove', add: 'B' }, false)).toEqual(['A']);
+	});
+
+	it('refuses values that break a limit, naming the field and the rule', () => {
+		expect(refused('singleLine', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
+		expect(refused('url', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
+		expect(refused('url', 'not a url')).toBe('Invalid custom field value: "cf_x" must be a URL');
+		expect(refused('multiSelect', Array.from({ length: 101 }, (_, i) => `o${i}`).join(','))).toBe('Invalid custom field value: "cf_x" must hold at most 100 entries');
+		expect(refused('multiUser', Array.from({ length: 501 }, (_, i) => String(i)))).toBe('Invalid custom field value: "cf_x" must hold at most 500 entries');
+		expect(refused('singleUser', 'abc')).toBe('Invalid custom field value: "cf_x.zpuid" must be an ID made of digits');
+		expect(refused('time', '24:00')).toBe('Invalid custom field value: "cf_x" must be a time written HH:MM (24 hours)');
+		expect(refused('dateTime', '2026-01-31 09:30')).toMatch(/"cf_x" must be an ISO 8601 date-time/);
+		expect(refused('checkbox', 'yes')).toBe('Invalid custom field value: "cf_x" must be true or false');
+		expect(refused('currency', `1${'0'.repeat(100)}`)).toBe('Invalid custom field value: "cf_x" must be at most 100 characters');
+		expect(refused('currency', 'abc')).toBe('Invalid custom field value: "cf_x.amount" must be a number');
+		expect(refused('percentage', '12.123456789012345678')).toBe('Invalid custom field value: "cf_x" must be at most 20 characters');
+		expect(refused('integer', '12345678901234567890')).toBe('Invalid custom field value: "cf_x" must have at most 19 digits');
+		expect(refused('integer', '1234567890123456789')).toMatch(/"cf_x" is too large to be sent exactly/);
+		expect(refused('decimal', '1.23456789012345678')).toMatch(/"cf_x" must have at most 17 digits/);
+		expect(refused('email', `${'a'.repeat(195)}@b.com`)).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
+		expect(refused('phone', '555-CALL')).toBe('Invalid custom field value: "cf_x" may hold only digits, spaces, +, -, . and parentheses');
+		expect(refused('singleLine', '')).toBe('Invalid custom field value: "cf_x" needs a value (Single Line Text)');
+		expect(refused('nope', 'x')).toBe('Invalid custom field value: "cf_x": unknown custom-field type "nope"');
+		expect(() => customFieldValues([{ apiName: 'cf_a', type: 'singleLine', value: 'a' }, { apiName: 'cf_a', type: 'singleLine', value: 'b' }], false, [])).toThrow('"cf_a" is given twice');
 	});
 });

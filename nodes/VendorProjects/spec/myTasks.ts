@@ -10,7 +10,7 @@ export const myTasks: Resource = {
 			name: 'Get',
 			action: 'Get my tasks',
 			description: 'Get the tasks of the signed-in user in a portal',
-			kind: 'get',
+			kind: 'getAll',
 			method: 'GET',
 			path: '/portal/{portal_id}/mytasks',
 			// Scope: not stated in the documents.
@@ -24,7 +24,8 @@ export const myTasks: Resource = {
 					description: 'ID of the portal (a string of digits)',
 				},
 			],
-			notes: 'Scope not stated; no input besides the portal; no pagination documented; response body not shown.',
+			pagination: 'none',
+			notes: 'Scope not stated; no input besides the portal; the answer is a list of tasks, but no pagination is documented (one call answers everything). Response body not shown.',
 		},
 	],
 };

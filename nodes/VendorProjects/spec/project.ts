@@ -81,6 +81,7 @@ const createFields: Field[] = [
 	{
 		name: 'budget_info',
 		type: 'object',
+		pickMembers: true,
 		description: 'Budget settings',
 		fields: [
 			{ name: 'billing_method', type: 'string', description: scalarNotShown },
@@ -102,6 +103,7 @@ const createFields: Field[] = [
 	{
 		name: 'tags',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Tags: each entry { add: [ { id } ], remove: [ { id } ], id }',
 		fields: [
 			{ name: 'add', type: 'array', description: 'Tags to add', fields: tagIdObject },
@@ -136,7 +138,7 @@ const updateFields: Field[] = [
 ];
 
 const CUSTOM_FIELDS_NOTE =
-	'Custom field values by API name, see customFieldTypes: the node adds them as top-level body keys (not a table field).';
+	'Custom field values by API name and type, see customFieldTypes: entered in "Custom Fields" (node property), validated, and added as top-level body keys (special customFields).';
 
 export const project: Resource = {
 	value: 'project',
@@ -157,6 +159,7 @@ export const project: Resource = {
 			path: '/portal/{portal_id}/projects',
 			scope: 'VendorProjects.projects.CREATE',
 			fields: createFields,
+			special: 'customFields',
 			notes: `${CUSTOM_FIELDS_NOTE} The types of the budget_info scalar members are not shown (offered as strings). Response body not shown.`,
 		},
 		{
@@ -194,6 +197,7 @@ export const project: Resource = {
 			path: '/portal/{portal_id}/projects/{project_id}',
 			scope: 'VendorProjects.projects.UPDATE',
 			fields: updateFields,
+			special: 'customFields',
 			notes: `The update body also accepts a completed-time string whose field name is not shown; it is left out. ${CUSTOM_FIELDS_NOTE} Response body not shown.`,
 		},
 	],

@@ -36,6 +36,7 @@ const trashRequestItems: Field = {
 	in: 'body',
 	bodyRoot: true,
 	required: true,
+	jsonAlternative: true,
 	label: 'Records',
 	description: 'Trash request items, one per module: the module and up to 100 record IDs',
 	fields: [moduleField, itemsField],
@@ -54,9 +55,19 @@ export const trash: Resource = {
 			method: 'POST',
 			path: '/portal/{portal_id}/trash',
 			scope: 'VendorProjects.portals.CREATE',
-			fields: [portalId, moduleField, { ...itemsField, top: true }],
+			fields: [
+				portalId,
+				moduleField,
+				{
+					...itemsField,
+					top: true,
+					required: true,
+					maxItems: undefined,
+					description: 'IDs of the records; more than 100 are sent in the fewest calls of at most 100',
+				},
+			],
 			batch: { field: 'items', size: 100 },
-			notes: 'The body is a single trash request item { module, items }; more than 100 IDs are split into several calls. Response body not shown.',
+			notes: 'The body is a single trash request item { module, items } of at most 100 IDs; more IDs are split into the fewest calls (one output item per call). Response body not shown.',
 		},
 		{
 			value: 'getBin',
@@ -72,20 +83,43 @@ export const trash: Resource = {
 				{
 					name: 'sort_by',
 					type: 'string',
-					description:
-						'Sort order written as asc(field) or desc(field); sortable fields: trashed_time, name. Example: desc(trashed_time)',
+					sortFields: ['trashed_time', 'name'],
+					description: 'Sort order, sent as asc(field) or desc(field), e.g. desc(trashed_time)',
 				},
 				{
 					name: 'filter',
-					type: 'json',
-					description:
-						'Filter as JSON: { "criteria": [ { "cfid", "criteria_condition", "value": [strings] } ], "pattern": string }; sent as a JSON string',
+					type: 'object',
+					jsonAlternative: true,
+					description: 'Sent as a JSON string: { "criteria": [ { "cfid", "criteria_condition", "value": [strings] } ], "pattern": string }',
+					fields: [
+						{
+							name: 'criteria',
+							type: 'array',
+							description: 'Conditions on the records',
+							fields: [
+								{ name: 'cfid', type: 'string', label: 'Field (cfid)', description: 'The field to compare (cfid)' },
+								{
+									name: 'criteria_condition',
+									type: 'string',
+									label: 'Condition',
+									description: 'How to compare (criteria_condition); the allowed values are not shown in the documents',
+								},
+								{
+									name: 'value',
+									type: 'array',
+									label: 'Values',
+									of: { name: 'value', type: 'string' },
+									description: 'Values to compare with',
+								},
+							],
+						},
+						{ name: 'pattern', type: 'string', description: 'How the criteria combine (pattern)' },
+					],
 				},
 			],
 			pagination: 'pageSize',
-			special: 'binSort',
 			notes:
-				'sort_by: the node offers a sort field (trashed_time, name) and a direction (asc, desc) and sends them as "asc(field)" / "desc(field)". filter is serialised to a JSON string in the query. The values allowed for criteria_condition are not shown. Response body not shown.',
+				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" / "desc(field)". filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
 		},
 		{
 			value: 'restore',

@@ -14,7 +14,7 @@
  * `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
  *
  * Rules:
- * - Trash: body `{ module, items }` (module and the 0..100 ids checked by the table); every id
+ * - Trash: body `{ module, items }` (module checked by the table, at most 100 ids by the rule); every id
  *   must be a live record of that module, else 400 INVALID_PARAMETER_VALUE and nothing moves.
  *   Trashed records leave their collection and appear in the bin with `trashed_time`.
  * - Bin list: `sort_by` = `asc(f)` / `desc(f)` with f in trashed_time, name (default
@@ -39,6 +39,7 @@
  */
 import type { Field, Operation } from '../../../nodes/shared/spec';
 import { validateValues } from '../../../nodes/shared/validate';
+import { customFieldRule as sharedRule } from '../../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../../nodes/VendorProjects/spec/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
@@ -147,33 +148,7 @@ function binFilter(filter: unknown): ((e: Rec) => boolean) | string {
 
 function customFieldRule(def: CustomFieldDef): { field: Field; entry?: Field } | undefined {
 	const type = customFieldTypes.find((t) => t.value === def.type);
-	if (!type) return undefined;
-	const name = def.api_name;
-	const zpuid: Field[] = [{ name: 'zpuid', type: 'id', required: true }];
-	switch (type.shape) {
-		case 'select':
-			return { field: { name, type: 'enum', values: def.options ?? [] } };
-		case 'multiSelect': {
-			const entry: Field = { name, type: 'enum', values: def.options ?? [] };
-			return { field: { name, type: 'array', of: entry, maxItems: type.maxItems }, entry };
-		}
-		case 'user':
-			return { field: { name, type: 'object', fields: zpuid } };
-		case 'multiUser':
-			return { field: { name, type: 'array', fields: zpuid, maxItems: type.maxItems }, entry: { name, type: 'object', fields: zpuid } };
-		case 'currency':
-			return { field: { name, type: 'object', fields: [{ name: 'amount', type: 'number', required: true, maxLength: type.maxLength }] } };
-		case 'percentage':
-			return { field: { name, type: 'number', maxLength: type.maxLength } };
-		case 'integer':
-			return { field: { name, type: 'integer', maxDigits: type.maxDigits } };
-		case 'decimal':
-			return { field: { name, type: 'number', maxDigits: type.maxDigits } };
-		case 'multiline':
-			return { field: { name, type: 'string', maxLength: type.maxLength } };
-		default:
-			return { field: { name, type: type.shape, maxLength: type.maxLength } };
-	}
+	return type ? sharedRule(type, def.api_name, def.options ?? []) : undefined;
 }
 
 function check(field: Field, value: unknown): string | undefined {
@@ -235,6 +210,7 @@ export const projectsRules: Rules = {
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const [req] = trashRequests(ctx);
+			if (req.items.length > 100) return invalidField(ctx, 'items', `must hold at most 100 entries (got ${req.items.length})`);
 			const missing = req.items.find((id) => !liveRecord(t, req.module, id));
 			if (missing) return badParam(`No live record ${missing} in module ${req.module}`);
 			const now = ctx.clock.now();

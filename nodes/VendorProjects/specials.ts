@@ -1,0 +1,33 @@
+/**
+ * Irregular Projects operations, named by `special` in the tables:
+ * - customFields (project create / update): the "Custom Fields" list becomes top-level body
+ *   keys in the documented JSON shapes (the add / remove form for multi-value types on
+ *   update), checked against spec/customFieldTypes.ts before anything is sent.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { unwrap } from '../shared/execute';
+import type { OperationRun, Special } from '../shared/execute';
+import { buildRequest, InputError } from '../shared/request';
+import { vendorRequest } from '../shared/transport';
+import { customFieldValues } from './customFields';
+
+const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {
+	const { area, op, values, itemIndex } = run;
+	const list = ctx.getNodeParameter('customFields', itemIndex, {}) as IDataObject;
+	const entries = (Array.isArray(list.values) ? list.values : list.values ? [list.values] : []) as IDataObject[];
+	let custom: IDataObject;
+	try {
+		custom = customFieldValues(entries, op.kind === 'update', op.fields.map((f) => f.name));
+	} catch (error) {
+		if (!(error instanceof InputError)) throw error;
+		throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: 'Nothing was sent to the API. Correct the value and run again.' });
+	}
+	const req = buildRequest(area, op, values);
+	const body = { ...((req.body as IDataObject) ?? {}), ...custom };
+	const res = await vendorRequest(ctx, area, { ...req, body: Object.keys(body).length ? body : req.body }, { itemIndex });
+	return unwrap(op, res.body).map((json) => ({ json }));
+};
+
+export const projectsSpecials: Record<string, Special> = { customFields };
