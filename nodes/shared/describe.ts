@@ -28,6 +28,9 @@ const WORDS: Record<string, string> = {
 	cfid: 'Custom Field ID',
 	zpuid: 'User ID',
 	startswith: 'Starts With',
+	gcc: 'GCC',
+	uk: 'UK',
+	uae: 'UAE',
 	is: 'Is',
 };
 
@@ -135,7 +138,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 			return {
 				...base,
 				type: 'fixedCollection',
-				placeholder: field.type === 'array' ? `Add ${label(singular(field.name))}` : `Set ${label(field.name)}`,
+				placeholder: field.type === 'array' ? `Add ${VERBS.has(field.name) ? 'Entry' : label(singular(field.name))}` : `Set ${label(field.name)}`,
 				typeOptions: { multipleValues: field.type === 'array' },
 				default: {},
 				options: [
@@ -213,6 +216,9 @@ function jsonAlternativeProperty(field: Field): INodeProperties {
 		description: `${name} as raw JSON, instead of the fields of "${name}"${field.description ? `. ${field.description.replace(/\.$/, '')}` : ''}`,
 	};
 }
+
+/** Member names that are verbs (`add` / `remove` lists): "Add Entry", not "Add Add". */
+const VERBS = new Set(['add', 'remove']);
 
 function singular(name: string): string {
 	return name.replace(/ies$/, 'y').replace(/s$/, '');
@@ -327,19 +333,20 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 	return props;
 }
 
+/** The organisation of the accounting areas (the projects area has none). */
+export const ORGANIZATION_ID: INodeProperties = {
+	displayName: 'Organization ID',
+	name: 'organizationId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'The ID of the organization the records belong to',
+};
+
 /** All properties of an area's node: organisation, resource, operations and their fields. */
 export function areaProperties(area: Area, extra: INodeProperties[] = [], trailing: INodeProperties[] = []): INodeProperties[] {
 	const props: INodeProperties[] = [];
-	if (area.org) {
-		props.push({
-			displayName: 'Organization ID',
-			name: 'organizationId',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The ID of the organization the records belong to',
-		});
-	}
+	if (area.org) props.push(ORGANIZATION_ID);
 	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
 	props.push({
 		displayName: 'Resource',

@@ -280,6 +280,12 @@ async function searchRecords(
 
 /** The class of an area's node: description, pickers and execute, all from the area's tables. */
 export function areaNodeClass(area: Area, meta: NodeMeta, specials: Record<string, Special> = {}): new () => INodeType {
+	// A table that names irregular behaviour without its handler would quietly run the standard request.
+	for (const resource of area.resources) {
+		for (const op of resource.operations) {
+			if (op.special && !specials[op.special]) throw new Error(`${area.name}: ${resource.value}.${op.value} names special "${op.special}", which has no handler`);
+		}
+	}
 	return class implements INodeType {
 		description = areaNodeDescription(area, meta);
 

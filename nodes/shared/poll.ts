@@ -40,7 +40,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldProperty, locatorProperty } from './describe';
+import { fieldProperty, locatorProperty, ORGANIZATION_ID } from './describe';
 import { findOperation, listSearchMethods, unwrap } from './execute';
 import { buildRequest, fromUi } from './request';
 import type { ApiRequest } from './request';
@@ -116,16 +116,7 @@ function listOf(area: Area, event: TriggerEvent): Operation {
 
 export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
 	const props: INodeProperties[] = [];
-	if (area.org) {
-		props.push({
-			displayName: 'Organization ID',
-			name: 'organizationId',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The ID of the organization the records belong to',
-		});
-	}
+	if (area.org) props.push(ORGANIZATION_ID);
 	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the events table
 	props.push({
 		displayName: 'Event',

@@ -66,8 +66,8 @@ export function fromUi(field: Field, value: unknown): unknown {
 			return typeof value === 'string' ? parseJson(field, value) : value;
 		case 'object': {
 			if (typeof value === 'string') return parseJson(field, value);
-			const obj = (value as IDataObject).values ?? value;
-			return membersFromUi(field.fields ?? [], obj as IDataObject);
+			const entry = (value as IDataObject).values;
+			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined);
 		}
 		case 'array': {
 			if (typeof value === 'string') {
@@ -79,18 +79,24 @@ export function fromUi(field: Field, value: unknown): unknown {
 			}
 			const entries = (value as IDataObject).values;
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
-			return list.map((v) => membersFromUi(field.fields ?? [], v as IDataObject));
+			return list.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, true));
 		}
 		default:
 			return normaliseScalar(field, value);
 	}
 }
 
-function membersFromUi(fields: Field[], obj: IDataObject): IDataObject {
+/**
+ * The members of an object or array entry. From a fixed collection (`fixedCollection`)
+ * n8n gives every member a value, so an optional number still at its 0 default is taken
+ * as not entered; a JSON value from an expression is taken as written.
+ */
+function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false): IDataObject {
 	const out: IDataObject = {};
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {
 		const v = fromUi(f, obj?.[f.name]);
+		if (fixedCollection && !f.required && (f.type === 'number' || f.type === 'integer') && v === 0) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
 	}
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;

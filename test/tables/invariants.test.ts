@@ -16,12 +16,12 @@ import { invoiceArea } from '../../nodes/VendorInvoice/spec';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { projectsArea } from '../../nodes/VendorProjects/spec';
 
-const nodes: Array<[Area, INodeType]> = [
-	[booksArea, new VendorBooks()],
-	[projectsArea, new VendorProjects()],
-	[invoiceArea, new VendorInvoice()],
-	[billingArea, new VendorBilling()],
-	[inventoryArea, new VendorInventory()],
+const nodes: Array<[string, Area, INodeType]> = [
+	['Vendor Books', booksArea, new VendorBooks()],
+	['Vendor Projects', projectsArea, new VendorProjects()],
+	['Vendor Invoice', invoiceArea, new VendorInvoice()],
+	['Vendor Billing', billingArea, new VendorBilling()],
+	['Vendor Inventory', inventoryArea, new VendorInventory()],
 ];
 
 function walk(fields: Field[], visit: (f: Field) => void): void {
@@ -38,7 +38,7 @@ function granted(scope: string): boolean {
 	return DEFAULT_SCOPES.split(',').some((g) => g === scope || g === `${service}.${module}.ALL`);
 }
 
-describe.each(nodes)('%s', (area, node) => {
+describe.each(nodes)('%s', (_name, area, node) => {
 	const ops = area.resources.flatMap((r) => r.operations.map((op) => ({ r, op })));
 
 	test('operation values are unique per resource and resource values unique', () => {

@@ -106,8 +106,8 @@ const createFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Tags: each entry { add: [ { id } ], remove: [ { id } ], id }',
 		fields: [
-			{ name: 'add', type: 'array', description: 'Tags to add', fields: tagIdObject },
-			{ name: 'remove', type: 'array', description: 'Tags to remove', fields: tagIdObject },
+			{ name: 'add', type: 'array', label: 'Tags to Add', description: 'Tags to add', fields: tagIdObject },
+			{ name: 'remove', type: 'array', label: 'Tags to Remove', description: 'Tags to remove', fields: tagIdObject },
 			{ name: 'id', type: 'id', description: 'Tag ID' },
 		],
 	},
