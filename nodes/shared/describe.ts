@@ -262,14 +262,14 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op);
+		const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
+		const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
 		if (where === 'top') {
-			const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
-			const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
 			props.push({ ...prop, required: field.required && !field.jsonAlternative ? true : undefined, displayOptions: { show } });
 			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
 		} else {
 			const list = collections.get(where) ?? [];
-			list.push(fieldProperty(field));
+			list.push(prop);
 			if (field.jsonAlternative) list.push(jsonAlternativeProperty(field));
 			collections.set(where, list);
 		}

@@ -100,6 +100,11 @@ describe.each(nodes)('%s', (_name, area, node) => {
 			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
 			if (op.kind === 'getAll') expect(names).toContain('returnAll');
 			for (const f of op.fields.filter((x) => placement(x, op) === 'top')) expect(names).toContain(f.name);
+			// an ID of a listable resource is a picker wherever it is entered: at the top or in a collection
+			const entered = [...visible, ...visible.flatMap((p) => (p.type === 'collection' ? ((p.options ?? []) as INodeProperties[]) : []))];
+			for (const f of op.fields.filter((x) => !x.readOnly && area.resources.find((t) => t.value === x.locator)?.listOperation)) {
+				expect({ op: `${r.value}.${op.value}`, field: f.name, type: entered.find((p) => p.name === f.name)?.type }).toEqual({ op: `${r.value}.${op.value}`, field: f.name, type: 'resourceLocator' });
+			}
 		}
 	});
 
