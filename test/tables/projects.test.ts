@@ -1,6 +1,8 @@
 import type { Field, Operation } from '../../nodes/shared/spec';
 import { projectsArea } from '../../nodes/VendorProjects/spec';
 import { customFieldTypes } from '../../nodes/VendorProjects/spec/customFieldTypes';
+import type { IDataObject } from 'n8n-workflow';
+import { customFieldValues } from '../../nodes/VendorProjects/customFields';
 
 /** Document 000, "Endpoints": the 14 documented calls, literally. */
 const DOCUMENTED: Array<[string, string, string | string[] | undefined]> = [
@@ -271,10 +273,8 @@ describe('Vendor Projects field tables', () => {
 });
 
 describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { customFieldValues } = require('../../nodes/VendorProjects/customFields') as typeof import('../../nodes/VendorProjects/customFields');
 	const one = (type: string, value: unknown, extra: Record<string, unknown> = {}, isUpdate = false) =>
-		customFieldValues([{ apiName: 'cf_x', type, value, ...extra }], isUpdate, ['name']).cf_x;
+		customFieldValues([{ apiName: 'cf_x', type, value: value as IDataObject, ...extra }], isUpdate, ['name']).cf_x;
 	const refused = (type: string, value: unknown, extra: Record<string, unknown> = {}) => {
 		try {
 			one(type, value, extra);

@@ -6,40 +6,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { explainFailure } from '../../nodes/shared/errors';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { DEMO } from '../emulator/demo-data';
-import { apiClient } from '../emulator/server';
-import { listSearch } from '../harness';
-import { apiCall, expectNoError, json, steps, WorkflowEnv } from './support';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const projects = env.orgSteps('vendorBilling', { resource: 'project' });
+const comments = env.orgSteps('vendorBilling', { resource: 'comment' });
 let org: string;
-let call: ReturnType<typeof apiClient>;
-let projects: ReturnType<typeof steps>;
-let comments: ReturnType<typeof steps>;
+beforeAll(() => (org = env.org));
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-
-beforeAll(async () => {
-	await env.start({ demo: true });
-	org = env.em.organizationId;
-	projects = steps('vendorBilling', { organizationId: org, resource: 'project' });
-	comments = steps('vendorBilling', { organizationId: org, resource: 'comment' });
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-function expectSigned(): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) {
-		expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-		expect(r.headers['x-com-vendor-subscriptions-organizationid']).toBe(org);
-		expect(r.query.organization_id).toBeUndefined();
-	}
-}
+/** Every request carried the stored token and the organisation in the subscriptions header (not in the query). */
+const expectSigned = (): void => env.expectSigned({ org: 'subscriptionsHeader' });
 
 const tasks = {
 	values: [
@@ -97,7 +76,7 @@ test('project create -> get -> update -> remove a user; comments add, list, dele
 	expect(json(result, 'Get')[0]).toMatchObject({ project_id: id, project_name: 'Intranet', tasks: created.tasks });
 	expect(json(result, 'Update')[0]).toMatchObject({ project_id: id, project_name: 'Intranet v2', billing_type: 'based_on_project_hours', rate: 95, budget_type: 'total_project_hours', budget_hours: '60' });
 	expect(json(result, 'Remove user')).toEqual([{ success: true, message: 'The staff has been removed.' }]);
-	expect((env.em.store.org('us', org)!.get('projects', id)!.users as IDataObject[]).map((u) => u.user_id)).toEqual([DEMO.billingUsers.alice]);
+	expect((env.orgTenant().get('projects', id)!.users as IDataObject[]).map((u) => u.user_id)).toEqual([DEMO.billingUsers.alice]);
 	const comment = json(result, 'Comment')[0];
 	expect(comment).toMatchObject({ project_id: id, description: 'Scope agreed.' });
 	expect(json(result, 'Comments')).toEqual([comment]);
@@ -197,7 +176,7 @@ test('task and user limits and roles are checked before sending', async () => {
 
 test('get many: filter_by, customer_id and sort_column reach the query; Return All reads every page', async () => {
 	for (let i = 0; i < 205; i++) {
-		const res = await call('POST', 'billing', '/projects', { json: { project_name: `Bulk ${String(i).padStart(3, '0')}`, customer_id: DEMO.customers.initech, billing_type: 'based_on_project_hours', rate: String(300 - i) } });
+		const res = await env.call('POST', 'billing', '/projects', { json: { project_name: `Bulk ${String(i).padStart(3, '0')}`, customer_id: DEMO.customers.initech, billing_type: 'based_on_project_hours', rate: String(300 - i) } });
 		expect(res.status).toBe(201);
 	}
 	env.em.clearRequests();
@@ -262,31 +241,20 @@ test('1002, 20004 and 3004 become messages that say what went wrong and what to 
 });
 
 test('the project and comment pickers list through the list calls with the organisation header', async () => {
-	const node = (parameters: IDataObject) => ({
-		id: 'b',
-		name: 'Billing',
-		type: 'n8n-nodes-vendor.vendorBilling',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, ...parameters },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	});
-	const common = { nodeType: VendorBilling, credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	const found = await listSearch({
-		...common,
-		node: node({ resource: 'project', operation: 'get', project_id: { __rl: true, mode: 'list', value: '' } }),
-		method: 'searchProjects',
-		filter: 'website',
-	});
+	const projectPicker = env.picker(VendorBilling, 'searchProjects', { organizationId: org, resource: 'project', operation: 'get', project_id: fromList('') });
+	const found = await projectPicker({ filter: 'website' });
 	expect(found.results).toEqual([{ name: 'Website relaunch', value: DEMO.billingProjects.website }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/billing/v1/projects', query: { page: '1', per_page: '200' }, org, body: undefined }]);
 
 	env.em.clearRequests();
-	const picked = await listSearch({
-		...common,
-		node: node({ resource: 'comment', operation: 'delete', project_id: byId(DEMO.billingProjects.website), comment_id: { __rl: true, mode: 'list', value: '' } }),
-		method: 'searchComments',
+	const commentPicker = env.picker(VendorBilling, 'searchComments', {
+		organizationId: org,
+		resource: 'comment',
+		operation: 'delete',
+		project_id: byId(DEMO.billingProjects.website),
+		comment_id: fromList(''),
 	});
+	const picked = await commentPicker();
 	expect(picked.results).toEqual([{ name: 'Kick-off done.', value: '1610000000001' }]);
 	expect(picked.paginationToken).toBeUndefined();
 	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: `/billing/v1/projects/${DEMO.billingProjects.website}/comments`, query: {}, org, body: undefined }]);

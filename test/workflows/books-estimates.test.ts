@@ -3,39 +3,34 @@
  * workflow by n8n-core's engine with the package's node and credential, over loopback HTTP
  * to the emulator; each request (method, path, query, body, Authorization) and each output.
  */
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { DEMO } from '../emulator/demo-data';
-import { apiClient } from '../emulator/server';
 import type { Rec } from '../emulator/store';
-import { listSearch, readBinary } from '../harness';
-import { byId, expectNoError, json, apiCall, steps, WorkflowEnv } from './support';
+import { readBinary } from '../harness';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const books = env.orgSteps('vendorBooks', { resource: 'estimate' });
 let org: string;
-let books: ReturnType<typeof steps>;
-let call: ReturnType<typeof apiClient>;
+beforeAll(() => (org = env.org));
 
-beforeAll(async () => {
-	await env.start({ demo: true });
-	org = env.em.organizationId;
-	books = steps('vendorBooks', { organizationId: org, resource: 'estimate' });
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
+const stored = (id: string): Rec => env.orgTenant().get('estimates', id)!;
 
-const stored = (id: string): Rec => env.em.store.org('us', org)!.get('estimates', id)!;
-
-/** Every request carried the stored token and the organisation, and succeeded. */
-function expectSignedAndOk(): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) {
-		expect([r.headers.authorization, r.query.organization_id, r.status < 300]).toEqual([`Vendor-oauthtoken ${token}`, org, true]);
-	}
-}
+/** Every request carried the stored token and the organisation (in the query), and succeeded. */
+const expectSignedAndOk = (): void => env.expectSigned({ org: 'query', ok: true });
 
 test('create with line items, addresses, custom fields and regional pickers -> get -> update omitting a line deletes it', async () => {
+	/** Additional fields that are sent as entered (the addresses and custom fields are reshaped). */
+	const plainFields = {
+		reference_number: 'PO-77',
+		date: '2026-11-02',
+		expiry_date: '2026-12-02',
+		shipping_charge: 15,
+		discount_type: 'entity_level',
+		tax_treatment: 'vat_registered',
+		template_id: DEMO.templates.spreadsheet,
+		notes: 'Thank you',
+	};
 	const created = "={{ $('Create').item.json.estimate_id }}";
 	const result = await env.run([
 		books('Create', {
@@ -48,14 +43,7 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 				],
 			},
 			additionalFields: {
-				reference_number: 'PO-77',
-				date: '2026-11-02',
-				expiry_date: '2026-12-02',
-				shipping_charge: 15,
-				discount_type: 'entity_level',
-				tax_treatment: 'vat_registered',
-				template_id: DEMO.templates.spreadsheet,
-				notes: 'Thank you',
+				...plainFields,
 				billing_address: { values: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' } },
 				shipping_address: { values: { address: 'Dock 4', city: 'Shelbyville', country: 'USA' } },
 				custom_fields: { values: [{ index: 1, value: 'Blue' }, { index: 2, value: 'Large' }] },
@@ -111,14 +99,7 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 	const { line_items: sentLines, ...sentHeader } = requests[0].body as Rec;
 	expect(sentHeader).toEqual({
 		customer_id: DEMO.customers.acme,
-		reference_number: 'PO-77',
-		date: '2026-11-02',
-		expiry_date: '2026-12-02',
-		shipping_charge: 15,
-		discount_type: 'entity_level',
-		tax_treatment: 'vat_registered',
-		template_id: DEMO.templates.spreadsheet,
-		notes: 'Thank you',
+		...plainFields,
 		billing_address: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' },
 		shipping_address: { address: 'Dock 4', city: 'Shelbyville', country: 'USA' },
 		custom_fields: [{ index: 1, value: 'Blue' }, { index: 2, value: 'Large' }],
@@ -173,7 +154,7 @@ test('create refuses a bad date and an unknown enum value before sending, naming
 
 test('get many: every filter reaches the query, sort column and order apply, Return All walks the pages', async () => {
 	for (let i = 0; i < 205; i++) {
-		const res = await call('POST', 'books', '/estimates', {
+		const res = await env.call('POST', 'books', '/estimates', {
 			json: { customer_id: DEMO.customers.globex, reference_number: `BULK-${String(i).padStart(3, '0')}`, date: '2026-10-15', line_items: [{ name: 'Unit', rate: i + 1, quantity: 1 }] },
 		});
 		expect(res.status).toBe(201);
@@ -246,7 +227,7 @@ test('PDF: one estimate -> its own file; 30 ids -> two files of at most 25 estim
 
 test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, not an empty file', async () => {
 	const bad = `${DEMO.estimates.sent},1399999999999`;
-	const direct = await call('GET', 'books', '/estimates/pdf', { query: { estimate_ids: bad } });
+	const direct = await env.call('GET', 'books', '/estimates/pdf', { query: { estimate_ids: bad } });
 	expect([direct.status, direct.body]).toEqual([200, { code: 0, message: 'Invalid value passed for estimate_ids' }]);
 	env.em.clearRequests();
 
@@ -348,24 +329,15 @@ test('comments: add, list, update', async () => {
 });
 
 test('the template picker lists the estimate templates by name and filters them', async () => {
-	const node = {
-		id: 'b',
-		name: 'Books',
-		type: 'n8n-nodes-vendor.vendorBooks',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'estimate', operation: 'applyTemplate', template_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const search = { nodeType: VendorBooks, node, method: 'searchEstimateTemplates', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	expect(await listSearch(search)).toEqual({
+	const templates = env.picker(VendorBooks, 'searchEstimateTemplates', { organizationId: org, resource: 'estimate', operation: 'applyTemplate', template_id: fromList('') });
+	expect(await templates()).toEqual({
 		results: [
 			{ name: 'Standard', value: DEMO.templates.standard },
 			{ name: 'Spreadsheet', value: DEMO.templates.spreadsheet },
 		],
 		paginationToken: undefined,
 	});
-	expect((await listSearch({ ...search, filter: 'sheet' })).results).toEqual([{ name: 'Spreadsheet', value: DEMO.templates.spreadsheet }]);
+	expect((await templates({ filter: 'sheet' })).results).toEqual([{ name: 'Spreadsheet', value: DEMO.templates.spreadsheet }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
 		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
@@ -374,17 +346,8 @@ test('the template picker lists the estimate templates by name and filters them'
 });
 
 test('the estimate picker lists estimates by number and searches with estimate_number_contains', async () => {
-	const node = {
-		id: 'b',
-		name: 'Books',
-		type: 'n8n-nodes-vendor.vendorBooks',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'estimate', operation: 'get', estimate_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const search = { nodeType: VendorBooks, node, method: 'searchEstimates', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	const found = await listSearch({ ...search, filter: 'EST-0000' });
+	const estimates = env.picker(VendorBooks, 'searchEstimates', { organizationId: org, resource: 'estimate', operation: 'get', estimate_id: fromList('') });
+	const found = await estimates({ filter: 'EST-0000' });
 	expect(found.results.slice(0, 6)).toEqual(
 		Object.values(DEMO.estimates).map((value, i) => ({ name: `EST-0000${i + 1}`, value })),
 	);

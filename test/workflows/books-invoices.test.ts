@@ -1,32 +1,25 @@
 /** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { DEMO } from '../emulator/demo-data';
-import { apiClient } from '../emulator/server';
 import type { Rec } from '../emulator/store';
-import { binaryItem, listSearch, readBinary } from '../harness';
-import { byId, expectNoError, json, apiCall, steps, WorkflowEnv } from './support';
+import { binaryItem, readBinary } from '../harness';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const books = env.orgSteps('vendorBooks', { resource: 'invoice' });
 let org: string;
-let call: ReturnType<typeof apiClient>;
+beforeAll(() => (org = env.org));
 
-beforeAll(async () => {
-	await env.start({ demo: true });
-	org = env.em.organizationId;
-	books = steps('vendorBooks', { organizationId: org, resource: 'invoice' });
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
+const stored = (id: string): Rec => env.orgTenant().get('invoices', id)!;
 
-let books: ReturnType<typeof steps>;
+/** Every request carried the stored token and the organisation (in the query), and succeeded. */
+const expectSignedAndOk = (): void => env.expectSigned({ org: 'query', ok: true });
 
 async function newInvoice(status: string): Promise<string> {
-	const customer = env.em.store.org('us', org)!.all('customers')[0].customer_id as string;
-	const res = await call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] } });
+	const customer = env.orgTenant().all('customers')[0].customer_id as string;
+	const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] } });
 	const id = String(res.body.invoice.invoice_id);
-	env.em.store.org('us', org)!.get('invoices', id)!.status = status;
+	stored(id).status = status;
 	return id;
 }
 
@@ -54,7 +47,7 @@ test('bulk reminders: 23 invoice ids -> 3 calls of at most 10 and 23 output item
 	for (const f of failures) expect(String(f.error)).toMatch(/open or overdue|cannot|not/i);
 	expect(result.output('Remind').every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 	// the emulator really sent 21 reminders
-	const reminded = env.em.store.org('us', org)!.mails.filter((m) => m.kind === 'reminder' && ids.includes(m.invoiceId));
+	const reminded = env.orgTenant().mails.filter((m) => m.kind === 'reminder' && ids.includes(m.invoiceId));
 	expect(reminded.map((m) => m.invoiceId).sort()).toEqual(ids.filter((_, i) => i !== 4 && i !== 17).sort());
 
 	// without continueOnFail the failures stop the workflow, naming the invoices
@@ -63,9 +56,9 @@ test('bulk reminders: 23 invoice ids -> 3 calls of at most 10 and 23 output item
 });
 
 test('create an invoice from an accepted estimate: invoiced_estimate_id and the estimate lines are sent', async () => {
-	const estimates = await call('GET', 'books', '/estimates', { query: { status: 'accepted' } });
+	const estimates = await env.call('GET', 'books', '/estimates', { query: { status: 'accepted' } });
 	const estimate = estimates.body.estimates[0];
-	const full = (await call('GET', 'books', `/estimates/${estimate.estimate_id}`)).body.estimate;
+	const full = (await env.call('GET', 'books', `/estimates/${estimate.estimate_id}`)).body.estimate;
 	env.em.clearRequests();
 
 	const result = await env.run([
@@ -128,19 +121,9 @@ test('an attachment with extension .exe is refused before sending; a .png is upl
 	expect(json(accepted, 'Attach')[0]).toMatchObject({ success: true });
 	const [req] = env.apiRequests();
 	expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', `/us/api/books/v3/invoices/${id}/attachment`, expect.stringMatching(/^multipart\/form-data; boundary=/)]);
-	const stored = await call('GET', 'books', `/invoices/${id}/attachment`);
+	const stored = await env.call('GET', 'books', `/invoices/${id}/attachment`);
 	expect(stored.buffer.toString()).toBe('file bytes');
 });
-
-const stored = (id: string): Rec => env.em.store.org('us', org)!.get('invoices', id)!;
-
-/** Every request carried the stored token and the organisation, and succeeded. */
-function expectSignedAndOk(): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) {
-		expect([r.headers.authorization, r.query.organization_id, r.status < 300]).toEqual([`Vendor-oauthtoken ${token}`, org, true]);
-	}
-}
 
 test('create with lines, addresses, custom fields and Mexico pickers -> update omitting a line deletes it', async () => {
 	const result = await env.run([
@@ -279,7 +262,7 @@ test('e-mail: get the prepared content, then send it; the documented body is sen
 		},
 	]);
 	expectSignedAndOk();
-	expect(env.em.store.org('us', org)!.mails.at(-1)).toMatchObject({ kind: 'invoice', invoiceId: id, to: ['billing@acme.example'], cc: ['boss@acme.example'] });
+	expect(env.orgTenant().mails.at(-1)).toMatchObject({ kind: 'invoice', invoiceId: id, to: ['billing@acme.example'], cc: ['boss@acme.example'] });
 	expect(stored(id)).toMatchObject({ is_emailed: true, status: 'sent' });
 });
 
@@ -409,20 +392,12 @@ test('comments: add, list, update', async () => {
 	]);
 	expectSignedAndOk();
 	expect(json(result, 'Edit')).toEqual([{ success: true, message: 'Comment has been updated.' }]);
-	expect(env.em.store.org('us', org)!.get('comments', String(comment.comment_id))).toMatchObject({ description: 'Paid Monday instead' });
+	expect(env.orgTenant().get('comments', String(comment.comment_id))).toMatchObject({ description: 'Paid Monday instead' });
 });
 
 test('the invoice picker lists invoices by number and searches with invoice_number_contains', async () => {
-	const node = {
-		id: 'b',
-		name: 'Books',
-		type: 'n8n-nodes-vendor.vendorBooks',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'invoice', operation: 'sendEmail', invoice_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const found = await listSearch({ nodeType: VendorBooks, node, method: 'searchInvoices', filter: 'INV-0000', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] });
+	const invoices = env.picker(VendorBooks, 'searchInvoices', { organizationId: org, resource: 'invoice', operation: 'sendEmail', invoice_id: fromList('') });
+	const found = await invoices({ filter: 'INV-0000' });
 	expect(found.results.slice(0, 3)).toEqual([
 		{ name: 'INV-00001', value: DEMO.invoices.overdue1 },
 		{ name: 'INV-00002', value: DEMO.invoices.overdue2 },

@@ -4,27 +4,13 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiClient } from '../emulator/server';
-import type { RecordedRequest } from '../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv();
+const books = env.orgSteps('vendorBooks', { resource: 'item' });
 let org: string;
-
-beforeAll(async () => {
-	await env.start();
-	org = env.em.organizationId;
-	books = steps('vendorBooks', { organizationId: org, resource: 'item' });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-let books: ReturnType<typeof steps>;
-const byId = (expression: string) => ({ __rl: true, mode: 'id', value: expression });
-
-function summary(r: RecordedRequest) {
-	return { method: r.method, path: r.path.replace(/^\/us\/api/, ''), query: r.query, body: r.body };
-}
+beforeAll(() => (org = env.org));
 
 test('create -> get -> update -> mark inactive -> mark active -> delete: each request as documented', async () => {
 	const created = "={{ $('Create').item.json.item_id }}";
@@ -56,7 +42,7 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 	}
 
 	const requests = env.apiRequests();
-	expect(requests.map(summary)).toEqual([
+	expect(requests.map(apiCall)).toEqual([
 		{
 			method: 'POST',
 			path: '/books/v3/items',
@@ -69,19 +55,14 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 		{ method: 'POST', path: `/books/v3/items/${id}/active`, query: { organization_id: org }, body: undefined },
 		{ method: 'DELETE', path: `/books/v3/items/${id}`, query: { organization_id: org }, body: undefined },
 	]);
-	const token = String(env.storedToken.access_token);
-	for (const r of requests) {
-		expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-		expect(r.status).toBeLessThan(300);
-	}
+	env.expectSigned({ org: 'query', ok: true });
 	expect(requests[0].headers['content-type']).toBe('application/json');
 	expect(env.em.requests.filter((r) => r.operation === 'books.item.get' && r.status === 200)).toHaveLength(1);
 });
 
 test('get many with Return All reads three pages and every filter reaches the query', async () => {
-	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
 	for (let i = 0; i < 450; i++) {
-		const res = await call('POST', 'books', '/items', { json: { name: `Bulk ${String(i).padStart(3, '0')}`, rate: i } });
+		const res = await env.call('POST', 'books', '/items', { json: { name: `Bulk ${String(i).padStart(3, '0')}`, rate: i } });
 		expect(res.status).toBe(201 === res.status ? 201 : 200);
 	}
 	env.em.clearRequests();
@@ -164,13 +145,12 @@ test('a 201-character item name is refused naming the field and the limit; nothi
 
 test('a non-zero code envelope becomes a NodeApiError carrying the server message', async () => {
 	// An item used in a transaction cannot be deleted (documented rule).
-	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-	const item = (await call('POST', 'books', '/items', { json: { name: 'In use', rate: 3 } })).body.item;
-	const invoice = await call('POST', 'books', '/invoices', {
+	const item = (await env.call('POST', 'books', '/items', { json: { name: 'In use', rate: 3 } })).body.item;
+	const invoice = await env.call('POST', 'books', '/invoices', {
 		json: { customer_id: env.em.store.org('us', org)?.all('customers')[0]?.contact_id ?? undefined, line_items: [{ item_id: item.item_id, quantity: 1, rate: 3 }] },
 	});
 	expect(invoice.body.code).toBe(0);
-	const direct = await call('DELETE', 'books', `/items/${item.item_id}`);
+	const direct = await env.call('DELETE', 'books', `/items/${item.item_id}`);
 	expect(direct.body.code).not.toBe(0);
 	env.em.clearRequests();
 
@@ -220,7 +200,7 @@ test('update custom fields sends the documented array body to the singular /item
 	]);
 	expectNoError(result);
 	expect(json(result, 'Fields')[0]).toMatchObject({ success: true });
-	expect(env.apiRequests().map(summary)).toEqual([
+	expect(env.apiRequests().map(apiCall)).toEqual([
 		{
 			method: 'PUT',
 			path: `/books/v3/item/${id}/customfields`,
@@ -234,31 +214,18 @@ test('update custom fields sends the documented array body to the singular /item
 });
 
 test('the item picker lists items by name, searches with name_contains, and pages', async () => {
-	const { listSearch } = await import('../harness');
-	const { VendorBooks } = await import('../../nodes/VendorBooks/VendorBooks.node');
-	const { VendorOAuth2Api } = await import('../../credentials/VendorOAuth2Api.credentials');
-	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-	for (let i = 0; i < 205; i++) await call('POST', 'books', '/items', { json: { name: `Pick ${String(i).padStart(3, '0')}` } });
+	for (let i = 0; i < 205; i++) await env.call('POST', 'books', '/items', { json: { name: `Pick ${String(i).padStart(3, '0')}` } });
 	env.em.clearRequests();
-	const node = {
-		id: 'b',
-		name: 'Books',
-		type: 'n8n-nodes-vendor.vendorBooks',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'item', operation: 'get', item_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const search = { nodeType: VendorBooks, node, method: 'searchItems', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	const found = await listSearch({ ...search, filter: 'Pick 20' });
+	const items = env.picker(VendorBooks, 'searchItems', { organizationId: org, resource: 'item', operation: 'get', item_id: fromList('') });
+	const found = await items({ filter: 'Pick 20' });
 	expect(found.results.map((r) => r.name).sort()).toEqual(['Pick 200', 'Pick 201', 'Pick 202', 'Pick 203', 'Pick 204']);
 	for (const r of found.results) expect(String(r.value)).toMatch(/^\d+$/);
 	expect(env.apiRequests()[0].query).toMatchObject({ name_contains: 'Pick 20', organization_id: org, page: '1' });
 
-	const first = await listSearch(search);
+	const first = await items();
 	expect(first.results).toHaveLength(200);
 	expect(first.paginationToken).toBe('2');
-	const second = await listSearch({ ...search, paginationToken: first.paginationToken });
+	const second = await items({ paginationToken: String(first.paginationToken) });
 	expect(second.results.length).toBeGreaterThan(0);
 	expect(second.results[0].value).not.toBe(first.results[0].value);
 });

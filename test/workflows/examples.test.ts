@@ -31,7 +31,7 @@ function example(file: string): ExampleFile {
 
 beforeAll(async () => {
 	await env.start({ demo: true, clock: new Clock({ start: Date.parse('2026-03-02T09:00:00Z') }) });
-	tenant = env.em.store.org('us', env.em.organizationId) as Tenant;
+	tenant = env.orgTenant();
 	// The files reference the credential by name, as an imported workflow does.
 	credentials = env.credentials.map((c) => ({ ...c, name: 'Vendor account' }));
 });

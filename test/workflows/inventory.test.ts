@@ -5,20 +5,17 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { DEMO } from '../emulator/demo-data';
 import type { MultipartPart } from '../emulator/server';
-import { apiClient } from '../emulator/server';
-import { binaryItem, listSearch } from '../harness';
-import { apiCall, expectNoError, json, steps, WorkflowEnv } from './support';
+import { binaryItem } from '../harness';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const bills = env.orgSteps('vendorInventory', { resource: 'bill' });
 let org: string;
-let call: ReturnType<typeof apiClient>;
-let bills: ReturnType<typeof steps>;
+beforeAll(() => (org = env.org));
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const lines = {
 	values: [
 		{ name: 'Printer paper', description: 'A4, 80 g', rate: 4.5, quantity: 10, unit: 'box', account_id: '2300000000001' },
@@ -30,23 +27,8 @@ const sentLines = [
 	{ name: 'Toner', rate: 60, quantity: 2 },
 ];
 
-beforeAll(async () => {
-	await env.start({ demo: true });
-	org = env.em.organizationId;
-	bills = steps('vendorInventory', { organizationId: org, resource: 'bill' });
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-function expectSigned(): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) {
-		expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-		expect(r.query.organization_id).toBe(org);
-		expect(r.headers['x-com-vendor-invoice-organizationid']).toBeUndefined();
-	}
-}
+/** Every request carried the stored token and the organisation in the query (no organisation header). */
+const expectSigned = (): void => env.expectSigned({ org: 'query' });
 
 const base = (name: string, number: string, extra: IDataObject = {}) =>
 	bills(name, { operation: 'create', vendor_id: DEMO.vendors.paperCo, bill_number: number, date: '2026-04-01', due_date: '2026-05-01', line_items: lines, ...extra });
@@ -97,7 +79,7 @@ test('a bill with two line items and a PDF attachment: multipart with JSONString
 		terms: 'Net 30',
 	});
 	expect(Buffer.from(parts[1].data).toString()).toBe(pdf.toString());
-	expect(env.em.store.org('us', org)!.files.get(`bill:${bill.bill_id}`)?.data.toString()).toBe(pdf.toString());
+	expect(env.orgTenant().files.get(`bill:${bill.bill_id}`)?.data.toString()).toBe(pdf.toString());
 	expect(env.apiRequests()).toHaveLength(1);
 	expectSigned();
 });
@@ -193,14 +175,14 @@ test('update a bill (inferred PUT /bills/{bill_id}): the same fields, the bill a
 
 test('get many with Return All reads every page; the bill picker lists bills by number', async () => {
 	for (let i = 0; i < 203; i++) {
-		const res = await call('POST', 'inventory', '/bills', { json: { vendor_id: DEMO.vendors.cloudHost, bill_number: `B-${i}`, date: '2026-04-01', due_date: '2026-05-01', line_items: [{ name: 'Hosting', rate: 10, quantity: 1 }] } });
+		const res = await env.call('POST', 'inventory', '/bills', { json: { vendor_id: DEMO.vendors.cloudHost, bill_number: `B-${i}`, date: '2026-04-01', due_date: '2026-05-01', line_items: [{ name: 'Hosting', rate: 10, quantity: 1 }] } });
 		expect(res.status).toBe(201);
 	}
 	env.em.clearRequests();
 	const result = await env.run([bills('List', { operation: 'getAll', returnAll: true })]);
 	expectNoError(result);
 	const out = json(result, 'List');
-	const stored = env.em.store.org('us', org)!.all('bills');
+	const stored = env.orgTenant().all('bills');
 	expect(out).toHaveLength(stored.length);
 	expect(stored.length).toBeGreaterThan(205);
 	expect(out.map((b) => b.bill_id)).toEqual(stored.map((b) => b.bill_id));
@@ -214,23 +196,14 @@ test('get many with Return All reads every page; the bill picker lists bills by 
 	expect(env.apiRequests().map((r) => r.query)).toEqual([{ page: '1', per_page: '2', organization_id: org }]);
 
 	env.em.clearRequests();
-	const node = {
-		id: 'i',
-		name: 'Inventory',
-		type: 'n8n-nodes-vendor.vendorInventory',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'bill', operation: 'update', bill_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const search = { nodeType: VendorInventory, node, method: 'searchBills', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	const found = await listSearch({ ...search, filter: 'bill-00' });
+	const billPicker = env.picker(VendorInventory, 'searchBills', { organizationId: org, resource: 'bill', operation: 'update', bill_id: fromList('') });
+	const found = await billPicker({ filter: 'bill-00' });
 	expect(found.results).toEqual([
 		{ name: 'BILL-001', value: DEMO.bills.paper },
 		{ name: 'BILL-002', value: DEMO.bills.hosting },
 	]);
 	expect(found.paginationToken).toBe('2');
-	const next = await listSearch({ ...search, paginationToken: '2' });
+	const next = await billPicker({ paginationToken: '2' });
 	expect(next.results).toHaveLength(stored.length - 200);
 	expect(next.paginationToken).toBeUndefined();
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.query])).toEqual([

@@ -3,7 +3,7 @@
  * authorize (Accept) -> code -> token -> API call through the node -> token expiry ->
  * refresh -> API call; and the URLs the credential derives from its region.
  */
-import type { IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { REGIONS } from '../../nodes/shared/regions';
@@ -19,7 +19,7 @@ afterAll(async () => await env.stop());
 /** The credential's fields as n8n resolves them (defaults applied, expressions evaluated). */
 function resolved(data: IDataObject): IDataObject {
 	const helper = new HarnessCredentialsHelper(new HarnessCredentialTypes([VendorOAuth2Api]), []);
-	return helper.applyDefaultsAndResolve({} as IWorkflowExecuteAdditionalData, data, 'vendorOAuth2Api', 'manual') as IDataObject;
+	return helper.applyDefaultsAndResolve({} as IWorkflowExecuteAdditionalData, data as ICredentialDataDecryptedObject, 'vendorOAuth2Api', 'manual') as IDataObject;
 }
 
 test('the region decides the authorization and token URLs; Custom uses its own fields', () => {

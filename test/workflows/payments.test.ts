@@ -5,46 +5,25 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { DEMO } from '../emulator/demo-data';
-import { apiClient } from '../emulator/server';
-import { listSearch } from '../harness';
-import { apiCall, byId, expectNoError, json, steps, WorkflowEnv } from './support';
+import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
+const refunds = env.orgSteps('vendorInvoice', { resource: 'refund' });
 let org: string;
-let call: ReturnType<typeof apiClient>;
-let payments: ReturnType<typeof steps>;
-let refunds: ReturnType<typeof steps>;
-
-const tenant = () => env.em.store.org('us', org)!;
-
-beforeAll(async () => {
-	await env.start({ demo: true });
-	org = env.em.organizationId;
-	payments = steps('vendorInvoice', { organizationId: org, resource: 'payment' });
-	refunds = steps('vendorInvoice', { organizationId: org, resource: 'refund' });
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
+beforeAll(() => (org = env.org));
 
 /** A new open invoice of `customer` for `rate` (one line), through the books area. */
 async function newInvoice(customer: string, rate: number): Promise<{ id: string; number: string }> {
-	const res = await call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
+	const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
 	expect(res.body.code).toBe(0);
 	return { id: String(res.body.invoice.invoice_id), number: String(res.body.invoice.invoice_number) };
 }
 
-function expectSigned(): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) {
-		expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-		expect(r.headers['x-com-vendor-invoice-organizationid']).toBe(org);
-		expect(r.query.organization_id).toBeUndefined();
-	}
-}
+/** Every request carried the stored token and the organisation in the invoice header (not in the query). */
+const expectSigned = (): void => env.expectSigned({ org: 'invoiceHeader' });
 
 test('create a payment applied to two invoices -> get -> update with invoice_payment_id -> refund -> list refunds -> delete', async () => {
 	const a = await newInvoice(DEMO.customers.acme, 300);
@@ -104,7 +83,7 @@ test('create a payment applied to two invoices -> get -> update with invoice_pay
 	expect(json(result, 'Delete')).toEqual([{ success: true, message: 'The payment has been deleted.' }]);
 	for (const node of ['Create', 'Get', 'Update', 'Refund', 'Refunds', 'Delete']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 	// the invoices are open again after the delete
-	expect([tenant().get('invoices', a.id)!.balance, tenant().get('invoices', b.id)!.balance]).toEqual([300, 200]);
+	expect([env.orgTenant().get('invoices', a.id)!.balance, env.orgTenant().get('invoices', b.id)!.balance]).toEqual([300, 200]);
 
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{
@@ -160,10 +139,10 @@ test('create a payment applied to two invoices -> get -> update with invoice_pay
 });
 
 test('get many: every documented filter reaches the query and selects the one matching payment', async () => {
-	const target = await call('POST', 'invoice', '/customerpayments', {
+	const target = await env.call('POST', 'invoice', '/customerpayments', {
 		json: { customer_id: DEMO.customers.globex, amount: 123.45, payment_mode: 'banktransfer', date: '2026-01-15', reference_number: 'REF-ALL-1', description: 'Filter target' },
 	});
-	await call('POST', 'invoice', '/customerpayments', {
+	await env.call('POST', 'invoice', '/customerpayments', {
 		json: { customer_id: DEMO.customers.globex, amount: 123.46, payment_mode: 'cash', date: '2026-01-15', reference_number: 'REF-ALL-2', description: 'Filter decoy' },
 	});
 	env.em.clearRequests();
@@ -202,7 +181,7 @@ test('get many: every documented filter reaches the query and selects the one ma
 
 test('get many with Return All reads every page; a limit asks for just that many', async () => {
 	for (let i = 0; i < 205; i++) {
-		const res = await call('POST', 'invoice', '/customerpayments', { json: { customer_id: DEMO.customers.initech, amount: i + 1, reference_number: `BULK-${i}` } });
+		const res = await env.call('POST', 'invoice', '/customerpayments', { json: { customer_id: DEMO.customers.initech, amount: i + 1, reference_number: `BULK-${i}` } });
 		expect(res.status).toBe(201);
 	}
 	env.em.clearRequests();
@@ -235,12 +214,12 @@ test('an amount over the balance gives the 24016 message: what went wrong and wh
 	expect((error as { description?: string }).description).toBe('The Vendor API answered: The amount entered is more than the balance due for the selected invoice(s).');
 	expect(error).toMatchObject({ httpCode: '400' });
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/us/api/invoice/v3/customerpayments', 400]]);
-	expect(tenant().get('invoices', inv.id)!.balance).toBe(100);
+	expect(env.orgTenant().get('invoices', inv.id)!.balance).toBe(100);
 	expect(error?.message).not.toContain(String(env.storedToken.access_token));
 });
 
 test('3004, 9521 and 9523 become messages that say what to do', async () => {
-	const retainer = tenant().get('invoices', DEMO.invoices.retainer)!;
+	const retainer = env.orgTenant().get('invoices', DEMO.invoices.retainer)!;
 	const full = Number(retainer.balance);
 	const create = (name: string, customer: string, amount: number, applied: number) =>
 		payments(name, { operation: 'create', customer_id: customer, amount, payment_mode: 'cash', invoices: { values: [{ invoice_id: DEMO.invoices.retainer, amount_applied: applied }] } }, { onError: 'continueRegularOutput' });
@@ -331,25 +310,16 @@ test('payment_mode and refund_mode are pickers with their limits, checked before
 });
 
 test('the payment picker lists payments by number through the list call with the organisation header', async () => {
-	const node = {
-		id: 'p',
-		name: 'Invoice',
-		type: 'n8n-nodes-vendor.vendorInvoice',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: { organizationId: org, resource: 'payment', operation: 'get', payment_id: { __rl: true, mode: 'list', value: '' } },
-		credentials: { vendorOAuth2Api: { id: env.credentials[0].id, name: env.credentials[0].name } },
-	};
-	const search = { nodeType: VendorInvoice, node, method: 'searchPayments', credentials: env.credentials, credentialTypes: [VendorOAuth2Api] };
-	const all = await listSearch(search);
-	const total = tenant().all('customerpayments').length;
+	const paymentPicker = env.picker(VendorInvoice, 'searchPayments', { organizationId: org, resource: 'payment', operation: 'get', payment_id: fromList('') });
+	const all = await paymentPicker();
+	const total = env.orgTenant().all('customerpayments').length;
 	expect(all.results).toHaveLength(Math.min(total, 200));
 	expect(all.results).toContainEqual({ name: '1', value: DEMO.payments.paid1 });
 	expect(all.paginationToken).toBe(total > 200 ? '2' : undefined);
 	const [first] = env.apiRequests().map(apiCall);
 	expect(first).toEqual({ method: 'GET', path: '/invoice/v3/customerpayments', query: { page: '1', per_page: '200' }, org, body: undefined });
 
-	const found = await listSearch({ ...search, filter: DEMO.payments.partial });
+	const found = await paymentPicker({ filter: DEMO.payments.partial });
 	expect(found.results).toEqual([{ name: '3', value: DEMO.payments.partial }]);
 	expectSigned();
 });

@@ -5,34 +5,18 @@
  * update with the multi-select add / remove form, and refusals before sending.
  */
 import { DEMO } from '../emulator/demo-data';
-import type { RecordedRequest } from '../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import { byId, expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const project = env.portalSteps({ resource: 'project' });
 let portal: string;
-let project: ReturnType<typeof steps>;
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const ROOT = '/us/projects/api/v3';
+beforeAll(() => (portal = env.portal));
 const cf = (apiName: string, type: string, value: unknown, extra: Record<string, unknown> = {}) => ({ apiName, type, value, ...extra });
 
-beforeAll(async () => {
-	await env.start({ demo: true });
-	portal = env.em.portalId;
-	project = steps('vendorProjects', { resource: 'project', portal_id: byId(portal) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-function summary(r: RecordedRequest) {
-	return { method: r.method, path: r.path, query: r.query, body: r.body };
-}
-
-function expectSigned(requests: RecordedRequest[]): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of requests) expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-}
-
 let createdId = '';
+
+/** The budget_info members sent as entered (the amounts are sent as `{ amount }`). */
+const budgetTerms = { billing_method: 'fixed_cost', budget_type: 'amount', currency: 'USD', hourly_budget: '120' };
 
 test('create sends every documented create field and typed custom fields in their JSON shapes; get reads it back', async () => {
 	const result = await env.run([
@@ -50,15 +34,7 @@ test('create sends every documented create field and typed custom fields in thei
 				layout: '2',
 				added_via: 'api',
 				is_rollup_project: false,
-				budget_info: {
-					billing_method: 'fixed_cost',
-					budget_type: 'amount',
-					currency: 'USD',
-					hourly_budget: '120',
-					cost_budget: 25000,
-					rate_per_hour: 150,
-					revenue_budget: 40000,
-				},
+				budget_info: { ...budgetTerms, cost_budget: 25000, rate_per_hour: 150, revenue_budget: 40000 },
 				project_group: '4',
 				sub_module_settings: '{"tasks":{"enabled":true}}',
 				tags: { values: [{ add: { values: [{ id: '11' }, { id: '12' }] } }] },
@@ -100,15 +76,7 @@ test('create sends every documented create field and typed custom fields in thei
 		layout: { id: '2' },
 		added_via: 'api',
 		is_rollup_project: false,
-		budget_info: {
-			billing_method: 'fixed_cost',
-			budget_type: 'amount',
-			currency: 'USD',
-			hourly_budget: '120',
-			cost_budget: { amount: 25000 },
-			rate_per_hour: { amount: 150 },
-			revenue_budget: { amount: 40000 },
-		},
+		budget_info: { ...budgetTerms, cost_budget: { amount: 25000 }, rate_per_hour: { amount: 150 }, revenue_budget: { amount: 40000 } },
 		project_group: { id: '4' },
 		sub_module_settings: { tasks: { enabled: true } },
 		tags: [{ add: [{ id: '11' }, { id: '12' }] }],
@@ -128,11 +96,11 @@ test('create sends every documented create field and typed custom fields in thei
 		cf_phone: '+1 (555) 0100',
 	};
 	const requests = env.apiRequests();
-	expect(requests.map(summary)).toEqual([
+	expect(requests.map(sentRequest)).toEqual([
 		{ method: 'POST', path: `${ROOT}/portal/${portal}/projects`, query: {}, body },
 		{ method: 'GET', path: `${ROOT}/portal/${portal}/projects/${createdId}`, query: {}, body: undefined },
 	]);
-	expectSigned(requests);
+	env.expectSigned();
 	expect(requests[0].headers['content-type']).toBe('application/json');
 	expect(requests.map((r) => r.status)).toEqual([201, 200]);
 	// the server assumed https:// for the URL; the record reads back as stored
@@ -156,7 +124,7 @@ test('update sends the update fields, archived allowed, and a multi-select chang
 		}),
 	]);
 	expectNoError(result);
-	expect(env.apiRequests().map(summary)).toEqual([
+	expect(env.apiRequests().map(sentRequest)).toEqual([
 		{
 			method: 'PATCH',
 			path: `${ROOT}/portal/${portal}/projects/${DEMO.projects.website}`,
@@ -171,7 +139,7 @@ test('update sends the update fields, archived allowed, and a multi-select chang
 			},
 		},
 	]);
-	expectSigned(env.apiRequests());
+	env.expectSigned();
 	expect(json(result, 'Update')[0]).toMatchObject({
 		name: 'Website Relaunch 2',
 		project_type: 'archived',
@@ -226,7 +194,7 @@ test('a 201-character name, a 201-character URL custom field and other broken li
 });
 
 test('get many with Return All pages until a short page; Limit asks for that many', async () => {
-	const t = env.em.store.portal('us', portal)!;
+	const t = env.portalTenant();
 	for (let i = 0; i < 230; i++) {
 		const id = String(5300000000000 + i);
 		t.put('projects', id, { id, name: `Bulk ${i}`, project_type: 'active' });
@@ -235,10 +203,10 @@ test('get many with Return All pages until a short page; Limit asks for that man
 	const all = await env.run([project('List', { operation: 'getAll', returnAll: true })]);
 	expectNoError(all);
 	expect(json(all, 'List')).toHaveLength(total);
-	expect(env.apiRequests().map(summary)).toEqual(
+	expect(env.apiRequests().map(sentRequest)).toEqual(
 		[1, 2].map((page) => ({ method: 'GET', path: `${ROOT}/portal/${portal}/projects`, query: { page: String(page), per_page: '200' }, body: undefined })),
 	);
-	expectSigned(env.apiRequests());
+	env.expectSigned();
 	env.em.clearRequests();
 	const some = await env.run([project('List', { operation: 'getAll', returnAll: false, limit: 3 })]);
 	expect(json(some, 'List')).toHaveLength(3);

@@ -3,26 +3,12 @@
  * (search_term, module, status) and within one project (no status).
  */
 import { DEMO } from '../emulator/demo-data';
-import type { RecordedRequest } from '../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import { byId, expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const search = env.portalSteps({ resource: 'search' });
 let portal: string;
-let search: ReturnType<typeof steps>;
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const ROOT = '/us/projects/api/v3';
-
-beforeAll(async () => {
-	await env.start({ demo: true });
-	portal = env.em.portalId;
-	search = steps('vendorProjects', { resource: 'search', portal_id: byId(portal) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-function summary(r: RecordedRequest) {
-	return { method: r.method, path: r.path, query: r.query, body: r.body };
-}
+beforeAll(() => (portal = env.portal));
 
 test('portal-wide search sends search_term, module and status; the extra parameters go in the query when set', async () => {
 	const result = await env.run([
@@ -37,7 +23,7 @@ test('portal-wide search sends search_term, module and status; the extra paramet
 		]),
 	);
 	expect(json(result, 'Projects only')).toEqual([expect.objectContaining({ id: DEMO.projects.template, module: 'projects' })]);
-	expect(env.apiRequests().map(summary)).toEqual([
+	expect(env.apiRequests().map(sentRequest)).toEqual([
 		{ method: 'GET', path: `${ROOT}/portal/${portal}/search`, query: { search_term: 'launch', module: 'all', status: 'active', page: '1', per_page: '200' }, body: undefined },
 		{
 			method: 'GET',
@@ -46,8 +32,7 @@ test('portal-wide search sends search_term, module and status; the extra paramet
 			body: undefined,
 		},
 	]);
-	const token = String(env.storedToken.access_token);
-	for (const r of env.apiRequests()) expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
+	env.expectSigned();
 });
 
 test('search within a project sends no status and finds only that project\'s records', async () => {
@@ -56,7 +41,7 @@ test('search within a project sends no status and finds only that project\'s rec
 	]);
 	expectNoError(result);
 	expect(json(result, 'In project')).toEqual([expect.objectContaining({ id: DEMO.tasks.homepage, module: 'tasks', project: { id: DEMO.projects.website, name: 'Website Relaunch' } })]);
-	expect(env.apiRequests().map(summary)).toEqual([
+	expect(env.apiRequests().map(sentRequest)).toEqual([
 		{
 			method: 'GET',
 			path: `${ROOT}/portal/${portal}/projects/${DEMO.projects.website}/search`,

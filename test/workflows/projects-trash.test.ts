@@ -4,61 +4,36 @@
  * restore and delete of several modules at once, empty bin.
  */
 import { DEMO } from '../emulator/demo-data';
-import type { RecordedRequest } from '../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import { expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
-const env = new WorkflowEnv();
+const env = useWorkflowEnv({ demo: true });
+const trash = env.portalSteps({ resource: 'trash' });
 let portal: string;
-let trash: ReturnType<typeof steps>;
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const ROOT = '/us/projects/api/v3';
-
-beforeAll(async () => {
-	await env.start({ demo: true });
-	portal = env.em.portalId;
-	trash = steps('vendorProjects', { resource: 'trash', portal_id: byId(portal) });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.em.clearRequests());
-
-function summary(r: RecordedRequest) {
-	return { method: r.method, path: r.path, query: r.query, body: r.body };
-}
-
-function expectSigned(requests: RecordedRequest[]): void {
-	const token = String(env.storedToken.access_token);
-	for (const r of requests) expect(r.headers.authorization).toBe(`Vendor-oauthtoken ${token}`);
-}
-
-function tenant() {
-	const t = env.em.store.portal('us', portal);
-	if (!t) throw new Error('no portal');
-	return t;
-}
+beforeAll(() => (portal = env.portal));
 
 const ids: string[] = [];
 
 test('moving 250 tasks to the trash sends the fewest calls of at most 100 ids: 3', async () => {
 	for (let i = 0; i < 250; i++) {
 		const id = String(5100000000000 + i);
-		tenant().put('tasks', id, { id, name: `Bulk task ${String(i).padStart(3, '0')}`, project_id: DEMO.projects.website });
+		env.portalTenant().put('tasks', id, { id, name: `Bulk task ${String(i).padStart(3, '0')}`, project_id: DEMO.projects.website });
 		ids.push(id);
 	}
 	const result = await env.run([trash('Trash', { operation: 'moveToTrash', module: 'tasks', items: ids.join(',') })]);
 	expectNoError(result);
 	const requests = env.apiRequests();
-	expect(requests.map(summary)).toEqual([
+	expect(requests.map(sentRequest)).toEqual([
 		{ method: 'POST', path: `${ROOT}/portal/${portal}/trash`, query: {}, body: { module: 'tasks', items: ids.slice(0, 100) } },
 		{ method: 'POST', path: `${ROOT}/portal/${portal}/trash`, query: {}, body: { module: 'tasks', items: ids.slice(100, 200) } },
 		{ method: 'POST', path: `${ROOT}/portal/${portal}/trash`, query: {}, body: { module: 'tasks', items: ids.slice(200) } },
 	]);
-	expectSigned(requests);
+	env.expectSigned();
 	expect(requests.every((r) => r.status === 200 && r.headers['content-type'] === 'application/json')).toBe(true);
 	// one output item per call, each paired with the one input item
 	expect(json(result, 'Trash').map((o) => o.count)).toEqual([100, 100, 50]);
 	expect(result.output('Trash').map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
-	expect(tenant().get('tasks', ids[0])).toBeUndefined();
-	expect(tenant().bin.has(`tasks:${ids[249]}`)).toBe(true);
+	expect(env.portalTenant().get('tasks', ids[0])).toBeUndefined();
+	expect(env.portalTenant().bin.has(`tasks:${ids[249]}`)).toBe(true);
 });
 
 test('the bin list sends sort as asc(field) and the filter built from fields as a JSON string, paging with Return All', async () => {
@@ -86,7 +61,7 @@ test('the bin list sends sort as asc(field) and the filter built from fields as 
 		pattern: '1 AND 2',
 	});
 	const requests = env.apiRequests();
-	expect(requests.map(summary)).toEqual(
+	expect(requests.map(sentRequest)).toEqual(
 		[1, 2].map((page) => ({
 			method: 'GET',
 			path: `${ROOT}/portal/${portal}/bin`,
@@ -94,7 +69,7 @@ test('the bin list sends sort as asc(field) and the filter built from fields as 
 			body: undefined,
 		})),
 	);
-	expectSigned(requests);
+	env.expectSigned();
 	const out = json(result, 'Bin');
 	expect(out).toHaveLength(251); // 250 bulk tasks + the demo's trashed task
 	expect(out.map((e) => e.name)).toEqual([...out.map((e) => String(e.name))].sort((a, b) => a.localeCompare(b)));
@@ -112,7 +87,7 @@ test('the bin filter as raw JSON and desc(trashed_time) with a limit', async () 
 		}),
 	]);
 	expectNoError(result);
-	expect(env.apiRequests().map(summary)).toEqual([
+	expect(env.apiRequests().map(sentRequest)).toEqual([
 		{
 			method: 'GET',
 			path: `${ROOT}/portal/${portal}/bin`,
@@ -157,8 +132,8 @@ test('restore and delete permanently take several modules in one call; empty bin
 	]);
 	expectNoError(restore);
 	expect(json(restore, 'Restore')).toEqual([{ message: '3 record(s) restored', count: 3 }]);
-	expect(tenant().get('tasks', ids[0])).toBeDefined();
-	expect(tenant().get('tasklists', DEMO.trashed.tasklist)).toBeDefined();
+	expect(env.portalTenant().get('tasks', ids[0])).toBeDefined();
+	expect(env.portalTenant().get('tasklists', DEMO.trashed.tasklist)).toBeDefined();
 
 	const remove = await env.run([
 		trash('Delete', {
@@ -175,7 +150,7 @@ test('restore and delete permanently take several modules in one call; empty bin
 	const empty = await env.run([trash('Empty', { operation: 'emptyBin' })]);
 	expectNoError(empty);
 	const requests = env.apiRequests();
-	expect(requests.map(summary)).toEqual([
+	expect(requests.map(sentRequest)).toEqual([
 		{
 			method: 'POST',
 			path: `${ROOT}/portal/${portal}/bin/restore`,
@@ -196,9 +171,9 @@ test('restore and delete permanently take several modules in one call; empty bin
 		},
 		{ method: 'DELETE', path: `${ROOT}/portal/${portal}/empty-bin`, query: {}, body: undefined },
 	]);
-	expectSigned(requests);
+	env.expectSigned();
 	expect(json(empty, 'Empty')[0]).toMatchObject({ count: 248 }); // 247 bulk tasks + the demo task
-	expect(tenant().bin.size).toBe(0);
+	expect(env.portalTenant().bin.size).toBe(0);
 });
 
 test('restore refuses more than 100 ids of one module and an unknown module before sending; API refusals become error items', async () => {
@@ -227,7 +202,7 @@ test('restore refuses more than 100 ids of one module and an unknown module befo
 
 test('records listed from the bin are restored item by item with expressions in the Records entry', async () => {
 	const restoredIds = [ids[10], ids[11]];
-	for (const id of restoredIds) tenant().put('tasks', id, { id, name: `Again ${id}` });
+	for (const id of restoredIds) env.portalTenant().put('tasks', id, { id, name: `Again ${id}` });
 	const result = await env.run([
 		trash('Trash', { operation: 'moveToTrash', module: 'tasks', items: restoredIds.join(',') }),
 		trash('Bin', { operation: 'getBin', returnAll: true, filters: { filter: { values: { criteria: { values: [{ cfid: 'name', criteria_condition: 'starts_with', value: 'Again' }] } } } } }),
@@ -238,5 +213,5 @@ test('records listed from the bin are restored item by item with expressions in 
 	const restores = env.apiRequests().filter((r) => r.operation === 'projects.trash.restore');
 	expect(restores.map((r) => r.body)).toEqual(json(result, 'Bin').map((e) => [{ module: 'tasks', items: [e.id] }]));
 	expect(result.output('Restore').map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	for (const id of restoredIds) expect(tenant().get('tasks', id)).toBeDefined();
+	for (const id of restoredIds) expect(env.portalTenant().get('tasks', id)).toBeDefined();
 });

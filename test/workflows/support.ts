@@ -2,7 +2,7 @@
  * Shared set-up of workflow tests: an emulator, a credential connected to it (Custom
  * region), and workflows "Manual Trigger -> node -> node ..." run by n8n's engine.
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
@@ -17,13 +17,17 @@ import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInv
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
-import { startEmulator } from '../emulator/server';
-import { runWorkflow } from '../harness';
+import { apiClient, startEmulator } from '../emulator/server';
+import type { Tenant } from '../emulator/store';
+import { listSearch, runWorkflow } from '../harness';
 import type { HarnessCredential, RunResult } from '../harness';
 
 export const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
 export const NODE_TYPES = [VendorBooks, VendorProjects, VendorInvoice, VendorBilling, VendorInventory, ...TRIGGER_TYPES];
 export const CREDENTIAL_ID = 'vendor-cred-1';
+export const CREDENTIAL_NAME = 'Vendor (emulator)';
+/** The root of the Projects API paths in the emulator's US region. */
+export const PROJECTS_ROOT = '/us/projects/api/v3';
 
 /** The credential a user would create for the emulator: region Custom, connected (tokens stored). */
 export function connectedCredential(em: Emulator, region = 'us'): HarnessCredential {
@@ -31,7 +35,7 @@ export function connectedCredential(em: Emulator, region = 'us'): HarnessCredent
 	const tokens = em.issueToken({ region });
 	return {
 		id: CREDENTIAL_ID,
-		name: 'Vendor (emulator)',
+		name: CREDENTIAL_NAME,
 		type: 'vendorOAuth2Api',
 		data: {
 			region: 'custom',
@@ -43,6 +47,24 @@ export function connectedCredential(em: Emulator, region = 'us'): HarnessCredent
 			scope: DEFAULT_SCOPES,
 			oauthTokenData: { ...tokens } as unknown as IDataObject,
 		},
+	};
+}
+
+/** How a node references the emulator credential. */
+const CREDENTIAL_REF = { vendorOAuth2Api: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+
+type VendorNodeType = new () => INodeType | IVersionedNodeType;
+
+/** A node of the package (`n8n-nodes-vendor.<name>`) configured with `parameters`, using the emulator credential. */
+export function vendorNode(nodeType: VendorNodeType, parameters: IDataObject, name = 'Node'): INode {
+	return {
+		id: name,
+		name,
+		type: `n8n-nodes-vendor.${new nodeType().description.name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+		credentials: CREDENTIAL_REF,
 	};
 }
 
@@ -84,7 +106,7 @@ export function chain(steps: Step[], input?: Array<IDataObject | INodeExecutionD
 			typeVersion: 1,
 			position: [200 * (i + 1), 0],
 			parameters: step.parameters,
-			credentials: { vendorOAuth2Api: { id: CREDENTIAL_ID, name: 'Vendor (emulator)' } },
+			credentials: CREDENTIAL_REF,
 			...step.settings,
 		});
 		connections[previous] = { main: [[{ node: step.name, type: 'main', index: 0 }]] };
@@ -97,10 +119,96 @@ function isExecutionData(item: IDataObject | INodeExecutionData): item is INodeE
 	return typeof item.json === 'object' && item.json !== null;
 }
 
+/** Where an API area expects the organisation ID: the `organization_id` query (Books, Inventory) or its header (Invoice, Billing). */
+const ORG_PLACES = {
+	query: (r: RecordedRequest): string | undefined => r.query.organization_id,
+	invoiceHeader: (r: RecordedRequest): string | undefined => r.headers['x-com-vendor-invoice-organizationid'],
+	subscriptionsHeader: (r: RecordedRequest): string | undefined => r.headers['x-com-vendor-subscriptions-organizationid'],
+};
+export type OrgPlace = keyof typeof ORG_PLACES;
+
+export interface SignedExpectation {
+	/** The place that must carry the emulator's organisation ID; the other places must not carry one. */
+	org?: OrgPlace;
+	/** Every request also succeeded (status below 300). */
+	ok?: boolean;
+}
+
+export interface PickerCall {
+	filter?: string;
+	paginationToken?: string;
+}
+
 export class WorkflowEnv {
 	em!: Emulator;
 
 	credentials: HarnessCredential[] = [];
+
+	/** Calls the API directly, as a script would (set-up and read-back around a workflow), with the stored access token. */
+	call = async (...args: Parameters<ReturnType<typeof apiClient>>) => await apiClient(this.em, { token: String(this.storedToken.access_token) })(...args);
+
+	get org(): string {
+		return this.em.organizationId;
+	}
+
+	get portal(): string {
+		return this.em.portalId;
+	}
+
+	/** The emulator's data of its US organisation. */
+	orgTenant(): Tenant {
+		const tenant = this.em.store.org('us', this.org);
+		if (!tenant) throw new Error(`no organisation ${this.org}`);
+		return tenant;
+	}
+
+	/** The emulator's data of its US portal. */
+	portalTenant(): Tenant {
+		const tenant = this.em.store.portal('us', this.portal);
+		if (!tenant) throw new Error(`no portal ${this.portal}`);
+		return tenant;
+	}
+
+	/** A maker of steps of an organisation-scoped node (Books, Invoice, Billing, Inventory) in the emulator's organisation. */
+	orgSteps(type: string, base: IDataObject): ReturnType<typeof steps> {
+		return (name, parameters, settings) => steps(type, { organizationId: this.org, ...base })(name, parameters, settings);
+	}
+
+	/** A maker of Vendor Projects steps in the emulator's portal (`portal_id` by ID). */
+	portalSteps(base: IDataObject): ReturnType<typeof steps> {
+		return (name, parameters, settings) => steps('vendorProjects', { ...base, portal_id: byId(this.portal) })(name, parameters, settings);
+	}
+
+	/**
+	 * A resource-locator picker: the listSearch `method` of a node configured with `parameters`,
+	 * called as the editor does, with the emulator credential.
+	 */
+	picker(nodeType: VendorNodeType, method: string, parameters: IDataObject): (options?: PickerCall) => Promise<INodeListSearchResult> {
+		const node = vendorNode(nodeType, parameters);
+		return async (options = {}) => await listSearch({ nodeType, node, method, credentials: this.credentials, credentialTypes: [VendorOAuth2Api], ...options });
+	}
+
+	/**
+	 * There were API requests since the last clear, and every one carried the stored access token as
+	 * `Vendor-oauthtoken …`; with `org`, the organisation ID in that place and in no other;
+	 * with `ok`, every one succeeded.
+	 */
+	expectSigned({ org, ok }: SignedExpectation = {}): void {
+		const requests = this.apiRequests();
+		expect(requests.length).toBeGreaterThan(0);
+		const token = String(this.storedToken.access_token);
+		for (const r of requests) {
+			const request = `${r.method} ${r.path}`;
+			const seen: IDataObject = { request, authorization: r.headers.authorization };
+			const wanted: IDataObject = { request, authorization: `Vendor-oauthtoken ${token}` };
+			if (org) {
+				for (const [place, read] of Object.entries(ORG_PLACES)) seen[place] = read(r);
+				wanted[org] = this.org;
+			}
+			if (ok) [seen.ok, wanted.ok] = [r.status < 300, true];
+			expect(seen).toEqual(wanted);
+		}
+	}
 
 	async start(opts: EmulatorOptions = {}): Promise<this> {
 		this.em = await startEmulator(opts);
@@ -155,6 +263,27 @@ export function expectNoError(result: RunResult): void {
 	if (error) throw new Error(`workflow failed: ${error.message} ${(error as { description?: string }).description ?? ''}`);
 }
 
+/** A recorded request as sent: method, full path, query and body (the Projects areas carry no organisation). */
+export function sentRequest(r: RecordedRequest): IDataObject {
+	return { method: r.method, path: r.path, query: r.query, body: r.body as IDataObject };
+}
+
+/**
+ * A WorkflowEnv for the tests of one file: started before them, stopped after them, its
+ * recorded requests cleared before each.
+ */
+export function useWorkflowEnv(opts: EmulatorOptions = {}): WorkflowEnv {
+	const env = new WorkflowEnv();
+	beforeAll(async () => await env.start(opts));
+	afterAll(async () => await env.stop());
+	beforeEach(() => env.em.clearRequests());
+	return env;
+}
+
 /** A resource-locator value in "By ID" mode. */
 export const byId = (value: string): IDataObject => ({ __rl: true, mode: 'id', value });
+
+/** A resource-locator value in "From list" mode, optionally with the name the editor shows for the picked entry. */
+export const fromList = (value: string, cachedResultName?: string): IDataObject =>
+	cachedResultName === undefined ? { __rl: true, mode: 'list', value } : { __rl: true, mode: 'list', value, cachedResultName };
 

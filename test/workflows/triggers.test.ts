@@ -15,17 +15,15 @@ import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorP
 import { Clock } from '../emulator/clock';
 import { RULES } from '../emulator/rules';
 import { timestamp } from '../emulator/rules/common';
-import { apiClient } from '../emulator/server';
 import type { RecordedRequest } from '../emulator/server';
 import type { Tenant } from '../emulator/store';
 import { pollOnce } from '../harness';
-import { CREDENTIAL_ID, WorkflowEnv } from './support';
+import { vendorNode, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });
 let org: string;
 let portal: string;
-let call: ReturnType<typeof apiClient>;
 let tenant: Tenant;
 let customer: string;
 
@@ -33,8 +31,7 @@ beforeAll(async () => {
 	await env.start({ demo: true, clock });
 	org = env.em.organizationId;
 	portal = env.em.portalId;
-	call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-	tenant = env.em.store.org('us', org) as Tenant;
+	tenant = env.orgTenant();
 	customer = tenant.all('customers')[0].customer_id as string;
 });
 afterAll(async () => await env.stop());
@@ -55,18 +52,9 @@ class Trigger {
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<Poll> {
 		env.em.clearRequests();
-		const name = new this.type().description.name;
 		const result = await pollOnce({
 			nodeType: this.type,
-			node: {
-				id: 't1',
-				name: 'Trigger',
-				type: `n8n-nodes-vendor.${name}`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: this.parameters as never,
-				credentials: { vendorOAuth2Api: { id: CREDENTIAL_ID, name: 'Vendor (emulator)' } },
-			},
+			node: vendorNode(this.type, this.parameters, 'Trigger'),
 			credentials: env.credentials,
 			credentialTypes: [VendorOAuth2Api],
 			staticData: this.staticData,
@@ -84,7 +72,7 @@ function lineItems(): IDataObject[] {
 }
 
 async function create(area: string, path: string, json: IDataObject, key: string): Promise<string> {
-	const res = await call('POST', area, path, { json });
+	const res = await env.call('POST', area, path, { json });
 	if (res.status >= 300) throw new Error(`${path}: ${JSON.stringify(res.body)}`);
 	const rec = (res.body[key] ?? res.body) as IDataObject;
 	return String(rec[`${key}_id`] ?? rec.id);
@@ -283,16 +271,16 @@ describe('Vendor Books Trigger', () => {
 		await trigger.poll();
 
 		const made = await create('books', '/items', { name: 'Widget', rate: 10 }, 'item');
-		await call('DELETE', 'books', `/items/${gone}`);
+		await env.call('DELETE', 'books', `/items/${gone}`);
 		const existing = tenant.all('items').find((i) => i.status === 'active' && String(i.item_id) !== made) as IDataObject;
-		await call('POST', 'books', `/items/${existing.item_id}/inactive`);
+		await env.call('POST', 'books', `/items/${existing.item_id}/inactive`);
 		const next = await trigger.poll();
 		expect(ids(next, 'item_id')).toEqual([made]);
 		expect(next.items[0]).toMatchObject({ name: 'Widget', rate: 10 });
 		expect(next.calls).toHaveLength(1);
 
 		// Re-activating an item is not a creation.
-		await call('POST', 'books', `/items/${existing.item_id}/active`);
+		await env.call('POST', 'books', `/items/${existing.item_id}/active`);
 		expect((await trigger.poll()).items).toEqual([]);
 	});
 
@@ -335,7 +323,7 @@ describe('the other triggers', () => {
 		// ordered by payment date
 		expect(ids(next, 'payment_id')).toEqual([p2, p1]);
 		expect(next.calls).toHaveLength(1);
-		await call('DELETE', 'invoice', `/customerpayments/${p1}`);
+		await env.call('DELETE', 'invoice', `/customerpayments/${p1}`);
 		expect((await trigger.poll()).items).toEqual([]);
 	});
 
@@ -358,7 +346,7 @@ describe('the other triggers', () => {
 		expect((await updated.poll()).items).toEqual([]);
 
 		tick();
-		await call('PATCH', 'projects', `/portal/${portal}/projects/${p1}`, { json: { description: 'Changed' } });
+		await env.call('PATCH', 'projects', `/portal/${portal}/projects/${p1}`, { json: { description: 'Changed' } });
 		const upd = await updated.poll();
 		expect(ids(upd, 'id')).toEqual([p1]);
 		expect(upd.items[0].description).toBe('Changed');
@@ -366,16 +354,16 @@ describe('the other triggers', () => {
 
 		// Two trashed in one second, one later; then restored and trashed again: emitted again.
 		tick();
-		await call('POST', 'projects', `/portal/${portal}/trash`, { json: { module: 'projects', items: [p1, p2] } });
+		await env.call('POST', 'projects', `/portal/${portal}/trash`, { json: { module: 'projects', items: [p1, p2] } });
 		const t1 = await trashed.poll();
 		expect(t1.items.map((i) => [i.module, i.id])).toEqual([['projects', p1], ['projects', p2]]);
 		expect(t1.calls).toHaveLength(1);
 		expect((await trashed.poll()).items).toEqual([]);
 		tick();
-		await call('POST', 'projects', `/portal/${portal}/bin/restore`, { json: [{ module: 'projects', items: [p2] }] });
+		await env.call('POST', 'projects', `/portal/${portal}/bin/restore`, { json: [{ module: 'projects', items: [p2] }] });
 		expect((await trashed.poll()).items).toEqual([]);
 		tick();
-		await call('POST', 'projects', `/portal/${portal}/trash`, { json: { module: 'projects', items: [p2] } });
+		await env.call('POST', 'projects', `/portal/${portal}/trash`, { json: { module: 'projects', items: [p2] } });
 		expect(ids(await trashed.poll(), 'id')).toEqual([p2]);
 		// Trashed projects left the project list: no "updated" for them.
 		expect((await updated.poll()).items).toEqual([]);
