@@ -25,8 +25,7 @@ const lineItemFields: Field[] = [
 	{ name: 'quantity', type: 'number', description: 'Quantity' },
 	{ name: 'unit', type: 'string', description: 'Unit of the quantity' },
 	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied' },
-	// item_order (the position, from 0) is left out: lines are sent in the order entered, and a
-	// fixed-collection number always has a value in n8n (0 on every line).
+	{ name: 'item_order', type: 'integer', min: 0, description: 'Position of the line item; starts at 0' },
 	{
 		name: 'tds_tax_id',
 		type: 'string',

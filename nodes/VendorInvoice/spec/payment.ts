@@ -90,8 +90,8 @@ const invoiceEntryFields: Field[] = [
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
-	// invoice_amount and balance_amount (documented as allowed echoes of the invoice) are left
-	// out: in a fixed collection n8n gives every number a value (0), which would send wrong totals.
+	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice (left at 0: not sent)' },
+	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice (left at 0: not sent)' },
 ];
 
 /** The create input, minus `invoices` (which differs between create and update). */
@@ -243,7 +243,7 @@ const operations: Operation[] = [
 		fields: createFields,
 		responseKey: 'payment',
 		notes:
-			'Required markers: the document lists the create input without any. customer_id is required (error 3004); amount is required by judgement. Errors 9521 (partial payment of a retainer invoice) and 24016 (amount exceeds the balance due) come from the invoices entries. The entries\' invoice_amount and balance_amount (echoes of the invoice) are not offered: a fixed-collection number always has a value (0) in n8n, which would send wrong totals.',
+			'Required markers: the document lists the create input without any. customer_id is required (error 3004); amount is required by judgement. Errors 9521 (partial payment of a retainer invoice) and 24016 (amount exceeds the balance due) come from the invoices entries.',
 	},
 	{
 		value: 'get',
