@@ -255,6 +255,12 @@ export function searchMethodName(resourceValue: string): string {
 	return `search${capitalize(resourceValue)}s`;
 }
 
+/** A field as entered: a picker when it is the ID of a listable resource, else its plain property. */
+export function inputProperty(area: Area, field: Field): INodeProperties {
+	const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
+	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
+}
+
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const props: INodeProperties[] = [];
@@ -262,8 +268,7 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op);
-		const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
-		const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
+		const prop = inputProperty(area, field);
 		if (where === 'top') {
 			props.push({ ...prop, required: field.required && !field.jsonAlternative ? true : undefined, displayOptions: { show } });
 			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
@@ -344,7 +349,7 @@ export const ORGANIZATION_ID: INodeProperties = {
 };
 
 /** All properties of an area's node: organisation, resource, operations and their fields. */
-export function areaProperties(area: Area, extra: INodeProperties[] = [], trailing: INodeProperties[] = []): INodeProperties[] {
+export function areaProperties(area: Area, trailing: INodeProperties[] = []): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
 	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
@@ -370,7 +375,6 @@ export function areaProperties(area: Area, extra: INodeProperties[] = [], traili
 			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
 		});
 	}
-	props.push(...extra);
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
@@ -384,7 +388,6 @@ export interface NodeMeta {
 	description: string;
 	/** Icon base name in the node folder (without extension), e.g. `vendorBooks`. */
 	icon: string;
-	extraProperties?: INodeProperties[];
 	/** Node-specific properties shown after the derived ones (e.g. below an operation's fields). */
 	trailingProperties?: INodeProperties[];
 }
@@ -404,6 +407,6 @@ export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescri
 		outputs: ['main'],
 		usableAsTool: true,
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: areaProperties(area, meta.extraProperties, meta.trailingProperties),
+		properties: areaProperties(area, meta.trailingProperties),
 	} as INodeTypeDescription;
 }

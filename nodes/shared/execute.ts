@@ -84,22 +84,44 @@ async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, 
 	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
 }
 
+/** Whether a list answer says a page follows this one of `pageSize` entries. */
+function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
+	return op.pagination === 'pageContext' ? pageContext(body)?.has_more_page === true : op.pagination === 'pageSize' && entries.length >= pageSize;
+}
+
+/** A list's pages, one call each, until the answer says there is no more (one call for unpaged lists). */
+export async function* listPages(
+	ctx: VendorContext,
+	area: Area,
+	op: Operation,
+	req: ApiRequest,
+	pageSize = op.perPage ?? 200,
+	itemIndex?: number,
+): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+	if (!op.pagination || op.pagination === 'none') {
+		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
+		yield { entries: unwrap(op, body), body };
+		return;
+	}
+	for (let page = 1; ; page++) {
+		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
+		const entries = unwrap(op, body);
+		yield { entries, body };
+		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
+	}
+}
+
 async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<IDataObject[]> {
 	const { op, itemIndex } = run;
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
-	if (!op.pagination || op.pagination === 'none') return unwrap(op, await send(ctx, run, req)).slice(0, limit);
-	const perPage = op.perPage ?? 200;
-	const pageSize = Math.max(1, Math.min(perPage, limit));
+	const pageSize = Math.max(1, Math.min(op.perPage ?? 200, limit));
 	const records: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const body = await send(ctx, run, { ...req, qs: { ...req.qs, page, per_page: pageSize } });
-		const entries = unwrap(op, body);
+	for await (const { entries } of listPages(ctx, run.area, op, req, pageSize, itemIndex)) {
 		records.push(...entries);
-		if (records.length >= limit) return records.slice(0, limit);
-		const more = op.pagination === 'pageContext' ? pageContext(body)?.has_more_page === true : entries.length >= pageSize;
-		if (!more || entries.length === 0) return records;
+		if (records.length >= limit) break;
 	}
+	return records.slice(0, limit);
 }
 
 function fileNameFrom(headers: IDataObject, fallback: string): string {
@@ -161,6 +183,8 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 	const batchField = op.batch?.field;
 	const batchValues = batchField && Array.isArray(values[batchField]) ? (values[batchField] as unknown[]) : undefined;
 	const groups = batchValues && op.batch ? chunk(batchValues, op.batch.size) : [undefined];
+	// Read (and checked) once; an optional file left out sends plain JSON, the documents' convention.
+	const file = await readUpload(ctx, run);
 	const out: INodeExecutionData[] = [];
 	for (const [index, group] of groups.entries()) {
 		const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
@@ -168,13 +192,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 			out.push(await fetchFile(ctx, run, req, index, groups.length));
 		} else if (op.kind === 'getAll') {
 			out.push(...(await fetchList(ctx, run, req)).map((json) => ({ json })));
-		} else if (op.binaryInput) {
-			// An optional file left out: the request goes as plain JSON, the documents' convention.
-			const file = await readUpload(ctx, run);
-			if (!file) {
-				out.push(...unwrap(op, await send(ctx, run, req)).map((json) => ({ json })));
-				continue;
-			}
+		} else if (file) {
 			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
 			const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
 			out.push(...unwrap(op, res.body).map((json) => ({ json })));
@@ -271,10 +289,7 @@ async function searchRecords(
 	const results = records
 		.map((r) => ({ name: String(r[nameField] ?? r[idField]), value: String(r[idField]) }))
 		.filter((r) => !needle || r.name.toLowerCase().includes(needle) || r.value.includes(needle));
-	const more =
-		list.pagination === 'pageContext'
-			? pageContext(body)?.has_more_page === true
-			: list.pagination === 'pageSize' && records.length >= (list.perPage ?? 200);
+	const more = hasMore(list, body, records, list.perPage ?? 200);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Polling triggers: one engine for every area, driven by the list operations of the field
- * tables (`buildRequest`, `unwrap`, `vendorRequest`, `pageContext`) and a small declarative
+ * tables (`buildRequest`, the engine's `listPages`, `pageContext`) and a small declarative
  * table of events per trigger node (`nodes/<Node>Trigger/events.ts`). The service sends
  * no events (the documents show none), so every trigger polls.
  *
@@ -40,12 +40,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldProperty, locatorProperty, ORGANIZATION_ID } from './describe';
-import { findOperation, listSearchMethods, unwrap } from './execute';
+import { fieldProperty, inputProperty, ORGANIZATION_ID } from './describe';
+import { findOperation, listPages, listSearchMethods } from './execute';
 import { buildRequest, fromUi } from './request';
 import type { ApiRequest } from './request';
 import type { Area, Field, Operation } from './spec';
-import { pageContext, vendorRequest } from './transport';
+import { pageContext } from './transport';
 import { describeProblems, validateValues } from './validate';
 
 export type PollStrategy = 'newest' | 'scan' | 'changed';
@@ -136,9 +136,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		}
 	}
 	for (const { field, events: shown } of required.values()) {
-		const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
-		const prop = target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
-		props.push({ ...prop, required: true, displayOptions: { show: { event: shown } } });
+		props.push({ ...inputProperty(area, field), required: true, displayOptions: { show: { event: shown } } });
 	}
 	for (const event of events.filter((e) => e.status)) {
 		const status = event.status as NonNullable<TriggerEvent['status']>;
@@ -224,21 +222,8 @@ interface Source {
 }
 
 /** The list's pages, one call each, until the answer says there is no more. */
-async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
-	const { ctx, area, op, req } = src;
-	if (!op.pagination || op.pagination === 'none') {
-		const body = (await vendorRequest(ctx, area, req)).body;
-		yield { entries: unwrap(op, body), body };
-		return;
-	}
-	const perPage = op.perPage ?? 200;
-	for (let page = 1; ; page++) {
-		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: perPage } })).body;
-		const entries = unwrap(op, body);
-		yield { entries, body };
-		const more = op.pagination === 'pageContext' ? pageContext(body)?.has_more_page === true : entries.length >= perPage;
-		if (!more || entries.length === 0) return;
-	}
+function pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+	return listPages(src.ctx, src.area, src.op, src.req);
 }
 
 async function readAll(src: Source): Promise<IDataObject[]> {
