@@ -9,7 +9,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { InputError, splitList } from '../shared/request';
+import { InputError, normaliseScalar, splitList } from '../shared/request';
 import type { Field, Operation } from '../shared/spec';
 import { validateValues } from '../shared/validate';
 import { customFieldTypes } from './spec/customFieldTypes';
@@ -159,10 +159,7 @@ function list(value: unknown): unknown[] {
 	return splitList(String(value ?? ''));
 }
 
-function toNumber(value: unknown): unknown {
-	if (typeof value !== 'string' || value.trim() === '' || Number.isNaN(Number(value))) return value;
-	return Number(value.trim());
-}
+const toNumber = (value: unknown): unknown => normaliseScalar({ name: 'value', type: 'number' }, value);
 
 function asUser(value: unknown): unknown {
 	return typeof value === 'object' && value !== null ? value : { zpuid: String(value).trim() };
@@ -186,7 +183,7 @@ function shapeValue(type: CustomFieldType, value: unknown): unknown {
 		case 'multiUser':
 			return list(value).map(asUser);
 		case 'date':
-			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
+			return normaliseScalar({ name: 'value', type: 'date' }, value);
 		default:
 			return value;
 	}

@@ -35,8 +35,8 @@ export function splitList(value: string): string[] {
 		.filter((s) => s !== '');
 }
 
-/** A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`. */
-function normaliseScalar(field: Field, value: unknown): unknown {
+/** A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`; numbers typed as text become numbers. */
+export function normaliseScalar(field: Field, value: unknown): unknown {
 	if (field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
 	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
 		return (value as { toISODate(): string }).toISODate();
