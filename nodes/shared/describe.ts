@@ -97,6 +97,7 @@ function describeField(field: Field): string | undefined {
 	if (field.maxLength) notes.push(`At most ${field.maxLength} characters`);
 	if (field.maxItems) notes.push(`At most ${field.maxItems} entries`);
 	if (field.inferred) notes.push('Parameter name inferred from the API conventions');
+	if (field.inferredRule) notes.push(`Inferred: ${field.inferredRule.replace(/\.$/, '')}`);
 	return notes.length ? notes.join('. ') : undefined;
 }
 
@@ -146,7 +147,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 						name: 'values',
 						displayName: label(field.type === 'array' ? singular(field.name) : field.name),
 						// With a JSON alternative, the built form has every nested member as fields.
-						values: members.map((m) => ({ ...fieldProperty(m, !field.jsonAlternative), ...(m.required ? { required: true } : {}) })),
+						values: members.filter((m) => !m.readOnly).map((m) => ({ ...fieldProperty(m, !field.jsonAlternative), ...entryMemberDefaults(m) })),
 					},
 				],
 			};
@@ -160,6 +161,27 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 				...(field.type === 'email' ? { placeholder: 'name@email.com' } : {}),
 			};
 	}
+}
+
+/**
+ * A member of a fixed-collection entry always has a value in n8n, so an optional choice must
+ * start empty or it is sent without the user setting it (a user's role as the first option):
+ * optional enums default to empty, optional booleans become Yes / No left empty. Empty is not sent.
+ */
+function entryMemberDefaults(member: Field): Partial<INodeProperties> {
+	if (member.required) return { required: true };
+	if (member.type === 'enum' && member.default === undefined) return { default: '' };
+	if (member.type === 'boolean') {
+		return {
+			type: 'options',
+			options: [
+				{ name: 'Yes', value: true },
+				{ name: 'No', value: false },
+			],
+			default: '',
+		};
+	}
+	return {};
 }
 
 /** A `direction(field)` sort: which field and which direction, as one fixed collection. */
@@ -264,6 +286,7 @@ export function inputProperty(area: Area, field: Field): INodeProperties {
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const props: INodeProperties[] = [];
+	if (op.inferred && op.inferredNote) props.push(inferredNotice(op, show));
 	const collections = new Map<string, INodeProperties[]>();
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
@@ -336,6 +359,17 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		});
 	}
 	return props;
+}
+
+/** The UI notice of an operation the documents do not show in full (`inferred`). */
+export function inferredNotice(op: Operation, show: Record<string, string[]>): INodeProperties {
+	return {
+		displayName: `Inferred: ${op.inferredNote ?? ''}`,
+		name: `${op.value}InferredNotice`,
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	};
 }
 
 /** The organisation of the accounting areas (the projects area has none). */

@@ -52,15 +52,28 @@ export interface ApiFailure {
 	body: unknown;
 }
 
+/**
+ * A server's text with anything token-shaped hidden: `Vendor-oauthtoken <token>` / `Bearer
+ * <token>`, the vendor family's `1000.<hex>` tokens, and long runs of letters and digits
+ * mixed (an echoed access or refresh token, a client secret). IDs (digits only) stay.
+ */
+export function redactTokens(text: string): string {
+	return text
+		.replace(/\b(Vendor-oauthtoken|Bearer)\s+[^\s"',;]+/gi, '$1 <redacted>')
+		.replace(/\b\d{4}\.[A-Za-z0-9._-]{16,}/g, '<redacted>')
+		.replace(/[A-Za-z0-9_\-.]{32,}/g, (run) => (/[A-Za-z]/.test(run) && /\d/.test(run) ? '<redacted>' : run));
+}
+
 /** A human message for an API failure, from the envelope and the documented tables. */
 export function explainFailure(failure: ApiFailure): { message: string; description?: string; code?: string } {
 	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as JsonObject;
-	const serverMessage = typeof body.message === 'string' ? body.message : undefined;
+	const serverMessage = typeof body.message === 'string' ? redactTokens(body.message) : undefined;
 	if (typeof body.errorCode === 'string') {
-		const known = PROJECT_ERROR_CODES[body.errorCode];
+		const errorCode = redactTokens(body.errorCode);
+		const known = PROJECT_ERROR_CODES[errorCode];
 		return {
-			code: body.errorCode,
-			message: `${body.errorCode}: ${serverMessage ?? known?.meaning ?? 'request refused'}`,
+			code: errorCode,
+			message: `${errorCode}: ${serverMessage ?? known?.meaning ?? 'request refused'}`,
 			description: known ? `${known.meaning}. ${known.resolution}.` : undefined,
 		};
 	}
@@ -75,7 +88,7 @@ export function explainFailure(failure: ApiFailure): { message: string; descript
 				description: serverMessage ? `The Vendor API answered: ${serverMessage}` : undefined,
 			};
 		}
-		return { code: String(body.code), message: `${serverMessage ?? 'Request refused'} (code ${code})` };
+		return { code: redactTokens(String(body.code)), message: `${serverMessage ?? 'Request refused'} (code ${redactTokens(String(body.code))})` };
 	}
 	const meaning = HTTP_MEANINGS[failure.status] ?? 'Request failed';
 	return { message: serverMessage ? `${serverMessage} (HTTP ${failure.status})` : `${meaning} (HTTP ${failure.status})` };
@@ -92,4 +105,23 @@ export function apiError(node: INode, failure: ApiFailure, itemIndex?: number, e
 		httpCode: String(failure.status),
 		itemIndex,
 	});
+}
+
+/**
+ * What a refused token call (code exchange or refresh) means and what to do. `invalid_client`
+ * is also the documented answer to a region mismatch: the Accept redirect names the account's
+ * accounts server (`accounts-server`), but n8n sends the token call to the token URL of the
+ * credential's region.
+ */
+export function tokenRefusal(error: string | undefined): string {
+	if (error === 'invalid_client') {
+		return (
+			'The accounts server answered invalid_client: the Client ID or Client Secret is wrong, or your account lives in another data-center region ' +
+			'than the credential\'s Data Center Region (grant, access and refresh tokens must all come from one region; the Accept redirect names the ' +
+			'account\'s accounts server as accounts-server, but n8n sends the token call to the token URL of the region you chose). ' +
+			'Set Data Center Region to your account\'s region, or choose Custom with that accounts-server address as Accounts URL and the region\'s API addresses, ' +
+			'then reconnect. With multi-data-center enabled, use the client secret of that region.'
+		);
+	}
+	return 'The refresh token was refused (revoked, wrong region or wrong client). Reconnect the Vendor credential.';
 }

@@ -84,9 +84,14 @@ async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, 
 	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
 }
 
-/** Whether a list answer says a page follows this one of `pageSize` entries. */
+/**
+ * Whether a page follows this one of `pageSize` entries: as `page_context` says; an answer
+ * without one (paging guessed for some lists) goes on only after a full page.
+ */
 function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
-	return op.pagination === 'pageContext' ? pageContext(body)?.has_more_page === true : op.pagination === 'pageSize' && entries.length >= pageSize;
+	const context = op.pagination === 'pageContext' ? pageContext(body) : undefined;
+	if (context) return context.has_more_page === true;
+	return (op.pagination === 'pageContext' || op.pagination === 'pageSize') && entries.length >= pageSize;
 }
 
 /** A list's pages, one call each, until the answer says there is no more (one call for unpaged lists). */

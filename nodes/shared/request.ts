@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { jsonAlternativeName, placement, wrapperMember } from './describe';
 import type { Area, Field, HttpMethod, Operation } from './spec';
-import { locationOf } from './validate';
+import { decimalText, locationOf } from './validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -35,8 +35,12 @@ export function splitList(value: string): string[] {
 		.filter((s) => s !== '');
 }
 
-/** A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`; numbers typed as text become numbers. */
+/**
+ * A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`; numbers typed
+ * as text become numbers; a number given to a string field is sent as its decimal text.
+ */
 export function normaliseScalar(field: Field, value: unknown): unknown {
+	if (field.type === 'string' && typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
 	if (field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
 	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
 		return (value as { toISODate(): string }).toISODate();
@@ -166,6 +170,16 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 	return values;
 }
 
+/**
+ * The organization ID is a digit string like every other ID: checked before it goes into a
+ * query or header (nodes, pickers and triggers all build their requests here).
+ */
+export function checkOrganizationId(organizationId: string): void {
+	if (!/^\d+$/.test(organizationId)) {
+		throw new InputError(`"Organization ID" must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
+	}
+}
+
 function encodeQuery(field: Field, value: unknown): unknown {
 	if (Array.isArray(value) && !field.fields) return value.join(field.separator ?? ',');
 	if (typeof value === 'object' && value !== null) return JSON.stringify(value);
@@ -198,6 +212,7 @@ export function buildRequest(area: Area, op: Operation, values: IDataObject, org
 	const missing = path.match(/\{([^}]+)\}/);
 	if (missing) throw new InputError(`"${missing[1]}" is required`);
 	if (area.org && organizationId !== undefined) {
+		checkOrganizationId(organizationId);
 		if (area.org.in === 'query') qs[area.org.name] = organizationId;
 		else headers[area.org.name] = organizationId;
 	}

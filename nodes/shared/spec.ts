@@ -74,6 +74,18 @@ export interface Field {
 	group?: string;
 	/** The field's API name is not shown in the documents; it follows the same convention elsewhere. */
 	inferred?: boolean;
+	/**
+	 * A rule of this field the documents do not state (a required marker, a limit, a batch
+	 * size), in words: shown in the field's UI description as "Inferred: <text>" and listed
+	 * in the README's "Not covered / assumptions" with the same wording.
+	 */
+	inferredRule?: string;
+	/**
+	 * Strings that hold a decimal number (e.g. a rate "string on input"): a number given is
+	 * sent as its decimal text, and text that is not a number is refused. With `min`, the
+	 * number must be at least `min` (e.g. 0: "the amount must not be negative").
+	 */
+	numeric?: boolean;
 	/** This field's value is the whole request body (for bodies that are a JSON array). */
 	bodyRoot?: boolean;
 	/** Multi-line text input in the UI. */
@@ -147,6 +159,11 @@ export interface Operation {
 	binaryInput?: { field: string; extensions: readonly string[]; required?: boolean };
 	/** The path or the whole operation is not shown in the documents but implied by them. */
 	inferred?: boolean;
+	/**
+	 * With `inferred`: what is inferred, in words, shown in the UI as a notice on the
+	 * operation ("Inferred: <text>") and listed in the README with the same wording.
+	 */
+	inferredNote?: string;
 	/** Name of irregular behaviour implemented beside the node (e.g. 'pdf', 'bulkReminder', 'fromEstimate'). */
 	special?: string;
 	/** Notes for readers (and the README's "Not covered"). */

@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiError } from './errors';
+import { apiError, tokenRefusal } from './errors';
 import { getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
@@ -82,7 +82,7 @@ async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObje
 					{ message: 'Token refresh refused' },
 					{
 						message: `The access token could not be refreshed (${String(data.error ?? 'no new token')})`,
-						description: 'The refresh token was refused (revoked, wrong region or wrong client). Reconnect the Vendor credential.',
+						description: tokenRefusal(data.error),
 						httpCode: '401',
 					},
 				);
@@ -136,6 +136,12 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		const data = await refresh(ctx, tokenOf());
 		credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 	};
+	const stored = (credentials.oauthTokenData ?? {}) as TokenData;
+	if (!tokenOf() && stored.error) {
+		// n8n stores a token answer of HTTP 200 `{ error }` as if connected.
+		const message = `The credential holds no access token: the token call answered ${String(stored.error)}`;
+		throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(String(stored.error)), httpCode: '401', itemIndex: opts.itemIndex });
+	}
 	if (!tokenOf() || isExpired(tokenOf())) await useRefreshed();
 	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`) : undefined;
 	const idempotent = req.method === 'GET';

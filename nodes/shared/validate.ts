@@ -35,6 +35,29 @@ function maxLen(schema: z.ZodString, field: Field): z.ZodString {
 	return s;
 }
 
+/** A number as plain decimal text: 5 -> "5", 0.1 -> "0.1", 1e21 -> "1000000000000000000000" (never exponent notation). */
+export function decimalText(value: number): string {
+	const text = String(value);
+	if (!/e/i.test(text)) return text;
+	return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+function minMessage(min: number): string {
+	return min === 0 ? 'must not be negative' : `must be at least ${min}`;
+}
+
+/** A string holding a decimal number (`numeric`), at least `min` when given. */
+function numericText(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
+	let s = schema.refine((v) => DECIMAL.test(String(v).trim()), { message: 'must be a number written as digits, e.g. 150 or 99.50' });
+	if (field.min !== undefined) {
+		const min = field.min;
+		s = s.refine((v) => !DECIMAL.test(String(v).trim()) || Number(v) >= min, { message: minMessage(min) });
+	}
+	return s;
+}
+
 /** Coerces a query-string value (server side) into the field's type before checking it. */
 function coerceFromQuery(field: Field, value: unknown): unknown {
 	if (typeof value !== 'string') return value;
@@ -72,7 +95,10 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 				if (field.maxLength !== undefined) schema = maxLen(z.string(), field).and(schema);
 			} else {
 				schema = maxLen(z.string(), field);
+				if (field.numeric) schema = numericText(schema, field);
 			}
+			// A number given to a string field is its decimal text (request.ts sends it so).
+			if (field.type === 'string' && side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
 			break;
 		case 'id':
 			schema = z.union(
@@ -93,7 +119,7 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 		case 'integer': {
 			let n = z.number({ invalid_type_error: 'must be a number' }).finite();
 			if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
-			if (field.min !== undefined) n = n.min(field.min, { message: `must be at least ${field.min}` });
+			if (field.min !== undefined) n = n.min(field.min, { message: minMessage(field.min) });
 			if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
 			schema = n;
 			if (field.maxDigits !== undefined) {
@@ -168,14 +194,19 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 	return schema;
 }
 
-/** Members of an object (or of each array entry): required ones must be present; unknown keys pass through. */
+/**
+ * Members of an object (or of each array entry): required ones must be present. Unknown keys
+ * pass through on the client (a JSON value from an expression is sent as written); the server
+ * (the emulator) refuses keys no table names.
+ */
 export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeAny {
 	const shape: Record<string, z.ZodTypeAny> = {};
 	for (const f of fields) {
 		const s = fieldSchema(f, side);
 		shape[f.name] = f.required ? s : s.optional().nullable();
 	}
-	const object = z.object(shape, { invalid_type_error: 'must be an object' }).passthrough();
+	const base = z.object(shape, { invalid_type_error: 'must be an object' });
+	const object = side === 'server' && fields.length ? base.strict() : base.passthrough();
 	const conditional = fields.filter((f) => f.requiredWhen);
 	if (!conditional.length) return object;
 	return object.superRefine((value, ctx) => {
@@ -251,6 +282,7 @@ function joinPath(root: string, path: Array<string | number>): string {
 
 function issueMessage(issue: z.ZodIssue): string {
 	if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'is required';
+	if (issue.code === 'unrecognized_keys') return `holds ${issue.keys.length > 1 ? 'keys' : 'a key'} no field table names: ${issue.keys.join(', ')}`;
 	if (issue.code === 'invalid_union' && issue.unionErrors.length) {
 		return issueMessage(issue.unionErrors[0].issues[0]);
 	}

@@ -61,10 +61,12 @@ const projectInput: Field[] = [
 	{
 		name: 'rate',
 		type: 'string',
+		numeric: true,
+		min: 0,
 		top: true,
 		requiredWhen: { field: 'billing_type', values: ['fixed_cost_for_project', 'based_on_project_hours'] },
 		description:
-			'Rate of the project (sent as a string). Required when Billing Type is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).',
+			'Rate of the project (a number, sent as text; not negative). Required when Billing Type is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).',
 	},
 	{
 		name: 'description',
@@ -89,13 +91,16 @@ const projectInput: Field[] = [
 	{
 		name: 'budget_amount',
 		type: 'string',
-		description: 'Budgeted amount; given when estimating the total project cost',
+		numeric: true,
+		min: 0,
+		description: 'Budgeted amount (a number, sent as text; not negative); given when estimating the total project cost',
 	},
 	{
 		name: 'tasks',
 		type: 'array',
 		description: 'Tasks of the project',
 		fields: [
+			{ name: 'task_id', type: 'id', description: 'ID of an existing task (when updating)' },
 			{
 				name: 'task_name',
 				type: 'string',
@@ -110,8 +115,9 @@ const projectInput: Field[] = [
 				multiline: true,
 				description: 'Description of the task',
 			},
-			{ name: 'rate', type: 'number', description: 'Rate of the task' },
+			{ name: 'rate', type: 'number', min: 0, description: 'Rate of the task (not negative)' },
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the task' },
+			{ name: 'is_billable', type: 'boolean', description: 'Whether the task is billable (left empty: not sent)' },
 		],
 	},
 	{
@@ -125,11 +131,11 @@ const projectInput: Field[] = [
 				type: 'enum',
 				values: ['staff', 'admin', 'timesheetstaff'],
 				valueLabels: { staff: 'Staff', admin: 'Admin', timesheetstaff: 'Timesheet Staff' },
-				description: 'Role of the user in the project',
+				description: 'Role of the user in the project (left empty: not sent, the server decides)',
 			},
 			{ name: 'user_name', type: 'string', maxLength: 200, description: 'Name of the user' },
 			{ name: 'email', type: 'email', maxLength: 100, description: 'Email address of the user' },
-			{ name: 'rate', type: 'number', description: 'Rate of the user' },
+			{ name: 'rate', type: 'number', min: 0, description: 'Rate of the user (not negative)' },
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the user' },
 		],
 	},
@@ -153,7 +159,7 @@ const operations: Operation[] = [
 		scope: `${SCOPE}CREATE`,
 		fields: projectInput,
 		responseKey: 'project',
-		notes: `${BILLING_RATE_NOTE} ${INPUT_NOTE} Error 20004: the amount must not be negative.`,
+		notes: `${BILLING_RATE_NOTE} ${INPUT_NOTE} Error 20004: the amount must not be negative, so rate, budget_amount and the task and user rates are checked before sending (min 0).`,
 	},
 	{
 		value: 'get',

@@ -274,6 +274,7 @@ const estimateBodyFields: Field[] = [
 	},
 	{ name: 'template_id', type: 'id', locator: 'estimateTemplate', description: 'ID of the PDF template (see Estimate Template > Get Many)' },
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
+	{ name: 'salesperson_id', type: 'id', description: 'ID of the salesperson' },
 	{ name: 'project_id', type: 'id', description: 'ID of the project (input only)' },
 	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail (input only)' },
 	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the e-mail (input only)' },
@@ -424,13 +425,14 @@ const operations: Operation[] = [
 				required: true,
 				of: { name: 'estimate_id', type: 'id', locator: 'estimate' },
 				separator: ',',
+				inferredRule: 'split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)',
 				description: 'IDs of the estimates (sent joined by commas)',
 			},
 		],
 		batch: { field: 'estimate_ids', size: 25 },
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'estimates.pdf' },
 		notes:
-			'The batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids). An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get\'s json/pdf/html selector is not named).',
+			'Inferred rule: the batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids), marked inferredRule on estimate_ids. An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get\'s json/pdf/html selector is not named).',
 	},
 	{
 		value: 'print',

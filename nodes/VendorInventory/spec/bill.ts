@@ -8,6 +8,31 @@ import type { Field, Operation, Resource } from '../../shared/spec';
 
 const SCOPE = 'VendorInventory.bills.';
 
+/** Documented line-item members the server fills in (names from ids, totals, item images). */
+export const RESPONSE_ONLY_LINE_MEMBERS = [
+	'account_name',
+	'tax_name',
+	'tax_type',
+	'tax_percentage',
+	'bcy_rate',
+	'item_total',
+	'image_id',
+	'image_name',
+	'image_type',
+	'reverse_charge_tax_name',
+	'reverse_charge_tax_percentage',
+	'reverse_charge_tax_amount',
+] as const;
+
+const LINE_MEMBER_TYPES: Readonly<Record<string, Field['type']>> = {
+	tax_percentage: 'number',
+	bcy_rate: 'number',
+	item_total: 'number',
+	image_id: 'number',
+	reverse_charge_tax_percentage: 'number',
+	reverse_charge_tax_amount: 'number',
+};
+
 /**
  * Input fields of one bill line item (the writable members of "Bill line item"). The
  * country-only members come last and carry the country in their label, so they are easy to
@@ -25,7 +50,7 @@ const lineItemFields: Field[] = [
 	{ name: 'quantity', type: 'number', description: 'Quantity' },
 	{ name: 'unit', type: 'string', description: 'Unit of the quantity' },
 	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied' },
-	{ name: 'item_order', type: 'integer', min: 0, description: 'Position of the line item; starts at 0' },
+	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item (a number, as documented); starts at 0' },
 	{
 		name: 'tds_tax_id',
 		type: 'string',
@@ -59,6 +84,9 @@ const lineItemFields: Field[] = [
 		label: 'Tax Exemption ID (IN, AU, CA)',
 		description: 'ID of the tax exemption (India, Australia, Canada only)',
 	},
+	// Response-only (inferred): named or computed by the server from the ids above and the
+	// bill's currency; the documents list them in the line item without saying which are input.
+	...RESPONSE_ONLY_LINE_MEMBERS.map((name): Field => ({ name, type: LINE_MEMBER_TYPES[name] ?? 'string', readOnly: true, inferred: true })),
 ];
 
 /** The bill create input; the update takes the same fields with the same required ones. */
@@ -171,7 +199,7 @@ const operations: Operation[] = [
 			required: false,
 		},
 		notes:
-			'An attachment file (gif, png, jpeg, jpg, bmp, pdf) may accompany the bill; with one the request is multipart (JSONString + attachment), without one plain JSON. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
+			'An attachment file (gif, png, jpeg, jpg, bmp, pdf) may accompany the bill; with one the request is multipart (JSONString + attachment), without one plain JSON. Line items: account_name, tax_name, tax_type, tax_percentage, bcy_rate, item_total, image_id, image_name, image_type and the reverse_charge_tax name, percentage and amount are taken as response-only (inferred: the server names or computes them from the ids), marked readOnly. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
 	},
 	{
 		value: 'getAll',
@@ -209,6 +237,7 @@ const operations: Operation[] = [
 		],
 		responseKey: 'bill',
 		inferred: true,
+		inferredNote: 'the documents do not show the path and answer of the bill update; PUT /bills/{bill_id} answering bill is implied by the create call.',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
 	},

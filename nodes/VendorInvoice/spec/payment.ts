@@ -107,8 +107,8 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		description:
-			'Amount received. Marked required by judgement: the document lists it without a marker, but a payment has no meaning without one.',
+		inferredRule: 'required (the documents list amount without a required marker; a payment has no meaning without one)',
+		description: 'Amount received',
 	},
 	{
 		name: 'payment_mode',

@@ -21,8 +21,8 @@ const refundInput: Field[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		description:
-			'Amount refunded. Marked required by judgement: the document lists it without a marker, but a refund has no meaning without one.',
+		inferredRule: 'required (the documents list amount without a required marker; a refund has no meaning without one)',
+		description: 'Amount refunded',
 	},
 	{ name: 'date', type: 'date', top: true, description: 'Date of the refund (yyyy-mm-dd)' },
 	{
@@ -76,6 +76,7 @@ const operations: Operation[] = [
 		responseKey: 'payment_refunds',
 		pagination: 'none',
 		inferred: true,
+		inferredNote: 'the documents do not show the path of the refund list; GET /customerpayments/{payment_id}/refunds answering payment_refunds is implied by the refund create call.',
 		notes:
 			'Inferred operation: path not shown; implied by the create path (POST /customerpayments/{payment_id}/refunds). Inferred response key: the answer is documented only as "refund records"; payment_refunds is the key of the create answer. Pagination is not shown; the refunds of one payment are taken in one call.',
 	},
