@@ -55,6 +55,13 @@ export class VendorOAuth2Api implements ICredentialType {
 			description: 'The data center of your account. Grant, access and refresh tokens must all come from the same region.',
 		},
 		{
+			displayName:
+				'Choose the region your account lives in. After Accept, the vendor names your account\'s accounts server (accounts-server), but n8n sends the token call to the token URL of the region chosen here: if they differ, the token call answers invalid_client and the credential does not connect. Then choose your account\'s region (or Custom with that accounts-server address as Accounts URL) and connect again.',
+			name: 'regionNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Accounts URL',
 			name: 'accountsUrl',
 			type: 'string',

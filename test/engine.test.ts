@@ -62,11 +62,11 @@ describe('validation built from the field tables', () => {
 	});
 
 	test('problems name the field path and the rule', () => {
-		const { op } = findOperation(booksArea, 'item', 'create');
-		const values = { name: 'x'.repeat(201) };
+		const { op } = findOperation(booksArea, 'item', 'getAll');
+		const values = { name_contains: 'x'.repeat(101) };
 		const problems = validateValues(op, values);
-		expect(problems).toEqual([{ field: 'name', message: 'must be at most 200 characters' }]);
-		expect(describeProblems(problems, values)).toBe('"name" must be at most 200 characters (got 201 characters)');
+		expect(problems).toEqual([{ field: 'name_contains', message: 'must be at most 100 characters' }]);
+		expect(describeProblems(problems, values)).toBe('"name_contains" must be at most 100 characters (got 101 characters)');
 	});
 
 	test('nested members are checked with their path', () => {

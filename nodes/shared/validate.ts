@@ -293,20 +293,20 @@ function issueMessage(issue: z.ZodIssue): string {
 export function describeProblems(problems: Problem[], values?: Record<string, unknown>): string {
 	return problems
 		.map((p) => {
-			const got = values ? describeGot(values, p.field) : '';
+			const got = values ? describeGot(values, p.field, /characters/.test(p.message)) : '';
 			return `"${p.field}" ${p.message}${got}`;
 		})
 		.join('; ');
 }
 
-function describeGot(values: Record<string, unknown>, path: string): string {
+function describeGot(values: Record<string, unknown>, path: string, length = true): string {
 	const keys = path.match(/[^.[\]]+/g) ?? [];
 	let v: unknown = values;
 	for (const k of keys) {
 		if (v === null || typeof v !== 'object') return '';
 		v = (v as Record<string, unknown>)[k];
 	}
-	if (typeof v === 'string') return ` (got ${v.length} characters)`;
+	if (typeof v === 'string') return length || v.length > 40 ? ` (got ${v.length} characters)` : ` (got "${v}")`;
 	if (Array.isArray(v)) return ` (got ${v.length} entries)`;
 	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
 	return '';

@@ -247,8 +247,10 @@ describe('full round trip', () => {
 		expect(accounts.checkAccessToken(tok.access_token as string, 'eu').ok).toBe(true);
 	});
 
-	test('space-separated scopes (as n8n joins them) are accepted; access_type defaults to online', async () => {
-		const code = await codeFor('us', { scope: SCOPES.join(' '), access_type: undefined, state: undefined });
+	test('space-separated scopes are refused (the documents separate them with commas); access_type defaults to online', async () => {
+		const spaced = await call('GET', authPath('us', { ...goodAuthParams(), scope: SCOPES.join(' ') }));
+		expect([spaced.status, header(spaced, 'x-error')]).toEqual([400, 'ERROR_invalid_scope']);
+		const code = await codeFor('us', { scope: SCOPES.join(', '), access_type: undefined, state: undefined });
 		const tok = await exchange('us', code);
 		expect(tok.scope).toBe(SCOPES.join(' '));
 		expect(tok).not.toHaveProperty('refresh_token');
@@ -282,13 +284,13 @@ describe('grant codes', () => {
 		expect(second).toEqual({ __status: 200, error: 'invalid_code' });
 	});
 
-	test('valid 2 minutes by the clock', async () => {
+	test('valid 1 minute by the clock (the documented life of a redirect-flow grant code)', async () => {
 		const early = await codeFor('us');
-		clock.advance(119_999);
+		clock.advance(59_999);
 		expect((await exchange('us', early)).access_token).toEqual(expect.any(String));
 
 		const late = await codeFor('us');
-		clock.advance(120_000);
+		clock.advance(60_000);
 		expect(await exchange('us', late)).toEqual({ __status: 200, error: 'invalid_code' });
 	});
 

@@ -22,8 +22,15 @@
  *   `invalid_client`, so a grant code or refresh token minted in region A and presented to region
  *   B's token endpoint gets `invalid_client` (not `invalid_code`). Access tokens presented to another
  *   region's API are refused by `checkAccessToken` with reason `wrong_region`.
- * - Grant code validity: the token-validity table says 2 minutes, the error table says "expired
- *   after one minute"; 2 minutes is used (configurable: `grantCodeTtlMs`).
+ * - Grant code validity: the token-validity table says "2 minutes by default; self clients can
+ *   choose a longer time", the error table says "expired after one minute in the redirect flow".
+ *   Every code here comes from the redirect flow, so it lives 1 minute (configurable:
+ *   `grantCodeTtlMs`).
+ * - The account's region: `accountRegion` (default none: the account lives wherever it is asked)
+ *   makes Accept answer as the vendor does for an account of another region: the code is minted
+ *   in the account's region and the redirect's `location` / `accounts-server` name that region,
+ *   so a token call to the asked region's token URL answers `invalid_client` (region mismatch).
+ *   Admin route `POST /__admin/account-region { region }` (null to clear).
  * - Token response `expires_in` is 3600000 (milliseconds, as in the document's sample) on the code
  *   exchange and 3600 on refresh, as the document shows. n8n reads `expires_in` as seconds, so after
  *   the first exchange n8n believes the token lives ~41 days: the package must cope with 401s.
@@ -35,7 +42,8 @@
  *   tokens already minted from it live until they expire.
  * - `access_type` defaults to `online` (no refresh token); a value other than online/offline is a
  *   malformed request (`ERROR_invalid_response_type`). `prompt` and unknown parameters are ignored.
- * - Scopes: comma- and/or whitespace-separated; each must be `Service.scope_name.OPERATION` with a
+ * - Scopes: comma-separated, as documented ("Several scopes are separated by commas"); a scope
+ *   parameter with scopes separated by whitespace only is `ERROR_invalid_scope`. Each must be `Service.scope_name.OPERATION` with a
  *   documented service and an upper-case documented operation. Scope names are not checked against
  *   a list (the document lists only names "seen"). Matching (`hasScope`): same service and scope
  *   name (case-insensitive), and the same operation or a granted `ALL`.
@@ -124,7 +132,7 @@ export const SCOPE_SERVICES = [
 ] as const;
 export const SCOPE_OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'ALL'] as const;
 
-export const GRANT_CODE_TTL_MS = 2 * 60 * 1000;
+export const GRANT_CODE_TTL_MS = 60 * 1000;
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
 const LIMIT_WINDOW_MS = 10 * 60 * 1000;
 const MAX_GRANT_CODES_PER_WINDOW = 10;
@@ -288,6 +296,9 @@ export class Accounts {
 	/** Test switch: answer the consent page automatically (redirect straight from GET /auth). */
 	autoDecision: 'accept' | 'reject' | null = null;
 
+	/** The region the user's account lives in (null: the region asked). Accept answers from it. */
+	accountRegion: string | null = null;
+
 	private readonly clock: Clock;
 	private readonly regions: Set<string>;
 	private readonly clients = new Map<string, ClientRegistration>();
@@ -426,6 +437,8 @@ ${hidden}
 		const client = this.clientInRegion(q.get('client_id') ?? '', region);
 		if (!client) return { error: 'ERROR_invalid_client' };
 		if (!client.redirectUris.includes(redirectUri)) return { error: 'ERROR_invalid_redirect_uri' };
+		// Documented: several scopes are separated by commas (a space-separated list is refused).
+		if (/[^,\s]\s+[^,\s]/.test(scopeParam)) return { error: 'ERROR_invalid_scope' };
 		const scopes = parseScopes(scopeParam);
 		if (scopes.length === 0 || !scopes.every(isValidScope)) return { error: 'ERROR_invalid_scope' };
 		return { client, scopes, accessType: accessTypeParam === 'offline' ? 'offline' : 'online' };
@@ -462,10 +475,11 @@ ${hidden}
 	private answerConsent(res: ServerResponse, p: PendingAuthorization, decision: 'accept' | 'reject'): void {
 		const target = new URL(p.redirectUri);
 		if (decision === 'accept') {
-			const code = this.mintGrantCode(p);
+			const home = this.accountRegion && this.regions.has(this.accountRegion) ? this.accountRegion : p.region;
+			const code = this.mintGrantCode({ ...p, region: home });
 			target.searchParams.set('code', code.code);
-			target.searchParams.set('location', p.region);
-			target.searchParams.set('accounts-server', this.accountsServer(p.region));
+			target.searchParams.set('location', home);
+			target.searchParams.set('accounts-server', this.accountsServer(home));
 		} else {
 			target.searchParams.set('error', 'access_denied');
 		}
@@ -695,6 +709,7 @@ ${hidden}
 		}
 		this.counters = { tokenRequests: 0, refreshRequests: 0, authPageViews: 0 };
 		this.autoDecision = null;
+		this.accountRegion = null;
 	}
 
 	/** `${baseUrl()}/${region}`: the accounts address of a region (the redirect's `accounts-server`). */

@@ -12,7 +12,8 @@
  *
  * Every API request goes: route (tables) -> fault -> token (401) -> rate limit (project
  * management only, 429) -> scope (403) -> organisation / portal -> rule `pre` -> table
- * validation (400) -> rule or generic behaviour by operation kind. Error bodies and the
+ * keys no table names (400 naming them) -> table validation (400, nested keys no table names
+ * included) -> rule or generic behaviour by operation kind. Error bodies and the
  * emulator's choices are listed in rules/common.ts; area behaviour in rules/*.ts.
  *
  * Emulator choices here:
@@ -323,6 +324,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		if (tenant && 'status' in tenant) return tenant;
 		if (body.error) return invalid(area, [{ field: 'body', message: body.error }]);
 
+		// Project bodies also carry custom-field values keyed by the portal's custom-field API names.
+		const customNames = route.resource.value === 'project' && tenant && 'customFields' in tenant ? tenant.customFields.filter((d) => d.module === 'projects').map((d) => d.api_name) : [];
+		const unknown = unknownKeys(area, op, query, body.json, customNames);
+		if (unknown) return invalid(area, unknown.keys.map((key) => ({ field: key, message: `is not a ${unknown.where === 'query' ? 'query parameter' : 'body key'} of this operation (no field table names it)` })), unknown.where);
+
 		const ctx: Ctx = { id: route.id, area, resource: route.resource, op, region, tenant, params, query, body: body.json, files: body.files, token: check.info, store, clock };
 		const rule = RULES[route.id];
 		const early = rule?.pre?.(ctx);
@@ -352,6 +358,24 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		if (params.portal_id === undefined) return undefined;
 		const portal = store.portal(region, params.portal_id);
 		return portal ?? { status: 404, json: { errorCode: 'INVALID_PARAMETER_VALUE', message: `No portal with id ${params.portal_id}` } };
+	}
+
+	/**
+	 * Query parameters and top-level body keys no table names (nested entries are checked by the
+	 * server-side schemas), besides `extraBodyKeys` (a portal's custom-field API names). Named: the operation's fields where they travel, `page` / `per_page`
+	 * on paged lists, and the organisation parameter of an area that sends it in the query.
+	 */
+	function unknownKeys(area: Area, op: Operation, query: Record<string, string>, json: unknown, extraBodyKeys: string[] = []): { where: 'query' | 'body'; keys: string[] } | undefined {
+		const named = (where: string): Set<string> => new Set(op.fields.filter((f) => locationOf(f, op) === where).map((f) => f.name));
+		const inQuery = named('query');
+		if (op.pagination && op.pagination !== 'none') ['page', 'per_page'].forEach((k) => inQuery.add(k));
+		if (area.org?.in === 'query') inQuery.add(area.org.name);
+		const badQuery = Object.keys(query).filter((k) => !inQuery.has(k));
+		if (badQuery.length) return { where: 'query', keys: badQuery };
+		if (!json || typeof json !== 'object' || Array.isArray(json) || op.fields.some((f) => f.bodyRoot)) return undefined;
+		const inBody = new Set([...named('body'), ...extraBodyKeys]);
+		const badBody = Object.keys(json).filter((k) => !inBody.has(k));
+		return badBody.length ? { where: 'body', keys: badBody } : undefined;
 	}
 
 	/** The operation's field values, each read from where the table says it travels. */
@@ -393,8 +417,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			case 'GET /__admin/info':
 				return reply(200, { url: baseUrl, regions: REGIONS, regionUrls: Object.fromEntries(REGIONS.map((r) => [r, emulator.regionUrls(r)])), clientId: defaultClient.clientId, redirectUri: defaultClient.redirectUri, organizationId: DEFAULT_ORGANIZATION_ID, portalId: DEFAULT_PORTAL_ID });
 			case 'GET /__admin/requests':
-				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(requests, redact));
+				res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(requests.map(redactSecrets), redact));
 				return;
+			case 'POST /__admin/account-region':
+				accounts.accountRegion = typeof input.region === 'string' ? input.region : null;
+				return reply(200, { accountRegion: accounts.accountRegion });
 			case 'DELETE /__admin/requests':
 				requests.length = 0;
 				return reply(200, { cleared: true });
@@ -534,6 +561,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		},
 	};
 	return emulator;
+}
+
+/** Secrets of the accounts server's requests: the client secret, grant codes and tokens in bodies and queries. */
+const SECRET_PARAMS = new Set(['client_secret', 'refresh_token', 'code', 'token', 'access_token']);
+
+/** A recorded accounts request with its secret parameters replaced (admin output only; tests see the originals). */
+function redactSecrets(rec: RecordedRequest): RecordedRequest {
+	if (rec.area !== 'accounts') return rec;
+	const hide = (params: unknown): unknown =>
+		params && typeof params === 'object' && !Array.isArray(params)
+			? Object.fromEntries(Object.entries(params as Record<string, unknown>).map(([k, v]) => [k, SECRET_PARAMS.has(k) ? '<redacted>' : v]))
+			: params;
+	return { ...rec, query: hide(rec.query) as Record<string, string>, body: hide(rec.body) };
 }
 
 /** Admin output: buffers as sizes, tokens hidden. */

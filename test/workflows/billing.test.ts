@@ -224,12 +224,15 @@ test('1002, 20004 and 3004 become messages that say what went wrong and what to 
 		description: 'The Vendor API answered: Project does not exist.',
 		httpCode: '404',
 	});
-	expect(json(result, 'Negative')[0].error).toBe('The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.');
+	// A negative rate is refused before sending (document 3, code 20004); the server's 20004 still reads as the documented meaning.
+	expect(json(result, 'Negative')[0].error).toBe('Invalid input: "rate" must not be negative (got "-5")');
+	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' } }).message).toBe(
+		'The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.',
+	);
 	expect(json(result, 'Customer')[0].error).toBe('The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer.');
 	expect(json(result, 'Comment on missing')[0].error).toMatch(/^The billing project does not exist \(code 1002\)/);
 	expect(env.apiRequests().map((r) => [r.method, r.path.replace('/us/api', ''), r.status, (r.body as IDataObject | undefined)?.rate])).toEqual([
 		['GET', '/billing/v1/projects/1699999999999', 404, undefined],
-		['POST', '/billing/v1/projects', 400, '-5'],
 		['POST', '/billing/v1/projects', 400, undefined],
 		['POST', '/billing/v1/projects/1699999999999/comments', 404, undefined],
 	]);

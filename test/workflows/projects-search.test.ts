@@ -61,7 +61,7 @@ test('a missing search term or a module outside the documented values is refused
 	);
 	expect(json(result, 'Search').map((o) => o.error)).toEqual([
 		'Invalid input: "search_term" is required',
-		'Invalid input: "module" must be one of: all, milestones, tasklists, tasks, bugs, forums, events, status (got 8 characters)',
+		'Invalid input: "module" must be one of: all, milestones, tasklists, tasks, bugs, forums, events, status (got "projects")',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });

@@ -209,11 +209,20 @@ const operations: Operation[] = [
 				},
 				description: 'Column to sort by',
 			},
+			{
+				name: 'sort_order',
+				type: 'enum',
+				values: ['A', 'D'],
+				valueLabels: { A: 'Ascending', D: 'Descending' },
+				inferred: true,
+				description:
+					'Sort direction (parameter name not shown for billing projects; sort_order as the accounting lists\' page_context names it)',
+			},
 		],
 		responseKey: 'projects',
 		pagination: 'pageContext',
 		notes:
-			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here.',
+			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
 	},
 	{
 		value: 'update',
