@@ -205,10 +205,11 @@ describe('Vendor Books area', () => {
 				for (const s of ['_startswith', '_contains']) expect(field(inv, n + s).maxLength).toBe(100);
 		});
 
-		it('item name input: at most 200 characters (judgement call: no limit shown)', () => {
+		it('item name input: no limit of its own (none is shown; the 100 of the name filters stays)', () => {
 			for (const v of ['create', 'update']) {
-				expect(field(op('item', v), 'name')).toMatchObject({ maxLength: 200 });
+				expect(field(op('item', v), 'name').maxLength).toBeUndefined();
 			}
+			expect(field(op('item', 'getAll'), 'name_contains')).toMatchObject({ maxLength: 100 });
 		});
 
 		it('batch sizes: reminders 10, PDF / print 25', () => {

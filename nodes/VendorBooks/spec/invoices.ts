@@ -230,7 +230,7 @@ const invoiceBodyFields: Field[] = [
 	{ name: 'template_id', type: 'id', description: 'ID of the PDF template' },
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
 	{ name: 'salesperson_id', type: 'id', description: 'ID of the salesperson' },
-	{ name: 'payment_expected_date', type: 'date', description: 'Date the payment is expected (yyyy-mm-dd)' },
+	{ name: 'payment_expected_date', type: 'date', description: 'Date the payment is expected' },
 	{ name: 'payment_reminder_enabled', type: 'boolean', description: 'Whether payment reminders are sent for the invoice' },
 	// Input-only fields.
 	{
