@@ -9,6 +9,8 @@
  * - `drop`: destroy the connection without processing or answering.
  * - `dropAfterCommit`: process the request (writes are kept), then destroy the connection
  *   instead of answering.
+ * - `noPageContext`: process and answer normally, without the list's `page_context` (a
+ *   server whose lists do not page the way the documents show for other lists).
  *
  * Scope: none = every request to the API areas (not the accounts server); a string = an
  * operation id (`books.item.create`), an area (`books`, `projects`, ...) or `accounts`
@@ -19,7 +21,8 @@ export type Fault =
 	| { kind: 'status'; status: 429 | 500 | 503; body?: unknown; retryAfter?: number }
 	| { kind: 'hang'; ms: number }
 	| { kind: 'drop' }
-	| { kind: 'dropAfterCommit' };
+	| { kind: 'dropAfterCommit' }
+	| { kind: 'noPageContext' };
 
 /** What a fault scope sees of a request. */
 export interface FaultTarget {
@@ -93,8 +96,9 @@ export function checkFault(value: unknown): string | undefined {
 		}
 		case 'drop':
 		case 'dropAfterCommit':
+		case 'noPageContext':
 			return undefined;
 		default:
-			return 'kind must be status, hang, drop or dropAfterCommit';
+			return 'kind must be status, hang, drop, dropAfterCommit or noPageContext';
 	}
 }

@@ -522,6 +522,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			reply = familyError(family, 500, 'internal', `Internal error: ${(error as Error).message}`);
 		}
 		if (dropAfterCommit) return void req.socket.destroy();
+		if (fault?.kind === 'noPageContext' && reply.json && typeof reply.json === 'object') delete (reply.json as Rec).page_context;
 		send(res, reply);
 	}
 

@@ -1,0 +1,262 @@
+/**
+ * Field fidelity and safe defaults (issue 13), each point through a real workflow on n8n's
+ * engine against the emulator: string fields take numbers and send decimal text, optional
+ * choices of fixed-collection entries are not sent unless set, negative and non-numeric
+ * amounts and a malformed organization ID are refused before anything is sent, the fields
+ * the documents show are offered, inferred rules and operations say so in the UI, guessed
+ * paging does not trust a missing page_context, and server texts never show a token.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
+import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
+import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { DEMO } from '../emulator/demo-data';
+import { pollOnce } from '../harness';
+import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
+
+const env = useWorkflowEnv({ demo: true });
+const projects = env.orgSteps('vendorBilling', { resource: 'project' });
+const bills = env.orgSteps('vendorInventory', { resource: 'bill' });
+const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });
+const estimates = env.orgSteps('vendorBooks', { resource: 'estimate' });
+const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
+const refunds = env.orgSteps('vendorInvoice', { resource: 'refund' });
+
+const bodies = (): IDataObject[] => env.apiRequests().map((r) => r.body as IDataObject);
+const create = (name: string, extra: IDataObject = {}) =>
+	projects(name, { operation: 'create', project_name: name, customer_id: DEMO.customers.globex, billing_type: 'based_on_task_hours', ...extra }, { onError: 'continueRegularOutput' });
+
+/** Every property of a node description, fixed-collection members included. */
+function allProperties(props: INodeProperties[]): INodeProperties[] {
+	return props.flatMap((p) => [
+		p,
+		...allProperties(((p.options ?? []) as Array<INodeProperties & { values?: INodeProperties[] }>).flatMap((o) => ('values' in o && o.values ? o.values : 'type' in o ? [o] : []))),
+	]);
+}
+
+test('1. numbers given to string fields are sent as decimal text; a project read and written back through expressions works', async () => {
+	const result = await env.run([
+		create('Numbers', {
+			billing_type: 'fixed_cost_for_project',
+			rate: '={{ 5000 }}',
+			additionalFields: {
+				budget_type: 'total_project_cost',
+				budget_amount: '={{ 4999.5 }}',
+				budget_hours: '={{ 40 }}',
+				tasks: { values: [{ task_name: 'Design', budget_hours: '={{ 12 }}' }] },
+			},
+		}),
+		projects('Write back', {
+			operation: 'update',
+			project_id: byId('={{ $json.project_id }}'),
+			project_name: '={{ $json.project_name }}',
+			customer_id: '={{ $json.customer_id }}',
+			billing_type: '={{ $json.billing_type }}',
+			rate: '={{ $json.rate }}',
+		}),
+	]);
+	expectNoError(result);
+	const [created, updated] = bodies();
+	expect(created).toMatchObject({ rate: '5000', budget_amount: '4999.5', budget_hours: '40', tasks: [{ task_name: 'Design', budget_hours: '12' }] });
+	// The answer holds rate as a number (document 3); written back it is text again.
+	expect(json(result, 'Numbers')[0].rate).toBe(5000);
+	expect(updated).toMatchObject({ rate: '5000', billing_type: 'fixed_cost_for_project' });
+
+	env.em.clearRequests();
+	const lines = await env.run([
+		invoices('Invoice', {
+			operation: 'create',
+			customer_id: DEMO.customers.acme,
+			line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, discount: '={{ 10 }}', tax_percentage: '={{ 7.5 }}' }] },
+			additionalFields: { custom_fields: { values: [{ customfield_id: '501', value: '={{ 42 }}' }] } },
+		}),
+	]);
+	expectNoError(lines);
+	expect(bodies()[0]).toMatchObject({ line_items: [{ discount: '10', tax_percentage: '7.5' }], custom_fields: [{ customfield_id: '501', value: '42' }] });
+});
+
+test('2. a user added without a role is sent without user_role (nothing grants admin); a chosen role is sent', async () => {
+	const result = await env.run([
+		create('Roles', {
+			additionalFields: { users: { values: [{ user_id: DEMO.billingUsers.alice }, { user_id: DEMO.billingUsers.bob, user_role: 'timesheetstaff' }] } },
+		}),
+	]);
+	expectNoError(result);
+	const users = bodies()[0].users as IDataObject[];
+	expect(users[0]).not.toHaveProperty('user_role');
+	expect(users[0].user_id).toBe(DEMO.billingUsers.alice);
+	expect(users[1]).toMatchObject({ user_id: DEMO.billingUsers.bob, user_role: 'timesheetstaff' });
+	// A required enum still starts at a value: billing_type is sent as chosen.
+	expect(bodies()[0].billing_type).toBe('based_on_task_hours');
+});
+
+test('3. negative amounts (code 20004) and non-numeric rates are refused naming the field and the rule; nothing is sent', async () => {
+	const result = await env.run([
+		create('Negative rate', { billing_type: 'fixed_cost_for_project', rate: '-5' }),
+		create('Text rate', { billing_type: 'fixed_cost_for_project', rate: 'abc' }),
+		create('Negative budget', { additionalFields: { budget_amount: '={{ -1 }}' } }),
+		create('Negative task rate', { additionalFields: { tasks: { values: [{ task_name: 'T', rate: -2 }] } } }),
+		create('Negative user rate', { additionalFields: { users: { values: [{ user_id: DEMO.billingUsers.alice, rate: -3 }] } } }),
+	]);
+	expectNoError(result);
+	const errors = ['Negative rate', 'Text rate', 'Negative budget', 'Negative task rate', 'Negative user rate'].map((n) => json(result, n)[0].error);
+	expect(errors).toEqual([
+		'Invalid input: "rate" must not be negative (got "-5")',
+		'Invalid input: "rate" must be a number written as digits, e.g. 150 or 99.50 (got "abc")',
+		'Invalid input: "budget_amount" must not be negative (got "-1")',
+		'Invalid input: "tasks[0].rate" must not be negative (got -2)',
+		'Invalid input: "users[0].rate" must not be negative (got -3)',
+	]);
+	expect(env.apiRequests()).toHaveLength(0);
+});
+
+test('4. an organization ID that is not a digit string is refused before anything is sent: node, picker and trigger', async () => {
+	const bad = '../600';
+	const result = await env.run([projects('Get', { operation: 'get', organizationId: bad, project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' })]);
+	expect(json(result, 'Get')[0].error).toBe('"Organization ID" must be an ID made of digits (got "../600")');
+	const picker = env.picker(VendorBilling, 'searchProjects', { organizationId: bad, resource: 'project', operation: 'get', project_id: fromList('') });
+	await expect(picker()).rejects.toThrow('"Organization ID" must be an ID made of digits');
+	const poll = pollOnce({
+		nodeType: VendorBillingTrigger,
+		node: vendorNode(VendorBillingTrigger, { organizationId: bad, event: 'projectCreated' }, 'Trigger'),
+		credentials: env.credentials,
+		credentialTypes: [VendorOAuth2Api],
+		staticData: {},
+	});
+	await expect(poll).rejects.toThrow('"Organization ID" must be an ID made of digits');
+	expect(env.em.requests).toHaveLength(0);
+});
+
+test('5. a project update addresses existing tasks by task_id with is_billable; is_billable left empty is not sent', async () => {
+	const website = env.orgTenant().get('projects', DEMO.billingProjects.website) as IDataObject;
+	const taskId = String(((website.tasks as IDataObject[] | undefined)?.[0]?.task_id ?? '1700000000001'));
+	const result = await env.run([
+		projects('Update', {
+			operation: 'update',
+			project_id: byId(DEMO.billingProjects.website),
+			project_name: 'Website relaunch',
+			customer_id: String(website.customer_id),
+			billing_type: 'based_on_task_hours',
+			updateFields: { tasks: { values: [{ task_id: taskId, task_name: 'Design', is_billable: false }, { task_name: 'New task' }] } },
+		}),
+	]);
+	expectNoError(result);
+	const tasks = bodies()[0].tasks as IDataObject[];
+	expect(tasks[0]).toEqual({ task_id: taskId, task_name: 'Design', is_billable: false });
+	expect(tasks[1]).toEqual({ task_name: 'New task' });
+});
+
+test('6. bills: item_order as a decimal; response-only line members are not offered. Estimates and invoices send salesperson_id, invoices payment_expected_date and payment_reminder_enabled', async () => {
+	const result = await env.run([
+		bills('Bill', {
+			operation: 'create',
+			vendor_id: DEMO.vendors.paperCo,
+			bill_number: 'FF-1',
+			date: '2026-04-01',
+			due_date: '2026-05-01',
+			line_items: { values: [{ name: 'Paper', rate: 4, quantity: 10, item_order: 1.5 }] },
+		}),
+		invoices('Invoice', {
+			operation: 'create',
+			customer_id: DEMO.customers.acme,
+			line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] },
+			additionalFields: { salesperson_id: '4100000000001', payment_expected_date: '2026-06-30', payment_reminder_enabled: true },
+		}),
+		estimates('Estimate', {
+			operation: 'create',
+			customer_id: DEMO.customers.acme,
+			line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] },
+			additionalFields: { salesperson_id: '4100000000001' },
+		}),
+	]);
+	expectNoError(result);
+	const [bill, invoice, estimate] = bodies();
+	expect((bill.line_items as IDataObject[])[0]).toMatchObject({ item_order: 1.5 });
+	expect(invoice).toMatchObject({ salesperson_id: '4100000000001', payment_expected_date: '2026-06-30', payment_reminder_enabled: true });
+	expect(estimate).toMatchObject({ salesperson_id: '4100000000001' });
+
+	const lineMembers = allProperties(new VendorInventory().description.properties)
+		.filter((p) => p.name === 'line_items')
+		.flatMap((p) => ((p.options ?? []) as Array<{ values?: INodeProperties[] }>).flatMap((o) => o.values ?? []).map((m) => m.name));
+	expect(lineMembers).toEqual(expect.arrayContaining(['account_id', 'tax_id', 'item_order', 'reverse_charge_tax_id']));
+	for (const readOnly of ['account_name', 'tax_name', 'tax_percentage', 'bcy_rate', 'item_total', 'image_name', 'reverse_charge_tax_amount']) expect(lineMembers).not.toContain(readOnly);
+});
+
+test('7. rules the documents do not state: the amount required on payments and refunds says "Inferred" in the UI; the item name has no invented limit', async () => {
+	const result = await env.run([
+		payments('No amount', { operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
+		refunds('No refund amount', { operation: 'create', payment_id: byId(DEMO.payments.paid2), amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
+	]);
+	expectNoError(result);
+	expect(json(result, 'No amount')[0].error).toBe('Invalid input: "amount" is required');
+	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: "amount" is required');
+	expect(env.apiRequests()).toHaveLength(0);
+	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount');
+	expect(amounts.length).toBeGreaterThanOrEqual(3);
+	for (const p of amounts) expect(p.description).toContain('Inferred: required (the documents list amount without a required marker');
+	const pdfIds = allProperties(new VendorBooks().description.properties).find((p) => p.name === 'estimate_ids' && p.displayOptions?.show?.operation?.includes('getPdf'));
+	expect(pdfIds?.description).toContain('Inferred: split into calls of 25 IDs');
+	const names = allProperties(new VendorBooks().description.properties).filter((p) => p.name === 'name' && p.displayOptions?.show?.resource?.includes('item'));
+	for (const p of names) expect(p.description).not.toMatch(/200/);
+});
+
+test('8. inferred operations say so in the UI: the refund list and the bill update show an "Inferred" notice, and run', async () => {
+	const notice = (props: INodeProperties[], resource: string, operation: string) =>
+		props.find((p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation))?.displayName;
+	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^Inferred: the documents do not show the path of the refund list/);
+	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^Inferred: the documents do not show the path and answer of the bill update/);
+	expect(notice(new VendorInvoice().description.properties, 'payment', 'create')).toBeUndefined();
+	const result = await env.run([refunds('Refunds', { operation: 'getAll', payment_id: byId(DEMO.payments.paid2), returnAll: true })]);
+	expectNoError(result);
+	expect(env.apiRequests().map((r) => r.path)).toEqual([`/us/api/invoice/v3/customerpayments/${DEMO.payments.paid2}/refunds`]);
+});
+
+test('10. guessed paging: an answer without page_context is not trusted as the end; Return All goes on after a full page and stops after a short one', async () => {
+	const tenant = env.orgTenant();
+	for (let i = 0; i < 230; i++) {
+		const id = env.em.store.nextId();
+		tenant.put('customerpayments', id, { payment_id: id, payment_number: `FF-${i}`, customer_id: DEMO.customers.initech, amount: 1, date: '2026-04-01', payment_mode: 'cash', reference_number: `FF-${i}` });
+	}
+	env.em.faults.next(5, { kind: 'noPageContext' }, 'invoice.payment.getAll');
+	const result = await env.run([payments('List', { operation: 'getAll', returnAll: true, filters: { reference_number_startswith: 'FF-' } })]);
+	expectNoError(result);
+	expect(json(result, 'List')).toHaveLength(230);
+	expect(env.apiRequests().map((r) => [r.query.page, r.status])).toEqual([
+		['1', 200],
+		['2', 200],
+	]);
+	expect(env.apiRequests().every((r) => !JSON.stringify(r).includes('page_context'))).toBe(true);
+
+	env.em.clearRequests();
+	env.em.faults.clear();
+	env.em.faults.next(5, { kind: 'noPageContext' }, 'inventory.bill.getAll');
+	const short = await env.run([bills('Bills', { operation: 'getAll', returnAll: true })]);
+	expectNoError(short);
+	expect(env.apiRequests()).toHaveLength(1);
+	env.em.faults.clear();
+});
+
+test('11. keys no table names are refused by the server naming the key; a token echoed by a server never reaches the error', async () => {
+	const result = await env.run([
+		invoices(
+			'Typo',
+			{ operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, tags: '[{"tag_id":"7001","tag_optoin_id":"7002"}]' }] } },
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
+	expectNoError(result);
+	expect(json(result, 'Typo')[0].error).toBe('Invalid value passed for line_items[0].tags[0]: holds a key no field table names: tag_optoin_id (code 2)');
+	expect(env.apiRequests().map((r) => r.status)).toEqual([400]);
+	expect(env.orgTenant().all('invoices').some((i) => JSON.stringify(i).includes('tag_optoin_id'))).toBe(false);
+
+	const token = String(env.storedToken.access_token);
+	env.em.faults.next(1, { kind: 'status', status: 500, body: { code: 1, message: `Token Vendor-oauthtoken ${token} and ${token} refused; refresh ${token.replace('1000.', '')}` } }, 'billing.project.create');
+	const echoed = await env.run([create('Echo')]);
+	const error = json(echoed, 'Echo')[0];
+	expect(JSON.stringify(error)).not.toContain(token.slice(5, 25));
+	expect(String(error.error)).toContain('Vendor-oauthtoken <redacted>');
+});
