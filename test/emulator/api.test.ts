@@ -338,6 +338,22 @@ describe('request recording', () => {
 		const r = (await (await fetch(`${em.url}/__admin/requests`)).json()) as Array<{ headers: Record<string, string> }>;
 		expect(r.length).toBeGreaterThan(0);
 		expect(r.at(-1)?.headers.authorization).toBe('Vendor-oauthtoken <redacted>');
+
+		// Token calls: the client secret, the refresh token and the grant code are hidden too.
+		const { refresh_token: refreshToken } = em.issueToken();
+		const form = { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret };
+		await fetch(`${em.url}/us/oauth/v2/token`, { method: 'POST', body: new URLSearchParams(form) });
+		await fetch(`${em.url}/us/oauth/v2/token`, { method: 'POST', body: new URLSearchParams({ ...form, grant_type: 'authorization_code', code: '1000.somecode' }) });
+		await fetch(`${em.url}/us/oauth/v2/token/revoke?token=${refreshToken}`, { method: 'POST' });
+		const admin = await (await fetch(`${em.url}/__admin/requests`)).text();
+		for (const secret of [refreshToken, em.defaultClient.clientSecret, '1000.somecode']) expect(admin).not.toContain(secret);
+		const tokenCalls = (JSON.parse(admin) as Array<{ area?: string; body: Record<string, string>; query: Record<string, string> }>).filter((x) => x.area === 'accounts');
+		expect(tokenCalls.map((x) => [x.body?.refresh_token, x.body?.client_secret, x.body?.code, x.query.token])).toEqual([
+			['<redacted>', '<redacted>', undefined, undefined],
+			['<redacted>', '<redacted>', '<redacted>', undefined],
+			[undefined, undefined, undefined, '<redacted>'],
+		]);
+		expect(em.requests.find((x) => x.area === 'accounts')?.body).toMatchObject({ refresh_token: refreshToken });
 		await fetch(`${em.url}/__admin/requests`, { method: 'DELETE' });
 		expect(em.requests).toHaveLength(0);
 	});

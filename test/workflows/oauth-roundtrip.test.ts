@@ -122,3 +122,102 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 	expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
 	expect(JSON.stringify(error)).not.toContain(String(token.refresh_token));
 });
+
+test('an account of another region: Accept names its accounts-server, the token call to the chosen region answers invalid_client, and the node explains why and what to do', async () => {
+	const { em } = env;
+	const us = em.regionUrls('us');
+	const eu = em.regionUrls('eu');
+	const settings = resolved({ region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+	em.accounts.accountRegion = 'eu';
+	try {
+		em.accounts.autoDecision = 'accept';
+		const auth = new URL(String(settings.authUrl));
+		auth.search = new URLSearchParams({ client_id: em.defaultClient.clientId, redirect_uri: em.defaultClient.redirectUri, response_type: 'code', scope: String(settings.scope), ...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))) }).toString();
+		const accepted = await fetch(auth, { redirect: 'manual' });
+		const back = new URL(String(accepted.headers.get('location')));
+		expect([back.searchParams.get('location'), back.searchParams.get('accounts-server')]).toEqual(['eu', eu.accounts]);
+		const exchange = async (tokenUrl: string) =>
+			(await (
+				await fetch(tokenUrl, {
+					method: 'POST',
+					body: new URLSearchParams({ grant_type: 'authorization_code', code: String(back.searchParams.get('code')), redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+				})
+			).json()) as IDataObject;
+
+		// n8n sends the code to the token URL of the chosen region: a region mismatch (HTTP 200, as the vendor answers).
+		const answer = await exchange(String(settings.accessTokenUrl));
+		expect(answer).toEqual({ error: 'invalid_client' });
+		// n8n stores that answer as the credential's token data; the node says what happened and what to do.
+		env.credentials = [{ id: CREDENTIAL_ID, name: 'Vendor (emulator)', type: 'vendorOAuth2Api', data: { ...settings, region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, oauthTokenData: answer } }];
+		em.clearRequests();
+		const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+		const error = run.error('Items') as (Error & { description?: string }) | undefined;
+		expect(error?.message).toBe('The credential holds no access token: the token call answered invalid_client');
+		expect(error?.description).toMatch(/your account lives in another data-center region/);
+		expect(error?.description).toMatch(/accounts-server/);
+		expect(error?.description).toMatch(/Set Data Center Region to your account's region, or choose Custom with that accounts-server address as Accounts URL/);
+		expect(em.requests).toHaveLength(0);
+		expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
+
+		// What the explanation says to do works: the account's own accounts server takes the code.
+		const again = await fetch(auth, { redirect: 'manual' });
+		const code = new URL(String(again.headers.get('location'))).searchParams.get('code');
+		const fixed = (await (
+			await fetch(`${eu.accounts}/oauth/v2/token`, {
+				method: 'POST',
+				body: new URLSearchParams({ grant_type: 'authorization_code', code: String(code), redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+			})
+		).json()) as IDataObject;
+		expect(fixed.access_token).toEqual(expect.any(String));
+	} finally {
+		em.accounts.accountRegion = null;
+		em.accounts.autoDecision = null;
+	}
+});
+
+test('a refresh sent to another region than the token\'s answers invalid_client: the error explains the region mismatch', async () => {
+	const { em } = env;
+	const tokens = em.issueToken({ region: 'eu' });
+	const us = em.regionUrls('us');
+	env.credentials = [
+		{
+			id: CREDENTIAL_ID,
+			name: 'Vendor (emulator)',
+			type: 'vendorOAuth2Api',
+			data: { region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret, oauthTokenData: { ...tokens, api_domain: undefined } as unknown as IDataObject },
+		},
+	];
+	const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+	const error = run.error('Items') as (Error & { description?: string }) | undefined;
+	expect(error?.message).toBe('The access token could not be refreshed (invalid_client)');
+	expect(error?.description).toMatch(/your account lives in another data-center region/);
+	expect(JSON.stringify(error)).not.toContain(String(tokens.refresh_token));
+});
+
+test('the credential\'s comma-separated scope is accepted and a space-separated one refused; a grant code lives one minute', async () => {
+	const { em } = env;
+	const us = em.regionUrls('us');
+	const settings = resolved({ region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+	const authorize = async (scope: string) => {
+		const auth = new URL(String(settings.authUrl));
+		auth.search = new URLSearchParams({ client_id: em.defaultClient.clientId, redirect_uri: em.defaultClient.redirectUri, response_type: 'code', scope, ...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))) }).toString();
+		return await fetch(auth, { redirect: 'manual', headers: { Accept: 'application/json' } });
+	};
+	em.accounts.autoDecision = 'accept';
+	try {
+		expect(String(settings.scope)).toBe(DEFAULT_SCOPES);
+		const spaced = await authorize(DEFAULT_SCOPES.split(',').join(' '));
+		expect([spaced.status, await spaced.json()]).toEqual([400, { error: 'ERROR_invalid_scope' }]);
+		const accepted = await authorize(String(settings.scope));
+		expect(accepted.status).toBe(302);
+		const code = String(new URL(String(accepted.headers.get('location'))).searchParams.get('code'));
+		em.clock.advance(60_001);
+		const late = await fetch(String(settings.accessTokenUrl), {
+			method: 'POST',
+			body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+		});
+		expect(await late.json()).toEqual({ error: 'invalid_code' });
+	} finally {
+		em.accounts.autoDecision = null;
+	}
+});
