@@ -185,7 +185,8 @@ function shapeValue(type: CustomFieldType, value: unknown): unknown {
 		case 'date':
 			return normaliseScalar({ name: 'value', type: 'date' }, value);
 		default:
-			return value;
+			// Text types: a number given (e.g. from an expression) is sent as its decimal text.
+			return normaliseScalar({ name: 'value', type: 'string' }, value);
 	}
 }
 

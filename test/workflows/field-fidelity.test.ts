@@ -79,6 +79,15 @@ test('1. numbers given to string fields are sent as decimal text; a project read
 	expect(bodies()[0]).toMatchObject({ line_items: [{ discount: '10', tax_percentage: '7.5' }], custom_fields: [{ customfield_id: '501', value: '42' }] });
 });
 
+test('1. a number given to a text custom field of a project is sent as its decimal text', async () => {
+	const project = env.portalSteps({ resource: 'project' });
+	const result = await env.run([
+		project('Create', { operation: 'create', name: 'CF numbers', customFields: { values: [{ apiName: 'cf_single_line', type: 'singleLine', value: '={{ 3 }}' }, { apiName: 'cf_integer', type: 'integer', value: '={{ 42 }}' }] } }),
+	]);
+	expectNoError(result);
+	expect(bodies()[0]).toMatchObject({ cf_single_line: '3', cf_integer: 42 });
+});
+
 test('2. a user added without a role is sent without user_role (nothing grants admin); a chosen role is sent', async () => {
 	const result = await env.run([
 		create('Roles', {
