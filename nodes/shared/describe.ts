@@ -379,7 +379,7 @@ export const ORGANIZATION_ID: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	description: 'The ID of the organization the records belong to',
+	description: 'The ID of the organization the records belong to (digits only)',
 };
 
 /** All properties of an area's node: organisation, resource, operations and their fields. */

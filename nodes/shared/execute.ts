@@ -108,9 +108,14 @@ export async function* listPages(
 		yield { entries: unwrap(op, body), body };
 		return;
 	}
+	let previousFirst: string | undefined;
 	for (let page = 1; ; page++) {
 		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
 		const entries = unwrap(op, body);
+		// A server that ignores `page` (paging guessed) answers the same page again: stop there.
+		const first = JSON.stringify(entries[0] ?? null);
+		if (page > 1 && first === previousFirst) return;
+		previousFirst = first;
 		yield { entries, body };
 		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
 	}

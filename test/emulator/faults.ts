@@ -10,7 +10,8 @@
  * - `dropAfterCommit`: process the request (writes are kept), then destroy the connection
  *   instead of answering.
  * - `noPageContext`: process and answer normally, without the list's `page_context` (a
- *   server whose lists do not page the way the documents show for other lists).
+ *   server whose lists do not page the way the documents show for other lists); with
+ *   `ignorePage`, every call answers the first page whatever `page` asks.
  *
  * Scope: none = every request to the API areas (not the accounts server); a string = an
  * operation id (`books.item.create`), an area (`books`, `projects`, ...) or `accounts`
@@ -22,7 +23,7 @@ export type Fault =
 	| { kind: 'hang'; ms: number }
 	| { kind: 'drop' }
 	| { kind: 'dropAfterCommit' }
-	| { kind: 'noPageContext' };
+	| { kind: 'noPageContext'; ignorePage?: boolean };
 
 /** What a fault scope sees of a request. */
 export interface FaultTarget {

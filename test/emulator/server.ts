@@ -517,7 +517,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		}
 		let reply: Reply;
 		try {
-			reply = api(req, found as MatchResult, family, region, query, body, rec);
+			const asked = fault?.kind === 'noPageContext' && fault.ignorePage ? { ...query, page: '1' } : query;
+			reply = api(req, found as MatchResult, family, region, asked, body, rec);
 		} catch (error) {
 			reply = familyError(family, 500, 'internal', `Internal error: ${(error as Error).message}`);
 		}

@@ -240,6 +240,15 @@ test('10. guessed paging: an answer without page_context is not trusted as the e
 	]);
 	expect(env.apiRequests().every((r) => !JSON.stringify(r).includes('page_context'))).toBe(true);
 
+	// A server that ignores `page` answers the first page again: Return All stops instead of looping.
+	env.em.clearRequests();
+	env.em.faults.clear();
+	env.em.faults.next(5, { kind: 'noPageContext', ignorePage: true }, 'invoice.payment.getAll');
+	const ignored = await env.run([payments('List', { operation: 'getAll', returnAll: true, filters: { reference_number_startswith: 'FF-' } })]);
+	expectNoError(ignored);
+	expect(json(ignored, 'List')).toHaveLength(200);
+	expect(env.apiRequests().map((r) => r.query.page)).toEqual(['1', '2']);
+
 	env.em.clearRequests();
 	env.em.faults.clear();
 	env.em.faults.next(5, { kind: 'noPageContext' }, 'inventory.bill.getAll');
