@@ -6,6 +6,8 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { customCallProperties, withCustomCall } from './customCall';
+import { simplifyProperties } from './simplify';
 import type { Area, Field, Operation, Resource } from './spec';
 
 const WORDS: Record<string, string> = {
@@ -358,7 +360,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: withCustomCall(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name))),
 		default: area.resources[0].value,
 	});
 	for (const resource of area.resources) {
@@ -369,15 +371,17 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: resource.operations
-				.map((op) => ({ name: op.name, value: op.value, action: op.action, description: op.description }))
-				.sort((a, b) => a.name.localeCompare(b.name)),
+			options: withCustomCall(
+				area,
+				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: op.description })).sort((a, b) => a.name.localeCompare(b.name)),
+			),
 			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
 		});
 	}
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
+	props.push(...simplifyProperties(area), ...customCallProperties(area));
 	props.push(...trailing);
 	return props;
 }

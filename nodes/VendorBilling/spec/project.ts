@@ -280,4 +280,6 @@ export const project: Resource = {
 	nameField: 'project_name',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (billing project list entry fields of the documents). */
+	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'created_time', 'total_hours', 'billable_hours'],
 };

@@ -306,4 +306,6 @@ export const payment: Resource = {
 	nameField: 'payment_number',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (payment record and list entry fields of the documents). */
+	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'status', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],
 };
