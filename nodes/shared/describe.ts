@@ -6,6 +6,7 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { mergeRepeatedProperties } from './compact';
 import { customCallProperties, withCustomCall } from './customCall';
 import { simplifyProperties } from './simplify';
 import type { Area, Field, Operation, Resource } from './spec';
@@ -411,6 +412,6 @@ export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescri
 		outputs: ['main'],
 		usableAsTool: true,
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: areaProperties(area, meta.trailingProperties),
+		properties: mergeRepeatedProperties(areaProperties(area, meta.trailingProperties)),
 	} as INodeTypeDescription;
 }
