@@ -46,7 +46,7 @@ export function customCallOption(area: Area): INodePropertyOptions {
 		name: CUSTOM_CALL_NAME,
 		value: CUSTOM_CALL,
 		action: `Make a custom API call`,
-		description: `Send any request of the ${area.name} API (a method and a path relative to ${customCallRoot(area)}), signed, with the ${area.org ? 'organization ID' : 'portal in the path'}; for operations without their own entry`,
+		description: `Send any request of the ${area.name} API, signed${area.org ? ' and with the organization ID' : ''}; needs a method and a path relative to ${customCallRoot(area)}`,
 	};
 }
 

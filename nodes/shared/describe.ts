@@ -6,6 +6,7 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
 import { customCallProperties, withCustomCall } from './customCall';
 import { simplifyProperties } from './simplify';
@@ -374,7 +375,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 			displayOptions: { show: { resource: [resource.value] } },
 			options: withCustomCall(
 				area,
-				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: op.description })).sort((a, b) => a.name.localeCompare(b.name)),
+				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
 			),
 			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
 		});

@@ -53,7 +53,7 @@ describe.each(nodes)('%s', (_name, node) => {
 		const operation = lists.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(CUSTOM_CALL));
 		const option = (operation?.options as INodePropertyOptions[])[0];
 		expect(option.action).toBe('Make a custom API call');
-		expect(option.description).toMatch(/^Send any request of the Vendor \w+ API \(a method and a path relative to \{(api|base)_url\}\/\w+\/v\d\)/);
+		expect(option.description).toMatch(/^Send any request of the Vendor \w+ API, signed.*; needs a method and a path relative to \{(api|base)_url\}\/\w+\/v\d$/);
 		const names = ['customMethod', 'customPath', 'customQuery', 'customBodyType', 'customBody', 'customInputBinaryField', 'customFileField', 'customReturnAll', 'customOutputBinaryField'];
 		const custom = props.filter((p: INodeProperties) => names.includes(p.name));
 		expect(custom.map((p) => p.name)).toEqual(names);
