@@ -1,6 +1,7 @@
 /**
  * Description sizes: the JSON of each node's description, as n8n sends it to every editor
- * that opens (bytes of `JSON.stringify(description)`), with its number of properties.
+ * that opens (bytes of `JSON.stringify(description)`; KB = 1,000 bytes), with its number of
+ * properties.
  *
  *   npm run build && node dist/bench/description-size.js
  */
@@ -37,9 +38,9 @@ function main(): void {
 		const description = new Node().description;
 		const bytes = Buffer.byteLength(JSON.stringify(description));
 		total += bytes;
-		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1024).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)}`);
+		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)}`);
 	}
-	console.log(`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1024).toFixed(1).padStart(7)}`);
+	console.log(`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1000).toFixed(1).padStart(7)}`);
 }
 
 main();
