@@ -17,7 +17,7 @@ import { invoiceArea } from '../../nodes/VendorInvoice/spec';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { projectsArea } from '../../nodes/VendorProjects/spec';
 import { DEMO } from '../emulator/demo-data';
-import { byId, expectNoError, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json, steps, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 /** Each step runs once, not once per item of the step before. */
@@ -41,19 +41,19 @@ function expectSimplified(records: object[], fields: readonly string[], required
 test('Get and Get Many of items, estimates, invoices, payments, billing projects, bills and projects give the listed fields', async () => {
 	const org = { organizationId: env.org };
 	const result = await env.run([
-		{ name: 'Item', type: 'vendorBooks', parameters: { ...org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting), simplify: true }, settings: once },
-		{ name: 'Items', type: 'vendorBooks', parameters: { ...org, resource: 'item', operation: 'getAll', returnAll: true, simplify: true }, settings: once },
-		{ name: 'Estimate', type: 'vendorBooks', parameters: { ...org, resource: 'estimate', operation: 'get', estimate_id: byId(DEMO.estimates.sent), simplify: true }, settings: once },
-		{ name: 'Estimates', type: 'vendorBooks', parameters: { ...org, resource: 'estimate', operation: 'getAll', simplify: true }, settings: once },
-		{ name: 'Invoices', type: 'vendorBooks', parameters: { ...org, resource: 'invoice', operation: 'getAll', simplify: true }, settings: once },
-		{ name: 'Payment', type: 'vendorInvoice', parameters: { ...org, resource: 'payment', operation: 'get', payment_id: byId(DEMO.payments.paid1), simplify: true }, settings: once },
-		{ name: 'Payments', type: 'vendorInvoice', parameters: { ...org, resource: 'payment', operation: 'getAll', simplify: true }, settings: once },
-		{ name: 'Billing project', type: 'vendorBilling', parameters: { ...org, resource: 'project', operation: 'get', project_id: byId(DEMO.billingProjects.website), simplify: true }, settings: once },
-		{ name: 'Billing projects', type: 'vendorBilling', parameters: { ...org, resource: 'project', operation: 'getAll', simplify: true }, settings: once },
-		{ name: 'Bills', type: 'vendorInventory', parameters: { ...org, resource: 'bill', operation: 'getAll', simplify: true }, settings: once },
-		{ name: 'Project', type: 'vendorProjects', parameters: { resource: 'project', operation: 'get', portal_id: byId(env.portal), project_id: byId(DEMO.projects.website), simplify: true }, settings: once },
-		{ name: 'Projects', type: 'vendorProjects', parameters: { resource: 'project', operation: 'getAll', portal_id: byId(env.portal), simplify: true }, settings: once },
-		{ name: 'Whole item', type: 'vendorBooks', parameters: { ...org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting) }, settings: once },
+		steps('vendorBooks', {})('Item', { ...org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting), simplify: true }, once),
+		steps('vendorBooks', {})('Items', { ...org, resource: 'item', operation: 'getAll', returnAll: true, simplify: true }, once),
+		steps('vendorBooks', {})('Estimate', { ...org, resource: 'estimate', operation: 'get', estimate_id: byId(DEMO.estimates.sent), simplify: true }, once),
+		steps('vendorBooks', {})('Estimates', { ...org, resource: 'estimate', operation: 'getAll', simplify: true }, once),
+		steps('vendorBooks', {})('Invoices', { ...org, resource: 'invoice', operation: 'getAll', simplify: true }, once),
+		steps('vendorInvoice', {})('Payment', { ...org, resource: 'payment', operation: 'get', payment_id: byId(DEMO.payments.paid1), simplify: true }, once),
+		steps('vendorInvoice', {})('Payments', { ...org, resource: 'payment', operation: 'getAll', simplify: true }, once),
+		steps('vendorBilling', {})('Billing project', { ...org, resource: 'project', operation: 'get', project_id: byId(DEMO.billingProjects.website), simplify: true }, once),
+		steps('vendorBilling', {})('Billing projects', { ...org, resource: 'project', operation: 'getAll', simplify: true }, once),
+		steps('vendorInventory', {})('Bills', { ...org, resource: 'bill', operation: 'getAll', simplify: true }, once),
+		steps('vendorProjects', {})('Project', { resource: 'project', operation: 'get', portal_id: byId(env.portal), project_id: byId(DEMO.projects.website), simplify: true }, once),
+		steps('vendorProjects', {})('Projects', { resource: 'project', operation: 'getAll', portal_id: byId(env.portal), simplify: true }, once),
+		steps('vendorBooks', {})('Whole item', { ...org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting) }, once),
 	]);
 	expectNoError(result);
 	expectSimplified(json(result, 'Item'), fieldsOf(booksArea, 'item'), ['item_id', 'name', 'status', 'rate']);
