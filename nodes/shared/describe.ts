@@ -6,6 +6,7 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { RUN_OPTIONS_PROPERTY } from './options';
 import type { Area, Field, Operation, Resource } from './spec';
 
 const WORDS: Record<string, string> = {
@@ -378,7 +379,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
-	props.push(...trailing);
+	props.push(...trailing, RUN_OPTIONS_PROPERTY);
 	return props;
 }
 
