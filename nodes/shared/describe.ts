@@ -9,6 +9,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
 import { customCallProperties, withCustomCall } from './customCall';
+import { RUN_OPTIONS_PROPERTY } from './options';
 import { simplifyProperties } from './simplify';
 import type { Area, Field, Operation, Resource } from './spec';
 
@@ -384,7 +385,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
 	props.push(...simplifyProperties(area), ...customCallProperties(area));
-	props.push(...trailing);
+	props.push(...trailing, RUN_OPTIONS_PROPERTY);
 	return props;
 }
 
