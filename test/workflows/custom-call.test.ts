@@ -163,3 +163,18 @@ test('an undocumented path reaches the API signed and fails with a clean 404 err
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/us/api/books/v3/contacts', 404]]);
 	env.expectSigned({ org: 'query' });
 });
+
+test('an expired token is refreshed once and the custom call retried with the new one', async () => {
+	const before = String(env.storedToken.access_token);
+	env.em.clock.advance(3601_000);
+	const result = await env.run([books('Get', { customMethod: 'GET', customPath: `/items/${DEMO.items.design}` })]);
+	expectNoError(result);
+	expect(json(result, 'Get')[0]).toMatchObject({ item: { item_id: DEMO.items.design } });
+	const after = String(env.storedToken.access_token);
+	expect(after).not.toBe(before);
+	expect(env.tokenRequests().map((r) => (r.body as IDataObject).grant_type)).toEqual(['refresh_token']);
+	expect(env.apiRequests().map((r) => [r.status, r.headers.authorization])).toEqual([
+		[401, `Vendor-oauthtoken ${before}`],
+		[200, `Vendor-oauthtoken ${after}`],
+	]);
+});
