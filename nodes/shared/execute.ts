@@ -15,9 +15,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { areaNodeDescription, searchMethodName } from './describe';
 import type { NodeMeta } from './describe';
+import { isCustomCall, runCustomCall } from './customCall';
 import { apiError } from './errors';
 import { buildRequest, InputError, readValues } from './request';
 import type { ApiRequest } from './request';
+import { simplifyOutput } from './simplify';
 import type { Area, Operation, Resource } from './spec';
 import { multipart, pageContext, vendorRequest } from './transport';
 import type { VendorContext } from './transport';
@@ -134,7 +136,7 @@ async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequ
 	return records.slice(0, limit);
 }
 
-function fileNameFrom(headers: IDataObject, fallback: string): string {
+export function fileNameFrom(headers: IDataObject, fallback: string): string {
 	const cd = String(headers['content-disposition'] ?? '');
 	const match = cd.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
 	return match ? decodeURIComponent(match[1]) : fallback;
@@ -210,7 +212,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 			out.push(...unwrap(op, await send(ctx, run, req)).map((json) => ({ json })));
 		}
 	}
-	return out;
+	return simplifyOutput(ctx, run, out);
 }
 
 function errorJson(error: Error): IDataObject {
@@ -228,6 +230,10 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 	const out: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			if (isCustomCall(ctx, itemIndex)) {
+				out.push(...(await runCustomCall(ctx, area, itemIndex)).map((result) => ({ ...result, pairedItem: { item: itemIndex } })));
+				continue;
+			}
 			const { resource, op } = findOperation(
 				area,
 				ctx.getNodeParameter('resource', itemIndex) as string,

@@ -15,6 +15,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiError, tokenRefusal } from './errors';
+import { requestLimiter } from './limit';
 import { getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
@@ -171,7 +172,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		if (pacer) await pacer.take();
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await ctx.helpers.httpRequest(options)) as IN8nHttpFullResponse;
+			response = (await requestLimiter(ctx).run(async () => await ctx.helpers.httpRequest(options))) as IN8nHttpFullResponse;
 		} catch (error) {
 			if (idempotent && attempt < MAX_RETRIES) {
 				await sleep(retryAfterMs({}, attempt));
