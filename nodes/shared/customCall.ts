@@ -292,6 +292,7 @@ async function readCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: num
 	if (area.org) {
 		const organizationId = String(param('organizationId', '') ?? '').trim();
 		if (!organizationId) throw new CustomCallInputError('Organization ID', 'is required');
+		if (!/^\d+$/.test(organizationId)) throw new CustomCallInputError('Organization ID', `must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
 		if (area.org.in === 'query') qs[area.org.name] = organizationId;
 		else headers[area.org.name] = organizationId;
 	}

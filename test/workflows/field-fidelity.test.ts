@@ -137,6 +137,10 @@ test('4. an organization ID that is not a digit string is refused before anythin
 		staticData: {},
 	});
 	await expect(poll).rejects.toThrow('"Organization ID" must be an ID made of digits');
+	const custom = await env.run([
+		env.orgSteps('vendorBooks', { resource: 'customApiCall' })('Custom', { organizationId: bad, customMethod: 'GET', customPath: '/items' }, { onError: 'continueRegularOutput' }),
+	]);
+	expect(json(custom, 'Custom')[0].error).toBe('Invalid input: "Organization ID" must be an ID made of digits (got "../600")');
 	expect(env.em.requests).toHaveLength(0);
 });
 
