@@ -1,5 +1,6 @@
 /** Unit tests of the engine: validation from the tables, UI -> API values, request building. */
 import { fromUi, buildRequest } from '../nodes/shared/request';
+import { explainFailure, redactTokens } from '../nodes/shared/errors';
 import type { Field, Operation } from '../nodes/shared/spec';
 import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/validate';
 import { booksArea } from '../nodes/VendorBooks/spec';
@@ -139,5 +140,31 @@ describe('requests built from the tables', () => {
 		expect(root).toBeDefined();
 		const body = [{ customfield_id: '5', value: 'x' }];
 		expect(buildRequest(booksArea, op, { item_id: '1', [root!.name]: body }, '600').body).toEqual(body);
+	});
+});
+
+describe('values the documents type as strings, and server texts', () => {
+	test('numbers become decimal text without exponent notation; numeric strings are checked', () => {
+		const text: Field = { name: 'rate', type: 'string', numeric: true, min: 0 };
+		expect(fromUi(text, 5)).toBe('5');
+		expect(fromUi(text, 0.1)).toBe('0.1');
+		expect(fromUi(text, 1e21)).toBe('1000000000000000000000');
+		expect(fromUi({ name: 'note', type: 'string' }, 12.5)).toBe('12.5');
+		expect(fieldSchema(text).safeParse('99.50').success).toBe(true);
+		expect(fieldSchema(text).safeParse(7).success).toBe(true);
+		expect(fieldSchema(text).safeParse('-1').success).toBe(false);
+		expect(fieldSchema(text).safeParse('1e3').success).toBe(false);
+		// The server (emulator) takes only text, as documented ("string on input").
+		expect(fieldSchema(text, 'server').safeParse(7).success).toBe(false);
+	});
+
+	test('token-shaped values are redacted from server messages; IDs and words stay', () => {
+		const token = '1000.0123456789abcdef0123456789abcdef0123456789abcdef';
+		expect(redactTokens(`Invalid Vendor-oauthtoken ${token}`)).toBe('Invalid Vendor-oauthtoken <redacted>');
+		expect(redactTokens(`refresh ${token} refused`)).toBe('refresh <redacted> refused');
+		expect(redactTokens('Bearer abc.def-ghi')).toBe('Bearer <redacted>');
+		expect(redactTokens(`secret ${'a1'.repeat(20)} leaked`)).toBe('secret <redacted> leaked');
+		expect(redactTokens('Invoice 460000000026049 does not exist; use estimate_ids')).toBe('Invoice 460000000026049 does not exist; use estimate_ids');
+		expect(explainFailure({ status: 400, body: { code: 9, message: `bad ${token}` } }).message).toBe('bad <redacted> (code 9)');
 	});
 });
