@@ -81,11 +81,22 @@ test('a batch trash of 3000 ids (30 calls) runs with zero 429s in close to the m
 	expectPaced(env.apiRequests(), 30);
 });
 
-test('when another client used up the quota, the node waits out the block on its 429 and then succeeds', async () => {
+test('by default a block ends the run with an error that says when it lifts, after one refused request', async () => {
 	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
 	for (let i = 0; i <= RULE.limit; i++) await call('GET', 'projects', '/portals');
 	env.em.clearRequests();
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' })]);
+	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' }, { onError: 'continueRegularOutput' })]);
+	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
+	const out = JSON.stringify(json(result, 'Portal'));
+	expect(out).toMatch(/blocks further requests until \d{4}-\d{2}-\d{2}T/);
+	expect(out).toMatch(/On Rate-Limit Block/);
+});
+
+test('with On Rate-Limit Block = wait, the node waits out the block on its 429 and then succeeds', async () => {
+	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
+	for (let i = 0; i <= RULE.limit; i++) await call('GET', 'projects', '/portals');
+	env.em.clearRequests();
+	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { onRateLimitBlock: 'wait' } })]);
 	expectNoError(result);
 	const requests = env.apiRequests();
 	expect(requests.map((r) => r.status)).toEqual([429, 200]); // one refusal, no hammering
@@ -104,7 +115,7 @@ test('a 429 with Retry-After is waited out (not retried at once)', async () => {
 
 test('a second 429 after waiting out the block is an error (continue-on-fail: an error item), not an endless wait', async () => {
 	env.em.faults.next(2, { kind: 'status', status: 429 });
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' }, { onError: 'continueRegularOutput' })]);
+	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { onRateLimitBlock: 'wait' } }, { onError: 'continueRegularOutput' })]);
 	const requests = env.apiRequests();
 	expect(requests.map((r) => r.status)).toEqual([429, 429]);
 	expect(requests[1].time - requests[0].time).toBeGreaterThanOrEqual(RULE.blockMs - 50);

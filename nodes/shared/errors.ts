@@ -95,12 +95,13 @@ export function explainFailure(failure: ApiFailure): { message: string; descript
 }
 
 /** A NodeApiError built only from safe parts (no request options, no headers). */
-export function apiError(node: INode, failure: ApiFailure, itemIndex?: number, extra?: string): NodeApiError {
+export function apiError(node: INode, failure: ApiFailure, itemIndex?: number, extra?: string, headline?: string): NodeApiError {
 	const { message, description, code } = explainFailure(failure);
 	const safe: JsonObject = { message, httpCode: String(failure.status) };
 	if (code) safe.code = code;
+	const text = extra ? `${message}. ${extra}` : message;
 	return new NodeApiError(node, safe, {
-		message: extra ? `${message}. ${extra}` : message,
+		message: headline ? `${headline}: ${text}` : text,
 		description,
 		httpCode: String(failure.status),
 		itemIndex,

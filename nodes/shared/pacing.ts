@@ -6,7 +6,7 @@
  * the server's count never reaches the limit. After a 429 the pacer holds every request
  * of that key until the wait is over (the Retry-After, else the documented block).
  */
-import { sleep } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
 
 export interface PacingRule {
 	limit: number;
@@ -44,12 +44,12 @@ export class Pacer {
 	constructor(private readonly now: () => number = Date.now) {}
 
 	/** Resolves when one more request may be sent, and counts it. */
-	async take(): Promise<void> {
+	async take(signal?: AbortSignal): Promise<void> {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
 				if (t < this.blockedUntil) {
-					await sleep(this.blockedUntil - t);
+					await sleepWithAbort(this.blockedUntil - t, signal);
 					continue;
 				}
 				const span = rule.windowMs + marginMs();
@@ -58,7 +58,7 @@ export class Pacer {
 					this.sent.push(t);
 					return;
 				}
-				await sleep(this.sent[0] + span - t + 1);
+				await sleepWithAbort(this.sent[0] + span - t + 1, signal);
 			}
 		});
 		this.queue = turn.catch(() => undefined);

@@ -12,10 +12,12 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
 
 import { apiError, tokenRefusal } from './errors';
+import { RateLimitBlockedError } from './failures';
 import { requestLimiter } from './limit';
+import { readRunOptions } from './options';
 import { getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
@@ -31,6 +33,27 @@ const tokenExpiry = new Map<string, number>();
 const refreshing = new Map<string, Promise<IDataObject>>();
 
 const EXPIRY_MARGIN_MS = 60_000;
+/** A 429's Retry-After up to this long is waited; longer counts as a block. */
+const SHORT_WAIT_MS = 60_000;
+const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Check the record before running again';
+
+/** The headline says the outcome is unknown for writes; no stock "retry" text replaces it (no error code in it). */
+function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean, itemIndex?: number): NodeApiError {
+	const code = (error as Error & { code?: string }).code;
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+	const what = timedOut ? 'did not answer in time' : 'connection failed';
+	const message = idempotent ? `The Vendor API ${what}; the read was retried and kept failing` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
+	return new NodeApiError(ctx.getNode(), { message }, {
+		message,
+		description: `${idempotent ? 'Reads are retried up to 3 times.' : 'The request was not repeated, because repeating a write can create a duplicate.'} Cause: ${code ?? error.message}.`,
+		itemIndex,
+	});
+}
+
+function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
+	const message = 'The execution was stopped';
+	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'A write in flight when the execution was stopped may have been processed: check the record before running again.', itemIndex });
+}
 const MAX_RETRIES = 3;
 
 export interface SendOptions {
@@ -134,6 +157,13 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 	const tokenOf = () => String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
 	/** Uses a refreshed token for the rest of this request (n8n has stored it already). */
 	const useRefreshed = async () => {
+		// Another execution (or another worker) may have refreshed already: use the token n8n stores now.
+		const stored = await ctx.getCredentials(CREDENTIAL);
+		const storedToken = String(((stored.oauthTokenData ?? {}) as TokenData).access_token ?? '');
+		if (storedToken && storedToken !== tokenOf() && !isExpired(storedToken)) {
+			credentials = stored;
+			return;
+		}
 		const data = await refresh(ctx, tokenOf());
 		credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 	};
@@ -153,6 +183,9 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			: undefined;
 	let refreshed = false;
 	let waitedBlock = false;
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
+	const run = readRunOptions(ctx);
+	const wait = async (ms: number) => await sleepWithAbort(ms, signal);
 	for (let attempt = 0; ; attempt++) {
 		const options: IHttpRequestOptions = {
 			method: req.method,
@@ -165,31 +198,23 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			},
 			body: payload?.body,
 			returnFullResponse: true,
+			timeout: run.timeoutMs,
+			abortSignal: signal,
 			ignoreHttpStatusErrors: true,
 			encoding: 'arraybuffer',
 			json: false,
 		};
-		if (pacer) await pacer.take();
+		if (pacer) await pacer.take(signal);
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await requestLimiter(ctx).run(async () => await ctx.helpers.httpRequest(options))) as IN8nHttpFullResponse;
+			response = (await requestLimiter(ctx).run(async () => await ctx.helpers.httpRequest(options), signal)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
-				await sleep(retryAfterMs({}, attempt));
+				await wait(retryAfterMs({}, attempt));
 				continue;
 			}
-			const reason = (error as Error & { code?: string }).code ?? (error as Error).message;
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ message: `Connection failed: ${reason}` },
-				{
-					message: `Connection to the Vendor API failed (${reason})`,
-					description: idempotent
-						? 'The request was retried and kept failing.'
-						: 'The request was not repeated, because it may already have been processed: check the record before running again.',
-					itemIndex: opts.itemIndex,
-				},
-			);
+			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex);
 		}
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as IDataObject;
@@ -204,20 +229,29 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		}
 		// Paced areas: without a Retry-After the server blocks for the documented time (30 minutes);
 		// that block is waited out once, and a 429 after it is an error.
-		const blocked = !!pacer && !headers['retry-after'];
-		if (status === 429 && (blocked ? !waitedBlock : attempt < MAX_RETRIES)) {
-			waitedBlock ||= blocked;
-			const wait = blocked ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
-			if (pacer) pacer.block(wait);
-			await sleep(wait);
-			continue;
+		// A 429 with a short Retry-After is waited; one without it (in the paced area: the documented
+		// 30-minute block) or with a long one is a block: by default the run ends saying when it lifts,
+		// with Options → On Rate-Limit Block = wait it is waited out once (cancellable).
+		if (status === 429) {
+			const pause = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
+			const isBlock = pause > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
+			if (pacer) pacer.block(pause);
+			if (isBlock && run.onRateLimitBlock === 'fail') throw new RateLimitBlockedError(ctx.getNode(), Date.now() + pause, opts.itemIndex);
+			if (isBlock ? !waitedBlock : attempt < MAX_RETRIES) {
+				waitedBlock ||= isBlock;
+				await wait(pause);
+				continue;
+			}
 		}
 		if (status >= 500 && idempotent && attempt < MAX_RETRIES) {
-			await sleep(retryAfterMs(headers, attempt));
+			await wait(retryAfterMs(headers, attempt));
 			continue;
 		}
 		if (status >= 400 || envelopeFailed(parsed)) {
-			throw apiError(ctx.getNode(), { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) } }, opts.itemIndex);
+			const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) } };
+			// A write answered 5xx may have been processed: say so first, never repeat it.
+			if (status >= 500 && !idempotent) throw apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN);
+			throw apiError(ctx.getNode(), failure, opts.itemIndex);
 		}
 		if (opts.binary) return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
 		return { body: parsed ?? (raw.length ? raw.toString('utf8') : {}), headers, statusCode: status };

@@ -1,0 +1,64 @@
+/**
+ * Production behaviour of the transport on n8n's engine against the emulator: a write whose
+ * answer is lost or 5xx says in its headline that the outcome is unknown (and is sent once),
+ * a stopped execution does not wait out a hanging server, and many executions starting
+ * together on an expired token share one refresh.
+ */
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { runWorkflow } from '../harness';
+import { chain, NODE_TYPES, useWorkflowEnv } from './support';
+
+const env = useWorkflowEnv({ demo: true });
+const items = env.orgSteps('vendorBooks', { resource: 'item' });
+const create = () => items('Create', { operation: 'create', name: 'Widget', rate: 5 }, { onError: 'continueRegularOutput' });
+
+test('a create whose connection drops after the server committed: headline "Outcome unknown", sent once, never repeated', async () => {
+	env.em.faults.next(1, { kind: 'dropAfterCommit' });
+	const result = await env.run([create()]);
+	const out = result.output('Create');
+	expect(out).toHaveLength(1);
+	expect(String(out[0].json.error)).toMatch(/^Outcome unknown: the write may have been processed/);
+	expect(String(out[0].json.error)).not.toMatch(/retry the request/i);
+	expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+});
+
+test('a create answered 500: headline "Outcome unknown", sent once', async () => {
+	env.em.faults.next(1, { kind: 'status', status: 500 });
+	const result = await env.run([create()]);
+	expect(String(result.output('Create')[0].json.error)).toMatch(/^Outcome unknown: the write may have been processed/);
+	expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+});
+
+test('a read answered 500 is retried and still succeeds (reads are safe to repeat)', async () => {
+	env.em.faults.next(1, { kind: 'status', status: 500 });
+	const result = await env.run([items('List', { operation: 'getAll', returnAll: false, limit: 1 })]);
+	expect(result.output('List')).toHaveLength(1);
+	expect(env.apiRequests().map((r) => r.status)).toEqual([500, 200]);
+});
+
+test('a stopped execution does not wait out a server that hangs for 30 s', async () => {
+	const hangMs = 30_000;
+	env.em.faults.next(1, { kind: 'hang', ms: hangMs });
+	const started = Date.now();
+	const result = await runWorkflow({
+		workflow: chain([items('List', { operation: 'getAll', returnAll: false, limit: 1 })]),
+		nodeTypes: NODE_TYPES,
+		credentialTypes: [VendorOAuth2Api],
+		credentials: env.credentials,
+		timeoutMs: 500,
+	});
+	expect(Date.now() - started).toBeLessThan(hangMs / 2);
+	expect(['canceled', 'error']).toContain(result.run.status);
+	expect(result.output('List')).toHaveLength(0);
+	expect(String(result.error('List')?.message ?? result.error()?.message ?? '')).toMatch(/stopped|cancel|abort/i);
+});
+
+test('50 executions starting together on an expired token make at most 2 refresh calls and all succeed', async () => {
+	env.em.accounts.expireAllAccessTokens();
+	env.em.clearRequests();
+	const runs = await Promise.all(Array.from({ length: 50 }, async () => await env.run([items('List', { operation: 'getAll', returnAll: false, limit: 1 })])));
+	for (const result of runs) expect(result.output('List')).toHaveLength(1);
+	const refreshes = env.tokenRequests().filter((r) => JSON.stringify(r.body ?? '').includes('refresh_token'));
+	expect(refreshes.length).toBeGreaterThanOrEqual(1);
+	expect(refreshes.length).toBeLessThanOrEqual(2);
+});
