@@ -58,6 +58,22 @@ test('30 input items (3x the limit) run with zero 429s in close to the minimum t
 	expectPaced(env.apiRequests(), 30);
 });
 
+test('30 items with 50 requests in flight and server latency: still zero 429s and never more than the limit per window', async () => {
+	env.em.setLatency(100);
+	try {
+		const items = Array.from({ length: 30 }, (_, i) => ({ n: i }));
+		const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 50 } })], items);
+		expectNoError(result);
+		expect(json(result, 'Portal')).toHaveLength(30);
+		expect(result.output('Portal').map((o) => (o.pairedItem as { item: number }).item)).toEqual(items.map((i) => i.n));
+		expectPaced(env.apiRequests(), 30);
+		// the first window's requests really went out together
+		expect(env.em.inFlight.max).toBeGreaterThan(1);
+	} finally {
+		env.em.setLatency(0);
+	}
+});
+
 test('Return All over 30 pages runs with zero 429s in close to the minimum time', async () => {
 	const t = env.em.store.portal('us', portal)!;
 	for (let i = t.all('projects').length; i < 30 * 200 - 10; i++) {

@@ -263,8 +263,7 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 		signal,
 	});
 	const blocks = settled.flatMap((s) => (s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : []));
-	const notStarted = settled.flatMap((s, i) => (s.state === 'notStarted' ? [i] : []));
-	if (signal?.aborted && notStarted.length && !blocks.length) throw stoppedError(ctx, settled);
+	if (signal?.aborted && !blocks.length && settled.some((s) => s.state !== 'done')) throw stoppedError(ctx, settled);
 	if (blocks.length) {
 		const report = blockReport(ctx, settled, blocks);
 		if (!continueOnFail) throw report.error;
@@ -298,9 +297,11 @@ function itemsPhrase(indexes: number[]): string {
 
 function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>): NodeOperationError {
 	const done = indexesWhere(settled, (s) => s.state === 'done');
+	const failed = indexesWhere(settled, (s) => s.state === 'failed');
 	const notStarted = indexesWhere(settled, (s) => s.state === 'notStarted');
-	return new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
-		description: `Done: ${itemsPhrase(done)}. Not started: ${itemsPhrase(notStarted)}.`,
+	// "canceled" in the message: n8n then records the execution as canceled, not failed.
+	return new NodeOperationError(ctx.getNode(), 'The execution was canceled', {
+		description: `Stopped before all items ran. Done: ${itemsPhrase(done)}.${failed.length ? ` Failed or stopped in flight: ${itemsPhrase(failed)}.` : ''} Not started: ${itemsPhrase(notStarted)}.`,
 	});
 }
 
