@@ -18,7 +18,7 @@ import type { NodeMeta } from './describe';
 import { apiError } from './errors';
 import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
-import { indexRanges, mapInOrder, runBounded } from './parallel';
+import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
 import { buildRequest, InputError, readValues } from './request';
 import type { ApiRequest } from './request';
@@ -248,7 +248,17 @@ function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): 
 			? caught
 			: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
 	if (error.context) error.context.itemIndex = itemIndex;
+	const partial = partlyDone.get(caught as object);
+	if (partial && !error.description?.includes(PARTLY_DONE)) {
+		error.description = `${error.description ? `${error.description} ` : ''}${PARTLY_DONE}: ${callsPhrase(partial)}.`;
+	}
 	return error;
+}
+
+const PARTLY_DONE = 'Done for this item before the failure';
+
+function callsPhrase({ done, total }: { done: number[]; total: number }): string {
+	return `call${done.length === 1 ? '' : 's'} ${indexRanges(done.map((i) => i + 1))} of ${total}`;
 }
 
 /** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
@@ -310,19 +320,31 @@ function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecut
  * were done and which were not sent; with continue-on-fail the done items' outputs, an
  * error item per failed item and a "not sent" error item per item the block stopped.
  */
+/** ` (item 0: calls 1-2 of 3 done)` for items of split operations stopped after some calls. */
+function partlySent(settled: Array<Settled<INodeExecutionData[]>>, indexes: number[]): string {
+	const notes = indexes.flatMap((i) => {
+		const s = settled[i];
+		const partial = s.state === 'failed' && s.error && typeof s.error === 'object' ? partlyDone.get(s.error) : undefined;
+		return partial ? [`item ${i}: ${callsPhrase(partial)} done`] : [];
+	});
+	return notes.length ? ` (${notes.join('; ')})` : '';
+}
+
 function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>, blocks: RateLimitBlockedError[]) {
 	const until = Math.max(...blocks.map((b) => b.until));
 	const lifts = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
-	const isUnsent = (s: Settled<INodeExecutionData[]>) => s.state === 'notStarted' || (s.state === 'failed' && s.error instanceof RateLimitBlockedError);
+	const isUnsent = (s: Settled<INodeExecutionData[]>) =>
+		s.state === 'notStarted' || (s.state === 'failed' && s.error instanceof RateLimitBlockedError && !partlyDone.has(s.error));
 	const done = indexesWhere(settled, (s) => s.state === 'done');
 	const unsent = indexesWhere(settled, isUnsent);
+	// Failed items include items of a split operation with some calls done before the block (partly sent).
 	const failed = indexesWhere(settled, (s) => s.state === 'failed' && !isUnsent(s));
 	const error = new RateLimitBlockedError(ctx.getNode(), until);
 	error.message = `The Vendor API blocks further requests until ${lifts}: ${done.length} of ${settled.length} items done, ${unsent.length} not sent`;
 	error.description = [
 		`Done: ${itemsPhrase(done)}.`,
 		`Not sent: ${itemsPhrase(unsent)} (nothing was sent for them: run them again after ${lifts}).`,
-		failed.length ? `Failed: ${itemsPhrase(failed)}.` : '',
+		failed.length ? `Failed or partly sent: ${itemsPhrase(failed)}${partlySent(settled, failed)}.` : '',
 		'The rate limit was used up (perhaps by another client sharing it). To wait instead, set Options → On Rate-Limit Block to "Wait Until It Lifts".',
 	]
 		.filter(Boolean)

@@ -23,6 +23,7 @@ const transport = vendorRequest as jest.MockedFunction<typeof vendorRequest>;
 
 const env = useWorkflowEnv({ latencyMs: 30 });
 const portal = env.portalSteps({ resource: 'portal', operation: 'get' });
+const trash = env.portalSteps({ resource: 'trash', operation: 'moveToTrash', module: 'tasks' });
 const UNTIL = Date.UTC(2030, 0, 2, 3, 4, 5);
 const LIFTS = '2030-01-02T03:04:05Z';
 
@@ -87,4 +88,25 @@ test('items in parallel: the items in flight settle, none starts after the block
 	blockAfter(7);
 	const strict = await env.run([portal('Portal', { options: { requestsInFlight: 5 } })], input(30));
 	expect(strict.error('Portal')?.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 7 of 30 items done, 23 not sent`);
+});
+
+test('a split operation stopped by the block after some of its calls is reported as partly sent, naming the calls done', async () => {
+	const ids = Array.from({ length: 250 }, (_, i) => String(5200000000000 + i));
+	for (const id of ids) env.portalTenant().put('tasks', id, { id, name: `Task ${id}` });
+	blockAfter(1);
+	const result = await env.run([trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } })]);
+	const error = result.error('Trash') as Error & { description?: string };
+	expect(error.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 0 of 1 items done, 0 not sent`);
+	expect(error.description).toContain('Failed or partly sent: item 0 (item 0: call 1 of 3 done).');
+	// the first 100 really went to the trash, the rest did not
+	expect(env.apiRequests()).toHaveLength(1);
+	expect(env.portalTenant().bin.has(`tasks:${ids[0]}`)).toBe(true);
+	expect(env.portalTenant().get('tasks', ids[100])).toBeDefined();
+
+	blockAfter(1);
+	const lenient = await env.run([trash('Trash', { items: ids.slice(100).join(','), options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })]);
+	expectNoError(lenient);
+	const [item] = json(lenient, 'Trash');
+	expect(item.notSent).toBeUndefined();
+	expect(String(item.description)).toMatch(/Done for this item before the failure: call 1 of 2\.$/);
 });
