@@ -264,6 +264,7 @@ function callsPhrase({ done, total }: { done: number[]; total: number }): string
 /** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
 export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
+	if (!items.length) return [[]];
 	const continueOnFail = ctx.continueOnFail();
 	const signal = ctx.getExecutionCancelSignal?.();
 	const settled = await runBounded(items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex), {
