@@ -367,7 +367,8 @@ function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecuti
 				},
 			];
 		}
-		return [{ json: errorJson(itemError(ctx, (s as { error: unknown }).error, itemIndex)), pairedItem }];
+		const error = s.state === 'failed' ? s.error : undefined;
+		return [{ json: errorJson(itemError(ctx, error, itemIndex)), pairedItem }];
 	};
 	return { error, itemOf };
 }
