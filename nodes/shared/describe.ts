@@ -6,7 +6,11 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { operationDescription } from './aiTool';
+import { mergeRepeatedProperties } from './compact';
+import { customCallProperties, withCustomCall } from './customCall';
 import { RUN_OPTIONS_PROPERTY } from './options';
+import { simplifyProperties } from './simplify';
 import type { Area, Field, Operation, Resource } from './spec';
 
 const WORDS: Record<string, string> = {
@@ -359,7 +363,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: withCustomCall(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name))),
 		default: area.resources[0].value,
 	});
 	for (const resource of area.resources) {
@@ -370,15 +374,17 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: resource.operations
-				.map((op) => ({ name: op.name, value: op.value, action: op.action, description: op.description }))
-				.sort((a, b) => a.name.localeCompare(b.name)),
+			options: withCustomCall(
+				area,
+				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
+			),
 			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
 		});
 	}
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
+	props.push(...simplifyProperties(area), ...customCallProperties(area));
 	props.push(...trailing, RUN_OPTIONS_PROPERTY);
 	return props;
 }
@@ -408,6 +414,6 @@ export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescri
 		outputs: ['main'],
 		usableAsTool: true,
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: areaProperties(area, meta.trailingProperties),
+		properties: mergeRepeatedProperties(areaProperties(area, meta.trailingProperties)),
 	} as INodeTypeDescription;
 }

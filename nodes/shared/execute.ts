@@ -15,6 +15,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { areaNodeDescription, searchMethodName } from './describe';
 import type { NodeMeta } from './describe';
+import { isCustomCall, runCustomCall } from './customCall';
 import { apiError } from './errors';
 import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
@@ -22,6 +23,7 @@ import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
 import { buildRequest, InputError, readValues } from './request';
 import type { ApiRequest } from './request';
+import { simplifyOutput } from './simplify';
 import type { Area, Operation, Resource } from './spec';
 import { multipart, pageContext, vendorRequest } from './transport';
 import type { VendorContext } from './transport';
@@ -128,7 +130,7 @@ async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequ
 	return records.slice(0, limit);
 }
 
-function fileNameFrom(headers: IDataObject, fallback: string): string {
+export function fileNameFrom(headers: IDataObject, fallback: string): string {
 	const cd = String(headers['content-disposition'] ?? '');
 	const match = cd.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
 	return match ? decodeURIComponent(match[1]) : fallback;
@@ -206,7 +208,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		},
 		ctx.getExecutionCancelSignal?.(),
 	);
-	return parts.flat();
+	return simplifyOutput(ctx, run, parts.flat());
 }
 
 function errorJson(error: Error): IDataObject {
@@ -224,6 +226,7 @@ function errorJson(error: Error): IDataObject {
  * only this item's parameters.
  */
 export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special>, itemIndex: number): Promise<INodeExecutionData[]> {
+	if (isCustomCall(ctx, itemIndex)) return await runCustomCall(ctx, area, itemIndex);
 	const { resource, op } = findOperation(
 		area,
 		ctx.getNodeParameter('resource', itemIndex) as string,

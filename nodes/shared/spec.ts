@@ -165,6 +165,11 @@ export interface Resource {
 	/** The list operation that feeds pickers of this resource's IDs. */
 	listOperation?: string;
 	operations: Operation[];
+	/**
+	 * The fields Get and Get Many keep when "Simplify" is on (ids, number, customer/vendor,
+	 * status, dates, totals, balance); fields a record lacks are left out.
+	 */
+	simplify?: readonly string[];
 }
 
 export interface Area {

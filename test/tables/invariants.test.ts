@@ -90,11 +90,12 @@ describe.each(nodes)('%s', (_name, area, node) => {
 
 	test('derived properties: no two visible at once under one name; lists have Return All and Limit', () => {
 		const props = node.description.properties;
-		for (const { r, op } of ops) {
+		// as a node and as an AI tool (the `@tool` display condition)
+		for (const [{ r, op }, tool] of ops.flatMap((o) => [[o, false], [o, true]] as const)) {
 			const visible = props.filter((p: INodeProperties) => {
 				const show = p.displayOptions?.show;
 				if (!show) return true;
-				return (show.resource?.includes(r.value) ?? true) && (show.operation?.includes(op.value) ?? true) && !show.returnAll;
+				return (show.resource?.includes(r.value) ?? true) && (show.operation?.includes(op.value) ?? true) && !show.returnAll && (show['@tool']?.includes(tool) ?? true);
 			});
 			const names = visible.map((p) => p.name);
 			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });

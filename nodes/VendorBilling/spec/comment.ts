@@ -19,7 +19,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a comment',
+		action: 'Add a comment to a billing project',
 		description: 'Add a comment to a billing project',
 		kind: 'create',
 		method: 'POST',
@@ -41,7 +41,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many comments',
+		action: 'Get many comments of a billing project',
 		description: 'List the comments of a billing project',
 		kind: 'getAll',
 		method: 'GET',
@@ -55,7 +55,7 @@ const operations: Operation[] = [
 	{
 		value: 'delete',
 		name: 'Delete',
-		action: 'Delete a comment',
+		action: 'Delete a comment of a billing project',
 		description: 'Delete a comment from a billing project',
 		kind: 'delete',
 		method: 'DELETE',

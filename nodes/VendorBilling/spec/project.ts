@@ -145,7 +145,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a project',
+		action: 'Create a billing project',
 		description: 'Create a billing project',
 		kind: 'create',
 		method: 'POST',
@@ -158,7 +158,7 @@ const operations: Operation[] = [
 	{
 		value: 'get',
 		name: 'Get',
-		action: 'Get a project',
+		action: 'Get a billing project',
 		description: 'Retrieve a billing project',
 		kind: 'get',
 		method: 'GET',
@@ -171,7 +171,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many projects',
+		action: 'Get many billing projects',
 		description: 'List billing projects',
 		kind: 'getAll',
 		method: 'GET',
@@ -212,7 +212,7 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update a project',
+		action: 'Update a billing project',
 		description: 'Update a billing project',
 		kind: 'update',
 		method: 'PUT',
@@ -225,7 +225,7 @@ const operations: Operation[] = [
 	{
 		value: 'removeUser',
 		name: 'Remove User',
-		action: 'Remove a user from a project',
+		action: 'Remove a user from a billing project',
 		description: 'Remove a staff user from a billing project',
 		kind: 'delete',
 		method: 'DELETE',
@@ -244,7 +244,7 @@ const operations: Operation[] = [
 	{
 		value: 'getInvoices',
 		name: 'Get Invoices',
-		action: 'Get invoices of a project',
+		action: 'Get invoices of a billing project',
 		description: 'List the invoices raised for a billing project',
 		kind: 'getAll',
 		method: 'GET',
@@ -280,4 +280,6 @@ export const project: Resource = {
 	nameField: 'project_name',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (billing project list entry fields of the documents). */
+	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'created_time', 'total_hours', 'billable_hours'],
 };

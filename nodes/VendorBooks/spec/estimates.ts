@@ -545,6 +545,8 @@ export const estimate: Resource = {
 	nameField: 'estimate_number',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (estimate list entry fields of the documents). */
+	simplify: ['estimate_id', 'estimate_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'expiry_date', 'currency_code', 'total', 'created_time', 'last_modified_time'],
 };
 
 /**

@@ -690,4 +690,6 @@ export const invoice: Resource = {
 	nameField: 'invoice_number',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (invoice list entry fields of the documents). */
+	simplify: ['invoice_id', 'invoice_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'due_date', 'currency_code', 'total', 'balance', 'created_time', 'last_modified_time'],
 };

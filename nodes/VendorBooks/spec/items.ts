@@ -267,4 +267,6 @@ export const item: Resource = {
 	nameField: 'name',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (item fields of the documents). */
+	simplify: ['item_id', 'name', 'sku', 'status', 'product_type', 'rate', 'unit', 'description'],
 };

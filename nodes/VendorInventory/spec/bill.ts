@@ -221,4 +221,6 @@ export const bill: Resource = {
 	nameField: 'bill_number',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (bill fields of the documents). */
+	simplify: ['bill_id', 'bill_number', 'reference_number', 'vendor_id', 'vendor_name', 'status', 'date', 'due_date', 'currency_code', 'sub_total', 'tax_total', 'balance', 'created_time'],
 };

@@ -234,7 +234,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a payment',
+		action: 'Create a customer payment',
 		description: 'Record a payment received from a customer',
 		kind: 'create',
 		method: 'POST',
@@ -248,7 +248,7 @@ const operations: Operation[] = [
 	{
 		value: 'get',
 		name: 'Get',
-		action: 'Get a payment',
+		action: 'Get a customer payment',
 		description: 'Retrieve a customer payment',
 		kind: 'get',
 		method: 'GET',
@@ -260,7 +260,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many payments',
+		action: 'Get many customer payments',
 		description: 'List customer payments',
 		kind: 'getAll',
 		method: 'GET',
@@ -275,7 +275,7 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update a payment',
+		action: 'Update a customer payment',
 		description: 'Update a customer payment',
 		kind: 'update',
 		method: 'PUT',
@@ -289,7 +289,7 @@ const operations: Operation[] = [
 	{
 		value: 'delete',
 		name: 'Delete',
-		action: 'Delete a payment',
+		action: 'Delete a customer payment',
 		description: 'Delete a customer payment',
 		kind: 'delete',
 		method: 'DELETE',
@@ -306,4 +306,6 @@ export const payment: Resource = {
 	nameField: 'payment_number',
 	listOperation: 'getAll',
 	operations,
+	/** Simplify: the fields kept (payment record and list entry fields of the documents). */
+	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'status', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],
 };

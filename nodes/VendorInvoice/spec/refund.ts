@@ -52,7 +52,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a refund',
+		action: 'Refund a customer payment',
 		description: 'Refund the excess amount of a customer payment',
 		kind: 'create',
 		method: 'POST',
@@ -66,7 +66,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many refunds',
+		action: 'Get many refunds of a customer payment',
 		description: 'List the refunds of a customer payment',
 		kind: 'getAll',
 		method: 'GET',

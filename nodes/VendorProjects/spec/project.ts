@@ -201,4 +201,9 @@ export const project: Resource = {
 			notes: `The update body also accepts a completed-time string whose field name is not shown; it is left out. ${CUSTOM_FIELDS_NOTE} Response body not shown.`,
 		},
 	],
+	/**
+	 * Simplify: the fields kept. The record is not shown in the documents: `id` / `name` as the
+	 * picker assumes, the others named as in the create body; fields the record lacks are left out.
+	 */
+	simplify: ['id', 'name', 'project_type', 'status', 'start_date', 'end_date', 'owner'],
 };

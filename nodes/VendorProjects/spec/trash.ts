@@ -137,7 +137,7 @@ export const trash: Resource = {
 			value: 'deletePermanently',
 			name: 'Delete Permanently',
 			action: 'Delete records from the bin permanently',
-			description: 'Permanently delete trashed records; they cannot be restored',
+			description: 'Permanently delete trashed records, which cannot be restored',
 			kind: 'delete',
 			method: 'DELETE',
 			path: '/portal/{portal_id}/bin',

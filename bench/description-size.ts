@@ -1,0 +1,46 @@
+/**
+ * Description sizes: the JSON of each node's description, as n8n sends it to every editor
+ * that opens (bytes of `JSON.stringify(description)`; KB = 1,000 bytes), with its number of
+ * properties.
+ *
+ *   npm run build && node dist/bench/description-size.js
+ */
+import type { INodeType } from 'n8n-workflow';
+
+import { VendorBilling } from '../nodes/VendorBilling/VendorBilling.node';
+import { VendorBillingTrigger } from '../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
+import { VendorBooksTrigger } from '../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { VendorInventory } from '../nodes/VendorInventory/VendorInventory.node';
+import { VendorInventoryTrigger } from '../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { VendorInvoice } from '../nodes/VendorInvoice/VendorInvoice.node';
+import { VendorInvoiceTrigger } from '../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
+import { VendorProjects } from '../nodes/VendorProjects/VendorProjects.node';
+import { VendorProjectsTrigger } from '../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
+
+const NODES: Array<new () => INodeType> = [
+	VendorBooks,
+	VendorProjects,
+	VendorInvoice,
+	VendorBilling,
+	VendorInventory,
+	VendorBooksTrigger,
+	VendorProjectsTrigger,
+	VendorInvoiceTrigger,
+	VendorBillingTrigger,
+	VendorInventoryTrigger,
+];
+
+function main(): void {
+	console.log('node                      bytes      KB  properties');
+	let total = 0;
+	for (const Node of NODES) {
+		const description = new Node().description;
+		const bytes = Buffer.byteLength(JSON.stringify(description));
+		total += bytes;
+		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)}`);
+	}
+	console.log(`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1000).toFixed(1).padStart(7)}`);
+}
+
+main();
