@@ -131,6 +131,16 @@ test('a split operation sends its calls in parallel and outputs them in order: 6
 	expect(files.map((f) => f.binary?.data.fileName)).toEqual(['invoices-1.pdf', 'invoices-2.pdf', 'invoices-3.pdf']);
 	expect(files.map((f) => f.json.invoice_ids)).toEqual([invoiceIds.slice(0, 25), invoiceIds.slice(25, 50), invoiceIds.slice(50)]);
 	expect(pairing(files)).toEqual([0, 0, 0]);
+
+	// one request slot shared by 3 items of 3 calls each: the calls queue for it, no deadlock, all in order
+	env.em.clearRequests();
+	const pdf = invoices('PDF', { operation: 'getPdf', invoice_ids: invoiceIds.join(','), options: { requestsInFlight: 1 } });
+	const queued = await env.run([pdf], [{ n: 0 }, { n: 1 }, { n: 2 }]);
+	expectNoError(queued);
+	expect(env.em.inFlight.max).toBe(1);
+	expect(env.apiRequests()).toHaveLength(9);
+	expect(pairing(queued.output('PDF'))).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+	expect(queued.output('PDF').map((f) => f.binary?.data.fileName)).toEqual(Array(3).fill(['invoices-1.pdf', 'invoices-2.pdf', 'invoices-3.pdf']).flat());
 });
 
 test('bulk reminders send their calls of 10 in parallel; one output item per invoice in the order given', async () => {
