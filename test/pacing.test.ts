@@ -58,6 +58,22 @@ test('30 input items (3x the limit) run with zero 429s in close to the minimum t
 	expectPaced(env.apiRequests(), 30);
 });
 
+test('30 items with 50 requests in flight and server latency: still zero 429s and never more than the limit per window', async () => {
+	env.em.setLatency(100);
+	try {
+		const items = Array.from({ length: 30 }, (_, i) => ({ n: i }));
+		const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 50 } })], items);
+		expectNoError(result);
+		expect(json(result, 'Portal')).toHaveLength(30);
+		expect(result.output('Portal').map((o) => (o.pairedItem as { item: number }).item)).toEqual(items.map((i) => i.n));
+		expectPaced(env.apiRequests(), 30);
+		// the first window's requests really went out together
+		expect(env.em.inFlight.max).toBeGreaterThan(1);
+	} finally {
+		env.em.setLatency(0);
+	}
+});
+
 test('Return All over 30 pages runs with zero 429s in close to the minimum time', async () => {
 	const t = env.em.store.portal('us', portal)!;
 	for (let i = t.all('projects').length; i < 30 * 200 - 10; i++) {
@@ -87,9 +103,19 @@ test('by default a block ends the run with an error that says when it lifts, aft
 	env.em.clearRequests();
 	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' }, { onError: 'continueRegularOutput' })]);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
-	const out = JSON.stringify(json(result, 'Portal'));
-	expect(out).toMatch(/blocks further requests until \d{4}-\d{2}-\d{2}T/);
-	expect(out).toMatch(/On Rate-Limit Block/);
+	const out = json(result, 'Portal');
+	expect(out).toHaveLength(1);
+	expect(String(out[0].error)).toMatch(/blocks further requests until \d{4}-\d{2}-\d{2}T/);
+	expect(out[0].notSent).toBe(true);
+});
+
+test('by default, while the area is blocked, later items fail at once without sending anything', async () => {
+	env.em.faults.next(1, { kind: 'status', status: 429 });
+	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })], [{ i: 0 }, { i: 1 }, { i: 2 }]);
+	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
+	const out = json(result, 'Portal');
+	expect(out).toHaveLength(3);
+	for (const o of out) expect(String(o.error)).toMatch(/blocks further requests until/);
 });
 
 test('with On Rate-Limit Block = wait, the node waits out the block on its 429 and then succeeds', async () => {

@@ -10,6 +10,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { assertValid, chunk, findOperation, runStandard } from '../shared/execute';
 import type { OperationRun, Special } from '../shared/execute';
+import { readRunOptions } from '../shared/options';
+import { mapInOrder } from '../shared/parallel';
 import { buildRequest, splitList } from '../shared/request';
 import { vendorRequest } from '../shared/transport';
 
@@ -20,22 +22,27 @@ function idsOf(value: unknown): string[] {
 const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {
 	const { area, op, values, organizationId, itemIndex } = run;
 	const field = op.batch?.field ?? 'invoice_ids';
-	const out: INodeExecutionData[] = [];
-	const failed: string[] = [];
-	for (const ids of chunk(idsOf(values[field]), op.batch?.size ?? 10)) {
-		const req = buildRequest(area, op, { ...values, [field]: ids }, organizationId);
-		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body as IDataObject;
-		const info = (body.info ?? {}) as IDataObject;
-		const errors = new Map<string, string>();
-		for (const entry of (info.email_errors_info ?? []) as IDataObject[]) {
-			for (const id of idsOf(entry.ids)) errors.set(id, String(entry.message ?? 'not sent'));
-		}
-		for (const id of ids) {
-			const error = errors.get(id);
-			if (error) failed.push(id);
-			out.push({ json: error ? { invoice_id: id, sent: false, error } : { invoice_id: id, sent: true } });
-		}
-	}
+	// The calls of 10 go in parallel (bounded by the requests in flight); one output item per invoice, in the order given.
+	const batches = await mapInOrder(
+		chunk(idsOf(values[field]), op.batch?.size ?? 10),
+		readRunOptions(ctx).requestsInFlight,
+		async (ids): Promise<INodeExecutionData[]> => {
+			const req = buildRequest(area, op, { ...values, [field]: ids }, organizationId);
+			const body = (await vendorRequest(ctx, area, req, { itemIndex })).body as IDataObject;
+			const info = (body.info ?? {}) as IDataObject;
+			const errors = new Map<string, string>();
+			for (const entry of (info.email_errors_info ?? []) as IDataObject[]) {
+				for (const id of idsOf(entry.ids)) errors.set(id, String(entry.message ?? 'not sent'));
+			}
+			return ids.map((id) => {
+				const error = errors.get(id);
+				return { json: error ? { invoice_id: id, sent: false, error } : { invoice_id: id, sent: true } };
+			});
+		},
+		ctx.getExecutionCancelSignal?.(),
+	);
+	const out = batches.flat();
+	const failed = out.filter((o) => o.json.sent === false).map((o) => String(o.json.invoice_id));
 	if (failed.length && !ctx.continueOnFail()) {
 		const sent = out.length - failed.length;
 		throw new NodeOperationError(ctx.getNode(), `Payment reminders failed for ${failed.length} invoice(s): ${failed.join(', ')}`, {

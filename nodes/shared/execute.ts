@@ -17,6 +17,10 @@ import { areaNodeDescription, searchMethodName } from './describe';
 import type { NodeMeta } from './describe';
 import { isCustomCall, runCustomCall } from './customCall';
 import { apiError } from './errors';
+import { RateLimitBlockedError } from './failures';
+import { readRunOptions } from './options';
+import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
+import type { Settled } from './parallel';
 import { buildRequest, InputError, readValues } from './request';
 import type { ApiRequest } from './request';
 import { simplifyOutput } from './simplify';
@@ -197,22 +201,24 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 	const groups = batchValues && op.batch ? chunk(batchValues, op.batch.size) : [undefined];
 	// Read (and checked) once; an optional file left out sends plain JSON, the documents' convention.
 	const file = await readUpload(ctx, run);
-	const out: INodeExecutionData[] = [];
-	for (const [index, group] of groups.entries()) {
-		const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
-		if (op.binaryOutput) {
-			out.push(await fetchFile(ctx, run, req, index, groups.length));
-		} else if (op.kind === 'getAll') {
-			out.push(...(await fetchList(ctx, run, req)).map((json) => ({ json })));
-		} else if (file) {
-			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
-			const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
-			out.push(...unwrap(op, res.body).map((json) => ({ json })));
-		} else {
-			out.push(...unwrap(op, await send(ctx, run, req)).map((json) => ({ json })));
-		}
-	}
-	return simplifyOutput(ctx, run, out);
+	// The calls of a split operation go in parallel (bounded by the requests in flight); results in order.
+	const parts = await mapInOrder(
+		groups,
+		readRunOptions(ctx).requestsInFlight,
+		async (group, index): Promise<INodeExecutionData[]> => {
+			const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
+			if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
+			if (op.kind === 'getAll') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
+			if (file) {
+				const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
+				const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
+				return unwrap(op, res.body).map((json) => ({ json }));
+			}
+			return unwrap(op, await send(ctx, run, req)).map((json) => ({ json }));
+		},
+		ctx.getExecutionCancelSignal?.(),
+	);
+	return simplifyOutput(ctx, run, parts.flat());
 }
 
 function errorJson(error: Error): IDataObject {
@@ -224,46 +230,160 @@ function errorJson(error: Error): IDataObject {
 	return json;
 }
 
-/** The whole `execute()` of an area's node. */
+/**
+ * The work of one input item: read and check its values, send, and return its output
+ * (paired with the item by the caller). Items run in parallel: everything here reads
+ * only this item's parameters.
+ */
+export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special>, itemIndex: number): Promise<INodeExecutionData[]> {
+	if (isCustomCall(ctx, itemIndex)) return await runCustomCall(ctx, area, itemIndex);
+	const { resource, op } = findOperation(
+		area,
+		ctx.getNodeParameter('resource', itemIndex) as string,
+		ctx.getNodeParameter('operation', itemIndex) as string,
+	);
+	const values = readValues(ctx, itemIndex, op);
+	let organizationId: string | undefined;
+	if (area.org) {
+		organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '') ?? '').trim();
+		if (!organizationId) throw new InputError('"Organization ID" is required');
+	}
+	assertValid(ctx, op, values, itemIndex);
+	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex };
+	const handler = op.special ? specials[op.special] : undefined;
+	return handler ? await handler(ctx, run) : await runStandard(ctx, run);
+}
+
+/** An item's failure as the node reports it (NodeApiError / NodeOperationError naming the item). */
+function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const error =
+		caught instanceof NodeApiError || caught instanceof NodeOperationError
+			? caught
+			: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+	if (error.context) error.context.itemIndex = itemIndex;
+	const partial = partlyDone.get(caught as object);
+	if (partial && !error.description?.includes(PARTLY_DONE)) {
+		error.description = `${error.description ? `${error.description} ` : ''}${PARTLY_DONE}: ${callsPhrase(partial)}.`;
+	}
+	return error;
+}
+
+const PARTLY_DONE = 'Done for this item before the failure';
+
+function callsPhrase({ done, total }: { done: number[]; total: number }): string {
+	return `call${done.length === 1 ? '' : 's'} ${indexRanges(done.map((i) => i + 1))} of ${total}`;
+}
+
+/** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
 export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
+	if (!items.length) return [[]];
+	const continueOnFail = ctx.continueOnFail();
+	const signal = ctx.getExecutionCancelSignal?.();
+	const settled = await runBounded(items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex), {
+		width: itemTasks(ctx),
+		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
+		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
+		signal,
+	});
+	const blocks = settled.flatMap((s) => (s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : []));
+	if (signal?.aborted && !blocks.length && settled.some((s) => s.state !== 'done')) throw stoppedError(ctx, settled);
+	if (blocks.length) {
+		const report = blockReport(ctx, settled, blocks);
+		if (!continueOnFail) throw report.error;
+		return [settled.map((s, itemIndex) => report.itemOf(s, itemIndex)).flat()];
+	}
 	const out: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			if (isCustomCall(ctx, itemIndex)) {
-				out.push(...(await runCustomCall(ctx, area, itemIndex)).map((result) => ({ ...result, pairedItem: { item: itemIndex } })));
-				continue;
-			}
-			const { resource, op } = findOperation(
-				area,
-				ctx.getNodeParameter('resource', itemIndex) as string,
-				ctx.getNodeParameter('operation', itemIndex) as string,
-			);
-			const values = readValues(ctx, itemIndex, op);
-			let organizationId: string | undefined;
-			if (area.org) {
-				organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '') ?? '').trim();
-				if (!organizationId) throw new InputError('"Organization ID" is required');
-			}
-			assertValid(ctx, op, values, itemIndex);
-			const run: OperationRun = { area, resource, op, values, organizationId, itemIndex };
-			const handler = op.special ? specials[op.special] : undefined;
-			const results = handler ? await handler(ctx, run) : await runStandard(ctx, run);
-			for (const result of results) out.push({ ...result, pairedItem: { item: itemIndex } });
-		} catch (caught) {
-			const error =
-				caught instanceof NodeApiError || caught instanceof NodeOperationError
-					? caught
-					: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
-			if (ctx.continueOnFail()) {
-				out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
-				continue;
-			}
-			if (error.context) error.context.itemIndex = itemIndex;
-			throw error;
+	for (const [itemIndex, outcome] of settled.entries()) {
+		if (outcome.state === 'done') {
+			for (const result of outcome.value) out.push({ ...result, pairedItem: { item: itemIndex } });
+		} else if (outcome.state === 'failed') {
+			const error = itemError(ctx, outcome.error, itemIndex);
+			if (!continueOnFail) throw error;
+			out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
 		}
 	}
 	return [out];
+}
+
+/** Item tasks at once: twice the requests in flight, so a prepared item is ready when a request slot frees. */
+function itemTasks(ctx: IExecuteFunctions): number {
+	return 2 * readRunOptions(ctx).requestsInFlight;
+}
+
+function indexesWhere(settled: Array<Settled<INodeExecutionData[]>>, test: (s: Settled<INodeExecutionData[]>) => boolean): number[] {
+	return settled.flatMap((s, i) => (test(s) ? [i] : []));
+}
+
+function itemsPhrase(indexes: number[]): string {
+	return indexes.length ? `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}` : 'none';
+}
+
+function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>): NodeOperationError {
+	const done = indexesWhere(settled, (s) => s.state === 'done');
+	const failed = indexesWhere(settled, (s) => s.state === 'failed');
+	const notStarted = indexesWhere(settled, (s) => s.state === 'notStarted');
+	// "canceled" in the message: n8n then records the execution as canceled, not failed.
+	return new NodeOperationError(ctx.getNode(), 'The execution was canceled', {
+		description: `Stopped before all items ran. Done: ${itemsPhrase(done)}.${failed.length ? ` Failed or stopped in flight: ${itemsPhrase(failed)}.` : ''} Not started: ${itemsPhrase(notStarted)}.`,
+	});
+}
+
+/**
+ * A rate-limit block during the run: one error saying when the block lifts, which items
+ * were done and which were not sent; with continue-on-fail the done items' outputs, an
+ * error item per failed item and a "not sent" error item per item the block stopped.
+ */
+/** ` (item 0: calls 1-2 of 3 done)` for items of split operations stopped after some calls. */
+function partlySent(settled: Array<Settled<INodeExecutionData[]>>, indexes: number[]): string {
+	const notes = indexes.flatMap((i) => {
+		const s = settled[i];
+		const partial = s.state === 'failed' && s.error && typeof s.error === 'object' ? partlyDone.get(s.error) : undefined;
+		return partial ? [`item ${i}: ${callsPhrase(partial)} done`] : [];
+	});
+	return notes.length ? ` (${notes.join('; ')})` : '';
+}
+
+function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>, blocks: RateLimitBlockedError[]) {
+	const until = Math.max(...blocks.map((b) => b.until));
+	const lifts = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const isUnsent = (s: Settled<INodeExecutionData[]>) =>
+		s.state === 'notStarted' || (s.state === 'failed' && s.error instanceof RateLimitBlockedError && !partlyDone.has(s.error));
+	const done = indexesWhere(settled, (s) => s.state === 'done');
+	const unsent = indexesWhere(settled, isUnsent);
+	// Failed items include items of a split operation with some calls done before the block (partly sent).
+	const failed = indexesWhere(settled, (s) => s.state === 'failed' && !isUnsent(s));
+	const error = new RateLimitBlockedError(ctx.getNode(), until);
+	error.message = `The Vendor API blocks further requests until ${lifts}: ${done.length} of ${settled.length} items done, ${unsent.length} not sent`;
+	error.description = [
+		`Done: ${itemsPhrase(done)}.`,
+		`Not sent: ${itemsPhrase(unsent)} (nothing was sent for them: run them again after ${lifts}).`,
+		failed.length ? `Failed or partly sent: ${itemsPhrase(failed)}${partlySent(settled, failed)}.` : '',
+		'The rate limit was used up (perhaps by another client sharing it). To wait instead, set Options → On Rate-Limit Block to "Wait Until It Lifts".',
+	]
+		.filter(Boolean)
+		.join(' ');
+	const itemOf = (s: Settled<INodeExecutionData[]>, itemIndex: number): INodeExecutionData[] => {
+		const pairedItem = { item: itemIndex };
+		if (s.state === 'done') return s.value.map((result) => ({ ...result, pairedItem }));
+		if (isUnsent(s)) {
+			return [
+				{
+					json: {
+						error: `Not sent: the Vendor API blocks further requests until ${lifts}`,
+						description: `Nothing was sent for this item. Run it again after ${lifts}.`,
+						httpCode: '429',
+						notSent: true,
+						blockedUntil: lifts,
+					},
+					pairedItem,
+				},
+			];
+		}
+		const error = s.state === 'failed' ? s.error : undefined;
+		return [{ json: errorJson(itemError(ctx, error, itemIndex)), pairedItem }];
+	};
+	return { error, itemOf };
 }
 
 /** `listSearch` methods for every resource with a list: the pickers of resource locators. */

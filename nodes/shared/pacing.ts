@@ -43,12 +43,16 @@ export class Pacer {
 
 	constructor(private readonly now: () => number = Date.now) {}
 
-	/** Resolves when one more request may be sent, and counts it. */
-	async take(signal?: AbortSignal): Promise<void> {
+	/**
+	 * Resolves when one more request may be sent, and counts it. A wait ends when `signal`
+	 * aborts; during a block, `failWhenBlocked` (if given) gives the error to end with instead of waiting.
+	 */
+	async take(signal?: AbortSignal, failWhenBlocked?: (until: number) => Error): Promise<void> {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
 				if (t < this.blockedUntil) {
+					if (failWhenBlocked) throw failWhenBlocked(this.blockedUntil);
 					await sleepWithAbort(this.blockedUntil - t, signal);
 					continue;
 				}
@@ -63,6 +67,11 @@ export class Pacer {
 		});
 		this.queue = turn.catch(() => undefined);
 		await turn;
+	}
+
+	/** Until when (epoch ms) requests are held; in the past when not blocked. */
+	get heldUntil(): number {
+		return this.blockedUntil;
 	}
 
 	/** Holds every request for `ms` (after a 429). */

@@ -204,11 +204,18 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			encoding: 'arraybuffer',
 			json: false,
 		};
-		if (pacer) await pacer.take(signal);
+		if (pacer) {
+			await pacer.take(signal, run.onRateLimitBlock === 'fail' ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined);
+		}
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await requestLimiter(ctx).run(async () => await ctx.helpers.httpRequest(options), signal)) as IN8nHttpFullResponse;
+			response = (await requestLimiter(ctx).run(async () => {
+				// A block that began while this request waited for a slot: nothing is sent.
+				if (pacer && run.onRateLimitBlock === 'fail' && pacer.heldUntil > Date.now()) throw new RateLimitBlockedError(ctx.getNode(), pacer.heldUntil, opts.itemIndex);
+				return await ctx.helpers.httpRequest(options);
+			}, signal)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (error instanceof RateLimitBlockedError) throw error;
 			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
 				await wait(retryAfterMs({}, attempt));

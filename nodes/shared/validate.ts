@@ -194,6 +194,19 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 	return schema;
 }
 
+/** Built schemas per table entry and side: a field's schema is built once, not per item. */
+const schemas: Record<Side, WeakMap<Field, z.ZodTypeAny>> = { client: new WeakMap(), server: new WeakMap() };
+
+/** `fieldSchema`, built on first use for this field table entry and side and kept. */
+export function cachedFieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
+	let schema = schemas[side].get(field);
+	if (!schema) {
+		schema = fieldSchema(field, side);
+		schemas[side].set(field, schema);
+	}
+	return schema;
+}
+
 /**
  * Members of an object (or of each array entry): required ones must be present. Unknown keys
  * pass through on the client (a JSON value from an expression is sent as written); the server
@@ -266,7 +279,7 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
 		}
-		const result = fieldSchema(field, side).safeParse(value);
+		const result = cachedFieldSchema(field, side).safeParse(value);
 		if (!result.success) {
 			for (const issue of result.error.issues) {
 				problems.push({ field: joinPath(field.name, issue.path), message: issueMessage(issue) });

@@ -36,6 +36,10 @@
  * - The clock defaults to real time (`new Clock({ realTime: true })`); pass a frozen Clock
  *   for deterministic tests. Restore windows, token expiry and rate limits read it;
  *   `RecordedRequest.time` is wall-clock time.
+ * - Latency (`latencyMs`, `setLatency()`, `POST /__admin/latency {ms}`): every answer of
+ *   the API areas and the accounts server waits that long before it is processed, a stand-in
+ *   for network and server time. `inFlight` (`GET /__admin/in-flight`) counts API requests
+ *   being handled at once (now, and the most since the last `clearRequests()`).
  * - Data: a default organisation (600000001) and portal (7000000000001) exist in every
  *   region; `demo: true` seeds demo data into the US ones (demo-data.ts).
  */
@@ -73,6 +77,8 @@ export interface EmulatorOptions {
 	rateLimit?: { limit: number; windowMs: number; blockMs: number };
 	/** Send `Retry-After` with rate-limit 429s (default off: the documents do not show it). */
 	retryAfterHeader?: boolean;
+	/** Milliseconds every answer (API areas and accounts server, not admin routes) waits before it is processed (default 0): a network and server delay. */
+	latencyMs?: number;
 }
 
 export interface RecordedRequest {
@@ -120,6 +126,10 @@ export interface Emulator {
 	router: Router;
 	/** Forgets rate-limit counters and blocks. */
 	resetRateLimits(): void;
+	/** The delay added to every answer (ms); see `EmulatorOptions.latencyMs`. */
+	setLatency(ms: number): void;
+	/** API-area requests (not the accounts server) being handled now, and the most at once since the start or the last `clearRequests()`. */
+	inFlight: { now: number; max: number };
 	close(): Promise<void>;
 }
 
@@ -248,6 +258,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 	const store = new Store();
 	const faults = new Faults();
 	const requests: RecordedRequest[] = [];
+	let latencyMs = Math.max(0, opts.latencyMs ?? 0);
+	const inFlight = { now: 0, max: 0 };
 	const defaultClient = { ...DEFAULT_CLIENT };
 	let baseUrl = '';
 	const accounts = new Accounts({
@@ -424,7 +436,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				return reply(200, { accountRegion: accounts.accountRegion });
 			case 'DELETE /__admin/requests':
 				requests.length = 0;
+				inFlight.max = inFlight.now;
 				return reply(200, { cleared: true });
+			case 'GET /__admin/in-flight':
+				return reply(200, { ...inFlight });
+			case 'GET /__admin/latency':
+				return reply(200, { latencyMs });
+			case 'POST /__admin/latency': {
+				const ms = Number(input.ms);
+				if (!Number.isFinite(ms) || ms < 0) return reply(400, { error: 'ms must be a number >= 0' });
+				latencyMs = ms;
+				return reply(200, { latencyMs });
+			}
 			case 'GET /__admin/faults':
 				return reply(200, { faults: faults.pending() });
 			case 'POST /__admin/faults': {
@@ -492,6 +515,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		else if (found?.kind === 'ok') Object.assign(rec, { area: found.match.route.area.value, operation: found.match.route.id });
 		else if (found?.area) rec.area = found.area.value;
 
+		if (rec.area && rec.area !== 'accounts') {
+			inFlight.now++;
+			inFlight.max = Math.max(inFlight.max, inFlight.now);
+			res.once('close', () => inFlight.now--);
+		}
+		if (latencyMs > 0) {
+			await sleep(latencyMs);
+			if (closing) return void req.socket.destroy();
+		}
 		const fault = faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation });
 		if (fault?.kind === 'drop') return void req.socket.destroy();
 		if (fault?.kind === 'status') return send(res, faultReply(family === 'accounts' ? undefined : family, fault));
@@ -547,6 +579,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		requests,
 		clearRequests: () => {
 			requests.length = 0;
+			inFlight.max = inFlight.now;
 		},
 		faults,
 		issueToken: (o = {}) => accounts.issueTokens({ clientId: defaultClient.clientId, region: o.region ?? 'us', scopes: o.scopes ?? allScopes() }),
@@ -555,6 +588,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		portalId: DEFAULT_PORTAL_ID,
 		router,
 		resetRateLimits: () => rates.clear(),
+		setLatency: (ms: number) => {
+			latencyMs = Math.max(0, ms);
+		},
+		inFlight,
 		close: async () => {
 			closing = true;
 			for (const wake of [...sleepers]) wake();

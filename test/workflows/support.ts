@@ -220,8 +220,10 @@ export class WorkflowEnv {
 		await this.em?.close();
 	}
 
-	async run(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): Promise<RunResult> {
+	/** Runs the steps; `timeoutMs` stops (cancels) the execution after that long. */
+	async run(steps: Step[], input?: Array<IDataObject | INodeExecutionData>, { timeoutMs }: { timeoutMs?: number } = {}): Promise<RunResult> {
 		return await runWorkflow({
+			timeoutMs,
 			workflow: chain(steps, input),
 			nodeTypes: NODE_TYPES,
 			credentialTypes: [VendorOAuth2Api],

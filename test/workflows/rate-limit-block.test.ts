@@ -1,0 +1,112 @@
+/**
+ * A rate-limit block during a run of many items (Vendor Projects), end to end on n8n's
+ * engine against the emulator: by default one error that says when the block lifts, which
+ * items were done and which were not sent; with continue-on-fail the done items' outputs
+ * and a "not sent" error item per unsent item.
+ *
+ * The transport's side of the contract (nodes/shared/failures.ts): when a 429 starts a
+ * block and Options → On Rate-Limit Block is "fail", it throws RateLimitBlockedError, and
+ * every later request of the blocked area throws it before sending. Here a thin stand-in
+ * around the real transport plays that part (the call after the first `allowed` ones meets
+ * the block), so these tests pin the per-item loop's half of the contract.
+ */
+import { RateLimitBlockedError } from '../../nodes/shared/failures';
+import { vendorRequest } from '../../nodes/shared/transport';
+import { expectNoError, json, useWorkflowEnv } from './support';
+
+jest.mock('../../nodes/shared/transport', () => {
+	const actual = jest.requireActual('../../nodes/shared/transport');
+	return { ...actual, vendorRequest: jest.fn(actual.vendorRequest) };
+});
+const realVendorRequest = (jest.requireActual('../../nodes/shared/transport') as { vendorRequest: typeof vendorRequest }).vendorRequest;
+const transport = vendorRequest as jest.MockedFunction<typeof vendorRequest>;
+
+const env = useWorkflowEnv({ latencyMs: 30 });
+const portal = env.portalSteps({ resource: 'portal', operation: 'get' });
+const trash = env.portalSteps({ resource: 'trash', operation: 'moveToTrash', module: 'tasks' });
+const UNTIL = Date.UTC(2030, 0, 2, 3, 4, 5);
+const LIFTS = '2030-01-02T03:04:05Z';
+
+/** Projects requests after the first `allowed` meet a block until UNTIL (thrown by the transport, nothing sent). */
+function blockAfter(allowed: number): void {
+	let calls = 0;
+	transport.mockImplementation(async (ctx, area, req, opts) => {
+		if (area.root === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(ctx.getNode(), UNTIL, opts?.itemIndex);
+		return await realVendorRequest(ctx, area, req, opts);
+	});
+}
+afterEach(() => transport.mockImplementation(realVendorRequest));
+
+const input = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
+const pairing = (items: Array<{ pairedItem?: unknown }>) => items.map((o) => (o.pairedItem as { item: number }).item);
+
+test('by default a block ends the run with one error: when it lifts, which items were done, which were not sent', async () => {
+	blockAfter(4);
+	const result = await env.run([portal('Portal', { options: { requestsInFlight: 1 } })], input(10));
+	const error = result.error('Portal') as Error & { description?: string; httpCode?: string };
+	expect(error.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 4 of 10 items done, 6 not sent`);
+	expect(error.description).toMatch(new RegExp(`^Done: items 0-3\\. Not sent: items 4-9 \\(nothing was sent for them: run them again after ${LIFTS}\\)\\.`));
+	expect(error.description).toContain('On Rate-Limit Block');
+	expect(error.httpCode).toBe('429');
+	expect(json(result, 'Portal')).toEqual([]);
+	// nothing was sent after the block: only the done items reached the API
+	expect(env.apiRequests().map((r) => r.status)).toEqual([200, 200, 200, 200]);
+});
+
+test('with continue-on-fail: the done items as usual, then a "not sent" error item per unsent item, each paired', async () => {
+	blockAfter(4);
+	const result = await env.run([portal('Portal', { options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })], input(10));
+	expectNoError(result);
+	const out = json(result, 'Portal');
+	expect(pairing(result.output('Portal'))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+	expect(out.slice(0, 4).every((o) => o.error === undefined && o.id !== undefined)).toBe(true);
+	for (const o of out.slice(4)) {
+		expect(o).toMatchObject({
+			error: `Not sent: the Vendor API blocks further requests until ${LIFTS}`,
+			description: `Nothing was sent for this item. Run it again after ${LIFTS}.`,
+			httpCode: '429',
+			notSent: true,
+			blockedUntil: LIFTS,
+		});
+	}
+	expect(env.apiRequests()).toHaveLength(4);
+});
+
+test('items in parallel: the items in flight settle, none starts after the block, and done + not sent cover every item', async () => {
+	blockAfter(7);
+	const result = await env.run([portal('Portal', { options: { requestsInFlight: 5 } }, { onError: 'continueRegularOutput' })], input(30));
+	expectNoError(result);
+	const out = result.output('Portal');
+	expect(pairing(out)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+	const done = out.filter((o) => o.json.error === undefined);
+	const unsent = out.filter((o) => o.json.notSent === true);
+	expect(done).toHaveLength(7);
+	expect(unsent).toHaveLength(23);
+	expect(env.apiRequests()).toHaveLength(7);
+	expect(env.em.inFlight.max).toBeLessThanOrEqual(5);
+
+	blockAfter(7);
+	const strict = await env.run([portal('Portal', { options: { requestsInFlight: 5 } })], input(30));
+	expect(strict.error('Portal')?.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 7 of 30 items done, 23 not sent`);
+});
+
+test('a split operation stopped by the block after some of its calls is reported as partly sent, naming the calls done', async () => {
+	const ids = Array.from({ length: 250 }, (_, i) => String(5200000000000 + i));
+	for (const id of ids) env.portalTenant().put('tasks', id, { id, name: `Task ${id}` });
+	blockAfter(1);
+	const result = await env.run([trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } })]);
+	const error = result.error('Trash') as Error & { description?: string };
+	expect(error.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 0 of 1 items done, 0 not sent`);
+	expect(error.description).toContain('Failed or partly sent: item 0 (item 0: call 1 of 3 done).');
+	// the first 100 really went to the trash, the rest did not
+	expect(env.apiRequests()).toHaveLength(1);
+	expect(env.portalTenant().bin.has(`tasks:${ids[0]}`)).toBe(true);
+	expect(env.portalTenant().get('tasks', ids[100])).toBeDefined();
+
+	blockAfter(1);
+	const lenient = await env.run([trash('Trash', { items: ids.slice(100).join(','), options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })]);
+	expectNoError(lenient);
+	const [item] = json(lenient, 'Trash');
+	expect(item.notSent).toBeUndefined();
+	expect(String(item.description)).toMatch(/Done for this item before the failure: call 1 of 2\.$/);
+});
