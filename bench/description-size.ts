@@ -3,7 +3,7 @@
  * that opens (bytes of `JSON.stringify(description)`; KB = 1,000 bytes), with its number of
  * properties.
  *
- *   npm run build && node dist/bench/description-size.js
+ *   npm run build && node build/bench/description-size.js
  */
 import type { INodeType } from 'n8n-workflow';
 

@@ -3,7 +3,7 @@
  * documented rule scaled down (same logic), and prints per run the requests, the 429s, the
  * time taken and the least time the rule allows.
  *
- *   npm run build && node dist/bench/pacing.js [limit] [windowMs]     (default 10 1000)
+ *   npm run build && node build/bench/pacing.js [limit] [windowMs]     (default 10 1000)
  */
 import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/pacing';
 import { steps, WorkflowEnv } from '../test/workflows/support';

@@ -5,7 +5,7 @@
  * their ratio and the most requests the emulator saw at once. Goal: within 1.3x of the
  * ideal at the default setting.
  *
- *   npm run build && node dist/bench/parallel.js [items] [latencyMs]     (default 1000 20)
+ *   npm run build && node build/bench/parallel.js [items] [latencyMs]     (default 1000 20)
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { REGIONS } from '../nodes/shared/regions';
 
@@ -29,6 +29,8 @@ export class VendorOAuth2Api implements ICredentialType {
 	extends = ['oAuth2Api'];
 
 	displayName = 'Vendor OAuth2 API';
+
+	icon: Icon = { light: 'file:vendor.svg', dark: 'file:vendor.dark.svg' };
 
 	documentationUrl = 'https://github.com/n8n-nodes-vendor/n8n-nodes-vendor#credentials';
 

@@ -3,7 +3,7 @@
  * send (client side, values already in API shape) and what the emulator receives
  * (server side, where query values arrive as strings and are coerced first).
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Area, Field, FieldLocation, Operation } from './spec';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
