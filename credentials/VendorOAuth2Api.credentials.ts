@@ -121,5 +121,14 @@ export class VendorOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: 'body',
 		},
+		{
+			displayName: 'Vendor Projects Requests per 2 Minutes for This n8n',
+			name: 'projectsRequestsPerWindow',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 100,
+			description:
+				'The share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it) this n8n may use. In queue mode with several workers, or when other clients use the same account, split it: e.g. 33 each for three workers.',
+		},
 	];
 }

@@ -150,3 +150,18 @@ test('a second 429 after waiting out the block is an error (continue-on-fail: an
 	expect(JSON.stringify(out[0])).toMatch(/too many requests/i);
 	expect(JSON.stringify(out[0])).not.toContain(String(env.storedToken.access_token));
 });
+
+test('queue mode: with the credential share at 50 of 100, this instance sends at most half the limit per window', async () => {
+	const data = env.credentials[0].data;
+	data.projectsRequestsPerWindow = 50;
+	try {
+		const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' })], Array.from({ length: 10 }, (_, i) => ({ i })));
+		expectNoError(result);
+		const times = env.apiRequests().map((r) => r.time);
+		expect(times).toHaveLength(10);
+		const half = RULE.limit / 2;
+		for (let i = half; i < times.length; i++) expect(times[i] - times[i - half]).toBeGreaterThanOrEqual(RULE.windowMs);
+	} finally {
+		delete data.projectsRequestsPerWindow;
+	}
+});

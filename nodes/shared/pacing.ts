@@ -41,7 +41,15 @@ export class Pacer {
 
 	private queue: Promise<void> = Promise.resolve();
 
+	/** The part of the limit this n8n instance may use (0..1]: queue-mode workers split it. */
+	share = 1;
+
 	constructor(private readonly now: () => number = Date.now) {}
+
+	/** Requests this instance may send per window: its share of the rule's limit, at least 1. */
+	get limit(): number {
+		return Math.max(1, Math.floor(rule.limit * this.share));
+	}
 
 	/**
 	 * Resolves when one more request may be sent, and counts it. A wait ends when `signal`
@@ -58,7 +66,7 @@ export class Pacer {
 				}
 				const span = rule.windowMs + marginMs();
 				this.sent = this.sent.filter((s) => s > t - span);
-				if (this.sent.length < rule.limit) {
+				if (this.sent.length < this.limit) {
 					this.sent.push(t);
 					return;
 				}
@@ -82,11 +90,13 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-export function pacerFor(key: string): Pacer {
+/** The pacer of a credential and area; `share` is the part of the limit this instance may use. */
+export function pacerFor(key: string, share = 1): Pacer {
 	let pacer = pacers.get(key);
 	if (!pacer) {
 		pacer = new Pacer();
 		pacers.set(key, pacer);
 	}
+	pacer.share = Math.min(1, Math.max(0, share));
 	return pacer;
 }

@@ -18,7 +18,7 @@ import { apiError, tokenRefusal } from './errors';
 import { RateLimitBlockedError } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
-import { getPacingRule, pacerFor } from './pacing';
+import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
 import type { Area } from './spec';
@@ -174,7 +174,10 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(String(stored.error)), httpCode: '401', itemIndex: opts.itemIndex });
 	}
 	if (!tokenOf() || isExpired(tokenOf())) await useRefreshed();
-	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`) : undefined;
+	// Queue mode: each instance paces to its share of the documented 100 per 2 minutes (credential field).
+	const perInstance = Number(credentials.projectsRequestsPerWindow ?? DOCUMENTED_RULE.limit);
+	const share = Number.isFinite(perInstance) && perInstance > 0 ? perInstance / DOCUMENTED_RULE.limit : 1;
+	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`, share) : undefined;
 	const idempotent = req.method === 'GET';
 	const payload = opts.multipart
 		? { body: opts.multipart.body, contentType: opts.multipart.contentType }
