@@ -96,9 +96,18 @@ async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObje
 	let pending = refreshing.get(key);
 	if (!pending) {
 		pending = (async () => {
-			const data = (await ctx.helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
-				includeCredentialsOnRefreshOnBody: true,
-			})) as TokenData;
+			let data: TokenData;
+			try {
+				data = (await ctx.helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
+					includeCredentialsOnRefreshOnBody: true,
+				})) as TokenData;
+			} catch (error) {
+				// 400 / 5xx / a dropped connection from the token endpoint: only the status goes into
+				// the error, never the request (it carries the client secret and the refresh token).
+				const status = (error as { status?: number }).status;
+				const message = `The access token could not be refreshed (${status ? `the token call answered HTTP ${status}` : 'the token call got no answer'})`;
+				throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
+			}
 			// The accounts server answers token errors with HTTP 200 and `{ error }`.
 			if (data.error || !data.access_token || data.access_token === previous) {
 				throw new NodeApiError(

@@ -62,3 +62,19 @@ test('50 executions starting together on an expired token make at most 2 refresh
 	expect(refreshes.length).toBeGreaterThanOrEqual(1);
 	expect(refreshes.length).toBeLessThanOrEqual(2);
 });
+
+test.each([
+	['HTTP 500', { kind: 'status', status: 500 } as const],
+	['a dropped connection', { kind: 'drop' } as const],
+])('a token endpoint failing with %s: the error says to reconnect and carries no secret', async (_label, fault) => {
+	env.em.accounts.expireAllAccessTokens();
+	env.em.faults.next(1, fault, (r) => r.area === 'accounts' && r.path.includes('/oauth/v2/token'));
+	const result = await env.run([items('List', { operation: 'getAll', returnAll: false, limit: 1 }, { onError: 'continueRegularOutput' })]);
+	const out = result.output('List');
+	expect(out).toHaveLength(1);
+	expect(String(out[0].json.error)).toMatch(/could not be refreshed/);
+	expect(String(out[0].json.description)).toMatch(/Reconnect the Vendor credential/);
+	const text = JSON.stringify(out);
+	expect(text).not.toContain(env.em.defaultClient.clientSecret);
+	expect(text).not.toContain(String(env.storedToken.refresh_token));
+});
