@@ -1,3 +1,4 @@
+import { sortOrder } from '../../VendorBooks/spec/items';
 import type { Field, Operation, Resource } from '../../shared/spec';
 
 /**
@@ -210,11 +211,7 @@ const operations: Operation[] = [
 				description: 'Column to sort by',
 			},
 			{
-				name: 'sort_order',
-				type: 'enum',
-				values: ['A', 'D'],
-				valueLabels: { A: 'Ascending', D: 'Descending' },
-				inferred: true,
+				...sortOrder,
 				description:
 					'Sort direction (parameter name not shown for billing projects; sort_order as the accounting lists\' page_context names it)',
 			},
