@@ -333,6 +333,14 @@ describe('request recording', () => {
 		expect(c).toMatchObject({ area: 'billing', operation: 'billing.project.get', status: 401 });
 	});
 
+	test('GET /__admin lists the admin routes, and every listed GET route answers', async () => {
+		const { routes } = (await (await fetch(`${em.url}/__admin`)).json()) as { routes: string[] };
+		expect(routes).toEqual(expect.arrayContaining(['GET /__admin/info', 'GET /__admin/requests', 'POST /__admin/faults', 'POST /__admin/tokens/expire']));
+		for (const route of routes.filter((r) => r.startsWith('GET '))) {
+			expect(`${route} ${(await fetch(`${em.url}${route.slice(4)}`)).status}`).toBe(`${route} 200`);
+		}
+	});
+
 	test('the admin route lists requests with tokens redacted and can clear them', async () => {
 		await call('GET', 'books', '/items');
 		const r = (await (await fetch(`${em.url}/__admin/requests`)).json()) as Array<{ headers: Record<string, string> }>;

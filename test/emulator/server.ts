@@ -251,6 +251,9 @@ function send(res: http.ServerResponse, reply: Reply): void {
 
 // ---------------------------------------------------------------- the emulator
 
+/** The admin routes, answered by `GET /__admin`. */
+const ADMIN_ROUTES = ['GET /__admin/info', 'GET /__admin/requests', 'POST /__admin/account-region', 'DELETE /__admin/requests', 'GET /__admin/in-flight', 'GET /__admin/latency', 'POST /__admin/latency', 'GET /__admin/faults', 'POST /__admin/faults', 'DELETE /__admin/faults', 'POST /__admin/tokens', 'POST /__admin/tokens/expire', 'POST /__admin/tokens/revoke', 'POST /__admin/clock', 'POST /__admin/rate-limit/reset', 'GET /__admin/mails'];
+
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
 	const clock = opts.clock ?? new Clock({ realTime: true });
 	const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -419,13 +422,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		});
 	}
 
-	// ---- admin routes
+	// ---- admin routes (GET /__admin lists them)
 	function admin(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: ParsedBody): void {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const input = (body.json && typeof body.json === 'object' ? body.json : {}) as Rec;
 		const reply = (status: number, json: unknown): void => send(res, { status, json });
 		const route = `${method} ${url.pathname.replace(/\/+$/, '')}`;
 		switch (route) {
+			case 'GET /__admin':
+				return reply(200, { routes: ADMIN_ROUTES });
 			case 'GET /__admin/info':
 				return reply(200, { url: baseUrl, regions: REGIONS, regionUrls: Object.fromEntries(REGIONS.map((r) => [r, emulator.regionUrls(r)])), clientId: defaultClient.clientId, redirectUri: defaultClient.redirectUri, organizationId: DEFAULT_ORGANIZATION_ID, portalId: DEFAULT_PORTAL_ID });
 			case 'GET /__admin/requests':
@@ -491,7 +496,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		const raw = Buffer.concat(chunks);
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const body = parseBody(String(req.headers['content-type'] ?? ''), raw);
-		if (url.pathname.startsWith('/__admin/')) return admin(req, res, url, body);
+		if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) return admin(req, res, url, body);
 
 		const method = (req.method ?? 'GET').toUpperCase();
 		const [, region = '', ...rest] = url.pathname.split('/');
