@@ -71,6 +71,13 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => void stop());
 	process.on('SIGTERM', () => void stop());
+	process.on('SIGHUP', () => void stop());
+	// Under `npm run demo` the parent is npm (through a shell): when it is killed, this process
+	// is re-parented; stop then instead of serving on as an orphan.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) void stop();
+	}, 500).unref();
 	if (process.env.DEMO_EXIT === '1') await stop();
 }
 
