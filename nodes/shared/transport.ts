@@ -36,6 +36,7 @@ const EXPIRY_MARGIN_MS = 60_000;
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
 const SHORT_WAIT_MS = 60_000;
 const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Check the record before running again';
+const MAX_RETRIES = 3;
 
 /** The headline says the outcome is unknown for writes; no stock "retry" text replaces it (no error code in it). */
 function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean, itemIndex?: number): NodeApiError {
@@ -54,7 +55,6 @@ function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
 	const message = 'The execution was stopped';
 	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'A write in flight when the execution was stopped may have been processed: check the record before running again.', itemIndex });
 }
-const MAX_RETRIES = 3;
 
 export interface SendOptions {
 	/** The answer is a file: returned as a Buffer with its headers. */
@@ -167,10 +167,10 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 	/** Uses a refreshed token for the rest of this request (n8n has stored it already). */
 	const useRefreshed = async () => {
 		// Another execution (or another worker) may have refreshed already: use the token n8n stores now.
-		const stored = await ctx.getCredentials(CREDENTIAL);
-		const storedToken = String(((stored.oauthTokenData ?? {}) as TokenData).access_token ?? '');
-		if (storedToken && storedToken !== tokenOf() && !isExpired(storedToken)) {
-			credentials = stored;
+		const latest = await ctx.getCredentials(CREDENTIAL);
+		const latestToken = String(((latest.oauthTokenData ?? {}) as TokenData).access_token ?? '');
+		if (latestToken && latestToken !== tokenOf() && !isExpired(latestToken)) {
+			credentials = latest;
 			return;
 		}
 		const data = await refresh(ctx, tokenOf());
@@ -198,6 +198,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	const run = readRunOptions(ctx);
 	const wait = async (ms: number) => await sleepWithAbort(ms, signal);
+	/** With On Rate-Limit Block = fail: the error a request meets during a block, instead of waiting. */
+	const blockedError = run.onRateLimitBlock === 'fail' ? (until: number) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined;
 	for (let attempt = 0; ; attempt++) {
 		const options: IHttpRequestOptions = {
 			method: req.method,
@@ -217,13 +219,13 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			json: false,
 		};
 		if (pacer) {
-			await pacer.take(signal, run.onRateLimitBlock === 'fail' ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined);
+			await pacer.take(signal, blockedError);
 		}
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await requestLimiter(ctx).run(async () => {
 				// A block that began while this request waited for a slot: nothing is sent.
-				if (pacer && run.onRateLimitBlock === 'fail' && pacer.heldUntil > Date.now()) throw new RateLimitBlockedError(ctx.getNode(), pacer.heldUntil, opts.itemIndex);
+				if (pacer && blockedError && pacer.heldUntil > Date.now()) throw blockedError(pacer.heldUntil);
 				return await ctx.helpers.httpRequest(options);
 			}, signal)) as IN8nHttpFullResponse;
 		} catch (error) {
@@ -246,8 +248,6 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			attempt--;
 			continue;
 		}
-		// Paced areas: without a Retry-After the server blocks for the documented time (30 minutes);
-		// that block is waited out once, and a 429 after it is an error.
 		// A 429 with a short Retry-After is waited; one without it (in the paced area: the documented
 		// 30-minute block) or with a long one is a block: by default the run ends saying when it lifts,
 		// with Options → On Rate-Limit Block = wait it is waited out once (cancellable).
@@ -255,7 +255,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			const pause = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
 			const isBlock = pause > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
 			if (pacer) pacer.block(pause);
-			if (isBlock && run.onRateLimitBlock === 'fail') throw new RateLimitBlockedError(ctx.getNode(), Date.now() + pause, opts.itemIndex);
+			if (isBlock && blockedError) throw blockedError(Date.now() + pause);
 			if (isBlock ? !waitedBlock : attempt < MAX_RETRIES) {
 				waitedBlock ||= isBlock;
 				await wait(pause);
