@@ -5,7 +5,7 @@
  * pages, a batch trash) finish with zero 429s in close to the minimum time the rule
  * allows, and a 429 makes the node wait instead of retrying at once.
  */
-import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/pacing';
+import { DOCUMENTED_RULE, marginMs, Pacer, setPacingRule } from '../nodes/shared/pacing';
 import type { RecordedRequest } from './emulator/server';
 import { apiClient } from './emulator/server';
 import { expectNoError, json, steps, WorkflowEnv } from './workflows/support';
@@ -164,4 +164,36 @@ test('queue mode: with the credential share at 50 of 100, this instance sends at
 	} finally {
 		delete data.projectsRequestsPerWindow;
 	}
+});
+
+test('a request counts from when its answer came back: a late first answer holds the next window until it is a window old', async () => {
+	setPacingRule(RULE);
+	let now = 0;
+	const pacer = new Pacer(() => now);
+	const done: Array<() => void> = [];
+	for (let i = 0; i < RULE.limit; i++) done.push(await pacer.take());
+	// nine answers come back at once, the first one (slow on the network) only at 400 ms
+	for (const d of done.slice(1)) d();
+	let eleventh = false;
+	const next = pacer.take().then((d) => {
+		eleventh = true;
+		return d;
+	});
+	await new Promise((r) => setTimeout(r, 20));
+	expect(eleventh).toBe(false); // all ten counted: one is still in flight
+	now = 400;
+	done[0]();
+	// now the nine earliest answers (at 0) leave the window first: at windowMs + margin
+	now = RULE.windowMs + marginMs(RULE) + 1;
+	(await next)();
+	expect(eleventh).toBe(true);
+	// the twelfth waits for the late answer: 400 + window + margin
+	let twelfth = false;
+	for (let i = 0; i < 8; i++) (await pacer.take())();
+	const last = pacer.take().then(() => (twelfth = true));
+	await new Promise((r) => setTimeout(r, 20));
+	expect(twelfth).toBe(false);
+	now = 400 + RULE.windowMs + marginMs(RULE) + 1;
+	await last;
+	expect(twelfth).toBe(true);
 });

@@ -34,12 +34,48 @@ export function marginMs(r: PacingRule = rule): number {
 	return Math.max(100, Math.ceil(r.windowMs / 100));
 }
 
+/** A counted request: when its answer (or failure) came back, epoch ms; Infinity while in flight. */
+interface Sent {
+	at: number;
+}
+
+/**
+ * Waits until `ms` have passed (none: no time limit) or `wake` resolves, whichever is first,
+ * and rejects when `signal` aborts; leaves no timer or listener behind.
+ */
+function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
+	return new Promise<void>((resolve, reject) => {
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const finish = (error?: unknown) => {
+			if (timer) clearTimeout(timer);
+			signal?.removeEventListener('abort', onAbort);
+			if (error) reject(error);
+			else resolve();
+		};
+		const onAbort = () => finish(signal?.reason ?? new Error('Aborted'));
+		if (signal?.aborted) return onAbort();
+		signal?.addEventListener('abort', onAbort, { once: true });
+		if (ms !== undefined) timer = setTimeout(() => finish(), Math.max(0, ms));
+		void wake.then(() => finish());
+	});
+}
+
+/** A promise and the function that resolves it. */
+function signalled(): { promise: Promise<void>; resolve: () => void } {
+	let resolve = () => {};
+	const promise = new Promise<void>((r) => (resolve = r));
+	return { promise, resolve };
+}
+
 export class Pacer {
-	private sent: number[] = [];
+	private sent: Sent[] = [];
 
 	private blockedUntil = 0;
 
 	private queue: Promise<void> = Promise.resolve();
+
+	/** Resolves when a counted request's answer comes back (then replaced). */
+	private answered = signalled();
 
 	/** The part of the limit this n8n instance may use (0..1]: queue-mode workers split it. */
 	share = 1;
@@ -52,10 +88,14 @@ export class Pacer {
 	}
 
 	/**
-	 * Resolves when one more request may be sent, and counts it. A wait ends when `signal`
-	 * aborts; during a block, `failWhenBlocked` (if given) gives the error to end with instead of waiting.
+	 * Resolves when one more request may be sent, and counts it; the returned `done` is called
+	 * when its answer (or failure) is back. A request counts from then, not from when it was
+	 * let through: the server saw it by the time it answered, so however late a request
+	 * reached the server, none of the next window's can arrive within its window. A wait ends
+	 * when `signal` aborts; during a block, `failWhenBlocked` (if given) gives the error to
+	 * end with instead of waiting.
 	 */
-	async take(signal?: AbortSignal, failWhenBlocked?: (until: number) => Error): Promise<void> {
+	async take(signal?: AbortSignal, failWhenBlocked?: (until: number) => Error): Promise<() => void> {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
@@ -65,16 +105,30 @@ export class Pacer {
 					continue;
 				}
 				const span = rule.windowMs + marginMs();
-				this.sent = this.sent.filter((s) => s > t - span);
+				this.sent = this.sent.filter((s) => s.at > t - span);
 				if (this.sent.length < this.limit) {
-					this.sent.push(t);
-					return;
+					const entry: Sent = { at: Infinity };
+					this.sent.push(entry);
+					return () => this.answer(entry);
 				}
-				await sleepWithAbort(this.sent[0] + span - t + 1, signal);
+				// the oldest answered request leaves the window first; with all in flight, the next answer is awaited
+				const oldest = Math.min(...this.sent.map((s) => s.at));
+				await waitFor(Number.isFinite(oldest) ? oldest + span - t + 1 : undefined, this.answered.promise, signal);
 			}
 		});
-		this.queue = turn.catch(() => undefined);
-		await turn;
+		this.queue = turn.then(
+			() => undefined,
+			() => undefined,
+		);
+		return await turn;
+	}
+
+	private answer(entry: Sent): void {
+		if (entry.at !== Infinity) return;
+		entry.at = this.now();
+		const { resolve } = this.answered;
+		this.answered = signalled();
+		resolve();
 	}
 
 	/** Until when (epoch ms) requests are held; in the past when not blocked. */

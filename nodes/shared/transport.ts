@@ -218,9 +218,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			encoding: 'arraybuffer',
 			json: false,
 		};
-		if (pacer) {
-			await pacer.take(signal, blockedError);
-		}
+		// counted by the pacer until its answer is back
+		const answered = pacer ? await pacer.take(signal, blockedError) : undefined;
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await requestLimiter(ctx).run(async () => {
@@ -229,6 +228,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 				return await ctx.helpers.httpRequest(options);
 			}, signal)) as IN8nHttpFullResponse;
 		} catch (error) {
+			answered?.();
 			if (error instanceof RateLimitBlockedError) throw error;
 			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
@@ -237,6 +237,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			}
 			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex);
 		}
+		answered?.();
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as IDataObject;
 		const raw = Buffer.isBuffer(response.body) ? response.body : Buffer.from((response.body as ArrayBuffer) ?? []);
