@@ -65,7 +65,7 @@ const PORTAL: Field = {
 };
 
 function exampleGetPath(area: Area): string {
-	const op = area.resources.flatMap((r) => r.operations).find((o) => o.method === 'GET' && o.kind === 'getAll' && !o.special);
+	const op = area.resources.flatMap((r) => r.operations).find((o) => o.method === 'GET' && o.kind === 'list' && !o.special);
 	return op?.path ?? '/';
 }
 
@@ -325,7 +325,7 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 		name: CUSTOM_CALL_NAME,
 		action: 'Make a custom API call',
 		description: 'A custom GET read page by page',
-		kind: 'getAll',
+		kind: 'list',
 		method: req.method,
 		path: req.path,
 		fields: [],

@@ -77,7 +77,7 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 		if (Array.isArray(v)) return v as IDataObject[];
 		return [v as IDataObject];
 	}
-	if (op.kind === 'getAll' || op.pagination) {
+	if (op.kind === 'list' || op.pagination) {
 		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
 		if (list) return list[1] as IDataObject[];
 	}
@@ -208,7 +208,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		async (group, index): Promise<INodeExecutionData[]> => {
 			const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
 			if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
-			if (op.kind === 'getAll') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
+			if (op.kind === 'list') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
 			if (file) {
 				const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
 				const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });

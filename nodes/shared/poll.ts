@@ -117,7 +117,7 @@ function listOf(area: Area, event: TriggerEvent): Operation {
 export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the events table
+	const firstEvent = events[0].value;
 	props.push({
 		displayName: 'Event',
 		name: 'event',
@@ -125,7 +125,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		noDataExpression: true,
 		required: true,
 		options: events.map((e) => ({ name: e.name, value: e.value, description: e.description })).sort((a, b) => a.name.localeCompare(b.name)),
-		default: events[0].value,
+		default: firstEvent,
 	});
 	const required = new Map<string, { field: Field; events: string[] }>();
 	for (const event of events) {
