@@ -21,7 +21,7 @@ import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
-import { buildRequest, InputError, readValues } from './request';
+import { buildRequest, InputError, nodeRequest, readValues } from './request';
 import type { ApiRequest } from './request';
 import { simplifyOutput } from './simplify';
 import type { Area, Operation, Resource } from './spec';
@@ -416,7 +416,7 @@ async function searchRecords(
 	const contains = list.fields.find((f) => f.name === `${nameField}_contains`);
 	if (filter && contains) values[contains.name] = filter;
 	const organizationId = area.org ? String(ctx.getCurrentNodeParameter('organizationId') ?? '') : undefined;
-	const req = buildRequest(area, list, values, organizationId);
+	const req = nodeRequest(ctx.getNode(), area, list, values, organizationId, 'Nothing was sent to the API. Correct the value and try again.');
 	const page = Number(paginationToken ?? 1);
 	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
 	const body = (await vendorRequest(ctx as VendorContext, area, req)).body;
