@@ -48,4 +48,9 @@ export default [
 		...n8nCommunityNodesPlugin.configs.recommended,
 		files: [...published, ...json],
 	},
+	{
+		// n8n's scanner adds this to the recommended rules.
+		files: published,
+		rules: { 'no-console': 'error' },
+	},
 ];
