@@ -21,7 +21,7 @@ import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
-import { buildRequest, InputError, nodeRequest, readValues } from './request';
+import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from './request';
 import type { ApiRequest } from './request';
 import { simplifyOutput } from './simplify';
 import type { Area, Operation, Resource } from './spec';
@@ -259,7 +259,7 @@ function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): 
 	const error =
 		caught instanceof NodeApiError || caught instanceof NodeOperationError
 			? caught
-			: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+			: inputFailure(ctx.getNode(), caught, { itemIndex });
 	if (error.context) error.context.itemIndex = itemIndex;
 	const partial = partlyDone.get(caught as object);
 	if (partial && !error.description?.includes(PARTLY_DONE)) {
