@@ -2,8 +2,9 @@
  * Parallel items: 1,000 items through Vendor Books Item -> Get with the emulator (in a
  * process of its own) answering after a fixed latency, at several Options → Requests in
  * Flight settings. Prints the time per item, the ideal (latency / requests in flight),
- * their ratio and the most requests the emulator saw at once. Goal: within 1.3x of the
- * ideal at the default setting.
+ * their ratio, the most requests the emulator saw at once and the n8n side's CPU time per
+ * item; once with the same delay for every answer, once with delays spread ± 25 %. Goal:
+ * within 1.3x of the ideal at the default setting.
  *
  *   npm run build && node build/bench/parallel.js [items] [latencyMs]     (default 1000 20)
  */
@@ -73,19 +74,27 @@ async function main(): Promise<void> {
 		};
 		await admin(url, 'POST', 'latency', { ms: 0 });
 		await run(DEFAULT_REQUESTS_IN_FLIGHT); // warm-up (JIT), not reported
-		await admin(url, 'POST', 'latency', { ms: latencyMs });
-		console.log(`parallel items: ${items} x Item -> Get, server latency ${latencyMs} ms (emulator in its own process)`);
-		console.log('(cpu ms/item: CPU time of the n8n side, this process, per item: with one core per process, ms/item cannot go below it)');
-		console.log('in flight  total ms  ms/item  ideal ms/item  ratio  max seen at once  cpu ms/item');
-		for (const inFlight of [...new Set([1, DEFAULT_REQUESTS_IN_FLIGHT, 25, 50])].sort((a, b) => a - b)) {
-			const took = await run(inFlight);
-			const perItem = took / items;
-			const ideal = latencyMs / inFlight;
-			const seen = (await admin(url, 'GET', 'in-flight')).max;
-			const mark = inFlight === DEFAULT_REQUESTS_IN_FLIGHT ? '  <- default (goal: within 1.30x)' : '';
-			const row = [inFlight, took.toFixed(0), perItem.toFixed(3), ideal.toFixed(3), `${(perItem / ideal).toFixed(2)}x`, seen, (cpuMs / items).toFixed(3)];
-			console.log(row.map((v, i) => String(v).padStart([9, 9, 8, 14, 6, 17, 12][i])).join(' ') + mark);
-		}
+		const table = async (jitterMs: number): Promise<void> => {
+			await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs });
+			const spread = jitterMs ? ` ± ${jitterMs} ms (each answer's delay drawn evenly from that range)` : ' (the same for every answer)';
+			console.log(`\nparallel items: ${items} x Item -> Get, server latency ${latencyMs} ms${spread}, emulator in its own process`);
+			console.log('in flight  total ms  ms/item  ideal ms/item  ratio  max seen at once  cpu ms/item');
+			for (const inFlight of [...new Set([1, DEFAULT_REQUESTS_IN_FLIGHT, 25, 50])].sort((a, b) => a - b)) {
+				const took = await run(inFlight);
+				const perItem = took / items;
+				const ideal = latencyMs / inFlight;
+				const seen = (await admin(url, 'GET', 'in-flight')).max;
+				const mark = inFlight === DEFAULT_REQUESTS_IN_FLIGHT ? '  <- default (goal: within 1.30x)' : '';
+				const row = [inFlight, took.toFixed(0), perItem.toFixed(3), ideal.toFixed(3), `${(perItem / ideal).toFixed(2)}x`, seen, (cpuMs / items).toFixed(3)];
+				console.log(row.map((v, i) => String(v).padStart([9, 9, 8, 14, 6, 17, 12][i])).join(' ') + mark);
+			}
+		};
+		console.log('cpu ms/item: CPU time of the n8n side (this process) per item. With k requests in flight and');
+		console.log('the same delay for every answer, answers come back in bunches of k that this one thread');
+		console.log('handles one after another: a round then takes about latency + k x cpu, so the ratio is near');
+		console.log('1 + k x cpu / latency. Delays that vary, as over a real network, spread the bunches out.');
+		await table(0);
+		await table(Math.round(latencyMs / 4));
 	} finally {
 		child.disconnect();
 	}

@@ -31,11 +31,13 @@ test('six requests sent together are all in flight at once during the latency; t
 });
 
 test('the latency is set by option, by setLatency and by the admin route (checked), and applies with faults too', async () => {
-	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 50 });
+	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 50, jitterMs: 0 });
 	expect((await admin('POST', 'latency', { ms: -1 })).status).toBe(400);
-	expect((await admin('POST', 'latency', { ms: 0 })).body).toEqual({ latencyMs: 0 });
+	expect((await admin('POST', 'latency', { ms: 10, jitterMs: 11 })).status).toBe(400);
+	expect((await admin('POST', 'latency', { ms: 20, jitterMs: 5 })).body).toEqual({ latencyMs: 20, jitterMs: 5 });
+	expect((await admin('POST', 'latency', { ms: 0 })).body).toEqual({ latencyMs: 0, jitterMs: 0 });
 	em.setLatency(20);
-	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 20 });
+	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 20, jitterMs: 0 });
 	em.faults.next(1, { kind: 'status', status: 503 });
 	expect((await call('GET', 'books', '/items')).status).toBe(503);
 	// dropped connections are no longer counted as in flight

@@ -36,9 +36,10 @@
  * - The clock defaults to real time (`new Clock({ realTime: true })`); pass a frozen Clock
  *   for deterministic tests. Restore windows, token expiry and rate limits read it;
  *   `RecordedRequest.time` is wall-clock time.
- * - Latency (`latencyMs`, `setLatency()`, `POST /__admin/latency {ms}`): every answer of
- *   the API areas and the accounts server waits that long before it is processed, a stand-in
- *   for network and server time. `inFlight` (`GET /__admin/in-flight`) counts API requests
+ * - Latency (`latencyMs`, `setLatency()`, `POST /__admin/latency {ms, jitterMs}`): every
+ *   answer of the API areas and the accounts server waits that long before it is processed,
+ *   a stand-in for network and server time; with `jitterMs`, each wait is drawn evenly
+ *   from ms ± jitterMs (a real network's variance). `inFlight` (`GET /__admin/in-flight`) counts API requests
  *   being handled at once (now, and the most since the last `clearRequests()`).
  * - Data: a default organisation (600000001) and portal (7000000000001) exist in every
  *   region; `demo: true` seeds demo data into the US ones (demo-data.ts).
@@ -131,8 +132,8 @@ export interface Emulator {
 	router: Router;
 	/** Forgets rate-limit counters and blocks. */
 	resetRateLimits(): void;
-	/** The delay added to every answer (ms); see `EmulatorOptions.latencyMs`. */
-	setLatency(ms: number): void;
+	/** The delay added to every answer (ms), drawn from ms ± jitter; see `EmulatorOptions.latencyMs`. */
+	setLatency(ms: number, jitter?: number): void;
 	/** API-area requests (not the accounts server) being handled now, and the most at once since the start or the last `clearRequests()`. */
 	inFlight: { now: number; max: number };
 	close(): Promise<void>;
@@ -267,6 +268,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 	const faults = new Faults();
 	const requests: RecordedRequest[] = [];
 	let latencyMs = Math.max(0, opts.latencyMs ?? 0);
+	let jitterMs = 0;
+	const delay = () => Math.max(0, latencyMs + (jitterMs ? (Math.random() * 2 - 1) * jitterMs : 0));
 	const inFlight = { now: 0, max: 0 };
 	const defaultClient = { ...DEFAULT_CLIENT, redirectUri: opts.redirectUri ?? DEFAULT_CLIENT.redirectUri };
 	let baseUrl = '';
@@ -451,12 +454,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			case 'GET /__admin/in-flight':
 				return reply(200, { ...inFlight });
 			case 'GET /__admin/latency':
-				return reply(200, { latencyMs });
+				return reply(200, { latencyMs, jitterMs });
 			case 'POST /__admin/latency': {
 				const ms = Number(input.ms);
+				const jitter = Number(input.jitterMs ?? 0);
 				if (!Number.isFinite(ms) || ms < 0) return reply(400, { error: 'ms must be a number >= 0' });
+				if (!Number.isFinite(jitter) || jitter < 0 || jitter > ms) return reply(400, { error: 'jitterMs must be a number from 0 to ms' });
 				latencyMs = ms;
-				return reply(200, { latencyMs });
+				jitterMs = jitter;
+				return reply(200, { latencyMs, jitterMs });
 			}
 			case 'GET /__admin/faults':
 				return reply(200, { faults: faults.pending() });
@@ -531,7 +537,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			res.once('close', () => inFlight.now--);
 		}
 		if (latencyMs > 0) {
-			await sleep(latencyMs);
+			await sleep(delay());
 			if (closing) return void req.socket.destroy();
 		}
 		const fault = faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation });
@@ -598,8 +604,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		portalId: DEFAULT_PORTAL_ID,
 		router,
 		resetRateLimits: () => rates.clear(),
-		setLatency: (ms: number) => {
+		setLatency: (ms: number, jitter = 0) => {
 			latencyMs = Math.max(0, ms);
+			jitterMs = Math.min(latencyMs, Math.max(0, jitter));
 		},
 		inFlight,
 		close: async () => {
