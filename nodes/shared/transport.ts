@@ -5,6 +5,7 @@
  * repeat cannot duplicate, and turns envelopes into data or NodeApiErrors.
  */
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -31,6 +32,24 @@ export const CREDENTIAL = 'vendorOAuth2Api';
 const tokenExpiry = new Map<string, number>();
 /** One refresh at a time per credential. */
 const refreshing = new Map<string, Promise<IDataObject>>();
+
+/**
+ * The credential as read for a node run (its context): n8n decrypts it and resolves its
+ * expressions on every read, which costs more than the request itself, so it is read once
+ * per run and again only around a refresh (then this entry is replaced).
+ */
+const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+function runCredentials(ctx: VendorContext): Promise<ICredentialDataDecryptedObject> {
+	let read = credentialsOfRun.get(ctx);
+	if (!read) {
+		read = ctx.getCredentials(CREDENTIAL);
+		credentialsOfRun.set(ctx, read);
+		// a failed read is not kept: the next request reads again
+		read.catch(() => credentialsOfRun.delete(ctx));
+	}
+	return read;
+}
 
 const EXPIRY_MARGIN_MS = 60_000;
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
@@ -162,19 +181,21 @@ function retryAfterMs(headers: IDataObject, attempt: number): number {
 
 /** Sends one API request of an area and returns the parsed answer; throws NodeApiError on failure. */
 export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
-	let credentials = await ctx.getCredentials(CREDENTIAL);
+	let credentials = await runCredentials(ctx);
 	const tokenOf = () => String(((credentials.oauthTokenData ?? {}) as TokenData).access_token ?? '');
-	/** Uses a refreshed token for the rest of this request (n8n has stored it already). */
+	/** Uses a refreshed token for the rest of this request and the run's later ones (n8n has stored it already). */
 	const useRefreshed = async () => {
-		// Another execution (or another worker) may have refreshed already: use the token n8n stores now.
+		// Another execution (or another worker, or this run's other requests) may have refreshed
+		// already: use the token n8n stores now.
 		const latest = await ctx.getCredentials(CREDENTIAL);
 		const latestToken = String(((latest.oauthTokenData ?? {}) as TokenData).access_token ?? '');
 		if (latestToken && latestToken !== tokenOf() && !isExpired(latestToken)) {
 			credentials = latest;
-			return;
+		} else {
+			const data = await refresh(ctx, tokenOf());
+			credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 		}
-		const data = await refresh(ctx, tokenOf());
-		credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
+		credentialsOfRun.set(ctx, Promise.resolve(credentials));
 	};
 	const stored = (credentials.oauthTokenData ?? {}) as TokenData;
 	if (!tokenOf() && stored.error) {

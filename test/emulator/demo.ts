@@ -9,6 +9,7 @@ import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { runWorkflow } from '../harness';
 import { Clock } from './clock';
+import { redirectUriOption } from './demo-options';
 import { startEmulator } from './server';
 
 const port = Number(process.env.DEMO_PORT ?? 8787);
@@ -21,7 +22,7 @@ function table(rows: IDataObject[], columns: string[]): string {
 }
 
 async function main(): Promise<void> {
-	const em = await startEmulator({ port, demo: true, clock: new Clock({ realTime: true }) });
+	const em = await startEmulator({ port, demo: true, clock: new Clock({ realTime: true }), redirectUri: redirectUriOption(process.argv.slice(2)) });
 	const urls = em.regionUrls('us');
 	const org = em.organizationId;
 	console.log(`Vendor API emulator on ${em.url} (demo data loaded)\n`);
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
 	console.log(`  Projects URL       : ${urls.projects}`);
 	console.log(`  Client ID          : ${em.defaultClient.clientId}`);
 	console.log(`  Client Secret      : (the emulator's demo secret: ${em.defaultClient.clientSecret})`);
-	console.log(`  Redirect URI       : ${em.defaultClient.redirectUri}`);
+	console.log(`  Redirect URI       : ${em.defaultClient.redirectUri}  (the only one accepted; change it with --redirect-uri or VENDOR_REDIRECT_URI)`);
 	console.log(`  Organization ID    : ${org}    Portal ID: ${em.portalId}\n`);
 
 	const credentials = [connectedCredential(em)];

@@ -79,6 +79,11 @@ export interface EmulatorOptions {
 	retryAfterHeader?: boolean;
 	/** Milliseconds every answer (API areas and accounts server, not admin routes) waits before it is processed (default 0): a network and server delay. */
 	latencyMs?: number;
+	/**
+	 * Redirect URI the default client accepts (default: n8n's OAuth2 callback on
+	 * `http://localhost:5678`). n8n sends `<its editor base URL>/rest/oauth2-credential/callback`.
+	 */
+	redirectUri?: string;
 }
 
 export interface RecordedRequest {
@@ -263,7 +268,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 	const requests: RecordedRequest[] = [];
 	let latencyMs = Math.max(0, opts.latencyMs ?? 0);
 	const inFlight = { now: 0, max: 0 };
-	const defaultClient = { ...DEFAULT_CLIENT };
+	const defaultClient = { ...DEFAULT_CLIENT, redirectUri: opts.redirectUri ?? DEFAULT_CLIENT.redirectUri };
 	let baseUrl = '';
 	const accounts = new Accounts({
 		clock,

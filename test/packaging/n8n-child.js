@@ -1,0 +1,35 @@
+'use strict';
+/**
+ * Entry of the child process started by package.test.ts with NODE_PATH set to this project's
+ * node_modules (standing in for the module folders n8n puts on NODE_PATH at start; Node reads
+ * NODE_PATH once, at process start, hence a process of its own).
+ *
+ * Plain JS so that it runs under plain `node`: it compiles the repository's own TypeScript
+ * (the test harness standing in for n8n, and load-and-run.ts) on the fly with the project's
+ * `typescript`, then runs load-and-run.ts. The installed package itself is plain JS and is
+ * loaded by n8n-core's PackageDirectoryLoader, not by this hook.
+ */
+const { readFileSync } = require('node:fs');
+const Module = require('node:module');
+const { join, sep } = require('node:path');
+const ts = require('typescript');
+
+const projectRoot = join(__dirname, '..', '..');
+const ownSources = join(projectRoot, 'test') + sep;
+
+Module._extensions['.ts'] = function compileTypeScript(module, filename) {
+	if (!filename.startsWith(ownSources)) throw new Error(`n8n-child.js compiles only the repository's test sources, not ${filename}`);
+	const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
+		fileName: filename,
+		compilerOptions: {
+			module: ts.ModuleKind.CommonJS,
+			target: ts.ScriptTarget.ES2021,
+			esModuleInterop: true,
+			isolatedModules: true,
+			inlineSourceMap: true,
+		},
+	});
+	module._compile(outputText, filename);
+};
+
+require('./load-and-run.ts');

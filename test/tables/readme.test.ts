@@ -1,0 +1,83 @@
+/**
+ * The README speaks for the package: its Operations tables list exactly the operations and
+ * trigger events the nodes offer, it has the sections a community package's README is
+ * expected to have, and nothing in it points outside the repository.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
+
+import { NODE_TYPES } from '../workflows/support';
+
+const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const CUSTOM = 'customApiCall';
+
+function section(title: string): string {
+	const start = README.indexOf(`\n## ${title}\n`);
+	if (start < 0) throw new Error(`README has no "## ${title}" section`);
+	const end = README.indexOf('\n## ', start + 1);
+	return README.slice(start, end < 0 ? undefined : end);
+}
+
+/** Rows `| a | b | c |` of the tables in a text, as cells. */
+function rows(text: string): string[][] {
+	return text
+		.split('\n')
+		.filter((l) => l.startsWith('| ') && !l.startsWith('|---'))
+		.map((l) => l.slice(1, -1).split('|').map((c) => c.trim()))
+		.filter((cells) => !['Node', 'Trigger (polling)'].includes(cells[0]));
+}
+
+const options = (p: INodeProperties | undefined) => (p?.options ?? []) as INodePropertyOptions[];
+const sorted = (names: string[]) => [...names].sort();
+
+/** What the nodes offer: "node | resource" -> operations, and "node" -> events. */
+function offered(): Map<string, string[]> {
+	const out = new Map<string, string[]>();
+	for (const Type of NODE_TYPES) {
+		const { displayName, properties } = (new Type() as INodeType).description;
+		const resource = properties.find((p) => p.name === 'resource');
+		if (!resource) {
+			out.set(displayName, sorted(options(properties.find((p) => p.name === 'event')).map((o) => o.name)));
+			continue;
+		}
+		for (const r of options(resource).filter((o) => o.value !== CUSTOM)) {
+			const operations = properties
+				.filter((p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(r.value))
+				.flatMap((p) => options(p).filter((o) => o.value !== CUSTOM).map((o) => o.name));
+			out.set(`${displayName} | ${r.name}`, sorted(operations));
+		}
+	}
+	return out;
+}
+
+test('the Operations tables list exactly the resources, operations and trigger events of the nodes', () => {
+	const listed = new Map(
+		rows(section('Operations')).map((cells) => {
+			const key = cells.length === 3 ? `${cells[0]} | ${cells[1]}` : cells[0];
+			return [key, sorted(cells[cells.length - 1].split(',').map((n) => n.trim()))];
+		}),
+	);
+	const expected = offered();
+	expect(expected.size).toBeGreaterThan(15);
+	expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(expected));
+});
+
+test('the README has the sections of a community package: Operations, Credentials, Compatibility, Version history', () => {
+	for (const title of ['Operations', 'Credentials', 'Compatibility', 'Version history']) expect(section(title).length).toBeGreaterThan(100);
+});
+
+test('nothing in the README points outside the repository', () => {
+	expect(README).not.toMatch(/\.\.\/(shared|\.library)|\]\(\.\.\//);
+	const links = [...README.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+	for (const link of links) expect(link).toMatch(/^(#|https:\/\/|[\w.-]+(\/[\w.-]+)*$)/);
+});
+
+test('the publish workflow tests, then publishes with npm provenance (id-token permission, --provenance)', () => {
+	const workflow = readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
+	expect(workflow).toMatch(/^\s+id-token: write/m);
+	const test = workflow.indexOf('run: npm test');
+	const publish = workflow.indexOf('npm publish --provenance');
+	expect(test).toBeGreaterThan(0);
+	expect(publish).toBeGreaterThan(test);
+});
