@@ -45,7 +45,8 @@ const CACHE = path.resolve(process.env.REAL_N8N_DIR || path.join(ROOT, '.real-n8
 const N8N_VERSION = '2.20.12';
 const PACKAGE = require(path.join(ROOT, 'package.json'));
 const ORG = '600000001';
-const CLIENT = { clientId: '1000.REALN8NCHECKCLIENT', clientSecret: crypto.randomBytes(18).toString('hex') };
+/** The emulator's default (demo) client, as `npm run demo` offers it; set when the emulator starts. */
+const CLIENT = { clientId: '', clientSecret: '\u0000' };
 const CREDENTIAL_NAME = 'Vendor account';
 
 // ------------------------------------------------------------------ output
@@ -274,13 +275,12 @@ async function steps(state) {
 	await step('emulator with demo data on 127.0.0.1', async () => {
 		const { startEmulator } = require(path.join(ROOT, 'build', 'test', 'emulator', 'server.js'));
 		const { Clock } = require(path.join(ROOT, 'build', 'test', 'emulator', 'clock.js'));
-		state.em = await startEmulator({
-			demo: true,
-			clock: new Clock({ realTime: true }),
-			// A client registered with the callback of this n8n (its port is free-picked).
-			clients: [{ clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, redirectUris: [redirectUri], name: 'n8n (real-n8n check)' }],
-		});
-		return [`${state.em.url}; client ${CLIENT.clientId} with redirect URI ${redirectUri}`];
+		// As `npm run demo -- --redirect-uri <n8n's callback>`: the demo data, and the default
+		// client accepting the callback of this n8n (its port is free-picked, not 5678).
+		state.em = await startEmulator({ demo: true, clock: new Clock({ realTime: true }), redirectUri });
+		Object.assign(CLIENT, { clientId: state.em.defaultClient.clientId, clientSecret: state.em.defaultClient.clientSecret });
+		check(state.em.defaultClient.redirectUri === redirectUri, `the emulator's client accepts ${state.em.defaultClient.redirectUri}, not ${redirectUri}`);
+		return [`${state.em.url}; demo client ${CLIENT.clientId}, redirect URI ${redirectUri}`];
 	});
 	const em = state.em;
 	const urls = em.regionUrls('us');
