@@ -6,13 +6,19 @@
  *  1. n8n 2.20.12 with a Node 24 runtime in a cache folder (install-n8n.sh; reused when present)
  *  2. the package built, `npm pack`ed and installed from the tarball the way n8n installs a
  *     community package, into an isolated n8n user folder
- *  3. the emulator with demo data on 127.0.0.1 (in this process)
- *  4. n8n started on 127.0.0.1 with that user folder; /healthz answers
- *  5. through n8n's REST API: owner set up and logged in; the 10 node types and the credential
- *     type loaded; a Vendor OAuth2 API credential created and connected through n8n's OAuth2
- *     round trip (n8n's auth URL -> the emulator's consent page, Accept -> n8n's callback)
- *  6. both example workflows imported with that credential, run, and their results checked
- *     against the emulator
+ *  3. the emulator with demo data on 127.0.0.1 (in this process), its demo client accepting
+ *     this n8n's callback `http://localhost:<port>/rest/oauth2-credential/callback` as redirect URI
+ *  4. n8n started on 127.0.0.1 (a free port) with that user folder; /healthz and
+ *     /healthz/readiness answer
+ *  5. through n8n's REST API (/rest/owner/setup, /rest/login, /types/nodes.json,
+ *     /types/credentials.json, /rest/credentials, /rest/oauth2-credential/auth and /callback):
+ *     the 10 node types (and n8n's AI-tool variants), the credential type and every icon loaded;
+ *     a Vendor OAuth2 API credential created and connected through n8n's OAuth2 round trip
+ *     (n8n's auth URL -> the emulator's consent page, Accept -> n8n's callback -> token call);
+ *     the scopes n8n sends must be comma-separated
+ *  6. both example workflows imported (POST /rest/workflows) with that credential, run from their
+ *     trigger (POST /rest/workflows/:id/run, then GET /rest/executions/:id), and their outputs
+ *     and effects checked against the emulator
  *  7. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure.
@@ -254,7 +260,7 @@ async function steps(state) {
 		const dropped = ['devDependencies', 'peerDependencies', 'optionalDependencies'].filter((k) => k in pj);
 		for (const k of dropped) delete pj[k];
 		fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pj, null, 2));
-		// n8n's install inside the package folder (with n8n's Node 24 and npm)
+		// n8n's install inside the package folder (npm run by Node 24, as under n8n)
 		run('npm', ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'], {
 			cwd: pkgDir,
 			env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` },
