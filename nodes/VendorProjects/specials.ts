@@ -5,11 +5,10 @@
  *   update), checked against spec/customFieldTypes.ts before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrap } from '../shared/execute';
 import type { OperationRun, Special } from '../shared/execute';
-import { buildRequest, InputError } from '../shared/request';
+import { buildRequest, inputFailure } from '../shared/request';
 import { vendorRequest } from '../shared/transport';
 import { customFieldValues } from './customFields';
 
@@ -21,8 +20,7 @@ const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	try {
 		custom = customFieldValues(entries, op.kind === 'update', op.fields.map((f) => f.name));
 	} catch (error) {
-		if (!(error instanceof InputError)) throw error;
-		throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: 'Nothing was sent to the API. Correct the value and run again.' });
+		throw inputFailure(ctx.getNode(), error, { itemIndex });
 	}
 	const req = buildRequest(area, op, values);
 	const body = { ...((req.body as IDataObject) ?? {}), ...custom };

@@ -20,10 +20,11 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { inputProperty } from './describe';
 import { fileNameFrom, listPages } from './execute';
+import { inputFailure, InputError } from './errors';
+import { tryParseJson } from './request';
 import type { ApiRequest } from './request';
 import type { Area, Field, HttpMethod, Operation } from './spec';
 import { multipart, vendorRequest } from './transport';
@@ -65,7 +66,7 @@ const PORTAL: Field = {
 };
 
 function exampleGetPath(area: Area): string {
-	const op = area.resources.flatMap((r) => r.operations).find((o) => o.method === 'GET' && o.kind === 'getAll' && !o.special);
+	const op = area.resources.flatMap((r) => r.operations).find((o) => o.method === 'GET' && o.kind === 'list' && !o.special);
 	return op?.path ?? '/';
 }
 
@@ -191,7 +192,7 @@ export function isCustomCall(ctx: IExecuteFunctions, itemIndex: number): boolean
 }
 
 /** A custom call's input refused before sending: names the field and the rule. */
-export class CustomCallInputError extends Error {
+export class CustomCallInputError extends InputError {
 	constructor(
 		readonly field: string,
 		rule: string,
@@ -205,6 +206,15 @@ export function customMethod(value: unknown): HttpMethod {
 	const method = String(value ?? '').trim().toUpperCase() as HttpMethod;
 	if (!METHODS.includes(method)) throw new CustomCallInputError('Method', `must be one of ${METHODS.join(', ')} (got "${String(value ?? '')}")`);
 	return method;
+}
+
+/** A path segment %-decoded; undefined when an escape is malformed. */
+function decodeSegment(segment: string): string | undefined {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -229,12 +239,8 @@ export function customPath(area: Area, value: unknown, portalId?: string): strin
 			segments.push(encodeURIComponent(portalId));
 			continue;
 		}
-		let decoded: string;
-		try {
-			decoded = decodeURIComponent(segment);
-		} catch {
-			throw new CustomCallInputError('Path', `has a malformed %-escape in "${segment}"`);
-		}
+		const decoded = decodeSegment(segment);
+		if (decoded === undefined) throw new CustomCallInputError('Path', `has a malformed %-escape in "${segment}"`);
 		if (decoded === '.' || decoded === '..') throw new CustomCallInputError('Path', 'must not contain "." or ".." segments');
 		if (/[/\\]/.test(decoded)) throw new CustomCallInputError('Path', `must not hide a "/" in an escaped segment ("${segment}")`);
 		if (/^\{[^}]*\}$/.test(decoded)) throw new CustomCallInputError('Path', `has the placeholder ${decoded}: replace it with a value`);
@@ -264,11 +270,9 @@ export function customBody(value: unknown): IDataObject | unknown[] {
 	let body = value;
 	if (typeof value === 'string') {
 		if (!value.trim()) throw new CustomCallInputError('JSON Body', 'is empty: give a JSON object or array, or choose Body "None"');
-		try {
-			body = JSON.parse(value);
-		} catch (error) {
-			throw new CustomCallInputError('JSON Body', `is not valid JSON (${(error as Error).message})`);
-		}
+		const parsed = tryParseJson(value);
+		if (!parsed.ok) throw new CustomCallInputError('JSON Body', `is not valid JSON (${parsed.reason})`);
+		body = parsed.value;
 	}
 	if (!body || typeof body !== 'object') throw new CustomCallInputError('JSON Body', 'must be a JSON object or array');
 	return body as IDataObject | unknown[];
@@ -325,7 +329,7 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 		name: CUSTOM_CALL_NAME,
 		action: 'Make a custom API call',
 		description: 'A custom GET read page by page',
-		kind: 'getAll',
+		kind: 'list',
 		method: req.method,
 		path: req.path,
 		fields: [],
@@ -339,11 +343,7 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 	try {
 		call = await readCustomCall(ctx, area, itemIndex);
 	} catch (error) {
-		if (!(error instanceof CustomCallInputError)) throw error;
-		throw new NodeOperationError(ctx.getNode(), `Invalid input: ${error.message}`, {
-			itemIndex,
-			description: 'Nothing was sent to the API. Correct the value and run again.',
-		});
+		throw inputFailure(ctx.getNode(), error, { itemIndex, prefix: 'Invalid input: ' });
 	}
 	const { req, file, returnAll, outputField } = call;
 	if (returnAll) {

@@ -69,7 +69,7 @@ export function wrapperMember(field: Field): Field | undefined {
 export function placement(field: Field, op: Operation): string {
 	if (field.required || field.top || field.bodyRoot) return 'top';
 	if (field.group) return `${camel(field.group)}Fields`;
-	if (op.kind === 'getAll') return 'filters';
+	if (op.kind === 'list') return 'filters';
 	if (op.kind === 'update') return 'updateFields';
 	return 'additionalFields';
 }
@@ -191,6 +191,7 @@ function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 
 /** A `direction(field)` sort: which field and which direction, as one fixed collection. */
 function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 'name' | 'description'>): INodeProperties {
+	const firstSortField = field.sortFields?.[0] ?? '';
 	return {
 		...base,
 		type: 'fixedCollection',
@@ -201,13 +202,12 @@ function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 
 				name: 'values',
 				displayName: base.displayName,
 				values: [
-					// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
 					{
 						displayName: 'Field',
 						name: 'field',
 						type: 'options',
 						options: (field.sortFields ?? []).map((value) => ({ name: label(value), value })),
-						default: field.sortFields?.[0] ?? '',
+						default: firstSortField,
 						description: 'The field to sort by',
 					},
 					{
@@ -234,12 +234,12 @@ export function jsonAlternativeName(field: Field): string {
 
 function jsonAlternativeProperty(field: Field): INodeProperties {
 	const name = field.label ?? label(field.name);
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+	const emptyJson = field.type === 'array' ? '[]' : '{}';
 	return {
 		displayName: `${name} (JSON)`,
 		name: jsonAlternativeName(field),
 		type: 'json',
-		default: field.type === 'array' ? '[]' : '{}',
+		default: emptyJson,
 		description: `${name} as raw JSON, instead of the fields of "${name}"${field.description ? `. ${field.description.replace(/\.$/, '')}` : ''}`,
 	};
 }
@@ -308,18 +308,18 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		}
 	}
 	if (op.binaryInput) {
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+		const defaultBinaryField = op.binaryInput.required === false ? '' : 'data';
 		props.push({
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',
 			type: 'string',
-			default: op.binaryInput.required === false ? '' : 'data',
+			default: defaultBinaryField,
 			required: op.binaryInput.required !== false,
 			hint: `The name of the input binary field holding the file (${op.binaryInput.extensions.join(', ')})${op.binaryInput.required === false ? '; leave empty to send none' : ''}`,
 			displayOptions: { show },
 		});
 	}
-	if (op.kind === 'getAll') {
+	if (op.kind === 'list') {
 		props.push(
 			{
 				displayName: 'Return All',
@@ -391,17 +391,17 @@ export const ORGANIZATION_ID: INodeProperties = {
 export function areaProperties(area: Area, trailing: INodeProperties[] = []): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+	const firstResource = area.resources[0].value;
 	props.push({
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
 		options: withCustomCall(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name))),
-		default: area.resources[0].value,
+		default: firstResource,
 	});
 	for (const resource of area.resources) {
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the table
+		const defaultOperation = resource.operations.find((o) => o.kind === 'list')?.value ?? resource.operations[0].value;
 		props.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -412,7 +412,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 				area,
 				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
 			),
-			default: resource.operations.find((o) => o.kind === 'getAll')?.value ?? resource.operations[0].value,
+			default: defaultOperation,
 		});
 	}
 	for (const resource of area.resources) {

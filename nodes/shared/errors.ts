@@ -2,7 +2,7 @@
  * The documented error codes and what to do about them. Messages never carry a token,
  * a secret or a request's headers.
  */
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 /** Project-management `errorCode` values (document 1). */
@@ -125,4 +125,22 @@ export function tokenRefusal(error: string | undefined): string {
 		);
 	}
 	return 'The refresh token was refused (revoked, wrong region or wrong client). Reconnect the Vendor credential.';
+}
+
+/**
+ * Input refused by the table layer (pure functions, with no node at hand) before anything is
+ * sent, naming the field and the rule. It does not reach n8n as such: where input is read,
+ * the node turns it into its NodeOperationError (itemError for an item, `inputFailure` in the
+ * specials and the custom call, `nodeRequest` in pickers and triggers).
+ */
+export class InputError extends Error {}
+
+/**
+ * The node's error for what reading or checking input threw: refused input (an InputError)
+ * keeps its message and says nothing was sent; anything else is wrapped as is.
+ */
+export function inputFailure(node: INode, error: unknown, options: { itemIndex?: number; description?: string; prefix?: string } = {}): NodeOperationError {
+	const { itemIndex, description = 'Nothing was sent to the API. Correct the value and run again.', prefix = '' } = options;
+	if (error instanceof InputError) return new NodeOperationError(node, `${prefix}${error.message}`, { itemIndex, description });
+	return new NodeOperationError(node, error as Error, { itemIndex });
 }

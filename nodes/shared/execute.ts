@@ -21,7 +21,7 @@ import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
-import { buildRequest, InputError, readValues } from './request';
+import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from './request';
 import type { ApiRequest } from './request';
 import { simplifyOutput } from './simplify';
 import type { Area, Operation, Resource } from './spec';
@@ -77,7 +77,7 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 		if (Array.isArray(v)) return v as IDataObject[];
 		return [v as IDataObject];
 	}
-	if (op.kind === 'getAll' || op.pagination) {
+	if (op.kind === 'list' || op.pagination) {
 		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
 		if (list) return list[1] as IDataObject[];
 	}
@@ -208,7 +208,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		async (group, index): Promise<INodeExecutionData[]> => {
 			const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
 			if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
-			if (op.kind === 'getAll') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
+			if (op.kind === 'list') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
 			if (file) {
 				const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
 				const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
@@ -259,7 +259,7 @@ function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): 
 	const error =
 		caught instanceof NodeApiError || caught instanceof NodeOperationError
 			? caught
-			: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+			: inputFailure(ctx.getNode(), caught, { itemIndex });
 	if (error.context) error.context.itemIndex = itemIndex;
 	const partial = partlyDone.get(caught as object);
 	if (partial && !error.description?.includes(PARTLY_DONE)) {
@@ -416,7 +416,7 @@ async function searchRecords(
 	const contains = list.fields.find((f) => f.name === `${nameField}_contains`);
 	if (filter && contains) values[contains.name] = filter;
 	const organizationId = area.org ? String(ctx.getCurrentNodeParameter('organizationId') ?? '') : undefined;
-	const req = buildRequest(area, list, values, organizationId);
+	const req = nodeRequest(ctx.getNode(), area, list, values, organizationId, 'Nothing was sent to the API. Correct the value and try again.');
 	const page = Number(paginationToken ?? 1);
 	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
 	const body = (await vendorRequest(ctx as VendorContext, area, req)).body;

@@ -41,23 +41,24 @@ interface Sent {
 
 /**
  * Waits until `ms` have passed (none: no time limit) or `wake` resolves, whichever is first,
- * and rejects when `signal` aborts; leaves no timer or listener behind.
+ * and rejects when `signal` aborts; leaves no timer or listener behind (the timer is
+ * n8n-workflow's `sleepWithAbort`, cut short through its own signal when woken first).
  */
-function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
-	return new Promise<void>((resolve, reject) => {
-		let timer: ReturnType<typeof setTimeout> | undefined;
-		const finish = (error?: unknown) => {
-			if (timer) clearTimeout(timer);
-			signal?.removeEventListener('abort', onAbort);
-			if (error) reject(error);
-			else resolve();
-		};
-		const onAbort = () => finish(signal?.reason ?? new Error('Aborted'));
-		if (signal?.aborted) return onAbort();
+async function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted) throw signal.reason ?? new Error('Aborted');
+	const timer = new AbortController();
+	let onAbort = () => {};
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal?.reason ?? new Error('Aborted'));
 		signal?.addEventListener('abort', onAbort, { once: true });
-		if (ms !== undefined) timer = setTimeout(() => finish(), Math.max(0, ms));
-		void wake.then(() => finish());
 	});
+	const elapsed = ms === undefined ? [] : [sleepWithAbort(Math.max(0, ms), timer.signal).catch(() => undefined)];
+	try {
+		await Promise.race([wake, aborted, ...elapsed]);
+	} finally {
+		timer.abort();
+		signal?.removeEventListener('abort', onAbort);
+	}
 }
 
 /** A promise and the function that resolves it. */

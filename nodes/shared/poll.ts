@@ -42,7 +42,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fieldProperty, inputProperty, ORGANIZATION_ID } from './describe';
 import { findOperation, listPages, listSearchMethods } from './execute';
-import { buildRequest, fromUi } from './request';
+import { fromUi, inputFailure, nodeRequest } from './request';
 import type { ApiRequest } from './request';
 import type { Area, Field, Operation } from './spec';
 import { pageContext } from './transport';
@@ -117,7 +117,7 @@ function listOf(area: Area, event: TriggerEvent): Operation {
 export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is computed from the events table
+	const firstEvent = events[0].value;
 	props.push({
 		displayName: 'Event',
 		name: 'event',
@@ -125,7 +125,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		noDataExpression: true,
 		required: true,
 		options: events.map((e) => ({ name: e.name, value: e.value, description: e.description })).sort((a, b) => a.name.localeCompare(b.name)),
-		default: events[0].value,
+		default: firstEvent,
 	});
 	const required = new Map<string, { field: Field; events: string[] }>();
 	for (const event of events) {
@@ -372,7 +372,13 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		organizationId = String(ctx.getNodeParameter('organizationId', '') ?? '').trim();
 		if (!organizationId) throw new NodeOperationError(ctx.getNode(), '"Organization ID" is required', { description: 'Nothing was sent to the API.' });
 	}
-	const values = readTriggerValues(ctx, event, op);
+	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
+	let values: IDataObject;
+	try {
+		values = readTriggerValues(ctx, event, op);
+	} catch (error) {
+		throw inputFailure(ctx.getNode(), error, { description: refused });
+	}
 	const problems = validateValues(op, values);
 	let status: string | undefined;
 	if (event.status) {
@@ -381,10 +387,10 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	}
 	if (problems.length) {
 		throw new NodeOperationError(ctx.getNode(), `Invalid input: ${describeProblems(problems, values)}`, {
-			description: 'Nothing was sent to the API. Correct the value and activate again.',
+			description: refused,
 		});
 	}
-	const req = buildRequest(area, op, values, organizationId);
+	const req = nodeRequest(ctx.getNode(), area, op, values, organizationId, refused);
 	const statusFilter = status !== undefined && event.status?.filter ? { [event.status.filter]: status } : {};
 	req.qs = { ...event.query, ...req.qs, ...event.sort, ...statusFilter };
 	const keyFields = event.key ?? [resource.idField ?? 'id'];

@@ -3,7 +3,8 @@
  * read each field where `placement` put it, turn the UI value into the API shape,
  * validate, then place it in the path, query, headers or body.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { InputError, inputFailure } from './errors';
 
 import { jsonAlternativeName, placement, wrapperMember } from './describe';
 import type { Area, Field, HttpMethod, Operation } from './spec';
@@ -107,7 +108,16 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	return out;
 }
 
-export class InputError extends Error {}
+export { InputError, inputFailure } from './errors';
+
+/** buildRequest for a node: refused input becomes the node's error, and nothing is sent. */
+export function nodeRequest(node: INode, area: Area, op: Operation, values: IDataObject, organizationId?: string, description?: string): ApiRequest {
+	try {
+		return buildRequest(area, op, values, organizationId);
+	} catch (error) {
+		throw inputFailure(node, error, { description });
+	}
+}
 
 /** `{ field, direction }` (or a `direction(field)` string from an expression) -> `direction(field)`, checked. */
 function sortFromUi(field: Field, value: unknown): string | undefined {
@@ -131,12 +141,19 @@ function jsonAlternative(field: Field, raw: unknown): unknown {
 	return isEmpty(value) || (Array.isArray(value) && value.length === 0) ? undefined : value;
 }
 
-function parseJson(field: Field, text: string): unknown {
+/** `text` parsed as JSON, or why it is not JSON. */
+export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
 	try {
-		return JSON.parse(text);
-	} catch {
-		throw new InputError(`"${field.name}" must be valid JSON`);
+		return { ok: true, value: JSON.parse(text) };
+	} catch (error) {
+		return { ok: false, reason: (error as Error).message };
 	}
+}
+
+function parseJson(field: Field, text: string): unknown {
+	const parsed = tryParseJson(text);
+	if (!parsed.ok) throw new InputError(`"${field.name}" must be valid JSON`);
+	return parsed.value;
 }
 
 /** Reads every field of an operation from the node parameters of item `i`, in API shape. */

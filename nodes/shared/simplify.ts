@@ -10,7 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { OperationRun } from './execute';
 import type { Area, Operation, Resource } from './spec';
 
-const SIMPLIFIED_KINDS: ReadonlyArray<Operation['kind']> = ['get', 'getAll'];
+const SIMPLIFIED_KINDS: ReadonlyArray<Operation['kind']> = ['get', 'list'];
 
 function simplifiedOperations(resource: Resource): string[] {
 	return resource.simplify ? resource.operations.filter((op) => SIMPLIFIED_KINDS.includes(op.kind) && !op.binaryOutput).map((op) => op.value) : [];

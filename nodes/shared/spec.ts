@@ -120,7 +120,7 @@ export interface Field {
 	openValues?: boolean;
 }
 
-export type OperationKind = 'create' | 'get' | 'getAll' | 'update' | 'delete' | 'action';
+export type OperationKind = 'create' | 'get' | 'list' | 'update' | 'delete' | 'action';
 
 export type Pagination =
 	/** `page` / `per_page` query; the answer's `page_context.has_more_page` (object, or array of one object) says whether to go on. */
@@ -169,6 +169,12 @@ export interface Operation {
 	/** Notes for readers (and the README's "Not covered"). */
 	notes?: string;
 }
+
+/**
+ * The value of a resource's Get Many operation (workflows store it). A resource names it
+ * as its `listOperation` through this constant: the table entry is not an option itself.
+ */
+export const GET_MANY = 'getAll';
 
 export interface Resource {
 	/** camelCase resource value, e.g. `item`. */

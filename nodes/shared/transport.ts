@@ -241,16 +241,15 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		};
 		// counted by the pacer until its answer is back
 		const answered = pacer ? await pacer.take(signal, blockedError) : undefined;
-		let response: IN8nHttpFullResponse;
+		let sent: { response: IN8nHttpFullResponse } | { blocked: Error };
 		try {
-			response = (await requestLimiter(ctx).run(async () => {
+			sent = await requestLimiter(ctx).run(async () => {
 				// A block that began while this request waited for a slot: nothing is sent.
-				if (pacer && blockedError && pacer.heldUntil > Date.now()) throw blockedError(pacer.heldUntil);
-				return await ctx.helpers.httpRequest(options);
-			}, signal)) as IN8nHttpFullResponse;
+				if (pacer && blockedError && pacer.heldUntil > Date.now()) return { blocked: blockedError(pacer.heldUntil) };
+				return { response: (await ctx.helpers.httpRequest(options)) as IN8nHttpFullResponse };
+			}, signal);
 		} catch (error) {
 			answered?.();
-			if (error instanceof RateLimitBlockedError) throw error;
 			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
 				await wait(retryAfterMs({}, attempt));
@@ -259,6 +258,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex);
 		}
 		answered?.();
+		if ('blocked' in sent) throw sent.blocked;
+		const { response } = sent;
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as IDataObject;
 		const raw = Buffer.isBuffer(response.body) ? response.body : Buffer.from((response.body as ArrayBuffer) ?? []);

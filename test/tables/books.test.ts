@@ -145,7 +145,7 @@ describe('Vendor Books area', () => {
 		for (const r of booksArea.resources) {
 			const values = r.operations.map((o) => o.value);
 			expect(new Set(values).size).toBe(values.length);
-			expect(r.operations.find((o) => o.value === r.listOperation)?.kind).toBe('getAll');
+			expect(r.operations.find((o) => o.value === r.listOperation)?.kind).toBe('list');
 		}
 	});
 
@@ -182,7 +182,7 @@ describe('Vendor Books area', () => {
 			const [first, ...rest] = o.action.split(' ');
 			expect(first).toMatch(/^[A-Z][a-z]+$/);
 			for (const w of rest) expect(w === w.toLowerCase() || w === w.toUpperCase()).toBe(true);
-			if (o.kind === 'getAll') {
+			if (o.kind === 'list') {
 				expect(o.name).toBe('Get Many');
 				expect(o.action).toMatch(/^Get many /);
 			}

@@ -73,7 +73,7 @@ describe.each(nodes)('%s', (_name, area, node) => {
 
 	test('lists page, batches name an array field, at most one body root', () => {
 		for (const { op } of ops) {
-			if (op.kind === 'getAll') expect(op.pagination).toBeDefined();
+			if (op.kind === 'list') expect(op.pagination).toBeDefined();
 			if (op.batch) expect(op.fields.find((f) => f.name === op.batch?.field)?.type).toBe('array');
 			expect(op.fields.filter((f) => f.bodyRoot).length).toBeLessThanOrEqual(1);
 		}
@@ -99,7 +99,7 @@ describe.each(nodes)('%s', (_name, area, node) => {
 			});
 			const names = visible.map((p) => p.name);
 			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
-			if (op.kind === 'getAll') expect(names).toContain('returnAll');
+			if (op.kind === 'list') expect(names).toContain('returnAll');
 			for (const f of op.fields.filter((x) => placement(x, op) === 'top')) expect(names).toContain(f.name);
 			// an ID of a listable resource is a picker wherever it is entered: at the top or in a collection
 			const entered = [...visible, ...visible.flatMap((p) => (p.type === 'collection' ? ((p.options ?? []) as INodeProperties[]) : []))];

@@ -163,7 +163,7 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 			const expectedKind: Record<string, string> = {
 				create: 'create',
 				get: 'get',
-				getAll: 'getAll',
+				getAll: 'list',
 				update: 'update',
 				delete: 'delete',
 			};
@@ -197,7 +197,7 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 		for (const resource of area.resources) {
 			if (resource.listOperation) {
 				const list = resource.operations.find((o) => o.value === resource.listOperation);
-				expect(list?.kind).toBe('getAll');
+				expect(list?.kind).toBe('list');
 			}
 			expect(resource.idField).toMatch(/_id$/);
 		}
@@ -214,7 +214,7 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 
 	it('gives lists a pagination style and leaves page / per_page to the engine', () => {
 		for (const { op } of ops) {
-			if (op.kind === 'getAll') expect(op.pagination).toBeDefined();
+			if (op.kind === 'list') expect(op.pagination).toBeDefined();
 			else expect(op.pagination).toBeUndefined();
 			for (const field of op.fields) expect(['page', 'per_page']).not.toContain(field.name);
 		}

@@ -138,7 +138,7 @@ describe('Vendor Projects field tables', () => {
 	it('lists paginate as documented', () => {
 		expect(find('portal', 'getAll').pagination).toBe('none');
 		// my tasks answers a list, without documented paging
-		expect(find('myTasks', 'get')).toMatchObject({ kind: 'getAll', pagination: 'none' });
+		expect(find('myTasks', 'get')).toMatchObject({ kind: 'list', pagination: 'none' });
 		expect(find('project', 'getAll').pagination).toBe('pageSize');
 		expect(find('trash', 'getBin').pagination).toBe('pageSize');
 		expect(find('search', 'search').pagination).toBe('pageSize');

@@ -1,4 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 /**
  * Comments on billing projects (document 3, "Billing projects"). Paths are relative to
@@ -43,7 +44,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many comments of a billing project',
 		description: 'List the comments of a billing project',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/projects/{project_id}/comments',
 		scope: `${SCOPE}READ`,
@@ -79,6 +80,6 @@ export const comment: Resource = {
 	name: 'Comment',
 	idField: 'comment_id',
 	nameField: 'description',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 };

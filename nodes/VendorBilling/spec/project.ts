@@ -1,5 +1,6 @@
 import { sortOrder } from '../../VendorBooks/spec/items';
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 /**
  * Billing projects (document 3, "Billing projects"): tasks, staff, hours and billing for
@@ -180,7 +181,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many billing projects',
 		description: 'List billing projects',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/projects',
 		scope: `${SCOPE}READ`,
@@ -258,7 +259,7 @@ const operations: Operation[] = [
 		name: 'Get Invoices',
 		action: 'Get invoices of a billing project',
 		description: 'List the invoices raised for a billing project',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/projects/{project_id}/invoices',
 		scope: `${SCOPE}READ`,
@@ -290,7 +291,7 @@ export const project: Resource = {
 	name: 'Project',
 	idField: 'project_id',
 	nameField: 'project_name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (billing project list entry fields of the documents). */
 	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'created_time', 'total_hours', 'billable_hours'],

@@ -4,6 +4,7 @@
  * "Endpoints / Estimates", "Limits". The reference-value enums are shared with invoices.
  */
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 import { PRODUCT_TYPES, sortOrder } from './items';
 
 const S = 'VendorBooks.estimates';
@@ -319,7 +320,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many estimates',
 		description: 'List estimates',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/estimates',
 		scope: `${S}.READ`,
@@ -545,7 +546,7 @@ export const estimate: Resource = {
 	name: 'Estimate',
 	idField: 'estimate_id',
 	nameField: 'estimate_number',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (estimate list entry fields of the documents). */
 	simplify: ['estimate_id', 'estimate_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'expiry_date', 'currency_code', 'total', 'created_time', 'last_modified_time'],
@@ -560,14 +561,14 @@ export const estimateTemplate: Resource = {
 	name: 'Estimate Template',
 	idField: 'template_id',
 	nameField: 'template_name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations: [
 		{
 			value: 'getAll',
 			name: 'Get Many',
 			action: 'Get many estimate templates',
 			description: 'List the PDF templates of estimates',
-			kind: 'getAll',
+			kind: 'list',
 			method: 'GET',
 			path: '/estimates/templates',
 			scope: `${S}.READ`,

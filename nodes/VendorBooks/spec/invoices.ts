@@ -4,6 +4,7 @@
  * "Endpoints / Invoices", "Limits".
  */
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 import {
 	discountType,
 	gstNo,
@@ -363,7 +364,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many invoices',
 		description: 'List invoices',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/invoices',
 		scope: `${S}.READ`,
@@ -691,7 +692,7 @@ export const invoice: Resource = {
 	name: 'Invoice',
 	idField: 'invoice_id',
 	nameField: 'invoice_number',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (invoice list entry fields of the documents). */
 	simplify: ['invoice_id', 'invoice_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'due_date', 'currency_code', 'total', 'balance', 'created_time', 'last_modified_time'],

@@ -3,6 +3,7 @@
  * Source: document 001, "Item", "Endpoints / Items", "Limits".
  */
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 const S = 'VendorBooks.settings';
 
@@ -128,7 +129,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many items',
 		description: 'List items (active items by default)',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/items',
 		scope: `${S}.READ`,
@@ -264,7 +265,7 @@ export const item: Resource = {
 	name: 'Item',
 	idField: 'item_id',
 	nameField: 'name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (item fields of the documents). */
 	simplify: ['item_id', 'name', 'sku', 'status', 'product_type', 'rate', 'unit', 'description'],

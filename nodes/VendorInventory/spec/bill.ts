@@ -1,4 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 /**
  * Purchase bills (document 3, "Bills"): what a vendor charges on credit. Paths are relative
@@ -206,7 +207,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many bills',
 		description: 'List bills',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/bills',
 		scope: `${SCOPE}READ`,
@@ -248,7 +249,7 @@ export const bill: Resource = {
 	name: 'Bill',
 	idField: 'bill_id',
 	nameField: 'bill_number',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (bill fields of the documents). */
 	simplify: ['bill_id', 'bill_number', 'reference_number', 'vendor_id', 'vendor_name', 'status', 'date', 'due_date', 'currency_code', 'sub_total', 'tax_total', 'balance', 'created_time'],

@@ -1,4 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 /**
  * Customer payments (document 3, "Customer payments"): money received from a customer,
@@ -262,7 +263,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many customer payments',
 		description: 'List customer payments',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/customerpayments',
 		scope: `${SCOPE}READ`,
@@ -304,7 +305,7 @@ export const payment: Resource = {
 	name: 'Payment',
 	idField: 'payment_id',
 	nameField: 'payment_number',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (payment record and list entry fields of the documents). */
 	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'status', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],

@@ -1,4 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from './payment';
 
 /**
@@ -68,7 +69,7 @@ const operations: Operation[] = [
 		name: 'Get Many',
 		action: 'Get many refunds of a customer payment',
 		description: 'List the refunds of a customer payment',
-		kind: 'getAll',
+		kind: 'list',
 		method: 'GET',
 		path: '/customerpayments/{payment_id}/refunds',
 		scope: `${SCOPE}READ`,
@@ -86,6 +87,6 @@ export const refund: Resource = {
 	value: 'refund',
 	name: 'Refund',
 	idField: 'payment_refund_id',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations,
 };

@@ -10,7 +10,7 @@ export const myTasks: Resource = {
 			name: 'Get',
 			action: 'Get my tasks',
 			description: 'Get the tasks of the signed-in user in a portal',
-			kind: 'getAll',
+			kind: 'list',
 			method: 'GET',
 			path: '/portal/{portal_id}/mytasks',
 			// Scope: not stated in the documents.

@@ -1,4 +1,5 @@
 import type { Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 /**
  * Portals: the top-level container of the project-management area (document 000,
@@ -11,14 +12,14 @@ export const portal: Resource = {
 	// (`status: { id }`, `layout: { id }`, project `name`); the picker relies on them.
 	idField: 'id',
 	nameField: 'name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations: [
 		{
 			value: 'getAll',
 			name: 'Get Many',
 			action: 'Get many portals',
 			description: 'List the portals the user can access',
-			kind: 'getAll',
+			kind: 'list',
 			method: 'GET',
 			path: '/portals',
 			scope: 'VendorProjects.portals.READ',

@@ -1,4 +1,5 @@
 import type { Field, Resource } from '../../shared/spec';
+import { GET_MANY } from '../../shared/spec';
 
 const portalId: Field = {
 	name: 'portal_id',
@@ -147,7 +148,7 @@ export const project: Resource = {
 	// (create body `name`, `{ id }` references). The picker relies on them.
 	idField: 'id',
 	nameField: 'name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations: [
 		{
 			value: 'create',
@@ -179,7 +180,7 @@ export const project: Resource = {
 			name: 'Get Many',
 			action: 'Get many projects',
 			description: 'List the projects of a portal',
-			kind: 'getAll',
+			kind: 'list',
 			method: 'GET',
 			path: '/portal/{portal_id}/projects',
 			scope: 'VendorProjects.projects.READ',

@@ -74,7 +74,7 @@ export const trash: Resource = {
 			name: 'Get Bin',
 			action: 'Get many records in the bin',
 			description: 'List the records in the bin (trash)',
-			kind: 'getAll',
+			kind: 'list',
 			method: 'GET',
 			path: '/portal/{portal_id}/bin',
 			scope: 'VendorProjects.portals.READ',

@@ -348,7 +348,7 @@ export function crudTarget(ctx: Ctx): CrudTarget {
 		idField: ctx.resource.idField ?? 'id',
 		thing: ctx.resource.name,
 		// Ops without a stated response key (e.g. the inferred bill update) answer like the resource's create / get.
-		key: ctx.op.responseKey ?? (ctx.op.kind === 'getAll' ? undefined : ctx.resource.operations.find((o) => (o.kind === 'create' || o.kind === 'get') && o.responseKey)?.responseKey) ?? collection,
+		key: ctx.op.responseKey ?? (ctx.op.kind === 'list' ? undefined : ctx.resource.operations.find((o) => (o.kind === 'create' || o.kind === 'get') && o.responseKey)?.responseKey) ?? collection,
 	};
 }
 
@@ -437,7 +437,7 @@ export function generic(ctx: Ctx): Reply {
 			return genericCreate(ctx);
 		case 'get':
 			return genericGet(ctx);
-		case 'getAll':
+		case 'list':
 			return genericList(ctx);
 		case 'update':
 			return genericUpdate(ctx);
