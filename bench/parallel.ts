@@ -8,8 +8,6 @@
  *
  *   npm run build && node build/bench/parallel.js [items] [latencyMs]     (default 1000 20)
  */
-import { fork } from 'node:child_process';
-import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
@@ -18,20 +16,12 @@ import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../test/emulator/server
 import { runWorkflow } from '../test/harness';
 import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
-
-async function admin(url: string, method: string, route: string, body?: unknown): Promise<IDataObject> {
-	const res = await fetch(`${url}/__admin/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-	return (await res.json()) as IDataObject;
-}
+import { admin, emulatorProcess } from './support';
 
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);
 	const latencyMs = Number(process.argv[3] ?? 20);
-	const child = fork(path.join(__dirname, 'emulator-process.js'), [JSON.stringify({})]);
-	const url = await new Promise<string>((resolve, reject) => {
-		child.once('message', (m) => resolve((m as { url: string }).url));
-		child.once('error', reject);
-	});
+	const { url, child } = await emulatorProcess();
 	try {
 		const tokens = await admin(url, 'POST', 'tokens', { region: 'us' });
 		const credentials: HarnessCredential[] = [
@@ -95,6 +85,19 @@ async function main(): Promise<void> {
 		console.log('1 + k x cpu / latency. Delays that vary, as over a real network, spread the bunches out.');
 		await table(0);
 		await table(Math.round(latencyMs / 4));
+		// The same run with n8n's HTTP helper answering at once from memory: what is left is the
+		// package's own work and n8n's engine per item.
+		const canned = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ code: 0, message: 'success', item: { item_id: id, name: 'Bench widget', rate: 1 } })) };
+		const helpers = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as { getRequestHelperFunctions: (...args: unknown[]) => IDataObject };
+		const original = helpers.getRequestHelperFunctions;
+		helpers.getRequestHelperFunctions = (...args: unknown[]) => ({ ...original(...args), httpRequest: async () => canned });
+		try {
+			await run(DEFAULT_REQUESTS_IN_FLIGHT);
+			const took = await run(DEFAULT_REQUESTS_IN_FLIGHT);
+			console.log(`\nwithout the network: n8n's HTTP helper answering from memory, ${DEFAULT_REQUESTS_IN_FLIGHT} in flight: ${(took / items).toFixed(3)} ms/item, cpu ${(cpuMs / items).toFixed(3)} ms/item (the package and n8n's engine)`);
+		} finally {
+			helpers.getRequestHelperFunctions = original;
+		}
 	} finally {
 		child.disconnect();
 	}
