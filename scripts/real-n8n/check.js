@@ -19,7 +19,9 @@
  *  6. both example workflows imported (POST /rest/workflows) with that credential, run from their
  *     trigger (POST /rest/workflows/:id/run, then GET /rest/executions/:id), and their outputs
  *     and effects checked against the emulator
- *  7. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
+ *  7. the README's local-build way: a second n8n (user folder of its own) with
+ *     N8N_CUSTOM_EXTENSIONS=dist/ loads exactly the 10 nodes as CUSTOM.* and the one credential
+ *  8. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure.
  *
@@ -187,7 +189,7 @@ class N8nClient {
 // ------------------------------------------------------------------ the steps
 
 /** What to clean up (also on Ctrl+C / SIGTERM). */
-const state = { n8n: undefined, em: undefined, userFolder: undefined, logFile: undefined, tarball: undefined, accessToken: undefined };
+const state = { n8n: undefined, n8nCustom: undefined, em: undefined, userFolder: undefined, logFile: undefined, tarball: undefined, accessToken: undefined };
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -293,47 +295,7 @@ async function steps(state) {
 
 	// 4. n8n
 	await step(`n8n start on ${base} (isolated user folder)`, async () => {
-		const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('N8N_') && !k.startsWith('DB_') && k !== 'NODE_OPTIONS' && k !== 'NODE_PATH' && !k.startsWith('npm_')));
-		Object.assign(env, {
-			PATH: `${nodeBin}:${process.env.PATH}`,
-			N8N_USER_FOLDER: state.userFolder,
-			N8N_PORT: String(port),
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_SECURE_COOKIE: 'false',
-			N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
-			N8N_LOG_LEVEL: 'info',
-			EXECUTIONS_MODE: 'regular',
-		});
-		const t0 = Date.now();
-		const log = fs.openSync(state.logFile, 'a');
-		state.n8n = spawn(path.join(nodeBin, 'node'), [n8nBin, 'start'], { cwd: state.userFolder, env, stdio: ['ignore', log, log], detached: true });
-		fs.closeSync(log);
-		let exited;
-		state.n8n.once('exit', (code, signal) => (exited = `n8n exited (${code ?? signal})`));
-		// /healthz answers as soon as the server listens; /healthz/readiness once the database is
-		// migrated and n8n is fully started (nodes loaded).
-		const deadline = Date.now() + 240_000;
-		const times = {};
-		for (const route of ['/healthz', '/healthz/readiness']) {
-			for (;;) {
-				check(!exited, exited);
-				try {
-					const res = await fetch(`${base}${route}`);
-					await res.arrayBuffer();
-					if (res.status === 200) break;
-				} catch {
-					/* not listening yet */
-				}
-				check(Date.now() < deadline, `n8n did not answer ${route} with 200 within 240 s`);
-				await sleep(500);
-			}
-			times[route] = secs(Date.now() - t0);
-		}
+		const times = await startN8n(state, 'n8n', { userFolder: state.userFolder, logFile: state.logFile, port, brokerPort, nodeBin, n8nBin });
 		return [`pid ${state.n8n.pid}; /healthz 200 after ${times['/healthz']}, /healthz/readiness 200 after ${times['/healthz/readiness']}; log ${KEEP ? state.logFile : '(removed at the end)'}`];
 	});
 
@@ -342,11 +304,7 @@ async function steps(state) {
 	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
 
 	await step('POST /rest/owner/setup, POST /rest/login', async () => {
-		await api.json('POST', '/rest/owner/setup', owner);
-		api.cookies.clear();
-		const me = await api.json('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
-		check(me.email === owner.email, `login answered ${JSON.stringify(me).slice(0, 200)}`);
-		check(api.cookies.has('n8n-auth'), 'no n8n-auth cookie after login');
+		const me = await signIn(api, owner);
 		return [`logged in as ${me.email} (role ${me.role})`];
 	});
 
@@ -580,6 +538,29 @@ async function steps(state) {
 		];
 	});
 
+	// The README's local-build way: N8N_CUSTOM_EXTENSIONS at dist/ (n8n names the types CUSTOM.*).
+	// A second n8n with a user folder of its own; the first one is stopped first.
+	const distDir = path.join(ROOT, 'dist');
+	await step(`N8N_CUSTOM_EXTENSIONS=${path.relative(ROOT, distDir)}: a second n8n loads exactly the 10 nodes (CUSTOM.*) and the credential`, async () => {
+		await stopN8n(state.n8n);
+		state.n8n = undefined;
+		const userFolder = path.join(state.userFolder, 'custom-extensions');
+		fs.mkdirSync(userFolder);
+		const customPort = await freePort();
+		const times = await startN8n(state, 'n8nCustom', { userFolder, logFile: state.logFile, port: customPort, brokerPort: await freePort(), nodeBin, n8nBin, env: { N8N_CUSTOM_EXTENSIONS: distDir } });
+		const custom = new N8nClient(`http://127.0.0.1:${customPort}`);
+		await signIn(custom, owner);
+		const nodes = await custom.json('GET', '/types/nodes.json');
+		const expectedCustom = expectedNodes.map((n) => `CUSTOM.${n.slice(PACKAGE.name.length + 1)}`).sort();
+		const loaded = [...new Set(nodes.map((n) => n.name).filter((n) => n.startsWith('CUSTOM.') && !(n.endsWith('Tool') && expectedCustom.includes(n.slice(0, -4)))))].sort();
+		check(JSON.stringify(loaded) === JSON.stringify(expectedCustom), `CUSTOM.* node types: ${loaded.join(', ') || 'none'}; expected ${expectedCustom.join(', ')}`);
+		check(!nodes.some((n) => n.name.startsWith(`${PACKAGE.name}.`)), 'the installed package is loaded too');
+		const creds = await custom.json('GET', '/types/credentials.json');
+		const vendorCreds = creds.filter((c) => /vendor/i.test(c.name) || /test|harness|fixture/i.test(c.name)).map((c) => c.name);
+		check(JSON.stringify(vendorCreds) === JSON.stringify(['vendorOAuth2Api']), `credential types from dist/: ${vendorCreds.join(', ') || 'none'}; expected vendorOAuth2Api`);
+		return [`readiness after ${times['/healthz/readiness']}; ${loaded.length} node types: ${loaded.join(', ')}; credential type vendorOAuth2Api`];
+	});
+
 	console.log(`\nScope separator n8n sent: ${seen.separator}`);
 }
 
@@ -590,29 +571,97 @@ function redactObj(body) {
 	return out;
 }
 
+/** Sets up the owner of a new n8n and logs in as it. */
+async function signIn(api, owner) {
+	await api.json('POST', '/rest/owner/setup', owner);
+	api.cookies.clear();
+	const me = await api.json('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	check(me.email === owner.email, `login answered ${JSON.stringify(me).slice(0, 200)}`);
+	check(api.cookies.has('n8n-auth'), 'no n8n-auth cookie after login');
+	return me;
+}
+
+/**
+ * Starts n8n (Node 24) with its own user folder and port (`opts.env`: more environment);
+ * `state[key]` holds the process, which cleanup stops. Resolves once /healthz and
+ * /healthz/readiness answer 200, with how long each took.
+ */
+async function startN8n(state, key, opts) {
+	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('N8N_') && !k.startsWith('DB_') && k !== 'NODE_OPTIONS' && k !== 'NODE_PATH' && !k.startsWith('npm_')));
+	Object.assign(env, {
+		PATH: `${opts.nodeBin}:${process.env.PATH}`,
+		N8N_USER_FOLDER: opts.userFolder,
+		N8N_PORT: String(opts.port),
+		N8N_RUNNERS_BROKER_PORT: String(opts.brokerPort),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
+		N8N_LOG_LEVEL: 'info',
+		EXECUTIONS_MODE: 'regular',
+		...(opts.env ?? {}),
+	});
+	const t0 = Date.now();
+	const log = fs.openSync(opts.logFile, 'a');
+	const proc = spawn(path.join(opts.nodeBin, 'node'), [opts.n8nBin, 'start'], { cwd: opts.userFolder, env, stdio: ['ignore', log, log], detached: true });
+	fs.closeSync(log);
+	state[key] = proc;
+	let exited;
+	proc.once('exit', (code, signal) => (exited = `n8n exited (${code ?? signal})`));
+	// /healthz answers as soon as the server listens; /healthz/readiness once the database is
+	// migrated and n8n is fully started (nodes loaded).
+	const deadline = Date.now() + 240_000;
+	const times = {};
+	for (const route of ['/healthz', '/healthz/readiness']) {
+		for (;;) {
+			check(!exited, exited);
+			try {
+				const res = await fetch(`http://127.0.0.1:${opts.port}${route}`);
+				await res.arrayBuffer();
+				if (res.status === 200) break;
+			} catch {
+				/* not listening yet */
+			}
+			check(Date.now() < deadline, `n8n did not answer ${route} with 200 within 240 s`);
+			await sleep(500);
+		}
+		times[route] = secs(Date.now() - t0);
+	}
+	return times;
+}
+
 // ------------------------------------------------------------------ cleanup
+
+/** Stops an n8n process and its task runner (its own process group); SIGKILL after 20 s. */
+async function stopN8n(n8n) {
+	if (!n8n || n8n.exitCode !== null || n8n.signalCode !== null) return undefined;
+	const exited = new Promise((r) => n8n.once('exit', r));
+	const signalGroup = (sig) => {
+		try {
+			process.kill(-n8n.pid, sig);
+		} catch {
+			/* already gone */
+		}
+	};
+	signalGroup('SIGTERM');
+	const stopped = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
+	if (!stopped) {
+		signalGroup('SIGKILL');
+		await Promise.race([exited, sleep(5_000)]);
+	}
+	return `n8n stopped${stopped ? '' : ' (killed after 20 s)'}`;
+}
 
 async function cleanup(state) {
 	const done = [];
-	const { n8n, em, userFolder } = state;
-	state.n8n = state.em = state.userFolder = undefined; // once, even if a signal comes during it
-	if (n8n && n8n.exitCode === null && n8n.signalCode === null) {
-		const exited = new Promise((r) => n8n.once('exit', r));
-		// n8n runs in its own process group (detached): stop it and its task runner together
-		const signalGroup = (sig) => {
-			try {
-				process.kill(-n8n.pid, sig);
-			} catch {
-				/* already gone */
-			}
-		};
-		signalGroup('SIGTERM');
-		const stopped = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
-		if (!stopped) {
-			signalGroup('SIGKILL');
-			await Promise.race([exited, sleep(5_000)]);
-		}
-		done.push(`n8n stopped${stopped ? '' : ' (killed after 20 s)'}`);
+	const { n8n, n8nCustom, em, userFolder } = state;
+	state.n8n = state.n8nCustom = state.em = state.userFolder = undefined; // once, even if a signal comes during it
+	for (const proc of [n8n, n8nCustom]) {
+		const stopped = await stopN8n(proc);
+		if (stopped) done.push(stopped);
 	}
 	if (em) {
 		await em.close();
