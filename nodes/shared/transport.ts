@@ -257,6 +257,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			}
 			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex);
 		}
+		// Marked here, in the same synchronous run as the 429 check below (not in a `finally` on
+		// the call): a waiter the mark wakes must see the block this answer may set.
 		answered?.();
 		if ('blocked' in sent) throw sent.blocked;
 		const { response } = sent;
