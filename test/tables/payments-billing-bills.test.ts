@@ -116,12 +116,14 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 		expect(actual).toEqual(expected);
 	});
 
-	it('marks exactly the inferred operations as inferred', () => {
+	it('marks exactly the inferred operations as inferred: the guessed paths and the lists whose paging is guessed (document 3 shows no paging)', () => {
 		const inferredKeys = new Set(inferred.map((e) => key(e.method, e.path)));
 		for (const { op } of ops) {
 			const k = key(op.method, op.path);
-			expect([k, op.inferred === true]).toEqual([k, inferredKeys.has(k)]);
+			expect([k, op.inferred === true]).toEqual([k, inferredKeys.has(k) || op.pagination === 'pageContext']);
 			if (op.inferred) expect(op.notes).toMatch(/not shown/);
+			if (op.inferred) expect([k, op.inferredNote]).toEqual([k, expect.stringMatching(/^the documents/)]);
+			if (op.pagination === 'pageContext') expect(op.inferredNote).toContain('do not show how this list pages');
 		}
 	});
 

@@ -6,7 +6,10 @@
  * the documents show are offered, inferred rules and operations say so in the UI, guessed
  * paging does not trust a missing page_context, and server texts never show a token.
  */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
@@ -14,6 +17,12 @@ import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.nod
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
+import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
+import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
+import { inventoryArea } from '../../nodes/VendorInventory/spec';
 import { DEMO } from '../emulator/demo-data';
 import { pollOnce } from '../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
@@ -281,4 +290,45 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	const error = json(echoed, 'Echo')[0];
 	expect(JSON.stringify(error)).not.toContain(token.slice(5, 25));
 	expect(String(error.error)).toContain('Vendor-oauthtoken <redacted>');
+});
+
+/** Every node description, as the UI shows it. */
+const DESCRIPTIONS: INodeTypeDescription[] = [
+	VendorBooks, VendorInvoice, VendorBilling, VendorInventory, VendorProjects,
+	VendorBooksTrigger, VendorInvoiceTrigger, VendorBillingTrigger, VendorInventoryTrigger, VendorProjectsTrigger,
+].map((N) => new N().description);
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+const NOT_COVERED = (() => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const start = readme.indexOf('\n## Not covered / assumptions\n');
+	return flat(readme.slice(start, readme.indexOf('\n## ', start + 1)));
+})();
+
+test('12. the README\'s "Not covered / assumptions" lists every inferred name, rule, operation and paging style the UI marks, with the UI\'s words, and nothing the UI does not show', () => {
+	const props = DESCRIPTIONS.flatMap((d) => allProperties(d.properties));
+	// What the UI says is inferred: notices on operations, "Inferred: ..." at the end of a field's description.
+	const uiTexts = new Set([
+		...props.filter((p) => p.type === 'notice' && p.displayName.startsWith('Inferred: ')).map((p) => flat(p.displayName)),
+		...props.flatMap((p) => (p.description?.includes('Inferred: ') ? [flat(p.description.slice(p.description.indexOf('Inferred: ')))] : [])),
+	]);
+	expect(uiTexts.size).toBeGreaterThanOrEqual(8);
+	for (const text of uiTexts) expect([text, NOT_COVERED.includes(`"${text}"`)]).toEqual([text, true]);
+	// ... and the README quotes no "Inferred: ..." text the UI does not show.
+	const quoted = [...NOT_COVERED.matchAll(/"(Inferred: [^"]+)"/g)].map((m) => m[1]);
+	expect(quoted.length).toBe(uiTexts.size);
+	for (const text of quoted) expect([text, uiTexts.has(text)]).toEqual([text, true]);
+
+	// Inferred parameter names: each in the README's list, in backticks.
+	const names = new Set(props.filter((p) => p.description?.includes('Parameter name inferred from the API conventions')).map((p) => p.name));
+	expect(names.size).toBeGreaterThanOrEqual(6);
+	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Inferred operations'));
+	expect(namesBullet).toContain('"Parameter name inferred from the API conventions"');
+	for (const name of names) expect([name, namesBullet.includes(`\`${name}\``)]).toEqual([name, true]);
+
+	// Response-only bill line members: marked readOnly (and inferred) in the table, none offered, each listed.
+	const billLines = inventoryArea.resources.flatMap((r) => r.operations).flatMap((o) => o.fields).filter((f) => f.name === 'line_items');
+	const readOnly = [...new Set(billLines.flatMap((f) => (f.fields ?? []).filter((m) => m.readOnly).map((m) => m.name)))];
+	expect(readOnly.length).toBeGreaterThanOrEqual(12);
+	const billBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Bill line items'));
+	for (const name of readOnly) expect([name, billBullet.includes(`\`${name}\``)]).toEqual([name, true]);
 });

@@ -1,4 +1,4 @@
-import { sortOrder } from '../../VendorBooks/spec/items';
+import { GUESSED_PAGING, sortOrder } from '../../VendorBooks/spec/items';
 import type { Field, Operation, Resource } from '../../shared/spec';
 import { GET_MANY } from '../../shared/spec';
 
@@ -219,6 +219,8 @@ const operations: Operation[] = [
 		],
 		responseKey: 'projects',
 		pagination: 'pageContext',
+		inferred: true,
+		inferredNote: GUESSED_PAGING,
 		notes:
 			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
 	},
@@ -281,6 +283,8 @@ const operations: Operation[] = [
 		],
 		responseKey: 'invoices',
 		pagination: 'pageContext',
+		inferred: true,
+		inferredNote: GUESSED_PAGING,
 		notes:
 			'Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
 	},

@@ -355,6 +355,8 @@ const operations: Operation[] = [
 		],
 		responseKey: 'invoice',
 		inferred: true,
+		inferredNote:
+			'the documents show no call that makes an invoice from an estimate; the node reads the estimate (GET /estimates/{estimate_id}) and creates the invoice from its customer and line items (POST /invoices).',
 		special: 'fromEstimate',
 		notes:
 			'Not a documented call: composed by the node from GET /estimates/{estimate_id} and POST /invoices. estimate_id is not sent as such: the node reads the estimate and builds the invoice body (customer_id, line_items, currency and the other copied header fields, invoiced_estimate_id = estimate_id), then overlays the fields given here.',

@@ -10,6 +10,13 @@ const S = 'VendorBooks.settings';
 export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
 export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
+/**
+ * The UI notice (`inferredNote`) of a list whose paging the documents do not show (payments,
+ * billing projects and their invoices, bills): paged as the Books lists are.
+ */
+export const GUESSED_PAGING =
+	'the documents do not show how this list pages; page / per_page are sent and page_context is read as in the Books lists. An answer without page_context ends Return All only at a page shorter than the page size.';
+
 /** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
 export const sortOrder: Field = {
 	name: 'sort_order',

@@ -1,5 +1,6 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
 import { GET_MANY } from '../../shared/spec';
+import { GUESSED_PAGING } from '../../VendorBooks/spec/items';
 
 /**
  * Purchase bills (document 3, "Bills"): what a vendor charges on credit. Paths are relative
@@ -214,6 +215,8 @@ const operations: Operation[] = [
 		fields: [],
 		responseKey: 'bills',
 		pagination: 'pageContext',
+		inferred: true,
+		inferredNote: GUESSED_PAGING,
 		notes:
 			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
 	},

@@ -1,5 +1,6 @@
 import type { Field, Operation, Resource } from '../../shared/spec';
 import { GET_MANY } from '../../shared/spec';
+import { GUESSED_PAGING } from '../../VendorBooks/spec/items';
 
 /**
  * Customer payments (document 3, "Customer payments"): money received from a customer,
@@ -270,8 +271,10 @@ const operations: Operation[] = [
 		fields: listFilters,
 		responseKey: 'customerpayments',
 		pagination: 'pageContext',
+		inferred: true,
+		inferredNote: GUESSED_PAGING,
 		notes:
-			'Inferred pagination: the document shows none for payments; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
+			'Inferred pagination: not shown (the document shows none for payments); accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
 	},
 	{
 		value: 'update',

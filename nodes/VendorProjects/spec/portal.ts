@@ -5,6 +5,13 @@ import { GET_MANY } from '../../shared/spec';
  * Portals: the top-level container of the project-management area (document 000,
  * "Portal", endpoints 1 and 2). Fields of the portal record are not shown.
  */
+/**
+ * The UI notice (`inferredNote`) of the project-management lists: the documents show their
+ * page / per_page parameters but not their answers.
+ */
+export const GUESSED_PAGE_END =
+	'the documents show page / per_page for this list but not its answer; per_page 200 is sent (the page size of the Books lists) and Return All stops at a page shorter than that.';
+
 export const portal: Resource = {
 	value: 'portal',
 	name: 'Portal',

@@ -1,5 +1,6 @@
 import type { Field, Resource } from '../../shared/spec';
 import { GET_MANY } from '../../shared/spec';
+import { GUESSED_PAGE_END } from './portal';
 
 const portalId: Field = {
 	name: 'portal_id',
@@ -186,6 +187,8 @@ export const project: Resource = {
 			scope: 'VendorProjects.projects.READ',
 			fields: [portalId],
 			pagination: 'pageSize',
+			inferred: true,
+			inferredNote: GUESSED_PAGE_END,
 			notes: 'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
 		},
 		{

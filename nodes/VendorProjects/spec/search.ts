@@ -1,4 +1,5 @@
 import type { Field, Resource } from '../../shared/spec';
+import { GUESSED_PAGE_END } from './portal';
 
 const SCOPES = ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'];
 
@@ -63,6 +64,8 @@ export const search: Resource = {
 				...extraParameters,
 			],
 			pagination: 'pageSize',
+			inferred: true,
+			inferredNote: GUESSED_PAGE_END,
 			notes: 'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 		},
 		{
@@ -96,6 +99,8 @@ export const search: Resource = {
 				...extraParameters,
 			],
 			pagination: 'pageSize',
+			inferred: true,
+			inferredNote: GUESSED_PAGE_END,
 			notes: 'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 		},
 	],

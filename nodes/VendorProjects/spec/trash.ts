@@ -1,4 +1,5 @@
 import type { Field, Resource } from '../../shared/spec';
+import { GUESSED_PAGE_END } from './portal';
 
 /** Modules whose records can be trashed, restored and deleted (document 000, "Trash request item"). */
 export const trashModules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'] as const;
@@ -118,6 +119,8 @@ export const trash: Resource = {
 				},
 			],
 			pagination: 'pageSize',
+			inferred: true,
+			inferredNote: GUESSED_PAGE_END,
 			notes:
 				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" / "desc(field)". filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
 		},
