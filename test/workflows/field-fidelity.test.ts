@@ -23,6 +23,11 @@ import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInv
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
+import { billingArea } from '../../nodes/VendorBilling/spec';
+import { booksArea } from '../../nodes/VendorBooks/spec';
+import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { projectsArea } from '../../nodes/VendorProjects/spec';
+import type { Field } from '../../nodes/shared/spec';
 import { DEMO } from '../emulator/demo-data';
 import { pollOnce } from '../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
@@ -110,6 +115,35 @@ test('2. a user added without a role is sent without user_role (nothing grants a
 	expect(users[1]).toMatchObject({ user_id: DEMO.billingUsers.bob, user_role: 'timesheetstaff' });
 	// A required enum still starts at a value: billing_type is sent as chosen.
 	expect(bodies()[0].billing_type).toBe('based_on_task_hours');
+});
+
+test('2. in every node, every optional choice (enum or yes / no) of a fixed-collection entry starts empty, so nothing is sent unless the user sets it', () => {
+	const nodes: Array<[typeof billingArea, INodeTypeDescription]> = [
+		[booksArea, new VendorBooks().description],
+		[invoiceArea, new VendorInvoice().description],
+		[billingArea, new VendorBilling().description],
+		[inventoryArea, new VendorInventory().description],
+		[projectsArea, new VendorProjects().description],
+	];
+	const walk = (fields: Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? [])]);
+	let checked = 0;
+	for (const [area, description] of nodes) {
+		const entries = allProperties(description.properties).filter((p) => p.type === 'fixedCollection');
+		const tableFields = walk(area.resources.flatMap((r) => r.operations.flatMap((o) => o.fields)));
+		for (const parent of tableFields.filter((f) => f.fields && !f.sortFields)) {
+			for (const member of parent.fields!.filter((m) => !m.required && !m.readOnly && (m.type === 'boolean' || (m.type === 'enum' && m.default === undefined)))) {
+				const shown = entries
+					.filter((p) => p.name === parent.name)
+					.flatMap((p) => ((p.options ?? []) as Array<{ values?: INodeProperties[] }>).flatMap((o) => o.values ?? []))
+					.filter((m) => m.name === member.name);
+				for (const m of shown) {
+					checked++;
+					expect([area.value, parent.name, member.name, m.type, m.default]).toEqual([area.value, parent.name, member.name, 'options', '']);
+				}
+			}
+		}
+	}
+	expect(checked).toBeGreaterThanOrEqual(6);
 });
 
 test('3. negative amounts (code 20004) and non-numeric rates are refused naming the field and the rule; nothing is sent', async () => {

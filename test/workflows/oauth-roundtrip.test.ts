@@ -111,6 +111,12 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 		['books', 200],
 	]);
 	expect(env.apiRequests()[1].headers.authorization).toBe(`Vendor-oauthtoken ${stored.access_token}`);
+	// The admin route shows that refresh (n8n's own token call) without its secrets.
+	const admin = await (await fetch(`${em.url}/__admin/requests`)).text();
+	for (const secret of [em.defaultClient.clientSecret, String(token.refresh_token), String(token.access_token), String(stored.access_token)]) expect(admin).not.toContain(secret);
+	const refresh = (JSON.parse(admin) as Array<{ area?: string; body?: IDataObject; headers: IDataObject }>).find((r) => r.area === 'accounts');
+	expect(refresh?.body?.grant_type).toBe('refresh_token');
+	expect([refresh?.body?.refresh_token, refresh?.body?.client_secret ?? refresh?.headers.authorization]).toEqual(['<redacted>', expect.stringContaining('<redacted>')]);
 
 	// 6. A revoked refresh token cannot be used again: the node reports the token problem.
 	em.accounts.revokeRefreshToken(String(token.refresh_token));
