@@ -355,9 +355,18 @@ test('12. the README\'s "Not covered / assumptions" lists every inferred name, r
 	// Inferred parameter names: each in the README's list, in backticks.
 	const names = new Set(props.filter((p) => p.description?.includes('Parameter name inferred from the API conventions')).map((p) => p.name));
 	expect(names.size).toBeGreaterThanOrEqual(6);
-	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Inferred operations'));
+	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Types the documents do not show'));
 	expect(namesBullet).toContain('"Parameter name inferred from the API conventions"');
 	for (const name of names) expect([name, namesBullet.includes(`\`${name}\``)]).toEqual([name, true]);
+
+	// Types not shown: each such field named in the README with the UI's words.
+	const typesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Types the documents do not show'), NOT_COVERED.indexOf('- Inferred operations'));
+	const untyped = props.filter((p) => /Type not shown in the documents|its type is not shown in the documents/.test(p.description ?? ''));
+	expect(untyped.length).toBeGreaterThanOrEqual(12);
+	for (const p of untyped) {
+		expect([p.name, typesBullet.includes(`\`${p.name}\``)]).toEqual([p.name, true]);
+		expect(typesBullet).toContain(`"${flat(p.description ?? '')}"`);
+	}
 
 	// Response-only bill line members: marked readOnly (and inferred) in the table, none offered, each listed.
 	const billLines = inventoryArea.resources.flatMap((r) => r.operations).flatMap((o) => o.fields).filter((f) => f.name === 'line_items');
