@@ -318,6 +318,18 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	expect(env.apiRequests().map((r) => r.status)).toEqual([400]);
 	expect(env.orgTenant().all('invoices').some((i) => JSON.stringify(i).includes('tag_optoin_id'))).toBe(false);
 
+	// Top-level keys too, in the body and in the query (sent through Custom API Call, which sends what it is given).
+	env.em.clearRequests();
+	const custom = env.orgSteps('vendorBooks', { resource: 'customApiCall' });
+	const raw = await env.run([
+		custom('Body', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{"nmae":"Typo","rate":5}' }, { onError: 'continueRegularOutput' }),
+		custom('Query', { customMethod: 'GET', customPath: '/items', customQuery: { parameters: [{ name: 'colour', value: 'red' }] } }, { onError: 'continueRegularOutput' }),
+	]);
+	expect(String(json(raw, 'Body')[0].error)).toContain('nmae: is not a body key of this operation');
+	expect(String(json(raw, 'Query')[0].error)).toContain('colour: is not a query parameter of this operation');
+	expect(env.apiRequests().map((r) => r.status)).toEqual([400, 400]);
+	expect(env.orgTenant().all('items').some((i) => i.name === 'Typo' || 'nmae' in i)).toBe(false);
+
 	const token = String(env.storedToken.access_token);
 	env.em.faults.next(1, { kind: 'status', status: 500, body: { code: 1, message: `Token Vendor-oauthtoken ${token} and ${token} refused; refresh ${token.replace('1000.', '')}` } }, 'billing.project.create');
 	const echoed = await env.run([create('Echo')]);
