@@ -170,6 +170,19 @@ test('4. an organization ID that is not a digit string is refused before anythin
 	const bad = '../600';
 	const result = await env.run([projects('Get', { operation: 'get', organizationId: bad, project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' })]);
 	expect(json(result, 'Get')[0].error).toBe('"Organization ID" must be an ID made of digits (got "../600")');
+	// Every area with an organization, whether it travels in the query (Books, Inventory) or a header (Invoice, Billing).
+	const others = await env.run([
+		env.orgSteps('vendorBooks', { resource: 'item' })('Books', { operation: 'getAll', organizationId: bad, returnAll: true }, { onError: 'continueRegularOutput' }),
+		env.orgSteps('vendorInventory', { resource: 'bill' })('Inventory', { operation: 'getAll', organizationId: ` ${env.em.organizationId} `, returnAll: true }, { onError: 'continueRegularOutput' }),
+		env.orgSteps('vendorInvoice', { resource: 'payment' })('Invoice', { operation: 'getAll', organizationId: '6e2', returnAll: true }, { onError: 'continueRegularOutput' }),
+	]);
+	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([
+		'"Organization ID" must be an ID made of digits (got "../600")',
+		undefined,
+		'"Organization ID" must be an ID made of digits (got "6e2")',
+	]);
+	expect(env.apiRequests().map((r) => [r.path, r.query.organization_id])).toEqual([['/us/api/inventory/v1/bills', env.em.organizationId]]);
+	env.em.clearRequests();
 	const picker = env.picker(VendorBilling, 'searchProjects', { organizationId: bad, resource: 'project', operation: 'get', project_id: fromList('') });
 	await expect(picker()).rejects.toThrow('"Organization ID" must be an ID made of digits');
 	const poll = pollOnce({
@@ -266,6 +279,18 @@ test('8. inferred operations say so in the UI: the refund list and the bill upda
 	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^Inferred: the documents do not show the path of the refund list/);
 	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^Inferred: the documents do not show the path and answer of the bill update/);
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'create')).toBeUndefined();
+	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Inferred: the documents show no call that makes an invoice from an estimate/);
+	// Lists whose paging is guessed say so too.
+	const paging = /^Inferred: the documents do not show how this list pages/;
+	expect(notice(new VendorInvoice().description.properties, 'payment', 'getAll')).toMatch(paging);
+	expect(notice(new VendorBilling().description.properties, 'project', 'getAll')).toMatch(paging);
+	expect(notice(new VendorBilling().description.properties, 'project', 'getInvoices')).toMatch(paging);
+	expect(notice(new VendorInventory().description.properties, 'bill', 'getAll')).toMatch(paging);
+	expect(notice(new VendorBooks().description.properties, 'item', 'getAll')).toBeUndefined();
+	const pageEnd = /^Inferred: the documents show page \/ per_page for this list but not its answer/;
+	for (const [resource, operation] of [['project', 'getAll'], ['search', 'search'], ['search', 'searchInProject'], ['trash', 'getBin']]) {
+		expect([resource, operation, notice(new VendorProjects().description.properties, resource, operation)]).toEqual([resource, operation, expect.stringMatching(pageEnd)]);
+	}
 	const result = await env.run([refunds('Refunds', { operation: 'getAll', payment_id: byId(DEMO.payments.paid2), returnAll: true })]);
 	expectNoError(result);
 	expect(env.apiRequests().map((r) => r.path)).toEqual([`/us/api/invoice/v3/customerpayments/${DEMO.payments.paid2}/refunds`]);
@@ -302,6 +327,21 @@ test('10. guessed paging: an answer without page_context is not trusted as the e
 	const short = await env.run([bills('Bills', { operation: 'getAll', returnAll: true })]);
 	expectNoError(short);
 	expect(env.apiRequests()).toHaveLength(1);
+	env.em.faults.clear();
+
+	// Billing projects and a project's invoices page the same way.
+	env.em.clearRequests();
+	env.em.faults.next(5, { kind: 'noPageContext' }, 'billing.project.getAll');
+	env.em.faults.next(5, { kind: 'noPageContext' }, 'billing.project.getInvoices');
+	const billing = await env.run([projects('Projects', { operation: 'getAll', returnAll: true })]);
+	expectNoError(billing);
+	expect(json(billing, 'Projects').length).toBeGreaterThan(0);
+	expectNoError(await env.run([projects('Invoices', { operation: 'getInvoices', project_id: byId(DEMO.billingProjects.website), returnAll: true })]));
+	expect(env.apiRequests().map((r) => [r.operation, r.query.page, r.query.per_page])).toEqual([
+		['billing.project.getAll', '1', '200'],
+		['billing.project.getInvoices', '1', '200'],
+	]);
+	expect(env.apiRequests().every((r) => !JSON.stringify(r).includes('page_context'))).toBe(true);
 	env.em.faults.clear();
 });
 
