@@ -28,6 +28,8 @@ import { booksArea } from '../../nodes/VendorBooks/spec';
 import { invoiceArea } from '../../nodes/VendorInvoice/spec';
 import { projectsArea } from '../../nodes/VendorProjects/spec';
 import type { Field } from '../../nodes/shared/spec';
+import { fieldSchema } from '../../nodes/shared/validate';
+import { normaliseScalar } from '../../nodes/shared/request';
 import { DEMO } from '../emulator/demo-data';
 import { pollOnce } from '../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
@@ -100,6 +102,18 @@ test('1. a number given to a text custom field of a project is sent as its decim
 	]);
 	expectNoError(result);
 	expect(bodies()[0]).toMatchObject({ cf_single_line: '3', cf_integer: 42 });
+});
+
+test('1. in every table of every area, every text field (members of objects and list entries too) takes a number and sends its decimal text', () => {
+	const walk = (fields: Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? []), ...(f.of ? walk([f.of]) : [])]);
+	const strings = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea]
+		.flatMap((area) => walk(area.resources.flatMap((r) => r.operations.flatMap((o) => o.fields))))
+		.filter((f) => f.type === 'string' && !f.readOnly && (f.minLength ?? 0) <= 2);
+	expect(strings.length).toBeGreaterThan(100);
+	for (const f of strings) {
+		expect([f.name, fieldSchema(f).safeParse(42).success, normaliseScalar(f, 42)]).toEqual([f.name, true, '42']);
+		expect([f.name, normaliseScalar(f, 4999.5)]).toEqual([f.name, '4999.5']);
+	}
 });
 
 test('2. a user added without a role is sent without user_role (nothing grants admin); a chosen role is sent', async () => {
