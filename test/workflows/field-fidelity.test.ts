@@ -269,18 +269,32 @@ test('6. bills: item_order as a decimal; response-only line members are not offe
 	for (const readOnly of ['account_name', 'tax_name', 'tax_percentage', 'bcy_rate', 'item_total', 'image_name', 'reverse_charge_tax_amount']) expect(lineMembers).not.toContain(readOnly);
 });
 
-test('7. rules the documents do not state: the amount required on payments and refunds says "Inferred" in the UI; the item name has no invented limit', async () => {
+test('7. rules the documents do not state say "Inferred" in the UI: amounts of payments and refunds, payment invoice entries, custom-field entries, can_send_in_mail; the item name has no invented limit', async () => {
 	const result = await env.run([
 		payments('No amount', { operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
 		refunds('No refund amount', { operation: 'create', payment_id: byId(DEMO.payments.paid2), amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
+		payments('No amount applied', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, invoices: { values: [{ invoice_id: '1', amount_applied: '={{ "" }}' }] } }, { onError: 'continueRegularOutput' }),
 	]);
 	expectNoError(result);
 	expect(json(result, 'No amount')[0].error).toBe('Invalid input: "amount" is required');
 	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: "amount" is required');
+	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: "invoices[0].amount_applied" is required');
 	expect(env.apiRequests()).toHaveLength(0);
 	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount');
 	expect(amounts.flatMap((p) => p.displayOptions?.show?.resource ?? []).sort()).toEqual(expect.arrayContaining(['payment', 'refund']));
 	for (const p of amounts) expect(p.description).toContain('Inferred: required (the documents list amount without a required marker');
+	// Members required by inference say so too.
+	const invoiceProps = allProperties(new VendorInvoice().description.properties);
+	for (const name of ['invoice_id', 'amount_applied']) {
+		const members = invoiceProps.filter((p) => p.name === name && p.required);
+		expect(members.length).toBeGreaterThan(0);
+		for (const p of members) expect([name, p.description]).toEqual([name, expect.stringContaining('Inferred: required in each entry')]);
+	}
+	const booksRequired = allProperties(new VendorBooks().description.properties).filter((x) => (x.name === 'customfield_id' || x.name === 'can_send_in_mail') && x.required);
+	expect(new Set(booksRequired.map((p) => p.name))).toEqual(new Set(['customfield_id', 'can_send_in_mail']));
+	for (const p of booksRequired) {
+		expect([p.name, p.description]).toEqual([p.name, expect.stringContaining('Inferred: required')]);
+	}
 	const pdfIds = allProperties(new VendorBooks().description.properties).find((p) => p.name === 'estimate_ids' && p.displayOptions?.show?.operation?.includes('getPdf'));
 	expect(pdfIds?.description).toContain('Inferred: split into calls of 25 IDs');
 	const names = allProperties(new VendorBooks().description.properties).filter((p) => p.name === 'name' && p.displayOptions?.show?.resource?.includes('item'));

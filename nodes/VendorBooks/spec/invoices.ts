@@ -16,7 +16,7 @@ import {
 	taxTreatmentCode,
 	vatTreatment,
 } from './estimates';
-import { sortOrder } from './items';
+import { CUSTOM_FIELD_ENTRY_RULE, sortOrder } from './items';
 
 const S = 'VendorBooks.invoices';
 
@@ -566,6 +566,7 @@ const operations: Operation[] = [
 				type: 'boolean',
 				in: 'query',
 				required: true,
+				inferredRule: 'required (the documents give can_send_in_mail, true or false, as the only input, without a required marker)',
 				description: 'Whether the attachment is sent with the invoice e-mail',
 			},
 		],
@@ -624,7 +625,7 @@ const operations: Operation[] = [
 				bodyRoot: true,
 				description: 'Custom field values (the request body is this array)',
 				fields: [
-					{ name: 'customfield_id', type: 'id', required: true, description: 'ID of the custom field' },
+					{ name: 'customfield_id', type: 'id', required: true, inferredRule: CUSTOM_FIELD_ENTRY_RULE, description: 'ID of the custom field' },
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
 			},

@@ -17,6 +17,9 @@ export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'invento
 export const GUESSED_PAGING =
 	'the documents do not show how this list pages; page / per_page are sent and page_context is read as in the Books lists. An answer without page_context ends Return All only at a page shorter than the page size.';
 
+/** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
+export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (the documents give an entry as { customfield_id, value } without a required marker; an entry without it names no field)';
+
 /** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
 export const sortOrder: Field = {
 	name: 'sort_order',
@@ -236,7 +239,7 @@ const operations: Operation[] = [
 				bodyRoot: true,
 				description: 'Custom field values (the request body is this array)',
 				fields: [
-					{ name: 'customfield_id', type: 'id', required: true, description: 'ID of the custom field' },
+					{ name: 'customfield_id', type: 'id', required: true, inferredRule: CUSTOM_FIELD_ENTRY_RULE, description: 'ID of the custom field' },
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
 			},

@@ -76,18 +76,23 @@ const paymentIdPath: Field = {
 	description: 'ID of the customer payment',
 };
 
+/** The rule of the two members every `invoices` entry carries (not marked required in the documents). */
+const INVOICE_ENTRY_RULE = 'required in each entry (the documents give an entry as { invoice_id, amount_applied }, other members as what it may also carry)';
+
 /** Members of one entry of `invoices` on create (documented create input). */
 const invoiceEntryFields: Field[] = [
 	{
 		name: 'invoice_id',
 		type: 'id',
 		required: true,
+		inferredRule: INVOICE_ENTRY_RULE,
 		description: 'ID of the invoice the payment is applied to',
 	},
 	{
 		name: 'amount_applied',
 		type: 'number',
 		required: true,
+		inferredRule: INVOICE_ENTRY_RULE,
 		description: 'Amount of the payment applied to this invoice',
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
