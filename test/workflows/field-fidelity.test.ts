@@ -404,6 +404,15 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	const error = json(echoed, 'Echo')[0];
 	expect(JSON.stringify(error)).not.toContain(token.slice(5, 25));
 	expect(String(error.error)).toContain('Vendor-oauthtoken <redacted>');
+
+	// Stopping the workflow, the whole error n8n keeps (message, description, context, cause) holds no token either.
+	env.em.faults.next(1, { kind: 'status', status: 400, body: { code: 1, message: `bad token ${token}`, token } }, 'billing.project.create');
+	const stopped = await env.run([projects('Stop', { operation: 'create', project_name: 'Stop', customer_id: DEMO.customers.globex, billing_type: 'based_on_task_hours' })]);
+	const thrown = stopped.error('Stop');
+	expect(thrown?.message).toContain('bad token <redacted>');
+	const everything = JSON.stringify({ ...thrown, message: thrown?.message, stack: thrown?.stack, description: (thrown as { description?: string })?.description });
+	expect(everything).not.toContain(token.slice(5, 25));
+	env.em.faults.clear();
 });
 
 /** Every node description, as the UI shows it. */
