@@ -406,7 +406,7 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	expect(String(error.error)).toContain('Vendor-oauthtoken <redacted>');
 
 	// Stopping the workflow, the whole error n8n keeps (message, description, context, cause) holds no token either.
-	env.em.faults.next(1, { kind: 'status', status: 400, body: { code: 1, message: `bad token ${token}`, token } }, 'billing.project.create');
+	env.em.faults.next(1, { kind: 'status', status: 500, body: { code: 1, message: `bad token ${token}`, token } }, 'billing.project.create');
 	const stopped = await env.run([projects('Stop', { operation: 'create', project_name: 'Stop', customer_id: DEMO.customers.globex, billing_type: 'based_on_task_hours' })]);
 	const thrown = stopped.error('Stop');
 	expect(thrown?.message).toContain('bad token <redacted>');
