@@ -101,4 +101,12 @@ describe('Simplify is on by default as an AI tool and off otherwise', () => {
 	test('no Simplify where the table lists none (e.g. item update)', () => {
 		expect(resolve(nodes[0].description, 'item', 'update')).not.toHaveProperty('simplify');
 	});
+	test('only Get and Get Many: other reads of the resource answer other records (a billing project\'s invoices)', () => {
+		const billing = nodes[2].description;
+		for (const description of [billing, { ...billing, name: `${billing.name}Tool` }]) {
+			expect(resolve(description, 'project', 'getInvoices')).not.toHaveProperty('simplify');
+		}
+		const shown = billing.properties.filter((p) => p.name === 'simplify').flatMap((p) => p.displayOptions?.show?.operation ?? []);
+		expect([...new Set(shown)].sort()).toEqual(['get', 'getAll']);
+	});
 });
