@@ -230,3 +230,18 @@ test('an API refusal in the envelope becomes an error with the documented code a
 		['GET', `${PROJECTS_ROOT}/portal/${env.portal}/nothing-here`],
 	]);
 });
+
+test('Vendor Invoice sends the organisation in its header, Vendor Inventory in the query', async () => {
+	const invoice = await env.run([custom('vendorInvoice')('Payments', { customMethod: 'GET', customPath: '/customerpayments' })]);
+	expectNoError(invoice);
+	expect(json(invoice, 'Payments')[0]).toMatchObject({ code: 0, customerpayments: expect.any(Array) });
+	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/invoice/v3/customerpayments', query: {}, org: env.org, body: undefined }]);
+	env.expectSigned({ org: 'invoiceHeader', ok: true });
+	env.em.clearRequests();
+
+	const inventory = await env.run([custom('vendorInventory')('Bills', { customMethod: 'GET', customPath: '/bills' })]);
+	expectNoError(inventory);
+	expect(json(inventory, 'Bills')[0]).toMatchObject({ code: 0, bills: expect.any(Array) });
+	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/inventory/v1/bills', query: { organization_id: env.org }, org: undefined, body: undefined }]);
+	env.expectSigned({ org: 'query', ok: true });
+});
