@@ -245,3 +245,18 @@ test('Vendor Invoice sends the organisation in its header, Vendor Inventory in t
 	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/inventory/v1/bills', query: { organization_id: env.org }, org: undefined, body: undefined }]);
 	env.expectSigned({ org: 'query', ok: true });
 });
+
+test('Vendor Projects Return All pages until a short page, one item per record', async () => {
+	const projects = steps('vendorProjects', { resource: 'customApiCall' });
+	const result = await env.run([
+		projects('All', { customMethod: 'GET', customPath: '/portal/{portal_id}/projects', portal_id: byId(env.portal), customQuery: { parameters: [{ name: 'per_page', value: '1' }] }, customReturnAll: true }),
+	]);
+	expectNoError(result);
+	const stored = env.portalTenant().all('projects').length;
+	expect(stored).toBeGreaterThan(1);
+	expect(json(result, 'All')).toHaveLength(stored);
+	expect(env.apiRequests().map((r) => [r.path, r.query.page, r.query.per_page])).toEqual(
+		Array.from({ length: stored + 1 }, (_, i) => [`${PROJECTS_ROOT}/portal/${env.portal}/projects`, String(i + 1), '1']),
+	);
+	env.expectSigned({ ok: true });
+});
