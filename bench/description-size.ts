@@ -1,11 +1,21 @@
 /**
  * Description sizes: the JSON of each node's description, as n8n sends it to every editor
  * that opens (bytes of `JSON.stringify(description)`; KB = 1,000 bytes), with its number of
- * properties.
+ * properties, and for the action nodes the size before repeated properties are merged
+ * (`nodes/shared/compact.ts`).
  *
  *   npm run build && node build/bench/description-size.js
  */
-import type { INodeType } from 'n8n-workflow';
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+
+import { areaProperties } from '../nodes/shared/describe';
+import type { Area } from '../nodes/shared/spec';
+import { billingArea } from '../nodes/VendorBilling/spec';
+import { booksArea } from '../nodes/VendorBooks/spec';
+import { inventoryArea } from '../nodes/VendorInventory/spec';
+import { invoiceArea } from '../nodes/VendorInvoice/spec';
+import { customFieldProperties } from '../nodes/VendorProjects/customFields';
+import { projectsArea } from '../nodes/VendorProjects/spec';
 
 import { VendorBilling } from '../nodes/VendorBilling/VendorBilling.node';
 import { VendorBillingTrigger } from '../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
@@ -31,14 +41,25 @@ const NODES: Array<new () => INodeType> = [
 	VendorInventoryTrigger,
 ];
 
+/** The action nodes' properties before merging, by node name. */
+const UNMERGED: Record<string, [Area, INodeProperties[]]> = {
+	vendorBooks: [booksArea, []],
+	vendorProjects: [projectsArea, customFieldProperties],
+	vendorInvoice: [invoiceArea, []],
+	vendorBilling: [billingArea, []],
+	vendorInventory: [inventoryArea, []],
+};
+
 function main(): void {
-	console.log('node                      bytes      KB  properties');
+	console.log('node                      bytes      KB  properties  unmerged KB');
 	let total = 0;
 	for (const Node of NODES) {
 		const description = new Node().description;
 		const bytes = Buffer.byteLength(JSON.stringify(description));
 		total += bytes;
-		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)}`);
+		const unmerged = UNMERGED[description.name];
+		const before = unmerged ? (Buffer.byteLength(JSON.stringify({ ...description, properties: areaProperties(...unmerged) })) / 1000).toFixed(1) : '';
+		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)} ${before.padStart(12)}`);
 	}
 	console.log(`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1000).toFixed(1).padStart(7)}`);
 }

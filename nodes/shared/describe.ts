@@ -95,8 +95,9 @@ function enumLabel(value: string): string {
 function describeField(field: Field): string | undefined {
 	const notes: string[] = [];
 	if (field.description) notes.push(field.description.replace(/\.$/, ''));
-	if (field.type === 'date') notes.push('Format yyyy-mm-dd');
-	if (field.type === 'time') notes.push('Format HH:MM');
+	// the format once: not again where the table's text already names it ("Due date (yyyy-mm-dd)")
+	if (field.type === 'date' && !field.description?.includes('yyyy-mm-dd')) notes.push('Format yyyy-mm-dd');
+	if (field.type === 'time' && !field.description?.includes('HH:MM')) notes.push('Format HH:MM');
 	if (field.type === 'dateTime') notes.push('ISO 8601, e.g. 2026-01-31T09:30:00Z');
 	if (field.type === 'array' && !field.fields) notes.push('Comma-separated list (or an array from an expression)');
 	if (field.maxLength) notes.push(`At most ${field.maxLength} characters`);
@@ -104,6 +105,14 @@ function describeField(field: Field): string | undefined {
 	if (field.inferred) notes.push('Parameter name inferred from the API conventions');
 	if (field.inferredRule) notes.push(`Inferred: ${field.inferredRule.replace(/\.$/, '')}`);
 	return notes.length ? notes.join('. ') : undefined;
+}
+
+/** An object of one member entered as that member: says what the value is and how it is sent ("Project owner, sent as { zpuid }: User ID of the owner"). */
+function wrapperDescription(field: Field, member: Field): string | undefined {
+	const outer = describeField(field);
+	const inner = describeField(member);
+	if (!outer || outer.includes(`{ ${member.name} }`)) return outer ?? inner;
+	return `${outer}, sent as { ${member.name} }${inner ? `: ${inner}` : ''}`;
 }
 
 /** One field as an n8n property (name = API name). Nested shapes deeper than one level are JSON. */
@@ -116,7 +125,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 	if (field.sortFields) return sortProperty(field, base);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
-		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested), description: describeField(field) ?? describeField(wrapped) };
+		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested), description: wrapperDescription(field, wrapped) };
 	}
 	switch (field.type) {
 		case 'number':

@@ -10,10 +10,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { OperationRun } from './execute';
 import type { Area, Operation, Resource } from './spec';
 
-const SIMPLIFIED_KINDS: ReadonlyArray<Operation['kind']> = ['get', 'list'];
+/**
+ * Get and Get Many of the resource's own records: `get` / `getAll`. Other reads of the
+ * resource (a billing project's Get Invoices, an estimate's Get Comments) answer other
+ * records, which the resource's fields do not describe.
+ */
+const SIMPLIFIED: ReadonlyArray<[value: string, kind: Operation['kind']]> = [
+	['get', 'get'],
+	['getAll', 'list'],
+];
 
 function simplifiedOperations(resource: Resource): string[] {
-	return resource.simplify ? resource.operations.filter((op) => SIMPLIFIED_KINDS.includes(op.kind) && !op.binaryOutput).map((op) => op.value) : [];
+	if (!resource.simplify) return [];
+	return resource.operations.filter((op) => !op.binaryOutput && SIMPLIFIED.some(([value, kind]) => op.value === value && op.kind === kind)).map((op) => op.value);
 }
 
 /** The `simplify` switches of an area: per resource with a `simplify` list, one for AI-tool use (on) and one otherwise (off). */

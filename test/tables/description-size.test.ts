@@ -6,7 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { mergeRepeatedProperties } from '../../nodes/shared/compact';
 import { areaProperties } from '../../nodes/shared/describe';
-import type { Area } from '../../nodes/shared/spec';
+import type { Area, Field } from '../../nodes/shared/spec';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
@@ -64,4 +64,58 @@ test('Vendor Books: one ID picker per resource for all its operations, one copy 
 	expect(invoiceIds).toHaveLength(1);
 	const gcc = merged.filter((p) => p.name === 'gccFields');
 	expect(gcc.map((p) => p.displayOptions?.show)).toEqual([{ resource: ['estimate', 'invoice'], operation: ['create', 'update'] }]);
+});
+
+test('no description says the same format twice ("Due date (yyyy-mm-dd). Format yyyy-mm-dd")', () => {
+	const texts: string[] = [];
+	const walk = (value: unknown): void => {
+		if (Array.isArray(value)) value.forEach(walk);
+		else if (value && typeof value === 'object') {
+			const { description } = value as { description?: unknown };
+			if (typeof description === 'string') texts.push(description);
+			Object.values(value).forEach(walk);
+		}
+	};
+	for (const [, area, trailing] of areas) walk(areaProperties(area, trailing));
+	expect(texts.filter((t) => t.includes('yyyy-mm-dd')).length).toBeGreaterThan(10);
+	expect(texts.filter((t) => /yyyy-mm-dd.*yyyy-mm-dd|HH:MM.*HH:MM/.test(t))).toEqual([]);
+});
+
+describe.each(areas)('%s: every field of the tables in the node description', (_name, area, trailing) => {
+	const props = mergeRepeatedProperties(areaProperties(area, trailing));
+	/** The properties an operation shows, with the options of its collections, at every depth. */
+	function shownTo(resource: string, operation: string): Array<{ name?: string; description?: string }> {
+		const out: Array<{ name?: string; description?: string }> = [];
+		const walk = (value: unknown): void => {
+			if (Array.isArray(value)) value.forEach(walk);
+			else if (value && typeof value === 'object') {
+				out.push(value as { name?: string });
+				Object.values(value).forEach(walk);
+			}
+		};
+		walk(seen(props, resource, operation, false).map((p) => JSON.parse(p) as unknown));
+		return out;
+	}
+	test('each operation shows every field it takes and their members (at the top or in a collection), with its enum values and stated limits', () => {
+		for (const resource of area.resources) {
+			for (const op of resource.operations) {
+				const shown = shownTo(resource.value, op.value);
+				const text = JSON.stringify(shown);
+				const check = (field: Field, parent?: Field): void => {
+					const where = `${resource.value}.${op.value} ${parent ? `${parent.name}.` : ''}${field.name}`;
+					const missing: string[] = [];
+					// a member entered as its object's value is named in the object's description: "sent as { zpuid }"
+					const named = shown.some((p) => p.name === field.name) || (!!parent && shown.some((p) => p.name === parent.name && !!p.description?.includes(`{ ${field.name} }`)));
+					if (!named) missing.push('field');
+					for (const value of field.values ?? []) if (!text.includes(`"value":"${value}"`)) missing.push(`value ${value}`);
+					if (field.maxLength && !text.includes(`At most ${field.maxLength} characters`)) missing.push(`maxLength ${field.maxLength}`);
+					expect({ where, missing }).toEqual({ where, missing: [] });
+				};
+				for (const field of op.fields.filter((f) => !f.readOnly)) {
+					check(field);
+					for (const member of (field.fields ?? []).filter((m) => !m.readOnly)) check(member, field);
+				}
+			}
+		}
+	});
 });

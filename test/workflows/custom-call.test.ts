@@ -111,6 +111,8 @@ test('bad input is refused before sending, naming the field', async () => {
 		{ method: 'GET', path: '//attacker.example/items' },
 		{ method: 'GET', path: '/items/../../invoice/v3/customerpayments' },
 		{ method: 'GET', path: '/items/%2e%2e/x' },
+		{ method: 'GET', path: '/items\\..\\x' },
+		{ method: 'GET', path: '/items/%2F%2Fattacker.example' },
 		{ method: 'POST', path: '/items', body: '{ "name": "Widget", }' },
 		{ method: 'POST', path: '/items', body: '"just text"' },
 		{ method: 'FETCH', path: '/items' },
@@ -132,6 +134,8 @@ test('bad input is refused before sending, naming the field', async () => {
 		expect.stringMatching(/^Invalid input: "Path" must be a path relative to .*not a URL/),
 		'Invalid input: "Path" must not contain "." or ".." segments',
 		'Invalid input: "Path" must not contain "." or ".." segments',
+		'Invalid input: "Path" must not contain spaces or backslashes',
+		'Invalid input: "Path" must not hide a "/" in an escaped segment ("%2F%2Fattacker.example")',
 		expect.stringMatching(/^Invalid input: "JSON Body" is not valid JSON/),
 		'Invalid input: "JSON Body" must be a JSON object or array',
 		'Invalid input: "Method" must be one of GET, POST, PUT, PATCH, DELETE (got "FETCH")',
@@ -177,4 +181,82 @@ test('an expired token is refreshed once and the custom call retried with the ne
 		[401, `Vendor-oauthtoken ${before}`],
 		[200, `Vendor-oauthtoken ${after}`],
 	]);
+});
+
+test('a custom write whose answer never came is sent once and says "Outcome unknown" in its headline; a read is retried', async () => {
+	env.em.faults.next(1, { kind: 'dropAfterCommit' });
+	const post = await env.run([books('Create', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Widget", "rate": 5 }' }, { onError: 'continueRegularOutput' })]);
+	expect(String(json(post, 'Create')[0].error)).toMatch(/^Outcome unknown: the write may have been processed/);
+	expect(env.apiRequests().map((r) => [r.method, r.path])).toEqual([['POST', '/us/api/books/v3/items']]);
+	env.em.clearRequests();
+
+	env.em.faults.next(1, { kind: 'status', status: 500 });
+	const del = await env.run([books('Delete', { customMethod: 'DELETE', customPath: `/items/${DEMO.items.design}` }, { onError: 'continueRegularOutput' })]);
+	expect(String(json(del, 'Delete')[0].error)).toMatch(/^Outcome unknown: the write may have been processed/);
+	expect(env.apiRequests().map((r) => [r.method, r.status])).toEqual([['DELETE', 500]]);
+	env.em.clearRequests();
+
+	env.em.faults.next(1, { kind: 'status', status: 500 });
+	const get = await env.run([books('Get', { customMethod: 'GET', customPath: `/items/${DEMO.items.design}` })]);
+	expectNoError(get);
+	expect(env.apiRequests().map((r) => [r.method, r.status])).toEqual([['GET', 500], ['GET', 200]]);
+});
+
+test('items stay paired and in order; with continue-on-fail a failing item (bad input or an API error) becomes its error item', async () => {
+	const result = await env.run(
+		[books('Call', { customMethod: 'GET', customPath: '={{ $json.path }}' }, { onError: 'continueRegularOutput' })],
+		[{ path: `/items/${DEMO.items.hosting}` }, { path: '/items/../x' }, { path: '/items/999999' }, { path: `/items/${DEMO.items.design}` }],
+	);
+	const out = result.output('Call');
+	expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+	expect((out[0].json.item as IDataObject).item_id).toBe(DEMO.items.hosting);
+	expect(out[1].json.error).toBe('Invalid input: "Path" must not contain "." or ".." segments');
+	expect(out[2].json).toMatchObject({ httpCode: '404' });
+	expect((out[3].json.item as IDataObject).item_id).toBe(DEMO.items.design);
+	expect(env.apiRequests().map((r) => r.path)).toEqual([`/us/api/books/v3/items/${DEMO.items.hosting}`, '/us/api/books/v3/items/999999', `/us/api/books/v3/items/${DEMO.items.design}`]);
+});
+
+test('an API refusal in the envelope becomes an error with the documented code and meaning (accounting code, project-management errorCode)', async () => {
+	const billing = custom('vendorBilling');
+	const result = await env.run([billing('Get', { customMethod: 'GET', customPath: '/projects/999999' }, { onError: 'continueRegularOutput' })]);
+	const [out] = json(result, 'Get');
+	expect(String(out.error)).toMatch(/^The billing project does not exist \(code 1002\)/);
+	expect(out.httpCode).toBe('404');
+	const projects = steps('vendorProjects', { resource: 'customApiCall' });
+	const pm = await env.run([projects('Unknown', { customMethod: 'GET', customPath: '/portal/{portal_id}/nothing-here', portal_id: byId(env.portal) }, { onError: 'continueRegularOutput' })]);
+	expect(json(pm, 'Unknown')).toEqual([{ error: expect.stringMatching(/^URL_RULE_NOT_CONFIGURED: /), description: 'The request URL is wrong. Use a valid URL.', httpCode: '404' }]);
+	expect(env.apiRequests().map((r) => [r.method, r.path])).toEqual([
+		['GET', '/us/api/billing/v1/projects/999999'],
+		['GET', `${PROJECTS_ROOT}/portal/${env.portal}/nothing-here`],
+	]);
+});
+
+test('Vendor Invoice sends the organisation in its header, Vendor Inventory in the query', async () => {
+	const invoice = await env.run([custom('vendorInvoice')('Payments', { customMethod: 'GET', customPath: '/customerpayments' })]);
+	expectNoError(invoice);
+	expect(json(invoice, 'Payments')[0]).toMatchObject({ code: 0, customerpayments: expect.any(Array) });
+	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/invoice/v3/customerpayments', query: {}, org: env.org, body: undefined }]);
+	env.expectSigned({ org: 'invoiceHeader', ok: true });
+	env.em.clearRequests();
+
+	const inventory = await env.run([custom('vendorInventory')('Bills', { customMethod: 'GET', customPath: '/bills' })]);
+	expectNoError(inventory);
+	expect(json(inventory, 'Bills')[0]).toMatchObject({ code: 0, bills: expect.any(Array) });
+	expect(env.apiRequests().map(apiCall)).toEqual([{ method: 'GET', path: '/inventory/v1/bills', query: { organization_id: env.org }, org: undefined, body: undefined }]);
+	env.expectSigned({ org: 'query', ok: true });
+});
+
+test('Vendor Projects Return All pages until a short page, one item per record', async () => {
+	const projects = steps('vendorProjects', { resource: 'customApiCall' });
+	const result = await env.run([
+		projects('All', { customMethod: 'GET', customPath: '/portal/{portal_id}/projects', portal_id: byId(env.portal), customQuery: { parameters: [{ name: 'per_page', value: '1' }] }, customReturnAll: true }),
+	]);
+	expectNoError(result);
+	const stored = env.portalTenant().all('projects').length;
+	expect(stored).toBeGreaterThan(1);
+	expect(json(result, 'All')).toHaveLength(stored);
+	expect(env.apiRequests().map((r) => [r.path, r.query.page, r.query.per_page])).toEqual(
+		Array.from({ length: stored + 1 }, (_, i) => [`${PROJECTS_ROOT}/portal/${env.portal}/projects`, String(i + 1), '1']),
+	);
+	env.expectSigned({ ok: true });
 });

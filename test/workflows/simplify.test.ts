@@ -2,6 +2,8 @@
  * Simplify on Get and Get Many: the fields listed in the resource's table instead of the
  * whole record; off by default for the node, on by default for its AI-tool variant.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -101,4 +103,36 @@ describe('Simplify is on by default as an AI tool and off otherwise', () => {
 	test('no Simplify where the table lists none (e.g. item update)', () => {
 		expect(resolve(nodes[0].description, 'item', 'update')).not.toHaveProperty('simplify');
 	});
+	test('only Get and Get Many: other reads of the resource answer other records (a billing project\'s invoices)', () => {
+		const billing = nodes[2].description;
+		for (const description of [billing, { ...billing, name: `${billing.name}Tool` }]) {
+			expect(resolve(description, 'project', 'getInvoices')).not.toHaveProperty('simplify');
+		}
+		const shown = billing.properties.filter((p) => p.name === 'simplify').flatMap((p) => p.displayOptions?.show?.operation ?? []);
+		expect([...new Set(shown)].sort()).toEqual(['get', 'getAll']);
+	});
+});
+
+test('the README\'s Simplify table lists exactly the fields of each resource\'s table', () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const start = readme.indexOf('\n### Simplify\n');
+	expect(start).toBeGreaterThan(0);
+	const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+	const documented = section
+		.split('\n')
+		.filter((l) => l.startsWith('| ') && !l.startsWith('| Resource'))
+		.map((l) => l.slice(1, -1).split('|').map((c) => c.trim()))
+		.map(([resource, fields]) => [resource, fields.replace(/ \(.*$/, '').split(', ')]);
+	const rows: Array<[string, Area, string]> = [
+		['Item', booksArea, 'item'],
+		['Estimate', booksArea, 'estimate'],
+		['Invoice', booksArea, 'invoice'],
+		['Customer payment', invoiceArea, 'payment'],
+		['Billing project', billingArea, 'project'],
+		['Bill', inventoryArea, 'bill'],
+		['Project (Vendor Projects)', projectsArea, 'project'],
+	];
+	expect(documented).toEqual(rows.map(([name, area, resource]) => [name, [...fieldsOf(area, resource)]]));
+	const withSimplify = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea].flatMap((area) => area.resources.filter((r) => r.simplify).map((r) => `${area.name} ${r.value}`));
+	expect(withSimplify.sort()).toEqual(rows.map(([, area, resource]) => `${area.name} ${resource}`).sort());
 });

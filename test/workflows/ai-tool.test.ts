@@ -1,0 +1,173 @@
+/**
+ * The action nodes used as AI tools, on n8n's own tool path: the node type is turned into its
+ * tool variant the way n8n does for a `usableAsTool` node when it loads it, an agent (a test
+ * node standing in for n8n's AI Agent) asks n8n-core for its connected tool
+ * (`getInputConnectionData('ai_tool')`, which wraps the node with `createNodeAsTool`) and
+ * invokes it; n8n-core runs the node's `execute` in a SupplyDataContext. The parameters are
+ * the ones n8n's Workflow fills in from the tool variant's description, so Simplify's
+ * "on for tools" default is what n8n itself resolves.
+ */
+import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
+import { booksArea } from '../../nodes/VendorBooks/spec';
+import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
+import { DEMO } from '../emulator/demo-data';
+import { runWorkflow } from '../harness';
+import type { RunResult } from '../harness';
+import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
+
+const env = useWorkflowEnv({ demo: true });
+
+type NodeClass = new () => INodeType;
+
+/**
+ * The tool variant n8n makes of a node with `usableAsTool` (n8n's `convertNodeToAiTool`):
+ * `<name>Tool` / `<displayName> Tool`, no inputs, one `ai_tool` output, `usableAsTool`
+ * removed, and the tool-description choice put before the node's own properties.
+ */
+function toolVariant(Node: NodeClass): NodeClass {
+	return class {
+		constructor() {
+			const node = new Node();
+			const base = node.description;
+			expect(base.usableAsTool).toBe(true);
+			const descriptionType: INodeProperties = {
+				displayName: 'Tool Description',
+				name: 'descriptionType',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
+				],
+				default: 'auto',
+			};
+			const toolDescription: INodeProperties = {
+				displayName: 'Description',
+				name: 'toolDescription',
+				type: 'string',
+				default: base.description,
+				required: true,
+				typeOptions: { rows: 2 },
+				displayOptions: { show: { descriptionType: ['manual'] } },
+			};
+			const { usableAsTool: _dropped, ...rest } = base;
+			const description: INodeTypeDescription = {
+				...rest,
+				name: `${base.name}Tool`,
+				displayName: `${base.displayName} Tool`,
+				inputs: [],
+				outputs: [NodeConnectionTypes.AiTool],
+				properties: [descriptionType, toolDescription, ...base.properties],
+			};
+			return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, { description });
+		}
+	} as unknown as NodeClass;
+}
+
+/** Stands in for n8n's AI Agent: takes its one connected tool from n8n-core and calls it with the item's `args`. */
+class ToolCaller implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Tool Caller',
+		name: 'toolCaller',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls the connected tool once per item (test harness)',
+		defaults: { name: 'Tool Caller' },
+		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, maxConnections: 1, required: true }],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const tool = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as { name: string; description: string; invoke: (args: IDataObject) => Promise<string> };
+		const out: INodeExecutionData[] = [];
+		for (const [i, item] of this.getInputData().entries()) {
+			let response: unknown;
+			try {
+				response = JSON.parse(await tool.invoke((item.json.args as IDataObject) ?? {}));
+			} catch (error) {
+				response = { thrown: (error as Error).message };
+			}
+			out.push({ json: { name: tool.name, description: tool.description, response } as IDataObject, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}
+
+const TOOL_TYPES = [toolVariant(VendorBooks), toolVariant(VendorProjects), ToolCaller];
+
+/** Manual Trigger -> Tool Caller, with the tool node (type `<package>.<name>Tool`) on its ai_tool input. */
+async function callTool(type: string, parameters: IDataObject, args: IDataObject[] = [{}]): Promise<RunResult> {
+	const nodes: INode[] = [
+		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
+		{ id: 'agent', name: 'Agent', type: 'n8n-nodes-vendor.toolCaller', typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'tool',
+			name: 'Vendor Tool',
+			type: `n8n-nodes-vendor.${type}`,
+			typeVersion: 1,
+			position: [200, 200],
+			parameters: parameters as INode['parameters'],
+			credentials: { vendorOAuth2Api: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+		},
+	];
+	const connections: IConnections = {
+		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+		Input: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+		'Vendor Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+	};
+	const result = await runWorkflow({
+		workflow: { nodes, connections, pinData: { Input: args.map((a) => ({ json: { args: a } })) } },
+		nodeTypes: TOOL_TYPES,
+		credentialTypes: [VendorOAuth2Api],
+		credentials: env.credentials,
+	});
+	expectNoError(result);
+	return result;
+}
+
+const itemFields = booksArea.resources.find((r) => r.value === 'item')?.simplify ?? [];
+
+test('Item → Get as a tool: Simplify is on without being set (n8n fills the tool variant\'s default), the answer reaches the agent', async () => {
+	const result = await callTool('vendorBooksTool', { organizationId: env.org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting) });
+	const [called] = result.output('Agent').map((i) => i.json);
+	expect(called.description).toBe('Get an item in Vendor Books');
+	const [record] = called.response as IDataObject[];
+	expect(record.item_id).toBe(DEMO.items.hosting);
+	expect(Object.keys(record).length).toBeGreaterThan(3);
+	expect(Object.keys(record).filter((k) => !itemFields.includes(k))).toEqual([]);
+	env.expectSigned({ org: 'query', ok: true });
+});
+
+test('as a tool, Simplify turned off gives the whole record', async () => {
+	const result = await callTool('vendorBooksTool', { organizationId: env.org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting), simplify: false });
+	const [record] = result.output('Agent')[0].json.response as IDataObject[];
+	expect(record.item_id).toBe(DEMO.items.hosting);
+	expect(Object.keys(record).filter((k) => !itemFields.includes(k)).length).toBeGreaterThan(0);
+});
+
+test('Custom API Call as a tool: the path from the agent ($fromAI), signed, the organization ID in the query', async () => {
+	const result = await callTool(
+		'vendorBooksTool',
+		{ organizationId: env.org, resource: 'customApiCall', operation: 'customApiCall', customMethod: 'GET', customPath: "={{ $fromAI('path', 'Path below the Books API root') }}" },
+		[{ path: `/items/${DEMO.items.design}` }, { path: '/items/../invoices' }],
+	);
+	const [ok, refused] = result.output('Agent').map((i) => i.json);
+	expect(ok.description).toBe('Make a custom API call in Vendor Books');
+	expect(((ok.response as IDataObject[])[0].item as IDataObject).item_id).toBe(DEMO.items.design);
+	expect(String((refused.response as IDataObject).thrown)).toMatch(/"Path" must not contain "\." or "\.\." segments/);
+	expect(env.apiRequests().map((r) => [r.method, r.path, r.query.organization_id])).toEqual([['GET', `/us/api/books/v3/items/${DEMO.items.design}`, env.org]]);
+	env.expectSigned({ org: 'query', ok: true });
+});
+
+test('Vendor Projects Custom API Call as a tool: paced, signed, the portal in the path', async () => {
+	const result = await callTool('vendorProjectsTool', { resource: 'customApiCall', operation: 'customApiCall', customMethod: 'GET', customPath: '/portal/{portal_id}/projects', portal_id: byId(env.portal) });
+	expect(JSON.stringify(result.output('Agent')[0].json.response)).toContain(DEMO.projects.website);
+	expect(env.apiRequests().map((r) => [r.method, r.path])).toEqual([['GET', `${PROJECTS_ROOT}/portal/${env.portal}/projects`]]);
+	env.expectSigned({ ok: true });
+});
