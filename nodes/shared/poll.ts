@@ -73,7 +73,7 @@ export interface TriggerEvent {
 	query?: Record<string, string>;
 	/** List fields not offered as trigger filters (sorting is never offered). */
 	exclude?: string[];
-	/** Names and behaviour that the documents do not show (for readers and the README). */
+	/** Names and behaviour that the documents do not show: shown after the event's description as "Inferred: <text>" and listed in the README with the same words. */
 	inferred?: string;
 }
 
@@ -124,7 +124,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		type: 'options',
 		noDataExpression: true,
 		required: true,
-		options: events.map((e) => ({ name: e.name, value: e.value, description: e.description })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: events.map((e) => ({ name: e.name, value: e.value, description: e.inferred ? `${e.description}. Inferred: ${e.inferred}` : e.description })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: firstEvent,
 	});
 	const required = new Map<string, { field: Field; events: string[] }>();

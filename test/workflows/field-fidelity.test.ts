@@ -429,10 +429,14 @@ const NOT_COVERED = (() => {
 
 test('12. the README\'s "Not covered / assumptions" lists every inferred name, rule, operation and paging style the UI marks, with the UI\'s words, and nothing the UI does not show', () => {
 	const props = DESCRIPTIONS.flatMap((d) => allProperties(d.properties));
-	// What the UI says is inferred: notices on operations, "Inferred: ..." at the end of a field's description.
+	// What the UI says is inferred: notices on operations, "Inferred: ..." at the end of a field's or a trigger event's description.
+	const eventOptions = DESCRIPTIONS.flatMap((d) => d.properties.filter((p) => p.name === 'event').flatMap((p) => (p.options ?? []) as Array<{ name: string; description?: string }>));
+	const eventTexts = eventOptions.flatMap((o) => (o.description?.includes('Inferred: ') ? [flat(o.description.slice(o.description.indexOf('Inferred: ')))] : []));
+	expect(eventTexts.length).toBeGreaterThanOrEqual(9);
 	const uiTexts = new Set([
 		...props.filter((p) => p.type === 'notice' && p.displayName.startsWith('Inferred: ')).map((p) => flat(p.displayName)),
 		...props.flatMap((p) => (p.description?.includes('Inferred: ') ? [flat(p.description.slice(p.description.indexOf('Inferred: ')))] : [])),
+		...eventTexts,
 	]);
 	expect(uiTexts.size).toBeGreaterThanOrEqual(8);
 	for (const text of uiTexts) expect([text, NOT_COVERED.includes(`"${text}"`)]).toEqual([text, true]);
