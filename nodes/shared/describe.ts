@@ -160,8 +160,8 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 					{
 						name: 'values',
 						displayName: label(field.type === 'array' ? singular(field.name) : field.name),
-						// With a JSON alternative, the built form has every nested member as fields.
-						values: members.filter((m) => !m.readOnly).map((m) => ({ ...fieldProperty(m, !field.jsonAlternative), ...entryMemberDefaults(m) })),
+						// With `membersAsFields`, the built form has every nested member as fields.
+						values: members.filter((m) => !m.readOnly).map((m) => ({ ...fieldProperty(m, !field.membersAsFields), ...entryMemberDefaults(m) })),
 					},
 				],
 			};

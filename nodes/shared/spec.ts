@@ -98,10 +98,17 @@ export interface Field {
 	 */
 	sortFields?: readonly string[];
 	/**
-	 * Objects / arrays: entered as fields (nested members as fields too), with a raw-JSON
-	 * alternative in a second property `<name>Json` beside it; at most one of the two is given.
+	 * Objects / arrays: besides the fields, a raw-JSON alternative in a second property
+	 * `<name>Json` beside it (e.g. a whole list from an expression); at most one of the two is
+	 * given. The JSON value is read like the fields (same checks, numbers as decimal text for
+	 * string members, response-only members left out) but explicit 0s are kept.
 	 */
 	jsonAlternative?: boolean;
+	/**
+	 * Objects / arrays of objects: the entry form shows nested members (lists, objects) as
+	 * fields too, not as JSON (by default members deeper than one level are JSON).
+	 */
+	membersAsFields?: boolean;
 	/**
 	 * Objects whose members are all optional: entered as a collection (Add Field), so only
 	 * the members the user adds are sent (an untouched number is not sent as 0).

@@ -106,6 +106,7 @@ const createFields: Field[] = [
 		name: 'tags',
 		type: 'array',
 		jsonAlternative: true,
+		membersAsFields: true,
 		description: 'Tags: each entry { add: [ { id } ], remove: [ { id } ], id }',
 		fields: [
 			{ name: 'add', type: 'array', label: 'Tags to Add', description: 'Tags to add', fields: tagIdObject },

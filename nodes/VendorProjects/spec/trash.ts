@@ -38,6 +38,7 @@ const trashRequestItems: Field = {
 	bodyRoot: true,
 	required: true,
 	jsonAlternative: true,
+	membersAsFields: true,
 	label: 'Records',
 	description: 'Trash request items, one per module: the module and up to 100 record IDs',
 	fields: [moduleField, itemsField],
@@ -91,6 +92,7 @@ export const trash: Resource = {
 					name: 'filter',
 					type: 'object',
 					jsonAlternative: true,
+					membersAsFields: true,
 					description: 'Sent as a JSON string: { "criteria": [ { "cfid", "criteria_condition", "value": [strings] } ], "pattern": string }',
 					fields: [
 						{
