@@ -91,15 +91,23 @@ export function fromUi(field: Field, value: unknown): unknown {
 	}
 }
 
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * The members of an object or array entry. From a fixed collection (`fixedCollection`)
  * n8n gives every member a value, so an optional number still at its 0 default is taken
- * as not entered; a JSON value from an expression is taken as written.
+ * as not entered; a JSON value from an expression is taken as written (explicit 0s kept).
+ * Response-only members (`readOnly`) are never sent, as the entry form never offers them.
+ * An entry that is not an object is left as it is, for validation to refuse.
  */
 function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false): IDataObject {
+	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
 	const out: IDataObject = {};
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {
+		if (f.readOnly) continue;
 		const v = fromUi(f, obj?.[f.name]);
 		if (fixedCollection && !f.required && (f.type === 'number' || f.type === 'integer') && v === 0) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
@@ -134,11 +142,21 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
 	return text;
 }
 
-/** The raw-JSON alternative of a field (`<name>Json`), parsed; empty JSON counts as not given. */
+/**
+ * The raw-JSON alternative of a field (`<name>Json`), parsed and read like the fields' entries
+ * (numbers as decimal text for string members, response-only members left out, explicit 0s
+ * kept); empty JSON counts as not given. A value of the wrong shape is left as it is, so the
+ * field's checks refuse it naming the field.
+ */
 function jsonAlternative(field: Field, raw: unknown): unknown {
 	if (isEmpty(raw)) return undefined;
 	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field) }, raw) : raw;
-	return isEmpty(value) || (Array.isArray(value) && value.length === 0) ? undefined : value;
+	if (isEmpty(value) || (Array.isArray(value) && value.length === 0)) return undefined;
+	const members = field.fields;
+	if (!members) return value;
+	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject));
+	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value);
+	return value;
 }
 
 /** `text` parsed as JSON, or why it is not JSON. */

@@ -100,6 +100,7 @@ const projectInput: Field[] = [
 	{
 		name: 'tasks',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Tasks of the project',
 		fields: [
 			{ name: 'task_id', type: 'id', description: 'ID of an existing task (when updating)' },
@@ -125,6 +126,7 @@ const projectInput: Field[] = [
 	{
 		name: 'users',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Staff users of the project',
 		fields: [
 			{ name: 'user_id', type: 'id', required: true, description: 'ID of the user' },

@@ -202,6 +202,7 @@ const estimateId: Field = {
 const lineItems: Field = {
 	name: 'line_items',
 	type: 'array',
+	jsonAlternative: true,
 	top: true,
 	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
 	fields: [
@@ -267,6 +268,7 @@ const estimateBodyFields: Field[] = [
 	{
 		name: 'custom_fields',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
 			{ name: 'index', type: 'integer', description: 'Index of the custom field' },

@@ -103,6 +103,7 @@ const invoiceAddressMembers: Field[] = [
 const lineItems: Field = {
 	name: 'line_items',
 	type: 'array',
+	jsonAlternative: true,
 	top: true,
 	description: 'Line items of the invoice',
 	fields: [
@@ -222,6 +223,7 @@ const invoiceBodyFields: Field[] = [
 	{
 		name: 'custom_fields',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
 			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },
@@ -621,6 +623,7 @@ const operations: Operation[] = [
 			{
 				name: 'custom_fields',
 				type: 'array',
+				jsonAlternative: true,
 				required: true,
 				bodyRoot: true,
 				description: 'Custom field values (the request body is this array)',

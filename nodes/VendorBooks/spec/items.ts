@@ -80,6 +80,7 @@ const itemFields: Field[] = [
 	{
 		name: 'item_tax_preferences',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Tax preferences of the item',
 		fields: [
 			{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
@@ -89,6 +90,7 @@ const itemFields: Field[] = [
 	{
 		name: 'custom_fields',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
 			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },
@@ -235,6 +237,7 @@ const operations: Operation[] = [
 			{
 				name: 'custom_fields',
 				type: 'array',
+				jsonAlternative: true,
 				required: true,
 				bodyRoot: true,
 				description: 'Custom field values (the request body is this array)',

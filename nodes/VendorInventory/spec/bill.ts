@@ -105,6 +105,7 @@ const billInput: Field[] = [
 	{
 		name: 'line_items',
 		type: 'array',
+		jsonAlternative: true,
 		required: true,
 		minItems: 1,
 		description: 'Lines of the bill',
@@ -129,6 +130,7 @@ const billInput: Field[] = [
 	{
 		name: 'custom_fields',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Values of custom fields',
 		fields: [
 			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },

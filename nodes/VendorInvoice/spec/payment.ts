@@ -145,6 +145,7 @@ const paymentFieldsAfterInvoices: Field[] = [
 	{
 		name: 'custom_fields',
 		type: 'array',
+		jsonAlternative: true,
 		description: 'Values of custom fields',
 		fields: [
 			{ name: 'label', type: 'string', description: 'Label of the custom field' },
@@ -158,6 +159,7 @@ const createFields: Field[] = [
 	{
 		name: 'invoices',
 		type: 'array',
+		jsonAlternative: true,
 		top: true,
 		description: 'Invoices the payment is applied to; one payment may cover several invoices',
 		fields: invoiceEntryFields,
@@ -171,6 +173,7 @@ const updateFields: Field[] = [
 	{
 		name: 'invoices',
 		type: 'array',
+		jsonAlternative: true,
 		top: true,
 		description:
 			'Invoices the payment is applied to; an entry may name an existing application by invoice_payment_id',
