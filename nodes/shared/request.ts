@@ -195,10 +195,13 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 		if (field.jsonAlternative) {
 			if (isEmpty(value)) value = undefined;
 			const json = jsonAlternative(field, rawJson);
-			if (json !== undefined && value !== undefined) {
-				throw new InputError(`Give "${field.name}" either as fields or as JSON (${jsonAlternativeName(field)}), not both`);
+			if (json !== undefined) {
+				// A fixed collection whose entries were all removed is empty, not given.
+				if (value !== undefined && !(Array.isArray(value) && value.length === 0)) {
+					throw new InputError(`Give "${field.name}" either as fields or as JSON (${jsonAlternativeName(field)}), not both`);
+				}
+				value = json;
 			}
-			value = value ?? json;
 		}
 		if (value !== undefined) values[field.name] = value as IDataObject;
 	}
