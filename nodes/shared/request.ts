@@ -109,7 +109,8 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	for (const f of fields) {
 		if (f.readOnly) continue;
 		const v = fromUi(f, obj?.[f.name]);
-		if (fixedCollection && !f.required && (f.type === 'number' || f.type === 'integer') && v === 0) continue;
+		// an entry form fills every member with its default: an optional 0, `[]` or `{}` there is "not entered"
+		if (fixedCollection && !f.required && (((f.type === 'number' || f.type === 'integer') && v === 0) || isEmpty(v) || (Array.isArray(v) && v.length === 0))) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
 	}
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;
