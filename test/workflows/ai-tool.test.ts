@@ -24,9 +24,11 @@ const env = useWorkflowEnv({ demo: true });
 type NodeClass = new () => INodeType;
 
 /**
- * The tool variant n8n makes of a node with `usableAsTool` (n8n's `convertNodeToAiTool`):
- * `<name>Tool` / `<displayName> Tool`, no inputs, one `ai_tool` output, `usableAsTool`
- * removed, and the tool-description choice put before the node's own properties.
+ * The tool variant n8n makes of a node with `usableAsTool` (n8n's `convertNodeToAiTool`, in
+ * the n8n application, not in n8n-core; compared with n8n 2.20.12's
+ * `dist/tool-generation/ai-tools.js`): `<name>Tool` / `<displayName> Tool`, no inputs, one
+ * `ai_tool` output, `usableAsTool` removed, and the tool-description choice put after the
+ * last `callout` property (our nodes have none, so first).
  */
 function toolVariant(Node: NodeClass): NodeClass {
 	return class {
