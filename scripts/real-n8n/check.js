@@ -299,6 +299,46 @@ async function steps(state) {
 		return [`pid ${state.n8n.pid}; /healthz 200 after ${times['/healthz']}, /healthz/readiness 200 after ${times['/healthz/readiness']}; log ${KEEP ? state.logFile : '(removed at the end)'}`];
 	});
 
+	/**
+	 * The tool variants as n8n itself made them: an AI-tool output and no input, the tool
+	 * description choice, every resource and operation list still ending with the package's
+	 * own "Custom API Call" (n8n appended none of its own), and Simplify on by default when
+	 * n8n-workflow resolves the tool's parameters (off in the plain node).
+	 */
+	function checkToolVariants(tools, nodes) {
+		const { NodeHelpers } = require(path.join(ROOT, 'node_modules', 'n8n-workflow'));
+		const resolve = (description, parameters) =>
+			NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: 1, type: description.name, parameters }, description);
+		let lists = 0;
+		const simplified = [];
+		for (const tool of tools) {
+			check(JSON.stringify(tool.inputs) === '[]' && JSON.stringify(tool.outputs) === '["ai_tool"]', `${tool.name}: inputs ${JSON.stringify(tool.inputs)}, outputs ${JSON.stringify(tool.outputs)}`);
+			check(tool.properties.some((p) => p.name === 'toolDescription'), `${tool.name}: no toolDescription property`);
+			for (const p of tool.properties.filter((q) => q.name === 'resource' || q.name === 'operation')) {
+				const last = p.options[p.options.length - 1];
+				check(last.name === 'Custom API Call' && last.value === 'customApiCall', `${tool.name}: list ${p.name} ends with ${last.name} (${last.value})`);
+				lists++;
+			}
+			const plain = nodes.find((n) => `${n.name}Tool` === tool.name);
+			for (const p of tool.properties.filter((q) => q.name === 'simplify')) {
+				for (const resource of p.displayOptions.show.resource) {
+					for (const operation of p.displayOptions.show.operation) {
+						const asTool = resolve(tool, { resource, operation });
+						const asNode = resolve(plain, { resource, operation });
+						check(asTool && asTool.simplify === true, `${tool.name} ${resource} ${operation}: Simplify resolves to ${asTool && asTool.simplify} as a tool`);
+						check(asNode && asNode.simplify === false, `${plain.name} ${resource} ${operation}: Simplify resolves to ${asNode && asNode.simplify} as a node`);
+						simplified.push(`${tool.name}.${resource}.${operation}`);
+					}
+				}
+			}
+		}
+		check(simplified.length > 0, 'no Simplify property in the tool variants');
+		return [
+			`tool variants: ai_tool output, no input, a tool description; ${lists} resource / operation lists end with the package's own Custom API Call (none of n8n's added)`,
+			`Simplify resolved by n8n-workflow on ${new Set(simplified).size} Get / Get Many operations: on in the tool variant, off in the node`,
+		];
+	}
+
 	// 5. REST: owner, types, credential, OAuth
 	const api = new N8nClient(base);
 	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
@@ -320,6 +360,7 @@ async function steps(state) {
 		const expectedTools = ours.filter((n) => n.usableAsTool).map((n) => `${n.name}Tool`).sort();
 		const toolNames = [...new Set(tools.map((n) => n.name))].sort();
 		check(JSON.stringify(toolNames) === JSON.stringify(expectedTools), `tool variants ${toolNames.join(', ')}; expected ${expectedTools.join(', ')}`);
+		const toolLines = checkToolVariants(tools, ours);
 		const creds = await api.json('GET', '/types/credentials.json');
 		const cred = creds.find((c) => c.name === 'vendorOAuth2Api');
 		check(cred, 'credential type vendorOAuth2Api not loaded');
@@ -343,6 +384,7 @@ async function steps(state) {
 		return [
 			`${names.length} node types: ${names.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
 			`and n8n's AI-tool variants of the ${toolNames.length} action nodes: ${toolNames.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
+			...toolLines,
 			`credential type vendorOAuth2Api ("${cred.displayName}", extends ${cred.extends})`,
 			`${new Set(iconUrls).size} icons served as SVG; ${codex} of ${ours.length} node descriptions carry codex categories`,
 		];
