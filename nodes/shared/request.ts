@@ -28,6 +28,11 @@ function isEmpty(value: unknown): boolean {
 	);
 }
 
+/** Empty, or an empty list: what an untouched entry form or an empty JSON list holds. */
+function isBlank(value: unknown): boolean {
+	return isEmpty(value) || (Array.isArray(value) && value.length === 0);
+}
+
 /** `a, b\nc` -> ['a', 'b', 'c']: the comma- or line-separated lists users type and APIs answer. */
 export function splitList(value: string): string[] {
 	return value
@@ -110,7 +115,7 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 		if (f.readOnly) continue;
 		const v = fromUi(f, obj?.[f.name]);
 		// an entry form fills every member with its default: an optional 0, `[]` or `{}` there is "not entered"
-		if (fixedCollection && !f.required && (((f.type === 'number' || f.type === 'integer') && v === 0) || isEmpty(v) || (Array.isArray(v) && v.length === 0))) continue;
+		if (fixedCollection && !f.required && (((f.type === 'number' || f.type === 'integer') && v === 0) || isBlank(v))) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
 	}
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;
@@ -152,7 +157,7 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
 function jsonAlternative(field: Field, raw: unknown): unknown {
 	if (isEmpty(raw)) return undefined;
 	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field) }, raw) : raw;
-	if (isEmpty(value) || (Array.isArray(value) && value.length === 0)) return undefined;
+	if (isBlank(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
 	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject));
@@ -198,7 +203,7 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 			const json = jsonAlternative(field, rawJson);
 			if (json !== undefined) {
 				// A fixed collection whose entries were all removed is empty, not given.
-				if (value !== undefined && !(Array.isArray(value) && value.length === 0)) {
+				if (!isBlank(value)) {
 					throw new InputError(`Give "${field.name}" either as fields or as JSON (${jsonAlternativeName(field)}), not both`);
 				}
 				value = json;
