@@ -6,7 +6,7 @@
  * the server's count never reaches the limit. After a 429 the pacer holds every request
  * of that key until the wait is over (the Retry-After, else the documented block).
  */
-import { sleepWithAbort } from 'n8n-workflow';
+import { pause } from './wait';
 
 export interface PacingRule {
 	limit: number;
@@ -42,7 +42,7 @@ interface Sent {
 /**
  * Waits until `ms` have passed (none: no time limit) or `wake` resolves, whichever is first,
  * and rejects when `signal` aborts; leaves no timer or listener behind (the timer is
- * n8n-workflow's `sleepWithAbort`, cut short through its own signal when woken first).
+ * the package's `pause`, cut short through its own signal when woken first).
  */
 async function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted) throw signal.reason ?? new Error('Aborted');
@@ -52,7 +52,7 @@ async function waitFor(ms: number | undefined, wake: Promise<void>, signal?: Abo
 		onAbort = () => reject(signal?.reason ?? new Error('Aborted'));
 		signal?.addEventListener('abort', onAbort, { once: true });
 	});
-	const elapsed = ms === undefined ? [] : [sleepWithAbort(Math.max(0, ms), timer.signal).catch(() => undefined)];
+	const elapsed = ms === undefined ? [] : [pause(ms, timer.signal).catch(() => undefined)];
 	try {
 		await Promise.race([wake, aborted, ...elapsed]);
 	} finally {
@@ -102,7 +102,7 @@ export class Pacer {
 				const t = this.now();
 				if (t < this.blockedUntil) {
 					if (failWhenBlocked) throw failWhenBlocked(this.blockedUntil);
-					await sleepWithAbort(this.blockedUntil - t, signal);
+					await pause(this.blockedUntil - t, signal);
 					continue;
 				}
 				const span = rule.windowMs + marginMs();

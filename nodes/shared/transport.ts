@@ -13,9 +13,9 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { apiError, tokenRefusal } from './errors';
+import { apiError, redactTokens, tokenRefusal } from './errors';
 import { RateLimitBlockedError } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
@@ -23,6 +23,7 @@ import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
 import type { Area } from './spec';
+import { pause } from './wait';
 
 export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -70,6 +71,20 @@ function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean,
 	});
 }
 
+/** What n8n's HTTP helper throws when the network (not the code) failed: an axios error or a system error code. */
+function isNetworkFailure(error: unknown): boolean {
+	const e = (error ?? {}) as { isAxiosError?: unknown; code?: unknown; cause?: { code?: unknown } };
+	return e.isAxiosError === true || typeof e.code === 'string' || typeof e.cause?.code === 'string';
+}
+
+/** Anything else (a helper missing from this n8n release, a TypeError) is reported as itself, never retried. */
+function unexpectedFailure(ctx: VendorContext, error: unknown, idempotent: boolean, itemIndex?: number): NodeApiError {
+	const e = (error ?? {}) as { name?: string; message?: string };
+	const what = `${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
+	const message = idempotent ? `An unexpected error while sending the request: ${what}` : `${OUTCOME_UNKNOWN}: an unexpected error while sending it: ${what}`;
+	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'Not retried: this is not a network failure.', itemIndex });
+}
+
 function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
 	const message = 'The execution was stopped';
 	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'A write in flight when the execution was stopped may have been processed: check the record before running again.', itemIndex });
@@ -110,37 +125,87 @@ export function areaRoot(area: Area, credentials: IDataObject): string {
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 
+/**
+ * Why a refresh failed, from what n8n's OAuth2 client threw: the token endpoint's error code,
+ * its HTTP status, no answer, or the exception itself (a missing helper, a TypeError), never
+ * the request (it carries the client secret and the refresh token).
+ */
+export function refreshFailureCause(error: unknown): string {
+	const e = (error ?? {}) as { status?: number; statusCode?: number; code?: unknown; body?: { error?: unknown }; response?: { status?: number }; name?: string; message?: string };
+	const status = e.status ?? e.statusCode ?? e.response?.status;
+	const endpointCode = typeof e.body?.error === 'string' ? redactTokens(e.body.error) : undefined;
+	if (endpointCode) return `the token endpoint answered ${endpointCode}${status ? ` with HTTP ${status}` : ''}`;
+	if (status) return `the token endpoint answered HTTP ${status}`;
+	if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && !['EAUTH', 'ESTATUS'].includes(e.code)) {
+		// in words: n8n replaces a message that names a system code with its own stock text
+		const words: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection closed', ETIMEDOUT: 'timed out', ECONNABORTED: 'timed out', ENOTFOUND: 'host not found' };
+		return `the token call got no answer: ${words[e.code] ?? 'network error'}`;
+	}
+	return `an unexpected error: ${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
+}
+
+type OAuth2Helpers = {
+	refreshOAuth2Token?: (this: unknown, type: string, options: IDataObject) => Promise<IDataObject>;
+	requestOAuth2?: (this: unknown, type: string, request: IDataObject, options: IDataObject) => Promise<unknown>;
+};
+
+/**
+ * The refresh on releases without `helpers.refreshOAuth2Token` (n8n before 1.119): n8n's OAuth2
+ * request helper refreshes the token and stores it in the credential when its request is
+ * answered 401. It gets a context whose `request` sends nothing: the first call gets the 401
+ * this request already had, the second (signed in memory with the new token) is answered at
+ * once. The new token is then read back from the credential, where n8n stored it.
+ */
+async function refreshThroughRequestHelper(ctx: VendorContext, requestOAuth2: NonNullable<OAuth2Helpers['requestOAuth2']>): Promise<TokenData> {
+	let calls = 0;
+	const answered = async () => ({ statusCode: calls++ === 0 ? 401 : 200, headers: {}, body: '' });
+	const context = {
+		getNode: () => ctx.getNode(),
+		getCredentials: async (type: string) => await ctx.getCredentials(type),
+		logger: ctx.logger,
+		helpers: { request: answered },
+	};
+	const blank = { method: 'GET', uri: 'http://127.0.0.1/', url: 'http://127.0.0.1/', headers: {}, resolveWithFullResponse: true, simple: false };
+	await requestOAuth2.call(context, CREDENTIAL, blank, { tokenType: 'Bearer', includeCredentialsOnRefreshOnBody: true });
+	if (calls < 2) throw new Error("n8n's OAuth2 request helper did not refresh the token");
+	return ((await ctx.getCredentials(CREDENTIAL)).oauthTokenData ?? {}) as TokenData;
+}
+
 async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObject> {
 	const key = credentialKey(ctx);
 	let pending = refreshing.get(key);
 	if (!pending) {
 		pending = (async () => {
 			let data: TokenData;
+			const helpers = ctx.helpers as unknown as OAuth2Helpers;
 			try {
-				data = (await ctx.helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
-					includeCredentialsOnRefreshOnBody: true,
-				})) as TokenData;
+				if (typeof helpers.refreshOAuth2Token === 'function') {
+					data = (await helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, { includeCredentialsOnRefreshOnBody: true })) as TokenData;
+				} else if (typeof helpers.requestOAuth2 === 'function') {
+					data = await refreshThroughRequestHelper(ctx, helpers.requestOAuth2);
+				} else {
+					throw new Error('this n8n release offers no OAuth2 refresh helper to a node');
+				}
 			} catch (error) {
-				// 400 / 5xx / a dropped connection from the token endpoint: only the status goes into
-				// the error, never the request (it carries the client secret and the refresh token).
-				const status = (error as { status?: number }).status;
-				const message = `The access token could not be refreshed (${status ? `the token call answered HTTP ${status}` : 'the token call got no answer'})`;
+				const message = `The access token could not be refreshed (${refreshFailureCause(error)})`;
 				throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
 			}
-			// The accounts server answers token errors with HTTP 200 and `{ error }`.
-			if (data.error || !data.access_token || data.access_token === previous) {
+			// A new access token is a success, whatever else the stored token data still holds (n8n
+			// merges token data, so an `error` of an earlier refused refresh can stay in it); the
+			// accounts server answers a refused refresh with HTTP 200 and `{ error }`.
+			if (!data.access_token || data.access_token === previous) {
 				throw new NodeApiError(
 					ctx.getNode(),
 					{ message: 'Token refresh refused' },
 					{
-						message: `The access token could not be refreshed (${String(data.error ?? 'no new token')})`,
+						message: `The access token could not be refreshed (${redactTokens(String(data.error ?? 'no new token'))})`,
 						description: tokenRefusal(data.error),
 						httpCode: '401',
 					},
 				);
 			}
 			const seconds = Number(data.expires_in_sec ?? data.expires_in ?? 3600);
-			if (data.access_token) tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
+			tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
 			return data;
 		})().finally(() => refreshing.delete(key));
 		refreshing.set(key, pending);
@@ -218,7 +283,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 	let waitedBlock = false;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	const run = readRunOptions(ctx);
-	const wait = async (ms: number) => await sleepWithAbort(ms, signal);
+	const wait = async (ms: number) => await pause(ms, signal);
 	/** With On Rate-Limit Block = fail: the error a request meets during a block, instead of waiting. */
 	const blockedError = run.onRateLimitBlock === 'fail' ? (until: number) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined;
 	for (let attempt = 0; ; attempt++) {
@@ -251,6 +316,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		} catch (error) {
 			answered?.();
 			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
+			if (!isNetworkFailure(error)) throw unexpectedFailure(ctx, error, idempotent, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
 				await wait(retryAfterMs({}, attempt));
 				continue;

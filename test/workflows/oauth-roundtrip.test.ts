@@ -227,3 +227,36 @@ test('the credential\'s comma-separated scope is accepted and a space-separated 
 		em.accounts.autoDecision = null;
 	}
 });
+
+test('a good refresh succeeds although the stored token data still holds the error of an earlier refused refresh (n8n merges token data)', async () => {
+	const { em } = env;
+	const tokens = em.issueToken({ region: 'us' });
+	const us = em.regionUrls('us');
+	const credential: HarnessCredential = {
+		id: CREDENTIAL_ID,
+		name: 'Vendor (emulator)',
+		type: 'vendorOAuth2Api',
+		data: {
+			region: 'custom',
+			accountsUrl: us.accounts,
+			apiUrl: us.api,
+			projectsUrl: us.projects,
+			clientId: em.defaultClient.clientId,
+			clientSecret: em.defaultClient.clientSecret,
+			oauthTokenData: { ...tokens, error: 'invalid_code' } as unknown as IDataObject,
+		},
+	};
+	env.credentials = [credential];
+	em.clock.advance(3601_000); // the access token expires: the next call refreshes
+	em.clearRequests();
+	const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+	expectNoError(run);
+	expect(em.requests.map((r) => [r.area, r.status])).toEqual([
+		['books', 401],
+		['accounts', 200],
+		['books', 200],
+	]);
+	const stored = credential.data.oauthTokenData as IDataObject;
+	expect(stored.access_token).not.toBe(tokens.access_token);
+	expect(env.apiRequests()[1].headers.authorization).toBe(`Vendor-oauthtoken ${String(stored.access_token)}`);
+});
