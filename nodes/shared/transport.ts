@@ -59,10 +59,11 @@ const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Che
 const MAX_RETRIES = 3;
 
 /** The headline says the outcome is unknown for writes; no stock "retry" text replaces it (no error code in it). */
-function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean, itemIndex?: number): NodeApiError {
+function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean, itemIndex?: number, expired = false): NodeApiError {
 	const code = (error as Error & { code?: string }).code;
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message);
-	const what = timedOut ? 'did not answer in time' : 'connection failed';
+	const timedOut = expired || code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+	const cutShort = !timedOut && /^Z_/.test(code ?? '');
+	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'connection failed';
 	const message = idempotent ? `The Vendor API ${what}; the read was retried and kept failing` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
 	return new NodeApiError(ctx.getNode(), { message }, {
 		message,
@@ -88,6 +89,66 @@ function unexpectedFailure(ctx: VendorContext, error: unknown, idempotent: boole
 function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
 	const message = 'The execution was stopped';
 	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'A write in flight when the execution was stopped may have been processed: check the record before running again.', itemIndex });
+}
+
+/**
+ * The Timeout option over the whole request, headers and body: n8n's HTTP helper's own
+ * timeout restarts with every byte, so a body dripping in would never end. The request's
+ * signal aborts when the execution stops or when the time is up (`expired()` then says so).
+ */
+function deadline(ms: number, outer?: AbortSignal): { signal: AbortSignal; expired: () => boolean; clear: () => void } {
+	const controller = new AbortController();
+	const timer = new AbortController();
+	let expired = false;
+	const onStop = () => controller.abort(outer?.reason);
+	if (outer?.aborted) onStop();
+	outer?.addEventListener('abort', onStop, { once: true });
+	pause(ms, timer.signal).then(
+		() => {
+			expired = true;
+			controller.abort(new Error(`timeout of ${ms} ms exceeded`));
+		},
+		() => undefined,
+	);
+	return {
+		signal: controller.signal,
+		expired: () => expired,
+		clear: () => {
+			timer.abort();
+			outer?.removeEventListener('abort', onStop);
+		},
+	};
+}
+
+/** What came back, for an error: the first bytes as text, whitespace folded, tokens redacted. */
+function firstBytes(raw: Buffer): string {
+	const text = redactTokens(raw.subarray(0, 120).toString('utf8').replace(/\s+/g, ' ').trim());
+	return raw.length > 120 ? `${text}...` : text;
+}
+
+/**
+ * Why a successful status's answer is not what the request expects (undefined when it is):
+ * JSON where JSON is expected (a file may be anything but an HTML page or broken JSON). A
+ * proxy's HTML page, JSON cut short or an empty body must never pass as the API's answer.
+ */
+function unexpectedAnswer(raw: Buffer, contentType: string, parsed: unknown, binary: boolean): string | undefined {
+	const labelledJson = /json/i.test(contentType);
+	const html = /html/i.test(contentType) || (labelledJson && /^\s*</.test(raw.subarray(0, 64).toString('utf8')));
+	const what = (kind: string) => `${kind} (content type ${contentType || 'none'}, ${raw.length} bytes${raw.length ? `: ${firstBytes(raw)}` : ''})`;
+	if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) return undefined;
+	if (html) return what('an HTML page, not the API\'s answer');
+	if (binary && !labelledJson) return undefined;
+	if (raw.length === 0) return what('an empty body');
+	if (labelledJson || !binary) {
+		try {
+			JSON.parse(raw.toString('utf8'));
+		} catch (error) {
+			if (/end of (JSON )?input|unterminated/i.test((error as Error).message)) return what('JSON cut short');
+			return what('a body that is not JSON');
+		}
+		return what('JSON that is not an object or a list');
+	}
+	return undefined;
 }
 
 export interface SendOptions {
@@ -229,8 +290,8 @@ function isTokenProblem(status: number, body: unknown): boolean {
 	return status === 401 || (!!body && typeof body === 'object' && (body as IDataObject).errorCode === 'INVALID_OAUTHTOKEN');
 }
 
-function parseMaybeJson(buffer: Buffer, contentType: string): unknown {
-	if (!/json/i.test(contentType)) return undefined;
+function parseMaybeJson(buffer: Buffer, contentType: string, binary = false): unknown {
+	if (!/json/i.test(contentType) && (binary || !/^\s*[[{]/.test(buffer.subarray(0, 16).toString('utf8')))) return undefined;
 	try {
 		return JSON.parse(buffer.toString('utf8'));
 	} catch {
@@ -299,7 +360,6 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			body: payload?.body,
 			returnFullResponse: true,
 			timeout: run.timeoutMs,
-			abortSignal: signal,
 			ignoreHttpStatusErrors: true,
 			encoding: 'arraybuffer',
 			json: false,
@@ -307,11 +367,18 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		// counted by the pacer until its answer is back
 		const answered = pacer ? await pacer.take(signal, blockedError) : undefined;
 		let sent: { response: IN8nHttpFullResponse } | { blocked: Error };
+		let timer: ReturnType<typeof deadline> | undefined;
 		try {
 			sent = await requestLimiter(ctx).run(async () => {
 				// A block that began while this request waited for a slot: nothing is sent.
 				if (pacer && blockedError && pacer.heldUntil > Date.now()) return { blocked: blockedError(pacer.heldUntil) };
-				return { response: (await ctx.helpers.httpRequest(options)) as IN8nHttpFullResponse };
+				// the Timeout counts from here, when the request is sent, to the last byte of its answer
+				timer = deadline(run.timeoutMs, signal);
+				try {
+					return { response: (await ctx.helpers.httpRequest({ ...options, abortSignal: timer.signal })) as IN8nHttpFullResponse };
+				} finally {
+					timer.clear();
+				}
 			}, signal);
 		} catch (error) {
 			answered?.();
@@ -321,7 +388,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 				await wait(retryAfterMs({}, attempt));
 				continue;
 			}
-			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex);
+			throw connectionFailed(ctx, error as Error, idempotent, opts.itemIndex, timer?.expired());
 		}
 		// Marked here, in the same synchronous run as the 429 check below (not in a `finally` on
 		// the call): a waiter the mark wakes must see the block this answer may set.
@@ -332,7 +399,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		const headers = (response.headers ?? {}) as IDataObject;
 		const raw = Buffer.isBuffer(response.body) ? response.body : Buffer.from((response.body as ArrayBuffer) ?? []);
 		const contentType = String(headers['content-type'] ?? '');
-		const parsed = parseMaybeJson(raw, contentType);
+		const parsed = parseMaybeJson(raw, contentType, opts.binary);
 		if (isTokenProblem(status, parsed) && !refreshed) {
 			refreshed = true;
 			await useRefreshed();
@@ -343,13 +410,13 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		// 30-minute block) or with a long one is a block: by default the run ends saying when it lifts,
 		// with Options → On Rate-Limit Block = wait it is waited out once (cancellable).
 		if (status === 429) {
-			const pause = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
-			const isBlock = pause > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
-			if (pacer) pacer.block(pause);
-			if (isBlock && blockedError) throw blockedError(Date.now() + pause);
+			const holdMs = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
+			const isBlock = holdMs > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
+			if (pacer) pacer.block(holdMs);
+			if (isBlock && blockedError) throw blockedError(Date.now() + holdMs);
 			if (isBlock ? !waitedBlock : attempt < MAX_RETRIES) {
 				waitedBlock ||= isBlock;
-				await wait(pause);
+				await wait(holdMs);
 				continue;
 			}
 		}
@@ -363,8 +430,19 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			if (status >= 500 && !idempotent) throw apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN);
 			throw apiError(ctx.getNode(), failure, opts.itemIndex);
 		}
-		if (opts.binary) return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
-		return { body: parsed ?? (raw.length ? raw.toString('utf8') : {}), headers, statusCode: status };
+		const problem = unexpectedAnswer(raw, contentType, parsed, opts.binary === true);
+		if (problem) {
+			// a read is retried as other transient failures are; a write may have been processed
+			if (idempotent && attempt < MAX_RETRIES) {
+				await wait(retryAfterMs(headers, attempt));
+				continue;
+			}
+			const message = idempotent
+				? `The Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}; the read was retried and kept failing`
+				: `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}`;
+			throw new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex });
+		}
+		return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
 	}
 }
 
