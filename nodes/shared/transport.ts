@@ -14,6 +14,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
 import { apiError, redactTokens, tokenRefusal } from './errors';
 import { RateLimitBlockedError } from './failures';
@@ -232,10 +233,37 @@ async function refreshThroughRequestHelper(ctx: VendorContext, requestOAuth2: No
 	return ((await ctx.getCredentials(CREDENTIAL)).oauthTokenData ?? {}) as TokenData;
 }
 
-async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObject> {
+/** How long a refused refresh is remembered, so that many executions make one refused token call. */
+export const REFUSAL_MEMORY_MS = 120_000;
+/** Refused refreshes by stored credential state (a hash: the tokens are never kept as such): until when, and the error. */
+const refusals = new Map<string, { until: number; message: string; description: string }>();
+
+/** The stored credential's state a refusal belongs to: a Reconnect or a changed token URL is a new state. */
+function refusalKey(ctx: VendorContext, credentials: IDataObject): string {
+	const token = (credentials.oauthTokenData ?? {}) as IDataObject;
+	const state = [credentialKey(ctx), token.refresh_token, token.access_token, credentials.accessTokenUrl, credentials.clientId].map((v) => String(v ?? '')).join('\u0000');
+	return createHash('sha256').update(state).digest('hex');
+}
+
+function refusedError(ctx: VendorContext, refusal: { message: string; description: string }): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message: 'Token refresh refused' }, { message: refusal.message, description: refusal.description, httpCode: '401' });
+}
+
+async function refresh(ctx: VendorContext, stored: IDataObject, previous?: string): Promise<IDataObject> {
 	const key = credentialKey(ctx);
+	const memoryKey = refusalKey(ctx, stored);
+	const known = refusals.get(memoryKey);
+	if (known && known.until > Date.now()) throw refusedError(ctx, known);
 	let pending = refreshing.get(key);
 	if (!pending) {
+		const refused = (message: string, description: string) => {
+			refusals.set(memoryKey, {
+				until: Date.now() + REFUSAL_MEMORY_MS,
+				message,
+				description: `${description} (No new token call is made with this credential for ${REFUSAL_MEMORY_MS / 60_000} minutes, unless it is reconnected.)`,
+			});
+			return new NodeApiError(ctx.getNode(), { message: 'Token refresh refused' }, { message, description, httpCode: '401' });
+		};
 		pending = (async () => {
 			let data: TokenData;
 			const helpers = ctx.helpers as unknown as OAuth2Helpers;
@@ -249,22 +277,18 @@ async function refresh(ctx: VendorContext, previous?: string): Promise<IDataObje
 				}
 			} catch (error) {
 				const message = `The access token could not be refreshed (${refreshFailureCause(error)})`;
+				// the token endpoint said no (an error code, a 4xx): remembered; no answer, a 5xx or an exception: not
+				const e = error as { status?: number; body?: { error?: unknown } };
+				if (typeof e.body?.error === 'string' || (e.status !== undefined && e.status >= 400 && e.status < 500)) throw refused(message, tokenRefusal(undefined));
 				throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
 			}
 			// A new access token is a success, whatever else the stored token data still holds (n8n
 			// merges token data, so an `error` of an earlier refused refresh can stay in it); the
 			// accounts server answers a refused refresh with HTTP 200 and `{ error }`.
 			if (!data.access_token || data.access_token === previous) {
-				throw new NodeApiError(
-					ctx.getNode(),
-					{ message: 'Token refresh refused' },
-					{
-						message: `The access token could not be refreshed (${redactTokens(String(data.error ?? 'no new token'))})`,
-						description: tokenRefusal(data.error),
-						httpCode: '401',
-					},
-				);
+				throw refused(`The access token could not be refreshed (${redactTokens(String(data.error ?? 'no new token'))})`, tokenRefusal(data.error));
 			}
+			refusals.delete(memoryKey);
 			const seconds = Number(data.expires_in_sec ?? data.expires_in ?? 3600);
 			tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
 			return data;
@@ -318,7 +342,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		if (latestToken && latestToken !== tokenOf() && !isExpired(latestToken)) {
 			credentials = latest;
 		} else {
-			const data = await refresh(ctx, tokenOf());
+			const data = await refresh(ctx, latest, tokenOf());
 			credentials = { ...credentials, oauthTokenData: { ...((credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 		}
 		credentialsOfRun.set(ctx, Promise.resolve(credentials));

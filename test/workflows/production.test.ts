@@ -78,3 +78,27 @@ test.each([
 	expect(text).not.toContain(env.em.defaultClient.clientSecret);
 	expect(text).not.toContain(String(env.storedToken.refresh_token));
 });
+
+test('50 executions on a refused refresh make one token call; the refusal is remembered until the credential is reconnected', async () => {
+	env.em.accounts.revokeRefreshToken(String(env.storedToken.refresh_token));
+	env.em.accounts.expireAllAccessTokens();
+	env.em.clearRequests();
+	const list = () => items('List', { operation: 'getAll', returnAll: false, limit: 1 }, { onError: 'continueRegularOutput' });
+	const runs = await Promise.all(Array.from({ length: 50 }, async () => await env.run([list()])));
+	for (const result of runs) {
+		const out = result.output('List');
+		expect(out).toHaveLength(1);
+		expect(out[0].json.error).toBe('The access token could not be refreshed (invalid_code)');
+	}
+	expect(env.tokenRequests()).toHaveLength(1);
+	// a later execution in the same process: still no new token call
+	const later = await env.run([list()]);
+	expect(String(later.output('List')[0].json.description)).toMatch(/No new token call is made with this credential for 2 minutes, unless it is reconnected/);
+	expect(env.tokenRequests()).toHaveLength(1);
+	// Reconnect stores new tokens: the memory does not apply to them
+	const reconnected = env.em.issueToken({ region: 'us' });
+	env.credentials[0].data.oauthTokenData = { ...reconnected } as never;
+	const after = await env.run([list()]);
+	expect(after.output('List')[0].json.error).toBeUndefined();
+	expect(after.output('List')).toHaveLength(1);
+});
