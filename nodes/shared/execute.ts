@@ -12,6 +12,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
 import { areaNodeDescription, searchMethodName } from './describe';
 import type { NodeMeta } from './describe';
@@ -100,7 +101,29 @@ function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize:
 	return (op.pagination === 'pageContext' || op.pagination === 'pageSize') && entries.length >= pageSize;
 }
 
-/** A list's pages, one call each, until the answer says there is no more (one call for unpaged lists). */
+/** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
+export const DEFAULT_PAGE_LIMIT = 2000;
+let pageLimit = DEFAULT_PAGE_LIMIT;
+
+/** For tests: the same rule with a smaller number. */
+export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
+	pageLimit = limit;
+}
+
+/** A record's identity for "seen before": a digest of its JSON (the records themselves are not kept twice). */
+function recordKey(record: IDataObject): string {
+	return createHash('sha1').update(JSON.stringify(record)).digest('base64');
+}
+
+function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
+}
+
+/**
+ * A list's pages, one call each, until the answer says there is no more (one call for unpaged
+ * lists). It always ends: a page with no record not seen before ends it (with an error when
+ * the API said there were more), and so does the page limit (an error saying how far it got).
+ */
 export async function* listPages(
 	ctx: VendorContext,
 	area: Area,
@@ -114,14 +137,31 @@ export async function* listPages(
 		yield { entries: unwrap(op, body), body };
 		return;
 	}
-	let previousFirst: string | undefined;
+	const seen = new Set<string>();
 	for (let page = 1; ; page++) {
+		if (page > pageLimit) {
+			throw pagingStopped(
+				ctx,
+				`Return All stopped after ${pageLimit} pages (${seen.size} records): the Vendor API still said there were more`,
+				`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
+				itemIndex,
+			);
+		}
 		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
 		const entries = unwrap(op, body);
-		// A server that ignores `page` (paging guessed) answers the same page again: stop there.
-		const first = JSON.stringify(entries[0] ?? null);
-		if (page > 1 && first === previousFirst) return;
-		previousFirst = first;
+		const before = seen.size;
+		for (const entry of entries) seen.add(recordKey(entry));
+		if (page > 1 && entries.length > 0 && seen.size === before) {
+			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
+			// One that says there is more and repeats itself would never end: an error.
+			if (pageContext(body)?.has_more_page !== true) return;
+			throw pagingStopped(
+				ctx,
+				`Return All stopped at page ${page} (${seen.size} records): the Vendor API said there were more records but answered with none not seen before`,
+				'The API repeated records it had already sent while saying more would follow; reading on would never end.',
+				itemIndex,
+			);
+		}
 		yield { entries, body };
 		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
 	}
@@ -299,11 +339,49 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 			for (const result of outcome.value) out.push({ ...result, pairedItem: { item: itemIndex } });
 		} else if (outcome.state === 'failed') {
 			const error = itemError(ctx, outcome.error, itemIndex);
-			if (!continueOnFail) throw error;
+			if (!continueOnFail) throw withRunReport(ctx, area, error, settled, itemIndex);
 			out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
 		}
 	}
 	return [out];
+}
+
+/** `item 0: payment_id 1001` for done items whose output carries their resource's id (at most 20 listed). */
+function doneIds(ctx: IExecuteFunctions, area: Area, settled: Array<Settled<INodeExecutionData[]>>, done: number[]): string {
+	const notes: string[] = [];
+	for (const itemIndex of done) {
+		const outcome = settled[itemIndex];
+		const resource = area.resources.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex, ''));
+		const idField = resource?.idField;
+		if (outcome.state !== 'done' || !idField) continue;
+		const ids = outcome.value.map((result) => result.json[idField]).filter((id) => id !== undefined && id !== null && id !== '');
+		if (ids.length) notes.push(`item ${itemIndex}: ${idField} ${ids.map(String).join(', ')}`);
+	}
+	if (!notes.length) return '';
+	return ` (${notes.slice(0, 20).join('; ')}${notes.length > 20 ? `; and ${notes.length - 20} more` : ''})`;
+}
+
+/**
+ * A run of several items that ends on an item's error (no Continue On Fail): the error keeps
+ * its headline and says what became of every item, as the rate-limit block report does, so
+ * nothing done is hidden and a run again does not repeat writes unseen.
+ */
+function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApiError | NodeOperationError, settled: Array<Settled<INodeExecutionData[]>>, itemIndex: number) {
+	if (settled.length < 2) return error;
+	const done = indexesWhere(settled, (s) => s.state === 'done');
+	const failed = indexesWhere(settled, (s) => s.state === 'failed');
+	const notSent = indexesWhere(settled, (s) => s.state === 'notStarted');
+	error.message = `${error.message} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
+	const report = [
+		`Done: ${itemsPhrase(done)}${doneIds(ctx, area, settled, done)}.`,
+		`Failed: ${itemsPhrase(failed)}${partlySent(settled, failed)}.`,
+		`Not sent: ${itemsPhrase(notSent)}${notSent.length ? ' (nothing was sent for them)' : ''}.`,
+		done.length ? 'Running the workflow again repeats the done items: run only the failed and unsent ones, or turn on Continue On Fail to get one output item per input item.' : '',
+	]
+		.filter(Boolean)
+		.join(' ');
+	error.description = `${error.description ? `${error.description} ` : ''}${report}`;
+	return error;
 }
 
 /** Item tasks at once: twice the requests in flight, so a prepared item is ready when a request slot frees. */
