@@ -128,7 +128,7 @@ export class VendorOAuth2Api implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 100,
 			description:
-				'The share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it) this n8n may use. In queue mode with several workers, or when other clients use the same account, split it: e.g. 33 each for three workers.',
+				'This n8n process\'s share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). In queue mode count every process that calls it (main with its triggers and manual runs, each worker, each webhook processor) and keep a margin: e.g. main + 2 workers: 30 each.',
 		},
 	];
 }
