@@ -14,7 +14,11 @@
  * management only, 429) -> scope (403) -> organisation / portal -> rule `pre` -> table
  * keys no table names (400 naming them) -> table validation (400, nested keys no table names
  * included) -> rule or generic behaviour by operation kind. Error bodies and the
- * emulator's choices are listed in rules/common.ts; area behaviour in rules/*.ts.
+ * emulator's choices are listed in rules/common.ts; area behaviour in rules/*.ts. Faults
+ * (faults.ts) that answer without processing (status, drop, html) act at "fault"; those
+ * that change the answer (noPageContext, endlessPages, truncated, empty, drip) act on the
+ * processed answer where it is sent (`answer`; for the accounts server through its
+ * `writeHead` / `end`).
  *
  * Emulator choices here:
  * - 401 (both families): `{ errorCode: 'INVALID_OAUTHTOKEN', message }`, accounting also
@@ -46,14 +50,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import type { Area, Operation } from '../../nodes/shared/spec';
 import { locationOf, validateValues } from '../../nodes/shared/validate';
 import { Accounts, parseVendorAuthorization } from './accounts';
 import type { ClientRegistration } from './accounts';
 import { Clock } from './clock';
 import { seedDemo } from './demo-data';
-import { checkFault, type Fault, Faults } from './faults';
-import { allScopes, type Family, type MatchResult, Router } from './routes';
+import { checkFault, endlessPage, type Fault, Faults, listOf } from './faults';
+import { allScopes, type Family, type MatchResult, type Route, Router } from './routes';
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
 import { generic, RULES } from './rules';
 import { Store, type Rec } from './store';
@@ -239,7 +244,14 @@ function faultReply(family: Family | undefined, fault: Extract<Fault, { kind: 's
 	return reply;
 }
 
-function send(res: http.ServerResponse, reply: Reply): void {
+/** An answer as it goes over the wire: status, headers (without Content-Length) and body bytes. */
+interface Wire {
+	status: number;
+	headers: Record<string, string | number>;
+	payload: Buffer;
+}
+
+function render(reply: Reply): Wire {
 	const headers: Record<string, string | number> = { 'Cache-Control': 'no-store', ...(reply.headers ?? {}) };
 	let payload: Buffer;
 	if (reply.file) {
@@ -250,9 +262,77 @@ function send(res: http.ServerResponse, reply: Reply): void {
 		payload = Buffer.from(reply.json === undefined ? '' : JSON.stringify(reply.json));
 		headers['Content-Type'] = 'application/json;charset=UTF-8';
 	}
-	headers['Content-Length'] = payload.length;
-	res.writeHead(reply.status, headers);
-	res.end(payload);
+	return { status: reply.status, headers, payload };
+}
+
+/** `headers` without the names in `drop` (any case). */
+function without(headers: Record<string, string | number>, ...drop: string[]): Record<string, string | number> {
+	return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.includes(k.toLowerCase())));
+}
+
+function write(res: http.ServerResponse, wire: Wire): void {
+	res.writeHead(wire.status, { ...without(wire.headers, 'content-length'), 'Content-Length': wire.payload.length });
+	res.end(wire.payload);
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+	write(res, render(reply));
+}
+
+// ---------------------------------------------------------------- bad answers (faults.ts)
+
+/** The page of an `html` fault. */
+function htmlPage(status: number): string {
+	const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
+	if (status >= 400) return `<!DOCTYPE html><html><head><title>${title}</title></head>\n<body>\n<center><h1>${title}</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n`;
+	return '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="refresh" content="5"></head>\n<body>\n<h1>Checking your browser before accessing the site.</h1>\n<p>This process is automatic. Your browser will redirect to your requested content shortly.</p>\n</body>\n</html>\n';
+}
+
+function htmlAnswer(fault: Extract<Fault, { kind: 'html' }>): Wire {
+	const status = fault.status ?? 200;
+	return { status, headers: { 'Content-Type': fault.contentType ?? 'text/html', 'Cache-Control': 'no-store' }, payload: Buffer.from(fault.body ?? htmlPage(status), 'utf8') };
+}
+
+/** How many of `total` bytes `keep` keeps: a fraction below 1, else a byte count; always fewer than `total` (0 when empty). */
+function keptBytes(total: number, keep = 0.5): number {
+	const want = keep < 1 ? Math.floor(total * keep) : Math.floor(keep);
+	return Math.max(0, Math.min(want, total - 1));
+}
+
+/** What a lenient gunzip (flushing what it has, as undici and axios do) makes of `data`. */
+function lenientGunzip(data: Buffer): Buffer {
+	try {
+		return zlib.gunzipSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+	} catch {
+		return Buffer.alloc(0);
+	}
+}
+
+function truncatedAnswer(wire: Wire, fault: Extract<Fault, { kind: 'truncated' }>): Wire {
+	const headers = without(wire.headers, 'content-length', 'content-encoding');
+	if (!fault.gzip) return { status: wire.status, headers, payload: wire.payload.subarray(0, keptBytes(wire.payload.length, fault.keep)) };
+	const gz = zlib.gzipSync(wire.payload);
+	let kept = keptBytes(gz.length, fault.keep);
+	// A cut inside the trailer (or right after the last deflate block) still inflates to the whole body leniently.
+	while (kept > 0 && wire.payload.length > 0 && lenientGunzip(gz.subarray(0, kept)).length >= wire.payload.length) kept--;
+	return { status: wire.status, headers: { ...headers, 'Content-Encoding': 'gzip' }, payload: gz.subarray(0, kept) };
+}
+
+function emptyAnswer(wire: Wire, fault: Extract<Fault, { kind: 'empty' }>): Wire {
+	return { status: 200, headers: { ...without(wire.headers, 'content-type', 'content-length', 'content-encoding', 'content-disposition'), 'Content-Type': fault.contentType ?? 'application/json' }, payload: Buffer.alloc(0) };
+}
+
+/** Lists whose records are not the resource's own (id and name fields of their entries). */
+const ENDLESS_FIELDS: Readonly<Record<string, { idField: string; nameField: string }>> = {
+	'billing.project.getInvoices': { idField: 'invoice_id', nameField: 'invoice_number' },
+};
+
+/** Page, page size and record fields of an `endlessPages` answer to a list call. */
+function endlessShape(route: Route, query: Record<string, string>): { page: number; perPage: number; idField: string; nameField: string } {
+	const asked = (v: string | undefined): number | undefined => (v !== undefined && Number.isInteger(Number(v)) && Number(v) >= 1 ? Number(v) : undefined);
+	const accounting = isAccounting(route.area);
+	const fields = ENDLESS_FIELDS[route.id] ?? (accounting ? { idField: route.resource.idField ?? 'id', nameField: route.resource.nameField ?? 'name' } : { idField: 'id', nameField: 'name' });
+	return { page: asked(query.page) ?? 1, perPage: asked(query.per_page) ?? route.op.perPage ?? (accounting ? 200 : 100), ...fields };
 }
 
 // ---------------------------------------------------------------- the emulator
@@ -415,8 +495,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		return values;
 	}
 
-	// ---- hangs that close() must cut short
+	// ---- hangs and drips that close() must cut short
 	const sleepers = new Set<() => void>();
+	const drips = new Set<() => void>();
 	let closing = false;
 	function sleep(ms: number): Promise<void> {
 		return new Promise((resolve) => {
@@ -428,6 +509,81 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			const timer = setTimeout(done, ms);
 			sleepers.add(done);
 		});
+	}
+
+	/**
+	 * A `drip` answer: status, headers (full Content-Length) and the first `bytes` at once,
+	 * then `bytes` every `everyMs`. Stops when the client goes away or the emulator closes.
+	 */
+	function drip(res: http.ServerResponse, wire: Wire, fault: Extract<Fault, { kind: 'drip' }>): void {
+		const bytes = fault.bytes ?? 1;
+		const everyMs = fault.everyMs ?? 500;
+		res.writeHead(wire.status, { ...without(wire.headers, 'content-length'), 'Content-Length': wire.payload.length });
+		if (wire.payload.length === 0) return void res.end();
+		res.flushHeaders();
+		let sent = 0;
+		let timer: NodeJS.Timeout | undefined;
+		const stop = (): void => {
+			if (timer) clearTimeout(timer);
+			timer = undefined;
+			drips.delete(stop);
+			res.off('close', stop);
+		};
+		const step = (): void => {
+			timer = undefined;
+			if (closing || res.destroyed || res.socket?.destroyed) return stop();
+			const chunk = wire.payload.subarray(sent, sent + bytes);
+			sent += chunk.length;
+			if (sent >= wire.payload.length) {
+				stop();
+				res.end(chunk);
+				return;
+			}
+			res.write(chunk);
+			timer = setTimeout(step, everyMs);
+		};
+		drips.add(stop);
+		res.once('close', stop);
+		step();
+	}
+
+	/** Sends `wire`, as the request's bad-answer fault (if any) wants it. */
+	function answer(res: http.ServerResponse, wire: Wire, fault: Fault | undefined): void {
+		if (fault?.kind === 'truncated') return write(res, truncatedAnswer(wire, fault));
+		if (fault?.kind === 'empty') return write(res, emptyAnswer(wire, fault));
+		if (fault?.kind === 'drip') return drip(res, wire, fault);
+		write(res, wire);
+	}
+
+	/**
+	 * Makes a handler's `res.writeHead(status, headers)` + `res.end(body)` (the accounts
+	 * server's only way of answering) go through `answer` with `fault`.
+	 */
+	function captureAnswer(res: http.ServerResponse, fault: Fault): void {
+		const wire: Wire = { status: 200, headers: {}, payload: Buffer.alloc(0) };
+		const writeHead = res.writeHead;
+		const end = res.end;
+		res.writeHead = ((status: number, ...rest: unknown[]) => {
+			wire.status = status;
+			const headers = rest.find((x) => x && typeof x === 'object');
+			if (headers) wire.headers = { ...(headers as Record<string, string | number>) };
+			return res;
+		}) as typeof res.writeHead;
+		res.end = ((chunk?: unknown) => {
+			res.writeHead = writeHead;
+			res.end = end;
+			if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) wire.payload = Buffer.from(chunk);
+			answer(res, wire, fault);
+			return res;
+		}) as typeof res.end;
+	}
+
+	// ---- endlessPages: the last real list record per operation, the template of pages past the real ones
+	const endlessTemplates = new Map<string, Rec>();
+	function endless(route: Route, query: Record<string, string>, json: unknown): unknown {
+		const first = listOf(json)?.records[0];
+		if (first && typeof first === 'object' && !Array.isArray(first)) endlessTemplates.set(route.id, first as Rec);
+		return endlessPage(json, { ...endlessShape(route, query), template: endlessTemplates.get(route.id) });
 	}
 
 	// ---- admin routes (GET /__admin lists them)
@@ -540,9 +696,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			await sleep(delay());
 			if (closing) return void req.socket.destroy();
 		}
-		const fault = faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation });
+		const route = found?.kind === 'ok' ? found.match.route : undefined;
+		const fault = faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation, kind: route?.op.kind });
 		if (fault?.kind === 'drop') return void req.socket.destroy();
 		if (fault?.kind === 'status') return send(res, faultReply(family === 'accounts' ? undefined : family, fault));
+		if (fault?.kind === 'html') return write(res, htmlAnswer(fault));
 		if (fault?.kind === 'hang') {
 			await sleep(fault.ms);
 			if (closing) return void req.socket.destroy();
@@ -550,7 +708,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		const dropAfterCommit = fault?.kind === 'dropAfterCommit';
 
 		if (!(REGIONS as readonly string[]).includes(region) || !family || (family !== 'accounts' && !found)) {
-			return send(res, familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed'));
+			return answer(res, render(familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed')), fault);
 		}
 		if (family === 'accounts') {
 			if (dropAfterCommit) {
@@ -560,6 +718,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 					return res;
 				}) as unknown as typeof res.end;
 			}
+			if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'drip') captureAnswer(res, fault);
 			if (!(await accounts.handle(req, res, url, region, raw))) send(res, { status: 404, json: { error: 'not_found' } });
 			return;
 		}
@@ -572,7 +731,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		}
 		if (dropAfterCommit) return void req.socket.destroy();
 		if (fault?.kind === 'noPageContext' && reply.json && typeof reply.json === 'object') delete (reply.json as Rec).page_context;
-		send(res, reply);
+		if (fault?.kind === 'endlessPages' && route && reply.status >= 200 && reply.status < 300) reply = { ...reply, json: endless(route, query, reply.json) };
+		answer(res, render(reply), fault);
 	}
 
 	const server = http.createServer((req, res) => {
@@ -612,6 +772,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		close: async () => {
 			closing = true;
 			for (const wake of [...sleepers]) wake();
+			for (const stop of [...drips]) stop();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},

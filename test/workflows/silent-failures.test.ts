@@ -5,11 +5,33 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { setPageLimit } from '../../nodes/shared/execute';
 import { DEMO } from '../emulator/demo-data';
-import { useWorkflowEnv } from './support';
+import type { Fault } from '../emulator/faults';
+import { byId, expectNoError, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
+const items = env.orgSteps('vendorBooks', { resource: 'item' });
+const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });
+const custom = env.orgSteps('vendorBooks', { resource: 'customApiCall', operation: 'customApiCall' });
+const onError = { onError: 'continueRegularOutput' } as const;
+
+const BAD_ANSWERS: Array<[string, Fault, RegExp]> = [
+	['a proxy\'s HTML page as text/html', { kind: 'html', status: 200 }, /an HTML page, not the API's answer/],
+	['an HTML page labelled application/json', { kind: 'html', status: 200, contentType: 'application/json' }, /an HTML page, not the API's answer/],
+	['JSON cut short (Content-Length matching the cut)', { kind: 'truncated' }, /JSON cut short/],
+	['a gzip body cut short', { kind: 'truncated', gzip: true }, /JSON cut short|cut short/],
+	['an empty body', { kind: 'empty' }, /an empty body/],
+];
+
+/** The node's one output item as an error item (continue on fail), or fails the test. */
+function errorOf(result: Awaited<ReturnType<typeof env.run>>, node: string): IDataObject {
+	const out = result.output(node);
+	expect(out).toHaveLength(1);
+	expect(out[0].json.error).toEqual(expect.any(String));
+	return out[0].json;
+}
 
 /** A new open invoice of `customer` for `rate` (one line), through the books area. */
 async function newInvoice(customer: string, rate: number): Promise<string> {
@@ -56,5 +78,103 @@ describe('a run that ends on a failing item says what became of every item', () 
 		expect(description).toContain(`Failed: item ${failed}.`);
 		expect(description).toContain('Not sent: none.');
 		expect(description).toMatch(/Running the workflow again repeats the done items/);
+	});
+});
+
+describe('a 2xx answer that is not the API\'s is never taken as success', () => {
+	test.each(BAD_ANSWERS)('Invoice Create answered with %s: "Outcome unknown", sent once, what came back named', async (_label, fault, kind) => {
+		env.em.clearRequests();
+		env.em.faults.next(1, fault, 'books.invoice.create');
+		const result = await env.run([invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] } }, onError)]);
+		const error = errorOf(result, 'Create');
+		expect(error.error).toMatch(/^Outcome unknown: the write may have been processed/);
+		expect(String(error.error)).toMatch(kind);
+		expect(String(error.description)).toMatch(/What came back: .*content type/);
+		expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	test.each(BAD_ANSWERS)('Item Get answered once with %s: the read is retried and succeeds', async (_label, fault) => {
+		env.em.clearRequests();
+		env.em.faults.next(1, fault, 'books.item.get');
+		const result = await env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting) })]);
+		expectNoError(result);
+		expect(result.output('Get')[0].json.item_id).toBe(DEMO.items.hosting);
+		expect(env.apiRequests().map((r) => r.status)).toEqual([200, 200]);
+	});
+
+	test('Item Get Many answered with an HTML page every time: an error after the retries, never an item holding the page', async () => {
+		env.em.clearRequests();
+		env.em.faults.next(4, { kind: 'html', status: 200 }, 'books.item.getAll');
+		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
+		const error = errorOf(result, 'List');
+		expect(error.error).toBe("The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried and kept failing");
+		expect(String(error.description)).toMatch(/content type text\/html, \d+ bytes: <!DOCTYPE html>/);
+		expect(env.apiRequests()).toHaveLength(4);
+	}, 30_000);
+
+	test('Custom API Call: a body labelled JSON that does not parse is an error; a real file is still binary data', async () => {
+		env.em.faults.next(1, { kind: 'truncated' }, (r) => r.method === 'POST');
+		const cut = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Cut widget", "rate": 3 }' }, onError)]);
+		expect(errorOf(cut, 'Call').error).toMatch(/^Outcome unknown: .*JSON cut short/);
+		env.em.faults.next(1, { kind: 'html', status: 200 }, (r) => r.method === 'POST');
+		const html = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Proxied widget", "rate": 3 }' }, onError)]);
+		expect(errorOf(html, 'Call').error).toMatch(/^Outcome unknown: .*an HTML page/);
+		const pdf = await env.run([custom('PDF', { customMethod: 'GET', customPath: '/estimates/pdf', customQuery: { parameters: [{ name: 'estimate_ids', value: DEMO.estimates.sent }] } })]);
+		expectNoError(pdf);
+		expect(pdf.output('PDF')[0].binary?.data?.mimeType).toBe('application/pdf');
+	});
+});
+
+describe('Return All always ends', () => {
+	afterEach(() => {
+		setPageLimit();
+		env.em.faults.clear();
+	});
+
+	test('a server that always says there are more pages with new records: Item Get Many ends at the page limit with an error saying how far it got', async () => {
+		setPageLimit(25);
+		env.em.clearRequests();
+		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
+		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
+		const error = errorOf(result, 'List');
+		expect(error.error).toBe('Return All stopped after 25 pages (5000 records): the Vendor API still said there were more');
+		expect(env.apiRequests()).toHaveLength(25);
+	});
+
+	test('the same for Payment Get Many and a Custom API Call with Return All', async () => {
+		setPageLimit(10);
+		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'invoice.payment.getAll');
+		const pay = await env.run([payments('List', { operation: 'getAll', returnAll: true }, onError)]);
+		expect(errorOf(pay, 'List').error).toMatch(/^Return All stopped after 10 pages \(\d+ records\)/);
+		env.em.faults.clear();
+		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
+		const call = await env.run([custom('Call', { customMethod: 'GET', customPath: '/items', customReturnAll: true }, onError)]);
+		expect(errorOf(call, 'Call').error).toMatch(/^Return All stopped after 10 pages/);
+	});
+});
+
+describe('the Timeout covers the whole request', () => {
+	const drip: Fault = { kind: 'drip', bytes: 1, everyMs: 200 };
+
+	test('Invoice Create whose answer drips in: ends at the Timeout with "Outcome unknown", sent once', async () => {
+		env.em.clearRequests();
+		env.em.faults.next(1, drip, 'books.invoice.create');
+		const result = await env.run([invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] }, options: { timeout: 1 } }, onError)]);
+		expect(errorOf(result, 'Create').error).toBe('Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API did not answer in time after the request was sent');
+		expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	test('Item Get whose answer drips in once: timed out, retried, succeeds', async () => {
+		env.em.clearRequests();
+		env.em.faults.next(1, drip, 'books.item.get');
+		const result = await env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting), options: { timeout: 1 } })]);
+		expectNoError(result);
+		expect(env.apiRequests()).toHaveLength(2);
+	});
+
+	test('Custom API Call whose answer drips in: ends at the Timeout', async () => {
+		env.em.faults.next(1, drip, (r) => r.method === 'POST');
+		const result = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Drip widget", "rate": 3 }', options: { timeout: 1 } }, onError)]);
+		expect(errorOf(result, 'Call').error).toMatch(/^Outcome unknown: .*did not answer in time/);
 	});
 });
