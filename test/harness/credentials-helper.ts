@@ -26,6 +26,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { noteAdaptation } from './compat';
 import { OAuth2Api } from './oauth2-api.credentials';
 
 /** One stored credential (what n8n keeps in its `credentials_entity` table, decrypted). */
@@ -123,7 +124,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
 		const stored = this.findStored(nodeCredentials, type);
 		const credentials = new Credentials({ id: stored.id, name: stored.name }, type);
-		credentials.setData(deepCopy(stored.data));
+		// synchronous in some n8n-core releases, a promise in others (2.20+): awaiting covers both
+		const set: unknown = credentials.setData(deepCopy(stored.data));
+		if (set instanceof Promise) {
+			noteAdaptation("n8n-core's Credentials.setData / getData are async: awaited");
+			await set;
+		}
 		return credentials;
 	}
 
@@ -158,7 +164,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		const credentials = await this.getCredentials(nodeCredentials, type);
-		const original = credentials.getData();
+		// `await` also takes the plain object of the releases where getData is synchronous
+		const original = (await (credentials.getData() as ICredentialDataDecryptedObject | Promise<ICredentialDataDecryptedObject>)) as ICredentialDataDecryptedObject;
 		if (raw === true) return original;
 		return this.applyDefaultsAndResolve(additionalData, original, type, mode, executeData, expressionResolveValues);
 	}
@@ -281,6 +288,35 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (typeof parameterValue !== 'string' || parameterValue.charAt(0) !== '=') return parameterValue;
 		const value = workflow.expression.getSimpleParameterValue(node, parameterValue, 'internal', additionalKeys, undefined, '');
 		return value ? String(value) : '';
+	}
+
+	/**
+	 * n8n's runPreAuthentication (called by the n8n-core releases that have it, 2.20+, around an
+	 * OAuth2 request): the credential type's preAuthentication(), if it has one, on the credentials
+	 * as they are; its output, or undefined. Releases that do not call it never reach it.
+	 */
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		noteAdaptation("n8n-core calls the credentials helper's runPreAuthentication");
+		const credentialType = this.credentialTypes.getByName(typeName);
+		if (typeof credentialType.preAuthentication !== 'function') return undefined;
+		return ((await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
+	}
+
+	/**
+	 * n8n's isCredentialUsableByNode (asked by the n8n-core releases that have it, 2.40+, before a
+	 * node reads a credential): true unless the type restricts itself to its supported nodes.
+	 */
+	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
+		noteAdaptation("n8n-core asks the credentials helper's isCredentialUsableByNode");
+		if (!this.credentialTypes.recognizes(credentialType)) return true;
+		const type = this.credentialTypes.getByName(credentialType) as ICredentialType & { restrictToSupportedNodes?: boolean };
+		if (!type.restrictToSupportedNodes) return true;
+		const supported = type.supportedNodes ?? [];
+		return supported.includes(nodeType) || supported.some((name) => nodeType.endsWith(`.${name}`));
 	}
 
 	/** n8n's preAuthentication: refreshes a `hidden` + `expirable` property via the type's preAuthentication(). */

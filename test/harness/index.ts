@@ -4,7 +4,7 @@
  */
 import './env';
 
-import { BinaryDataService, ExecutionLifecycleHooks, ExternalSecretsProxy, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import { BinaryDataService, ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import {
 	BINARY_ENCODING,
 	UnexpectedError,
@@ -27,14 +27,16 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessNodeTypes, type NodeTypeClass } from './builtin-nodes';
+import { noteAdaptation } from './compat';
 import { HarnessCredentialsHelper, HarnessCredentialTypes, type HarnessCredential } from './credentials-helper';
-import { Container, ensureHarnessSetup } from './setup';
+import { Container, ensureHarnessSetup, externalSecretsProxy } from './setup';
 
 export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp, ScheduleTrigger } from './builtin-nodes';
 export { HarnessCredentialsHelper, HarnessCredentialTypes } from './credentials-helper';
 export type { HarnessCredential } from './credentials-helper';
 export { OAuth2Api } from './oauth2-api.credentials';
 export { ensureHarnessSetup, useFilesystemBinaryData } from './setup';
+export { harnessAdaptations } from './compat';
 export { HARNESS_USER_FOLDER } from './env';
 
 export interface HarnessWorkflow {
@@ -106,7 +108,8 @@ function buildAdditionalData(
 		webhookTestBaseUrl: `${base}/webhook-test`,
 		variables: {},
 		workflowSettings: settings,
-		externalSecretsProxy: Container.get(ExternalSecretsProxy),
+		// every release the harness runs on has one so far; feature-detected all the same (setup.ts)
+		externalSecretsProxy: externalSecretsProxy() as IWorkflowExecuteAdditionalData['externalSecretsProxy'],
 		executeWorkflow: async () => {
 			throw new UnexpectedError('The test harness does not support sub-workflows');
 		},
@@ -138,6 +141,23 @@ function makeWorkflow(
 		pinData: wf.pinData,
 	});
 	return { workflow, settings };
+}
+
+type Execution = ReturnType<WorkflowExecute['run']>;
+/** `run(workflow, startNode, destinationNode, pinData)`: WorkflowExecute.run of the n8n-core releases before the options object (1.x). */
+type PositionalRun = (workflow: Workflow, startNode?: INode, destinationNode?: string, pinData?: IPinData) => Execution;
+
+/**
+ * Starts WorkflowExecute.run in the form the release's n8n-core takes: one options object
+ * (`run({ workflow, startNode, pinData })`, 2.x), or positional arguments (1.x), told apart by
+ * the number of parameters `run` declares.
+ */
+function startExecution(engine: WorkflowExecute, workflow: Workflow, startNode: INode | undefined, pinData: IPinData | undefined): Execution {
+	if (engine.run.length > 1) {
+		noteAdaptation('WorkflowExecute.run takes positional arguments (workflow, startNode, destinationNode, pinData)');
+		return (engine.run as unknown as PositionalRun).call(engine, workflow, startNode, undefined, pinData);
+	}
+	return engine.run({ workflow, startNode, pinData });
 }
 
 /** Runs a workflow through n8n-core's WorkflowExecute and returns the run data. */
@@ -175,11 +195,7 @@ export async function runWorkflow(opts: RunOptions): Promise<RunResult> {
 		if (!startNode) throw new UnexpectedError(`Start node "${opts.startNode}" is not in the workflow`);
 	}
 
-	const execution = new WorkflowExecute(additionalData, mode).run({
-		workflow,
-		startNode,
-		pinData: opts.workflow.pinData,
-	});
+	const execution = startExecution(new WorkflowExecute(additionalData, mode), workflow, startNode, opts.workflow.pinData);
 	let timer: NodeJS.Timeout | undefined;
 	if (opts.timeoutMs !== undefined) timer = setTimeout(() => execution.cancel(), opts.timeoutMs);
 	let run: IRun;

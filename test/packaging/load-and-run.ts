@@ -8,6 +8,9 @@
  * WorkflowExecute (the test harness) with the node and credential instances the loader made, and
  * prints one line `PACKAGING_RESULT <json>` on stdout: what the loader holds, which modules the
  * package's code pulled in from outside itself, and the run's outputs.
+ *
+ * The parts are exported for the version matrix's child (test/matrix/): `loadInstalledPackage`
+ * (the loader and what it holds) and `asClass`; `runFromStdin` is what n8n-child.js runs.
  */
 import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../harness';
 
@@ -95,15 +98,22 @@ function externalModules(packageDir: string): Record<string, string[]> {
 }
 
 /** A constructor n8n-core's harness can `new`, giving back the loader's instance (n8n uses those instances). */
-function asClass<T extends object>(instance: T): new () => T {
+export function asClass<T extends object>(instance: T): new () => T {
 	return function loaded() {
 		return instance;
 	} as unknown as new () => T;
 }
 
-async function main(input: ChildInput): Promise<ChildResult> {
+export interface LoadedPackage {
+	loader: PackageDirectoryLoader;
+	/** What the loader holds and where the package's imports come from (a ChildResult without its run). */
+	facts: Omit<ChildResult, 'run'>;
+}
+
+/** Loads an installed package with n8n-core's PackageDirectoryLoader, as n8n does, and describes what it loaded. */
+export async function loadInstalledPackage(installedDir: string): Promise<LoadedPackage> {
 	ensureHarnessSetup(); // n8n's DI container: the loader gets its Logger from it
-	const loader = new PackageDirectoryLoader(input.packageDir);
+	const loader = new PackageDirectoryLoader(installedDir);
 	await loader.loadAll();
 	const packageDir = loader.directory; // realpath, as the loader uses it
 	const loadedFrom = (sourcePath: string) => {
@@ -139,6 +149,24 @@ async function main(input: ChildInput): Promise<ChildResult> {
 	const fromPackage = createRequire(join(packageDir, 'package.json'));
 	const resolved = Object.fromEntries(['n8n-workflow', 'zod/v3'].map((id) => [id, fromPackage.resolve(id)]));
 
+	const projectRoot = join(__dirname, '..', '..');
+	const projectOwn = ['dist', 'nodes', 'credentials'].map((dir) => join(projectRoot, dir) + sep);
+	const facts: Omit<ChildResult, 'run'> = {
+		packageName: loader.packageName,
+		nodes,
+		credentials,
+		knownNodes: Object.keys(loader.known.nodes),
+		knownCredentials: Object.keys(loader.known.credentials),
+		typeNames: { nodes: loader.types.nodes.map((d) => d.name), credentials: loader.types.credentials.map((c) => c.name) },
+		resolved,
+		external: externalModules(packageDir),
+		projectModules: Object.keys(require.cache).filter((file) => projectOwn.some((dir) => file.startsWith(dir))),
+	};
+	return { loader, facts };
+}
+
+async function main(input: ChildInput): Promise<ChildResult> {
+	const { loader, facts } = await loadInstalledPackage(input.packageDir);
 	let run: ChildResult['run'];
 	if (input.workflow) {
 		const result = await runWorkflow({
@@ -158,26 +186,24 @@ async function main(input: ChildInput): Promise<ChildResult> {
 		};
 	}
 
+	// taken again after the run: running may load more of the package's modules
 	const projectRoot = join(__dirname, '..', '..');
 	const projectOwn = ['dist', 'nodes', 'credentials'].map((dir) => join(projectRoot, dir) + sep);
 	return {
-		packageName: loader.packageName,
-		nodes,
-		credentials,
-		knownNodes: Object.keys(loader.known.nodes),
-		knownCredentials: Object.keys(loader.known.credentials),
-		typeNames: { nodes: loader.types.nodes.map((d) => d.name), credentials: loader.types.credentials.map((c) => c.name) },
-		resolved,
-		external: externalModules(packageDir),
+		...facts,
+		external: externalModules(loader.directory),
 		projectModules: Object.keys(require.cache).filter((file) => projectOwn.some((dir) => file.startsWith(dir))),
 		run,
 	};
 }
 
-main(JSON.parse(readFileSync(0, 'utf8')) as ChildInput).then(
-	(result) => process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`, () => process.exit(0)),
-	(error: Error) => {
-		process.stderr.write(`${error.stack ?? String(error)}\n`);
-		process.exit(1);
-	},
-);
+/** Reads a ChildInput from stdin, runs it and prints `PACKAGING_RESULT <json>` (the entry n8n-child.js calls). */
+export function runFromStdin(): void {
+	main(JSON.parse(readFileSync(0, 'utf8')) as ChildInput).then(
+		(result) => process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`, () => process.exit(0)),
+		(error: Error) => {
+			process.stderr.write(`${error.stack ?? String(error)}\n`);
+			process.exit(1);
+		},
+	);
+}

@@ -32,4 +32,4 @@ Module._extensions['.ts'] = function compileTypeScript(module, filename) {
 	module._compile(outputText, filename);
 };
 
-require('./load-and-run.ts');
+require('./load-and-run.ts').runFromStdin();
