@@ -3,6 +3,7 @@
  * Run: npx jest test/emulator/faults
  */
 import { Clock } from './clock';
+import { until, useFakeTimersOnly } from './fake-timers';
 import { apiClient, type Emulator, startEmulator } from './server';
 
 let em: Emulator;
@@ -60,22 +61,45 @@ describe('faults on demand', () => {
 		expect(em.faults.pending()).toEqual([]);
 	});
 
-	test('hang: the answer comes after ms; a client that gives up early still gets the write processed', async () => {
-		em.faults.next(1, { kind: 'hang', ms: 300 });
-		const started = Date.now();
-		expect((await call('GET', 'books', '/items')).status).toBe(200);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-		em.faults.next(1, { kind: 'hang', ms: 300 });
-		const url = `${em.regionUrls().api}/books/v3/items?organization_id=${em.organizationId}`;
-		const aborted = fetch(url, {
-			method: 'POST',
-			headers: { Authorization: `Vendor-oauthtoken ${em.issueToken().access_token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ name: 'Slow write' }),
-			signal: AbortSignal.timeout(50),
-		});
-		await expect(aborted).rejects.toThrow();
-		await new Promise((r) => setTimeout(r, 400));
-		expect(await itemNames()).toEqual(['Slow write']);
+	test('hang: the answer comes after ms, not before; a client that gives up early still gets the write processed', async () => {
+		useFakeTimersOnly();
+		try {
+			em.faults.next(1, { kind: 'hang', ms: 300 });
+			let answered = false;
+			const slow = call('GET', 'books', '/items').then((r) => {
+				answered = true;
+				return r;
+			});
+			await until(() => jest.getTimerCount() === 1 || answered); // it reached the server, which holds it
+			expect(answered).toBe(false);
+			// a later request is answered meanwhile (the fault was for one request only)
+			expect((await call('GET', 'books', '/items')).status).toBe(200);
+			await jest.advanceTimersByTimeAsync(299);
+			expect(jest.getTimerCount()).toBe(1); // 299 ms on: still held
+			expect(answered).toBe(false);
+			await jest.advanceTimersByTimeAsync(1);
+			expect((await slow).status).toBe(200);
+
+			em.faults.next(1, { kind: 'hang', ms: 300 });
+			const url = `${em.regionUrls().api}/books/v3/items?organization_id=${em.organizationId}`;
+			const giveUp = new AbortController();
+			let settled = false;
+			const aborted = fetch(url, {
+				method: 'POST',
+				headers: { Authorization: `Vendor-oauthtoken ${em.issueToken().access_token}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ name: 'Slow write' }),
+				signal: giveUp.signal,
+			}).finally(() => (settled = true));
+			await until(() => jest.getTimerCount() === 1 || settled); // the write reached the server, which holds it
+			expect(settled).toBe(false);
+			giveUp.abort();
+			await expect(aborted).rejects.toThrow();
+			expect(await itemNames()).toEqual([]); // not processed yet
+			await jest.advanceTimersByTimeAsync(300);
+			expect(await itemNames()).toEqual(['Slow write']);
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 
 	test('drop: the connection is cut, nothing is processed, the request is recorded with status 0', async () => {
@@ -135,8 +159,9 @@ describe('faults on demand', () => {
 describe('project-management rate limit', () => {
 	afterEach(async () => em.close());
 
-	test('scaled to 5 per 500 ms with a 1 s block: 429 past the limit, recovery after the block (real time)', async () => {
-		em = await startEmulator({ rateLimit: { limit: 5, windowMs: 500, blockMs: 1000 } });
+	test('scaled to 5 per 500 ms with a 1 s block: 429 past the limit, the block outlasts the window and lifts when it ends (frozen clock)', async () => {
+		const clock = new Clock();
+		em = await startEmulator({ clock, rateLimit: { limit: 5, windowMs: 500, blockMs: 1000 } });
 		call = apiClient(em, { token: em.issueToken().access_token });
 		for (let i = 0; i < 5; i++) expect((await call('GET', 'projects', '/portals')).status).toBe(200);
 		const limited = await call('GET', 'projects', '/portals');
@@ -145,10 +170,12 @@ describe('project-management rate limit', () => {
 		expect(limited.headers['retry-after']).toBeUndefined();
 		// the accounting areas are not limited
 		expect((await call('GET', 'books', '/items')).status).toBe(200);
-		// the block holds beyond the window
-		await new Promise((r) => setTimeout(r, 600));
+		// the block holds beyond the window, to its last millisecond; a refused request does not prolong it
+		clock.advance(600);
 		expect((await call('GET', 'projects', '/portals')).status).toBe(429);
-		await new Promise((r) => setTimeout(r, 500));
+		clock.advance(399);
+		expect((await call('GET', 'projects', '/portals')).status).toBe(429);
+		clock.advance(1);
 		expect((await call('GET', 'projects', '/portals')).status).toBe(200);
 	});
 

@@ -3,6 +3,7 @@
  * flight at once, as the parallel-item tests and the bench use them.
  */
 import { Clock } from './clock';
+import { until, useFakeTimersOnly } from './fake-timers';
 import { apiClient, type Emulator, startEmulator } from './server';
 
 let em: Emulator;
@@ -20,8 +21,22 @@ async function admin(method: string, route: string, body?: unknown): Promise<{ s
 }
 
 test('six requests sent together are all in flight at once during the latency; the count ends at zero and clears', async () => {
-	const answers = await Promise.all(Array.from({ length: 6 }, async () => await call('GET', 'books', '/items')));
-	expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+	useFakeTimersOnly();
+	try {
+		let answered = 0;
+		const sent = Promise.all(Array.from({ length: 6 }, async () => await call('GET', 'books', '/items').finally(() => answered++)));
+		// all six reached the server and wait out its latency (its timers), however slowly they were sent
+		await until(() => jest.getTimerCount() === 6 || answered > 0);
+		expect(answered).toBe(0);
+		expect(em.inFlight).toEqual({ now: 6, max: 6 });
+		await jest.advanceTimersByTimeAsync(49);
+		expect(jest.getTimerCount()).toBe(6); // not answered before the latency is over
+		await jest.advanceTimersByTimeAsync(1);
+		const answers = await sent;
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+	} finally {
+		jest.useRealTimers();
+	}
 	expect(em.inFlight).toEqual({ now: 0, max: 6 });
 	expect((await admin('GET', 'in-flight')).body).toEqual({ now: 0, max: 6 });
 	em.clearRequests();
@@ -43,6 +58,6 @@ test('the latency is set by option, by setLatency and by the admin route (checke
 	// dropped connections are no longer counted as in flight
 	em.faults.next(1, { kind: 'drop' });
 	await expect(call('GET', 'books', '/items')).rejects.toThrow();
-	for (let i = 0; i < 100 && em.inFlight.now; i++) await new Promise((resolve) => setTimeout(resolve, 10)); // the server sees the close a moment later
+	await until(() => em.inFlight.now === 0); // the server sees the close a moment later (no time limit but the test's)
 	expect(em.inFlight.now).toBe(0);
 });

@@ -7,6 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../../nodes/shared/options';
+import { until, useFakeTimersOnly } from '../emulator/fake-timers';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const LATENCY_MS = 60;
@@ -164,13 +165,26 @@ test('bulk reminders send their calls of 10 in parallel; one output item per inv
 });
 
 test('a stopped execution starts no more items: only the requests already in flight reached the API', async () => {
-	env.em.faults.next(100, { kind: 'hang', ms: 1500 });
-	const result = await env.run([get({ requestsInFlight: 3 })], ids.map((id) => ({ id })), { timeoutMs: 300 });
-	expect(result.run.status).toBe('canceled');
-	expect(json(result, 'Get')).toEqual([]);
-	expect(result.error('Get')?.message).toBe('The execution was canceled');
-	expect((result.error('Get') as Error & { description?: string }).description).toMatch(/Not started: items \d+-39\.$/);
-	// three in flight when stopped (at most the item tasks, 2x, until every request carries the stop signal)
-	expect(env.apiRequests().length).toBeGreaterThanOrEqual(3);
-	expect(env.apiRequests().length).toBeLessThanOrEqual(6);
+	// fake timers (only they): the emulator's latency and hangs and the harness's stop are timers, so the stop
+	// comes exactly when three requests are held by the server, however slowly the run started
+	useFakeTimersOnly();
+	try {
+		env.em.faults.next(100, { kind: 'hang', ms: 1500 });
+		const run = env.run([get({ requestsInFlight: 3 })], ids.map((id) => ({ id })), { timeoutMs: 300 });
+		// three requests in flight: none can be answered before the test moves the time
+		await until(() => env.apiRequests().length >= 3);
+		await jest.advanceTimersByTimeAsync(300); // the latency ends and the hangs begin, then the stop
+		const result = await run;
+		expect(result.run.status).toBe('canceled');
+		expect(json(result, 'Get')).toEqual([]);
+		expect(result.error('Get')?.message).toBe('The execution was canceled');
+		expect((result.error('Get') as Error & { description?: string }).description).toMatch(/Not started: items \d+-39\.$/);
+		// three in flight when stopped (at most the item tasks, 2x, until every request carries the stop signal)
+		expect(env.apiRequests().length).toBeGreaterThanOrEqual(3);
+		expect(env.apiRequests().length).toBeLessThanOrEqual(6);
+		// none was answered: the stop did not wait for them
+		expect(env.apiRequests().every((r) => r.status === 0)).toBe(true);
+	} finally {
+		jest.useRealTimers();
+	}
 });
