@@ -54,14 +54,15 @@ export class VendorOAuth2Api implements ICredentialType {
 				{ name: 'United States (US)', value: 'us' },
 			],
 			default: 'us',
-			description: 'The data center of your account. Grant, access and refresh tokens must all come from the same region.',
+			description: 'The data center your account lives in. If connecting ends with invalid_client, your account is in another region: choose that one and connect again.',
 		},
 		{
 			displayName:
-				'Choose the region your account lives in. After Accept, the vendor names your account\'s accounts server (accounts-server), but n8n sends the token call to the token URL of the region chosen here: if they differ, the token call answers invalid_client and the credential does not connect. Then choose your account\'s region (or Custom with that accounts-server address as Accounts URL) and connect again.',
+				'Use your account\'s own accounts server as Accounts URL (the accounts-server the consent page names).<br>A connect that ends with invalid_client means another region: pick that region, or set its address here.',
 			name: 'regionNotice',
 			type: 'notice',
 			default: '',
+			displayOptions: { show: { region: ['custom'] } },
 		},
 		{
 			displayName: 'Accounts URL',
