@@ -25,10 +25,12 @@
  * that from its config; n8n-workflow's default is the legacy engine), so nothing needs working
  * around: the 'modules' scenario checks that no native addon was loaded.
  */
-const { readFileSync, realpathSync } = require('node:fs');
+const { realpathSync } = require('node:fs');
 const Module = require('node:module');
 const { isAbsolute, join, sep } = require('node:path');
 const ts = require('typescript'); // the project's, before resolution is redirected
+
+const { compileTestSources } = require('../packaging/compile-test-sources');
 
 const projectRoot = realpathSync(join(__dirname, '..', '..'));
 const ownSources = join(projectRoot, 'test') + sep;
@@ -59,19 +61,6 @@ Module._resolveFilename = function resolveInRelease(request, parent, isMain, opt
 	return resolved;
 };
 
-Module._extensions['.ts'] = function compileTypeScript(module, filename) {
-	if (!filename.startsWith(ownSources)) throw new Error(`matrix-child.js compiles only the repository's test sources, not ${filename}`);
-	const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
-		fileName: filename,
-		compilerOptions: {
-			module: ts.ModuleKind.CommonJS,
-			target: ts.ScriptTarget.ES2021,
-			esModuleInterop: true,
-			isolatedModules: true,
-			inlineSourceMap: true,
-		},
-	});
-	module._compile(outputText, filename);
-};
+compileTestSources(ts, ownSources, 'matrix-child.js');
 
 require('./target-runner.ts').serve({ projectRoot, targetModules });

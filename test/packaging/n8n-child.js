@@ -9,27 +9,14 @@
  * `typescript`, then runs load-and-run.ts. The installed package itself is plain JS and is
  * loaded by n8n-core's PackageDirectoryLoader, not by this hook.
  */
-const { readFileSync } = require('node:fs');
-const Module = require('node:module');
 const { join, sep } = require('node:path');
 const ts = require('typescript');
+
+const { compileTestSources } = require('./compile-test-sources');
 
 const projectRoot = join(__dirname, '..', '..');
 const ownSources = join(projectRoot, 'test') + sep;
 
-Module._extensions['.ts'] = function compileTypeScript(module, filename) {
-	if (!filename.startsWith(ownSources)) throw new Error(`n8n-child.js compiles only the repository's test sources, not ${filename}`);
-	const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
-		fileName: filename,
-		compilerOptions: {
-			module: ts.ModuleKind.CommonJS,
-			target: ts.ScriptTarget.ES2021,
-			esModuleInterop: true,
-			isolatedModules: true,
-			inlineSourceMap: true,
-		},
-	});
-	module._compile(outputText, filename);
-};
+compileTestSources(ts, ownSources, 'n8n-child.js');
 
 require('./load-and-run.ts').runFromStdin();
