@@ -3,16 +3,19 @@
  * `npm run check:n8n`: the package in a real n8n, end to end (not part of `npm test`: it
  * downloads n8n, about 2.5 GB, on the first run).
  *
- *  1. n8n 2.20.12 with a Node 24 runtime in a cache folder (install-n8n.sh; reused when present)
+ *  1. n8n (2.20.12 unless --n8n says another) with a Node 24 runtime in a cache folder of its
+ *     own version (install-n8n.sh; reused when present). Verified with 2.20.12 and 2.40.7.
  *  2. the package built, `npm pack`ed and installed from the tarball the way n8n installs a
  *     community package, into an isolated n8n user folder
  *  3. the emulator with demo data on 127.0.0.1 (in this process), its demo client accepting
  *     this n8n's callback `http://localhost:<port>/rest/oauth2-credential/callback` as redirect URI
  *  4. n8n started on 127.0.0.1 (a free port) with that user folder; /healthz and
  *     /healthz/readiness answer
- *  5. through n8n's REST API (/rest/owner/setup, /rest/login, /types/nodes.json,
+ *  5. through n8n's REST API (/rest/owner/setup, /rest/login, /rest/settings, /types/nodes.json,
  *     /types/credentials.json, /rest/credentials, /rest/oauth2-credential/auth and /callback):
- *     the 10 node types (and n8n's AI-tool variants), the credential type and every icon loaded;
+ *     the running n8n is the version under test and announces the OAuth2 callback the emulator
+ *     accepts; the 10 node types (and n8n's AI-tool variants, checked with the release's own
+ *     n8n-workflow), the credential type and every icon loaded;
  *     a Vendor OAuth2 API credential created and connected through n8n's OAuth2 round trip
  *     (n8n's auth URL -> the emulator's consent page, Accept -> n8n's callback -> token call);
  *     the scopes n8n sends must be comma-separated
@@ -25,10 +28,14 @@
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure.
  *
- * Options (flags or environment):
- *   --fresh   / REAL_N8N_FRESH=1   remove the cached n8n install and install again
+ * Options (flags or environment), e.g. `npm run check:n8n -- --n8n 2.40.7`:
+ *   --n8n <version> / REAL_N8N_VERSION=<version>
+ *                                  the n8n release to check, exact (default 2.20.12); each
+ *                                  version is installed once into <REAL_N8N_DIR>/<version>
+ *   --fresh   / REAL_N8N_FRESH=1   remove the cached install of that version and install again
  *   --keep    / REAL_N8N_KEEP=1    keep the n8n user folder and log (its path is printed)
- *   REAL_N8N_DIR=<dir>             the n8n install cache (default <project>/.real-n8n)
+ *   REAL_N8N_DIR=<dir>             the parent of the per-version installs (default
+ *                                  <project>/.real-n8n, so .real-n8n/2.20.12, .real-n8n/2.40.7)
  *   REAL_N8N_PORT=<port>           n8n's port (default: a free one)
  *   --skip-build                   use dist/ and build/ as they are
  *
@@ -45,12 +52,37 @@ const path = require('node:path');
 const { createRequire } = require('node:module');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const args = new Set(process.argv.slice(2));
+const DEFAULT_N8N_VERSION = '2.20.12';
+const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build]';
+/** The command line: the flags, and `--n8n <version>` (or `--n8n=<version>`). */
+function parseArgs(argv) {
+	const flags = new Set();
+	let version;
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === '--n8n' || a.startsWith('--n8n=')) {
+			version = a === '--n8n' ? argv[++i] : a.slice('--n8n='.length);
+			if (!version) fatal(`--n8n needs a version\n${USAGE}`);
+		} else if (['--fresh', '--keep', '--skip-build'].includes(a)) flags.add(a);
+		else fatal(`unknown option ${a}\n${USAGE}`);
+	}
+	return { flags, version };
+}
+function fatal(message) {
+	console.error(`check:n8n: ${message}`);
+	process.exit(2);
+}
+const { flags: args, version: versionArg } = parseArgs(process.argv.slice(2));
 const FRESH = args.has('--fresh') || process.env.REAL_N8N_FRESH === '1';
 const KEEP = args.has('--keep') || process.env.REAL_N8N_KEEP === '1';
 const SKIP_BUILD = args.has('--skip-build');
-const CACHE = path.resolve(process.env.REAL_N8N_DIR || path.join(ROOT, '.real-n8n'));
-const N8N_VERSION = '2.20.12';
+/** The n8n release under test: --n8n, else REAL_N8N_VERSION, else 2.20.12. */
+const N8N_VERSION = versionArg || process.env.REAL_N8N_VERSION || DEFAULT_N8N_VERSION;
+const VERSION_FROM = versionArg ? '--n8n' : process.env.REAL_N8N_VERSION ? 'REAL_N8N_VERSION' : 'the default';
+if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) fatal(`the n8n version must be exact (x.y.z), got "${N8N_VERSION}"\n${USAGE}`);
+/** One install per n8n version: <REAL_N8N_DIR or <project>/.real-n8n>/<version>. */
+const CACHE_PARENT = path.resolve(process.env.REAL_N8N_DIR || path.join(ROOT, '.real-n8n'));
+const CACHE = path.join(CACHE_PARENT, N8N_VERSION);
 const PACKAGE = require(path.join(ROOT, 'package.json'));
 const ORG = '600000001';
 /** The emulator's default (demo) client, as `npm run demo` offers it; set when the emulator starts. */
@@ -205,7 +237,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 async function main() {
 	let failed = false;
-	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${N8N_VERSION}`);
+	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${N8N_VERSION} (${VERSION_FROM}; install ${path.relative(ROOT, CACHE) || CACHE})`);
+	const oldLayout = ['node_modules', `.installed-n8n-${DEFAULT_N8N_VERSION}`].filter((f) => fs.existsSync(path.join(CACHE_PARENT, f)));
+	if (oldLayout.length) console.log(`note: ${path.relative(ROOT, CACHE_PARENT) || CACHE_PARENT} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`);
 	try {
 		await steps(state);
 	} catch (error) {
@@ -227,14 +261,28 @@ async function steps(state) {
 	const nodeBin = path.join(CACHE, 'node_modules', 'node', 'bin');
 	const n8nBin = path.join(CACHE, 'node_modules', 'n8n', 'bin', 'n8n');
 
-	// 1. n8n install (cached)
+	// 1. n8n install (cached, one folder per version)
+	/** What the installed release brings, read from its own files (not from a table of versions). */
+	const release = {};
 	await step(`n8n ${N8N_VERSION} with Node 24 in ${path.relative(ROOT, CACHE) || CACHE}${FRESH ? ' (fresh install)' : ''}`, async () => {
-		const r = spawnSync('bash', [path.join(__dirname, 'install-n8n.sh'), CACHE, ...(FRESH ? ['--fresh'] : [])], { stdio: 'inherit' });
+		const r = spawnSync('bash', [path.join(__dirname, 'install-n8n.sh'), CACHE, N8N_VERSION, ...(FRESH ? ['--fresh'] : [])], { stdio: 'inherit' });
 		check(r.status === 0, `install-n8n.sh exited with ${r.status}`);
-		const n8nVersion = require(path.join(CACHE, 'node_modules', 'n8n', 'package.json')).version;
-		check(n8nVersion === N8N_VERSION, `n8n ${n8nVersion} installed, expected ${N8N_VERSION}`);
+		const n8nPackage = path.join(CACHE, 'node_modules', 'n8n', 'package.json');
+		const n8nJson = JSON.parse(fs.readFileSync(n8nPackage, 'utf8'));
+		check(n8nJson.version === N8N_VERSION, `n8n ${n8nJson.version} installed, expected ${N8N_VERSION}`);
+		// n8n's own module resolution: the n8n-core, n8n-workflow and zod a community package gets
+		release.require = createRequire(n8nPackage);
+		const versionOf = (name) => JSON.parse(fs.readFileSync(release.require.resolve(`${name}/package.json`), 'utf8')).version;
+		release.core = versionOf('n8n-core');
+		release.workflow = versionOf('n8n-workflow');
 		const nodeVersion = run(path.join(nodeBin, 'node'), ['--version']).trim();
-		return [`n8n ${n8nVersion}, node ${nodeVersion}`];
+		const engines = (n8nJson.engines && n8nJson.engines.node) || '*';
+		check(release.require('semver').satisfies(nodeVersion, engines), `n8n ${N8N_VERSION} needs Node ${engines}; the install brings ${nodeVersion}`);
+		const wf = release.require('n8n-workflow');
+		const has = (name) => (typeof wf[name] === 'function' ? 'yes' : 'no');
+		return [
+			`n8n ${n8nJson.version} (n8n-core ${release.core}, n8n-workflow ${release.workflow}: sleepWithAbort ${has('sleepWithAbort')}, sleep ${has('sleep')}); node ${nodeVersion} (n8n needs ${engines})`,
+		];
 	});
 
 	// 2. build, pack, install the tarball the way n8n does
@@ -306,7 +354,8 @@ async function steps(state) {
 	 * n8n-workflow resolves the tool's parameters (off in the plain node).
 	 */
 	function checkToolVariants(tools, nodes) {
-		const { NodeHelpers } = require(path.join(ROOT, 'node_modules', 'n8n-workflow'));
+		// the n8n-workflow of the release under test (the editor and the engine resolve with it)
+		const { NodeHelpers } = release.require('n8n-workflow');
 		const resolve = (description, parameters) =>
 			NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: 1, type: description.name, parameters }, description);
 		let lists = 0;
@@ -335,7 +384,7 @@ async function steps(state) {
 		check(simplified.length > 0, 'no Simplify property in the tool variants');
 		return [
 			`tool variants: ai_tool output, no input, a tool description; ${lists} resource / operation lists end with the package's own Custom API Call (none of n8n's added)`,
-			`Simplify resolved by n8n-workflow on ${new Set(simplified).size} Get / Get Many operations: on in the tool variant, off in the node`,
+			`Simplify resolved by the release's n8n-workflow ${release.workflow} on ${new Set(simplified).size} Get / Get Many operations: on in the tool variant, off in the node`,
 		];
 	}
 
@@ -343,9 +392,14 @@ async function steps(state) {
 	const api = new N8nClient(base);
 	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
 
-	await step('POST /rest/owner/setup, POST /rest/login', async () => {
+	await step('POST /rest/owner/setup, POST /rest/login; GET /rest/settings: the version under test, its OAuth2 callback', async () => {
 		const me = await signIn(api, owner);
-		return [`logged in as ${me.email} (role ${me.role})`];
+		const settings = await api.json('GET', '/rest/settings');
+		check(settings && settings.versionCli === N8N_VERSION, `the running n8n says it is ${settings && settings.versionCli}, expected ${N8N_VERSION}`);
+		// the OAuth2 callback this n8n announces must be the redirect URI the emulator's client accepts
+		const callbackUrl = settings.oauthCallbackUrls && settings.oauthCallbackUrls.oauth2;
+		check(!callbackUrl || callbackUrl === redirectUri, `n8n's OAuth2 callback is ${callbackUrl}; the emulator's client accepts ${redirectUri}`);
+		return [`logged in as ${me.email} (role ${me.role}); n8n answers versionCli ${settings.versionCli}, OAuth2 callback ${callbackUrl || '(not announced)'}`];
 	});
 
 	const expectedNodes = PACKAGE.n8n.nodes.map((p) => path.basename(p, '.node.js')).map((n) => `${PACKAGE.name}.${n[0].toLowerCase()}${n.slice(1)}`).sort();
@@ -359,6 +413,7 @@ async function steps(state) {
 		check(JSON.stringify(names) === JSON.stringify(expectedNodes), `node types of the package: ${names.join(', ') || 'none'}; expected ${expectedNodes.join(', ')}`);
 		const expectedTools = ours.filter((n) => n.usableAsTool).map((n) => `${n.name}Tool`).sort();
 		const toolNames = [...new Set(tools.map((n) => n.name))].sort();
+		check(toolNames.length > 0 || expectedTools.length === 0, `this n8n lists no "<name>Tool" variants in /types/nodes.json (expected ${expectedTools.join(', ')}): it exposes the AI-tool variants some other way, which this check does not know yet`);
 		check(JSON.stringify(toolNames) === JSON.stringify(expectedTools), `tool variants ${toolNames.join(', ')}; expected ${expectedTools.join(', ')}`);
 		const toolLines = checkToolVariants(tools, ours);
 		const creds = await api.json('GET', '/types/credentials.json');
@@ -478,7 +533,9 @@ async function steps(state) {
 		for (const node of wf.nodes) {
 			if (node.credentials && node.credentials.vendorOAuth2Api) node.credentials.vendorOAuth2Api = { id: credential.id, name: CREDENTIAL_NAME };
 		}
-		const created = await api.json('POST', '/rest/workflows', { name: wf.name, nodes: wf.nodes, connections: wf.connections, settings: wf.settings, pinData: wf.pinData ?? {}, active: false });
+		// No `active`: the CreateWorkflowDto of n8n 2.20 and 2.40 has none (it was dropped unread);
+		// a new workflow is inactive, and a manual run needs no activation.
+		const created = await api.json('POST', '/rest/workflows', { name: wf.name, nodes: wf.nodes, connections: wf.connections, settings: wf.settings, pinData: wf.pinData ?? {} });
 		check(created && created.id, `no workflow id in ${JSON.stringify(created).slice(0, 200)}`);
 		return { wf, id: created.id };
 	}
