@@ -366,3 +366,18 @@ describe('request recording', () => {
 		expect(em.requests).toHaveLength(0);
 	});
 });
+
+describe('the organizations list (inferred; the Organization ID pickers)', () => {
+	test('GET /organizations in every accounting area: the organizations of the account in the region, no organization id needed', async () => {
+		for (const area of ['books', 'invoice', 'billing', 'inventory']) {
+			const res = await call('GET', area, '/organizations');
+			expect(res.status).toBe(200);
+			expect(res.body).toMatchObject({ code: 0, organizations: expect.arrayContaining([{ organization_id: em.organizationId, name: 'Zylker Demo Org' }]) });
+		}
+	});
+
+	test('still needs a valid token', async () => {
+		const res = await call('GET', 'books', '/organizations', { token: null });
+		expect(res.status).toBe(401);
+	});
+});

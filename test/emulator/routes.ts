@@ -14,6 +14,7 @@
  *   from GET estimate + POST invoices).
  */
 import type { Area, HttpMethod, Operation, Resource } from '../../nodes/shared/spec';
+import { ORGANIZATION, ORGANIZATIONS_LIST } from '../../nodes/shared/organizations';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
@@ -68,6 +69,8 @@ export class Router {
 					this.routes.push({ id: operationId(area, resource, op), area, resource, op, segments: split(op.path) });
 				}
 			}
+			// the organizations list (inferred) behind the Organization ID pickers of the accounting areas
+			if (area.org) this.routes.push({ id: operationId(area, ORGANIZATION, ORGANIZATIONS_LIST), area, resource: ORGANIZATION, op: ORGANIZATIONS_LIST, segments: split(ORGANIZATIONS_LIST.path) });
 		}
 	}
 

@@ -52,6 +52,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import type { Area, Operation } from '../../nodes/shared/spec';
+import { ORGANIZATIONS_LIST } from '../../nodes/shared/organizations';
 import { locationOf, validateValues } from '../../nodes/shared/validate';
 import { Accounts, parseVendorAuthorization } from './accounts';
 import type { ClientRegistration } from './accounts';
@@ -423,6 +424,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				: { status: 403, json: { errorCode: 'INVALID_OAUTHSCOPE', message: `The access token lacks the scope ${missing.join(', ')}` } };
 		}
 
+		// the organizations of the account (the pickers' list; needs no organization itself)
+		if (op === ORGANIZATIONS_LIST) {
+			const organizations = store.orgsIn(region).map((t) => ({ organization_id: t.id, name: t.name }));
+			return { status: 200, json: { code: 0, message: 'success', organizations } };
+		}
 		const tenant = resolveTenant(area, region, params, query, req);
 		if (tenant && 'status' in tenant) return tenant;
 		if (body.error) return invalid(area, [{ field: 'body', message: body.error }]);

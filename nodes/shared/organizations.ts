@@ -1,0 +1,35 @@
+/**
+ * The organizations of the account: the list behind every accounting node's Organization ID
+ * picker ("From List"). The vendor's API reference shows no call that lists organizations;
+ * the accounting areas name their lists `GET /<records>` with the records under the plural
+ * key, so `GET /organizations` answering `organizations` (`organization_id`, `name`) is
+ * inferred, and said so in the UI and the README. By ID always works without it.
+ */
+import type { Operation, Resource } from './spec';
+
+export const ORGANIZATIONS_INFERRED =
+	'the organization list is not in the vendor\'s API reference; it is read with GET /organizations, the way the accounting lists are named. If it fails, enter the ID (By ID).';
+
+export const ORGANIZATIONS_LIST: Operation = {
+	value: 'getAll',
+	name: 'Get Many',
+	action: 'Get many organizations',
+	description: 'List the organizations of the account',
+	kind: 'list',
+	method: 'GET',
+	path: '/organizations',
+	fields: [],
+	responseKey: 'organizations',
+	pagination: 'none',
+	inferred: true,
+	inferredNote: ORGANIZATIONS_INFERRED,
+};
+
+export const ORGANIZATION: Resource = {
+	value: 'organization',
+	name: 'Organization',
+	idField: 'organization_id',
+	nameField: 'name',
+	listOperation: 'getAll',
+	operations: [ORGANIZATIONS_LIST],
+};
