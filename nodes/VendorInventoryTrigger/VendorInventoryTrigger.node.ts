@@ -6,5 +6,5 @@ import { inventoryEvents } from './events';
 export class VendorInventoryTrigger extends triggerNodeClass(inventoryArea, inventoryEvents, {
 	name: 'vendorInventoryTrigger',
 	icon: 'vendorInventoryTrigger',
-	description: 'Starts the workflow when a bill is created in Vendor Inventory',
+	description: 'Starts the workflow when a purchase bill is created in Vendor Purchase Bills',
 }) {}

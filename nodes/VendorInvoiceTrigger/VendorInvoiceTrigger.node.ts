@@ -6,5 +6,5 @@ import { invoiceEvents } from './events';
 export class VendorInvoiceTrigger extends triggerNodeClass(invoiceArea, invoiceEvents, {
 	name: 'vendorInvoiceTrigger',
 	icon: 'vendorInvoiceTrigger',
-	description: 'Starts the workflow when a customer payment is recorded in Vendor Invoice',
+	description: 'Starts the workflow when a customer payment is recorded in Vendor Payments',
 }) {}

@@ -101,8 +101,8 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			required: true,
 			default: '',
 			placeholder: `e.g. ${exampleGetPath(area)}`,
-			hint: `Relative to ${root}: the request goes to ${root} + this path`,
-			description: `Path of the request below ${root}, starting with /. Not a URL: other hosts are never called; no . or .. segments; query parameters go in Query Parameters.${area.org ? '' : ' {portal_id} is replaced by the Portal.'}`,
+			hint: `Relative to ${root}`,
+			description: `The path below ${root}, starting with / (e.g. ${exampleGetPath(area)}). Not a URL: other hosts are never called; no . or .. segments; query parameters go in Query Parameters.${area.org ? '' : ' {portal_id} is replaced by the Portal.'}`,
 			displayOptions: { show },
 		},
 	];

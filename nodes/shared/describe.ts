@@ -260,6 +260,14 @@ function singular(name: string): string {
 	return name.replace(/ies$/, 'y').replace(/s$/, '');
 }
 
+/** Words that start with a vowel letter but not a vowel sound ("a user", "a one-off"). */
+const CONSONANT_SOUND = /^(one|once|uni|use|usu|uti|eu)/i;
+
+/** "item" -> "an item", "estimate" -> "an estimate", "project" -> "a project". */
+export function withArticle(noun: string): string {
+	return `${/^[aeiou]/i.test(noun) && !CONSONANT_SOUND.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 /** A resource locator for the ID of a listable resource: pick from the list, or enter the ID. */
 export function locatorProperty(field: Field, resourceName: string): INodeProperties {
 	return {
@@ -273,7 +281,7 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: `Select a ${resourceName.toLowerCase()}...`,
+				placeholder: `Select ${withArticle(resourceName.toLowerCase())}...`,
 				typeOptions: { searchListMethod: searchMethodName(field.locator ?? ''), searchable: true },
 			},
 			{

@@ -5,13 +5,14 @@
  * key, so `GET /organizations` answering `organizations` (`organization_id`, `name`) is
  * inferred, and said so in the UI and the README. By ID always works without it.
  */
+import { GET_MANY } from './spec';
 import type { Operation, Resource } from './spec';
 
 export const ORGANIZATIONS_INFERRED =
 	'the organization list is not in the vendor\'s API reference; it is read with GET /organizations, the way the accounting lists are named. If it fails, enter the ID (By ID).';
 
 export const ORGANIZATIONS_LIST: Operation = {
-	value: 'getAll',
+	value: GET_MANY,
 	name: 'Get Many',
 	action: 'Get many organizations',
 	description: 'List the organizations of the account',
@@ -30,6 +31,6 @@ export const ORGANIZATION: Resource = {
 	name: 'Organization',
 	idField: 'organization_id',
 	nameField: 'name',
-	listOperation: 'getAll',
+	listOperation: GET_MANY,
 	operations: [ORGANIZATIONS_LIST],
 };

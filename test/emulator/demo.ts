@@ -2,7 +2,12 @@
  * `npm run demo`: the emulator with demo data on 127.0.0.1, the credential settings to use
  * from n8n, and an example workflow run by n8n's engine with the real nodes against it.
  * Keeps serving until stopped (Ctrl+C).
+ *
+ * `npm run demo -- --editor [options]` hands over to `npm run demo:editor` (a real n8n editor
+ * with the package, the credential and the examples: scripts/real-n8n/demo-editor.js).
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../workflows/support';
@@ -82,7 +87,27 @@ async function main(): Promise<void> {
 	if (process.env.DEMO_EXIT === '1') await stop();
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exit(1);
-});
+/**
+ * `--editor`: runs scripts/real-n8n/demo-editor.js with the other arguments (dist/ and build/
+ * are built already: --skip-build), passes signals on and exits with its exit code.
+ */
+function handOverToEditor(argv: string[]): boolean {
+	if (!argv.includes('--editor')) return false;
+	const script = path.resolve(__dirname, '..', '..', '..', 'scripts', 'real-n8n', 'demo-editor.js');
+	const child = spawn(process.execPath, [script, ...argv.filter((a) => a !== '--editor'), '--skip-build'], { stdio: 'inherit' });
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+	// npm killed (it passes no signal on): this process is re-parented; stop the editor demo too.
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) child.kill('SIGTERM');
+	}, 500).unref();
+	return true;
+}
+
+if (!handOverToEditor(process.argv.slice(2))) {
+	main().catch((error) => {
+		console.error(error);
+		process.exit(1);
+	});
+}

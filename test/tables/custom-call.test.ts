@@ -17,9 +17,9 @@ import { projectsArea } from '../../nodes/VendorProjects/spec';
 const nodes: Array<[string, INodeType]> = [
 	['Vendor Books', new VendorBooks()],
 	['Vendor Projects', new VendorProjects()],
-	['Vendor Invoice', new VendorInvoice()],
+	['Vendor Payments', new VendorInvoice()],
 	['Vendor Billing', new VendorBilling()],
-	['Vendor Inventory', new VendorInventory()],
+	['Vendor Purchase Bills', new VendorInventory()],
 ];
 
 describe.each(nodes)('%s', (_name, node) => {
@@ -53,12 +53,15 @@ describe.each(nodes)('%s', (_name, node) => {
 		const operation = lists.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(CUSTOM_CALL));
 		const option = (operation?.options as INodePropertyOptions[])[0];
 		expect(option.action).toBe('Make a custom API call');
-		expect(option.description).toMatch(/^Send any request of the Vendor \w+ API, signed.*; needs a method and a path relative to \{(api|base)_url\}\/\w+\/v\d$/);
+		expect(option.description).toMatch(/^Send any request of the Vendor [\w ]+ API, signed.*; needs a method and a path relative to \{(api|base)_url\}\/\w+\/v\d$/);
 		const names = ['customMethod', 'customPath', 'customQuery', 'customBodyType', 'customBody', 'customInputBinaryField', 'customFileField', 'customReturnAll', 'customOutputBinaryField'];
 		const custom = props.filter((p: INodeProperties) => names.includes(p.name));
 		expect(custom.map((p) => p.name)).toEqual(names);
 		for (const p of custom) expect(p.displayOptions?.show?.operation).toEqual([CUSTOM_CALL]);
-		expect(custom.find((p) => p.name === 'customPath')?.hint).toMatch(/^Relative to \{(api|base)_url\}\/\w+\/v\d: /);
+		const path = custom.find((p) => p.name === 'customPath');
+		// said once (it repeated the root), and what a path looks like for an agent filling it
+		expect(path?.hint).toMatch(/^Relative to \{(api|base)_url\}\/\w+\/v\d$/);
+		expect(path?.description).toMatch(/^The path below \{(api|base)_url\}\/\w+\/v\d, starting with \/ \(e\.g\. \/\S+\)\. Not a URL/);
 	});
 });
 

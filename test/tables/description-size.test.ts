@@ -17,9 +17,9 @@ import { projectsArea } from '../../nodes/VendorProjects/spec';
 const areas: Array<[string, Area, INodeProperties[]]> = [
 	['Vendor Books', booksArea, []],
 	['Vendor Projects', projectsArea, customFieldProperties],
-	['Vendor Invoice', invoiceArea, []],
+	['Vendor Payments', invoiceArea, []],
 	['Vendor Billing', billingArea, []],
-	['Vendor Inventory', inventoryArea, []],
+	['Vendor Purchase Bills', inventoryArea, []],
 ];
 
 /** What a resource / operation pair shows, in order: each property without the resource / operation conditions. */

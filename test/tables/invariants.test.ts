@@ -19,9 +19,9 @@ import { projectsArea } from '../../nodes/VendorProjects/spec';
 const nodes: Array<[string, Area, INodeType]> = [
 	['Vendor Books', booksArea, new VendorBooks()],
 	['Vendor Projects', projectsArea, new VendorProjects()],
-	['Vendor Invoice', invoiceArea, new VendorInvoice()],
+	['Vendor Payments', invoiceArea, new VendorInvoice()],
 	['Vendor Billing', billingArea, new VendorBilling()],
-	['Vendor Inventory', inventoryArea, new VendorInventory()],
+	['Vendor Purchase Bills', inventoryArea, new VendorInventory()],
 ];
 
 function walk(fields: Field[], visit: (f: Field) => void): void {

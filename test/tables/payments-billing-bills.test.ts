@@ -1,6 +1,6 @@
 /**
  * Self-check of the field tables of document 3: customer payments and refunds (Vendor
- * Invoice), billing projects (Vendor Billing) and bills (Vendor Inventory).
+ * Payments), billing projects (Vendor Billing) and purchase bills (Vendor Purchase Bills).
  */
 import { ACCOUNTING_ERROR_CODES, explainFailure } from '../../nodes/shared/errors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/spec';
@@ -122,8 +122,8 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 			const k = key(op.method, op.path);
 			expect([k, op.inferred === true]).toEqual([k, inferredKeys.has(k) || op.pagination === 'pageContext']);
 			if (op.inferred) expect(op.notes).toMatch(/not shown/);
-			if (op.inferred) expect([k, op.inferredNote]).toEqual([k, expect.stringMatching(/^the documents/)]);
-			if (op.pagination === 'pageContext') expect(op.inferredNote).toContain('do not show how this list pages');
+			if (op.inferred) expect([k, op.inferredNote]).toEqual([k, expect.stringContaining("not in the vendor's API reference")]);
+			if (op.pagination === 'pageContext') expect(op.inferredNote).toMatch(/^this list's paging is not in the vendor's API reference/);
 		}
 	});
 
@@ -240,11 +240,11 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 	});
 });
 
-describe('Vendor Invoice', () => {
+describe('Vendor Payments', () => {
 	it('has the area settings', () => {
 		expect(invoiceArea).toMatchObject({
 			value: 'invoice',
-			name: 'Vendor Invoice',
+			name: 'Vendor Payments',
 			root: 'api',
 			basePath: '/invoice/v3',
 			org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },
@@ -387,11 +387,11 @@ describe('Vendor Billing', () => {
 	});
 });
 
-describe('Vendor Inventory', () => {
+describe('Vendor Purchase Bills', () => {
 	it('has the area settings', () => {
 		expect(inventoryArea).toMatchObject({
 			value: 'inventory',
-			name: 'Vendor Inventory',
+			name: 'Vendor Purchase Bills',
 			root: 'api',
 			basePath: '/inventory/v1',
 			org: { in: 'query', name: 'organization_id' },

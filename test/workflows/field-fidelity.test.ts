@@ -282,7 +282,7 @@ test('7. rules the documents do not state say "Inferred" in the UI: amounts of p
 	expect(env.apiRequests()).toHaveLength(0);
 	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount');
 	expect(amounts.flatMap((p) => p.displayOptions?.show?.resource ?? []).sort()).toEqual(expect.arrayContaining(['payment', 'refund']));
-	for (const p of amounts) expect(p.description).toContain('Inferred: required (the documents list amount without a required marker');
+	for (const p of amounts) expect(p.description).toContain("Inferred: required (not marked required in the vendor's API reference");
 	// Members required by inference say so too.
 	const invoiceProps = allProperties(new VendorInvoice().description.properties);
 	for (const name of ['invoice_id', 'amount_applied']) {
@@ -304,18 +304,18 @@ test('7. rules the documents do not state say "Inferred" in the UI: amounts of p
 test('8. inferred operations say so in the UI: the refund list and the bill update show an "Inferred" notice, and run', async () => {
 	const notice = (props: INodeProperties[], resource: string, operation: string) =>
 		props.find((p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation))?.displayName;
-	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^Inferred: the documents do not show the path of the refund list/);
-	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^Inferred: the documents do not show the path and answer of the bill update/);
+	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^Inferred: this list is not in the vendor's API reference; it is read from GET \/customerpayments\/\{payment_id\}\/refunds/);
+	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^Inferred: this call is not in the vendor's API reference; it is sent as PUT \/bills\/\{bill_id\}/);
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'create')).toBeUndefined();
-	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Inferred: the documents show no call that makes an invoice from an estimate/);
+	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Inferred: the vendor's API reference has no such call; the node reads the estimate/);
 	// Lists whose paging is guessed say so too.
-	const paging = /^Inferred: the documents do not show how this list pages/;
+	const paging = /^Inferred: this list's paging is not in the vendor's API reference/;
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getInvoices')).toMatch(paging);
 	expect(notice(new VendorInventory().description.properties, 'bill', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBooks().description.properties, 'item', 'getAll')).toBeUndefined();
-	const pageEnd = /^Inferred: the documents show page \/ per_page for this list but not its answer/;
+	const pageEnd = /^Inferred: this list's answer is not in the vendor's API reference/;
 	for (const [resource, operation] of [['project', 'getAll'], ['search', 'search'], ['search', 'searchInProject'], ['trash', 'getBin']]) {
 		expect([resource, operation, notice(new VendorProjects().description.properties, resource, operation)]).toEqual([resource, operation, expect.stringMatching(pageEnd)]);
 	}
@@ -448,13 +448,13 @@ test('12. the README\'s "Not covered / assumptions" lists every inferred name, r
 	// Inferred parameter names: each in the README's list, in backticks.
 	const names = new Set(props.filter((p) => p.description?.includes('Parameter name inferred from the API conventions')).map((p) => p.name));
 	expect(names.size).toBeGreaterThanOrEqual(6);
-	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Types the documents do not show'));
+	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Types the API reference does not show'));
 	expect(namesBullet).toContain('"Parameter name inferred from the API conventions"');
 	for (const name of names) expect([name, namesBullet.includes(`\`${name}\``)]).toEqual([name, true]);
 
 	// Types not shown: each such field named in the README with the UI's words.
-	const typesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Types the documents do not show'), NOT_COVERED.indexOf('- Inferred operations'));
-	const untyped = props.filter((p) => /Type not shown in the documents|its type is not shown in the documents/.test(p.description ?? ''));
+	const typesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Types the API reference does not show'), NOT_COVERED.indexOf('- Inferred operations'));
+	const untyped = props.filter((p) => /Type not in the vendor's API reference|its type is not in the vendor's API reference/.test(p.description ?? ''));
 	expect(untyped.length).toBeGreaterThanOrEqual(12);
 	for (const p of untyped) {
 		expect([p.name, typesBullet.includes(`\`${p.name}\``)]).toEqual([p.name, true]);

@@ -216,7 +216,7 @@ const operations: Operation[] = [
 			{
 				...sortOrder,
 				description:
-					'Sort direction (parameter name not shown for billing projects; sort_order as the accounting lists\' page_context names it)',
+					'Sort direction (sort_order, as other lists\' page_context names it)',
 			},
 		],
 		responseKey: 'projects',

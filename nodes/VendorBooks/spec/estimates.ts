@@ -355,7 +355,7 @@ const operations: Operation[] = [
 				type: 'enum',
 				values: ['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired'],
 				inferred: true,
-				description: 'Status filter (parameter name not shown in the documents; status as the record field)',
+				description: 'Status filter (status, as the record field is named)',
 			},
 			{
 				name: 'filter_by',
@@ -371,7 +371,7 @@ const operations: Operation[] = [
 				],
 				inferred: true,
 				description:
-					'Status filter form (parameter name not shown in the documents; filter_by as elsewhere in the API)',
+					'Status filter form (filter_by, as elsewhere in the API)',
 			},
 			{
 				name: 'sort_column',
@@ -379,7 +379,7 @@ const operations: Operation[] = [
 				values: ['customer_name', 'estimate_number', 'date', 'total', 'created_time'],
 				inferred: true,
 				description:
-					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
+					'Sort column (sort_column, as elsewhere in the API)',
 			},
 			sortOrder,
 		],

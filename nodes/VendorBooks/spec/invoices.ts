@@ -303,13 +303,13 @@ const commentFields: Field[] = [
 		top: true,
 		multiline: true,
 		inferred: true,
-		description: 'Text of the comment (invoice comment fields not shown; as for estimates)',
+		description: 'Text of the comment (named as for estimate comments)',
 	},
 	{
 		name: 'show_comment_to_clients',
 		type: 'boolean',
 		inferred: true,
-		description: 'Whether clients see the comment (invoice comment fields not shown; as for estimates)',
+		description: 'Whether clients see the comment (named as for estimate comments)',
 	},
 ];
 
@@ -358,7 +358,7 @@ const operations: Operation[] = [
 		responseKey: 'invoice',
 		inferred: true,
 		inferredNote:
-			'the documents show no call that makes an invoice from an estimate; the node reads the estimate (GET /estimates/{estimate_id}) and creates the invoice from its customer and line items (POST /invoices).',
+			'the vendor\'s API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).',
 		special: 'fromEstimate',
 		notes:
 			'Not a documented call: composed by the node from GET /estimates/{estimate_id} and POST /invoices. estimate_id is not sent as such: the node reads the estimate and builds the invoice body (customer_id, line_items, currency and the other copied header fields, invoiced_estimate_id = estimate_id), then overlays the fields given here.',
@@ -393,7 +393,7 @@ const operations: Operation[] = [
 				type: 'enum',
 				values: INVOICE_STATUSES,
 				inferred: true,
-				description: 'Status filter (parameter name not shown in the documents; status as the record field)',
+				description: 'Status filter (status, as the record field is named)',
 			},
 			{
 				name: 'filter_by',
@@ -412,7 +412,7 @@ const operations: Operation[] = [
 				],
 				inferred: true,
 				description:
-					'Status filter form (parameter name not shown in the documents; filter_by as elsewhere in the API)',
+					'Status filter form (filter_by, as elsewhere in the API)',
 			},
 			{
 				name: 'sort_column',
@@ -420,7 +420,7 @@ const operations: Operation[] = [
 				values: ['customer_name', 'invoice_number', 'date', 'due_date', 'total', 'balance', 'created_time'],
 				inferred: true,
 				description:
-					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
+					'Sort column (sort_column, as elsewhere in the API)',
 			},
 			sortOrder,
 		],
@@ -568,7 +568,7 @@ const operations: Operation[] = [
 				type: 'boolean',
 				in: 'query',
 				required: true,
-				inferredRule: 'required (the documents give can_send_in_mail, true or false, as the only input, without a required marker)',
+				inferredRule: 'required (the only input of this call; not marked required in the vendor\'s API reference)',
 				description: 'Whether the attachment is sent with the invoice e-mail',
 			},
 		],

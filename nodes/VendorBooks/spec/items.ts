@@ -15,10 +15,10 @@ export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'invento
  * billing projects and their invoices, bills): paged as the Books lists are.
  */
 export const GUESSED_PAGING =
-	'the documents do not show how this list pages; page / per_page are sent and page_context is read as in the Books lists. An answer without page_context ends Return All only at a page shorter than the page size.';
+	'this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.';
 
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
-export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (the documents give an entry as { customfield_id, value } without a required marker; an entry without it names no field)';
+export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked required in the vendor\'s API reference; an entry without it names no field)';
 
 /** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
 export const sortOrder: Field = {
@@ -28,7 +28,7 @@ export const sortOrder: Field = {
 	valueLabels: { A: 'Ascending', D: 'Descending' },
 	inferred: true,
 	description:
-		'Sort direction (parameter name not shown in the documents; sort_order as the page_context of the answer names it)',
+		'Sort direction (sort_order, as the answer\'s page_context names it)',
 };
 
 const itemId: Field = {
@@ -45,7 +45,7 @@ const itemFields: Field[] = [
 		name: 'name',
 		type: 'string',
 		top: true,
-		description: 'Name of the item (the documents show no limit for it: the server decides)',
+		description: 'Name of the item (no length limit in the vendor\'s API reference: the server decides)',
 	},
 	{ name: 'description', type: 'string', multiline: true, description: 'Description of the item' },
 	{ name: 'rate', type: 'number', description: 'Sales rate of the item' },
@@ -175,7 +175,7 @@ const operations: Operation[] = [
 				valueLabels: { 'Status.All': 'All', 'Status.Active': 'Active', 'Status.Inactive': 'Inactive' },
 				inferred: true,
 				description:
-					'Status filter (parameter name not shown in the documents; filter_by as elsewhere in the API)',
+					'Status filter (filter_by, as elsewhere in the API)',
 			},
 			{
 				name: 'sort_column',
@@ -183,7 +183,7 @@ const operations: Operation[] = [
 				values: ['name', 'rate', 'tax_name'],
 				inferred: true,
 				description:
-					'Sort column (parameter name not shown in the documents; sort_column as elsewhere in the API)',
+					'Sort column (sort_column, as elsewhere in the API)',
 			},
 			sortOrder,
 		],

@@ -243,7 +243,7 @@ const operations: Operation[] = [
 		],
 		responseKey: 'bill',
 		inferred: true,
-		inferredNote: 'the documents do not show the path and answer of the bill update; PUT /bills/{bill_id} answering bill is implied by the create call.',
+		inferredNote: 'this call is not in the vendor\'s API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
 	},

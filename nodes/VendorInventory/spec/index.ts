@@ -1,10 +1,13 @@
 import type { Area } from '../../shared/spec';
 import { bill } from './bill';
 
-/** Vendor Inventory: purchase bills (`{api_url}/inventory/v1`). */
+/**
+ * The vendor's inventory API (`{api_url}/inventory/v1`): purchase bills. Shown as "Vendor
+ * Purchase Bills" (what a user finds inside: bills, not stock).
+ */
 export const inventoryArea: Area = {
 	value: 'inventory',
-	name: 'Vendor Inventory',
+	name: 'Vendor Purchase Bills',
 	root: 'api',
 	basePath: '/inventory/v1',
 	org: { in: 'query', name: 'organization_id' },

@@ -2,10 +2,13 @@ import type { Area } from '../../shared/spec';
 import { payment } from './payment';
 import { refund } from './refund';
 
-/** Vendor Invoice: customer payments and their refunds (`{api_url}/invoice/v3`). */
+/**
+ * The vendor's invoice API (`{api_url}/invoice/v3`): customer payments and their refunds.
+ * Shown as "Vendor Payments" (what a user finds inside; invoices are in Vendor Books).
+ */
 export const invoiceArea: Area = {
 	value: 'invoice',
-	name: 'Vendor Invoice',
+	name: 'Vendor Payments',
 	root: 'api',
 	basePath: '/invoice/v3',
 	org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },

@@ -77,7 +77,7 @@ const paymentIdPath: Field = {
 };
 
 /** The rule of the two members every `invoices` entry carries (not marked required in the documents). */
-const INVOICE_ENTRY_RULE = 'required in each entry (the documents give an entry as { invoice_id, amount_applied }, other members as what it may also carry)';
+const INVOICE_ENTRY_RULE = 'required in each entry (the vendor\'s API reference gives an entry as { invoice_id, amount_applied })';
 
 /** Members of one entry of `invoices` on create (documented create input). */
 const invoiceEntryFields: Field[] = [
@@ -114,7 +114,7 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		inferredRule: 'required (the documents list amount without a required marker; a payment has no meaning without one)',
+		inferredRule: 'required (not marked required in the vendor\'s API reference; a payment needs an amount)',
 		description: 'Amount received',
 	},
 	{
@@ -236,7 +236,7 @@ const listFilters: Field[] = [
 		maxLength: 100,
 		inferred: true,
 		description:
-			'Only payments of this mode. The parameter name is not shown; filter_by is the name the documents use for Status.* filters elsewhere.',
+			'Only payments of this mode (filter_by, as other lists name their Status.* filters)',
 	},
 ];
 

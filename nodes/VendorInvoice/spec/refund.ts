@@ -22,7 +22,7 @@ const refundInput: Field[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		inferredRule: 'required (the documents list amount without a required marker; a refund has no meaning without one)',
+		inferredRule: 'required (not marked required in the vendor\'s API reference; a refund needs an amount)',
 		description: 'Amount refunded',
 	},
 	{ name: 'date', type: 'date', top: true, description: 'Date of the refund (yyyy-mm-dd)' },
@@ -77,7 +77,7 @@ const operations: Operation[] = [
 		responseKey: 'payment_refunds',
 		pagination: 'none',
 		inferred: true,
-		inferredNote: 'the documents do not show the path of the refund list; GET /customerpayments/{payment_id}/refunds answering payment_refunds is implied by the refund create call.',
+		inferredNote: 'this list is not in the vendor\'s API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.',
 		notes:
 			'Inferred operation: path not shown; implied by the create path (POST /customerpayments/{payment_id}/refunds). Inferred response key: the answer is documented only as "refund records"; payment_refunds is the key of the create answer. Pagination is not shown; the refunds of one payment are taken in one call.',
 	},

@@ -10,7 +10,7 @@ import { GET_MANY } from '../../shared/spec';
  * page / per_page parameters but not their answers.
  */
 export const GUESSED_PAGE_END =
-	'the documents show page / per_page for this list but not its answer; per_page 200 is sent (the page size of the Books lists) and Return All stops at a page shorter than that.';
+	'this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page.';
 
 export const portal: Resource = {
 	value: 'portal',

@@ -55,7 +55,7 @@ const isRollupProject: Field = {
 	description: 'Whether the project is a rollup project',
 };
 
-const scalarNotShown = 'Scalar value; its type is not shown in the documents';
+const scalarNotShown = 'Scalar value; its type is not in the vendor\'s API reference';
 
 const createFields: Field[] = [
 	portalId,

@@ -21,12 +21,12 @@ const searchTerm: Field = {
 
 /** The extra search parameters whose types are not shown: optional strings. */
 const extraParameters: Field[] = [
-	{ name: 'index', type: 'string', description: 'Type not shown in the documents' },
-	{ name: 'range', type: 'string', description: 'Type not shown in the documents' },
-	{ name: 'category_id', type: 'string', description: 'Type not shown in the documents' },
-	{ name: 'path', type: 'string', description: 'Type not shown in the documents' },
-	{ name: 'sortbyfield', type: 'string', description: 'Type not shown in the documents' },
-	{ name: 'is_zia', type: 'string', description: 'Type not shown in the documents' },
+	{ name: 'index', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'range', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'category_id', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'path', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'sortbyfield', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'is_zia', type: 'string', description: 'Type not in the vendor\'s API reference' },
 ];
 
 export const search: Resource = {

@@ -105,7 +105,7 @@ export const trash: Resource = {
 									name: 'criteria_condition',
 									type: 'string',
 									label: 'Condition',
-									description: 'How to compare (criteria_condition); the allowed values are not shown in the documents',
+									description: 'How to compare (criteria_condition); the allowed values are not in the vendor\'s API reference',
 								},
 								{
 									name: 'value',
