@@ -12,6 +12,7 @@ import { customCallProperties, withCustomCall } from './customCall';
 import { RUN_OPTIONS_PROPERTY } from './options';
 import { simplifyProperties } from './simplify';
 import type { Area, Field, Operation, Resource } from './spec';
+import { ORGANIZATION, ORGANIZATIONS_INFERRED } from './organizations';
 
 const WORDS: Record<string, string> = {
 	id: 'ID',
@@ -394,14 +395,19 @@ export function inferredNotice(op: Operation, show: Record<string, string[]>): I
 	};
 }
 
-/** The organisation of the accounting areas (the projects area has none). */
+/** The organisation of the accounting areas (the projects area has none): from the list, or by ID. */
 export const ORGANIZATION_ID: INodeProperties = {
-	displayName: 'Organization ID',
-	name: 'organizationId',
-	type: 'string',
+	...locatorProperty(
+		{
+			name: 'organizationId',
+			type: 'string',
+			label: 'Organization ID',
+			locator: ORGANIZATION.value,
+			description: `The organization the records belong to (an ID of digits). Inferred: ${ORGANIZATIONS_INFERRED}`,
+		},
+		ORGANIZATION.name,
+	),
 	required: true,
-	default: '',
-	description: 'The ID of the organization the records belong to (digits only)',
 };
 
 /** All properties of an area's node: organisation, resource, operations and their fields. */

@@ -20,6 +20,7 @@ import { isCustomCall, runCustomCall } from './customCall';
 import { apiError } from './errors';
 import { RateLimitBlockedError } from './failures';
 import { readRunOptions } from './options';
+import { ORGANIZATION, ORGANIZATIONS_LIST } from './organizations';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
 import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from './request';
@@ -285,7 +286,7 @@ export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Reco
 	const values = readValues(ctx, itemIndex, op);
 	let organizationId: string | undefined;
 	if (area.org) {
-		organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '') ?? '').trim();
+		organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true }) ?? '').trim();
 		if (!organizationId) throw new InputError('"Organization ID" is required');
 	}
 	assertValid(ctx, op, values, itemIndex);
@@ -467,7 +468,9 @@ function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecuti
 /** `listSearch` methods for every resource with a list: the pickers of resource locators. */
 export function listSearchMethods(area: Area): Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> {
 	const methods: Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> = {};
-	for (const resource of area.resources) {
+	// the organization picker of the accounting nodes (an inferred list)
+	const resources = area.org ? [...area.resources, ORGANIZATION] : area.resources;
+	for (const resource of resources) {
 		const list = resource.operations.find((o) => o.value === resource.listOperation);
 		if (!list || !resource.idField) continue;
 		methods[searchMethodName(resource.value)] = async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
@@ -493,7 +496,7 @@ async function searchRecords(
 	}
 	const contains = list.fields.find((f) => f.name === `${nameField}_contains`);
 	if (filter && contains) values[contains.name] = filter;
-	const organizationId = area.org ? String(ctx.getCurrentNodeParameter('organizationId') ?? '') : undefined;
+	const organizationId = area.org && list !== ORGANIZATIONS_LIST ? String(ctx.getCurrentNodeParameter('organizationId', { extractValue: true }) ?? '') : undefined;
 	const req = nodeRequest(ctx.getNode(), area, list, values, organizationId, 'Nothing was sent to the API. Correct the value and try again.');
 	const page = Number(paginationToken ?? 1);
 	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });

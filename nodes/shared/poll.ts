@@ -369,7 +369,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const { resource, op } = findOperation(area, event.resource, event.operation);
 	let organizationId: string | undefined;
 	if (area.org) {
-		organizationId = String(ctx.getNodeParameter('organizationId', '') ?? '').trim();
+		organizationId = String(ctx.getNodeParameter('organizationId', '', { extractValue: true }) ?? '').trim();
 		if (!organizationId) throw new NodeOperationError(ctx.getNode(), '"Organization ID" is required', { description: 'Nothing was sent to the API.' });
 	}
 	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
