@@ -26,3 +26,16 @@ test('the stated floor is the oldest release the matrix runs', () => {
 	expect(readme).toContain(`**Supported: n8n ${oldest} and later, up to the newest 2.x**`);
 	expect(compatibilityRows()[0][5]).toMatch(/oldest supported/);
 });
+
+test("published code imports zod only as 'zod/v3' (the v3 API in zod 3.25 and in every zod 4, whose root is the v4 API)", () => {
+	const { readdirSync, statSync } = require('node:fs') as typeof import('node:fs');
+	const root = join(__dirname, '..', '..');
+	const sources = (dir: string): string[] =>
+		readdirSync(dir).flatMap((name) => {
+			const file = join(dir, name);
+			return statSync(file).isDirectory() ? sources(file) : file.endsWith('.ts') ? [file] : [];
+		});
+	const imports = ['nodes', 'credentials'].flatMap((dir) => sources(join(root, dir))).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from '(zod[^']*)'/g)].map((m) => m[1]));
+	expect(imports.length).toBeGreaterThan(0);
+	expect([...new Set(imports)]).toEqual(['zod/v3']);
+});
