@@ -8,8 +8,8 @@
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
-import { areaProperties } from '../nodes/shared/describe';
-import type { Area } from '../nodes/shared/spec';
+import { areaProperties } from '../nodes/shared/node';
+import type { Area } from '../nodes/shared/tables/spec';
 import { billingArea } from '../nodes/VendorBilling/spec';
 import { booksArea } from '../nodes/VendorBooks/spec';
 import { inventoryArea } from '../nodes/VendorInventory/spec';

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 
-import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/options';
+import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
 import { DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
 import { admin, emulatorProcess } from './support';
 

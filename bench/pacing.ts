@@ -23,7 +23,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/pacing';
+import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pacing';
 import type { RecordedRequest } from '../test/emulator/server';
 import { steps, WorkflowEnv } from '../test/workflows/support';
 import type { Step } from '../test/workflows/support';

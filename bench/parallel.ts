@@ -11,7 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
-import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/options';
+import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
 import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
 import { runWorkflow } from '../test/harness';
 import type { HarnessCredential } from '../test/harness';

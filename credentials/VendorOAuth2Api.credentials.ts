@@ -1,6 +1,6 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { REGIONS } from '../nodes/shared/regions';
+import { REGIONS } from '../nodes/shared/api/regions';
 
 /** Every area the nodes use, with `ALL` per module (the documents separate scopes with commas). */
 export const DEFAULT_SCOPES = [

@@ -1,12 +1,12 @@
 /** Unit tests of the engine: validation from the tables, UI -> API values, request building. */
-import { fromUi, buildRequest } from '../nodes/shared/request';
-import { explainFailure, redactTokens } from '../nodes/shared/errors';
-import type { Field, Operation } from '../nodes/shared/spec';
-import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/validate';
+import { fromUi, buildRequest } from '../nodes/shared/api/request';
+import { explainFailure, redactTokens } from '../nodes/shared/api/errors';
+import type { Field, Operation } from '../nodes/shared/tables/spec';
+import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/tables/validate';
 import { booksArea } from '../nodes/VendorBooks/spec';
 import { invoiceArea } from '../nodes/VendorInvoice/spec';
 import { billingArea } from '../nodes/VendorBilling/spec';
-import { findOperation } from '../nodes/shared/execute';
+import { findOperation } from '../nodes/shared/run/execute';
 
 const ok = (field: Field, value: unknown) => fieldSchema(field).safeParse(value).success;
 

@@ -12,7 +12,7 @@
  * How close to the minimum time real runs come is a figure of the benchmark (bench/pacing.ts,
  * `npm run bench`).
  */
-import { DOCUMENTED_RULE, marginMs, Pacer, setPacingRule } from '../nodes/shared/pacing';
+import { DOCUMENTED_RULE, marginMs, Pacer, setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from './emulator/clock';
 import type { RecordedRequest } from './emulator/server';
 import { apiClient } from './emulator/server';

@@ -1,4 +1,4 @@
-import { triggerNodeClass } from '../shared/poll';
+import { triggerNodeClass } from '../shared/node';
 import { billingArea } from '../VendorBilling/spec';
 import { billingEvents } from './events';
 

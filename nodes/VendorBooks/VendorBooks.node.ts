@@ -1,4 +1,4 @@
-import { areaNodeClass } from '../shared/execute';
+import { areaNodeClass } from '../shared/node';
 import { booksArea } from './spec';
 import { booksSpecials } from './specials';
 

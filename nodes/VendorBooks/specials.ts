@@ -8,12 +8,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertValid, chunk, findOperation, runStandard } from '../shared/execute';
-import type { OperationRun, Special } from '../shared/execute';
-import { readRunOptions } from '../shared/options';
-import { mapInOrder } from '../shared/parallel';
-import { buildRequest, splitList } from '../shared/request';
-import { vendorRequest } from '../shared/transport';
+import { assertValid, chunk, findOperation, runStandard } from '../shared/run/execute';
+import type { OperationRun, Special } from '../shared/run/execute';
+import { readRunOptions } from '../shared/api/options';
+import { mapInOrder } from '../shared/run/parallel';
+import { buildRequest, splitList } from '../shared/api/request';
+import { vendorRequest } from '../shared/api/transport';
 
 function idsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.map(String) : splitList(String(value ?? ''));

@@ -1,4 +1,4 @@
-import { triggerNodeClass } from '../shared/poll';
+import { triggerNodeClass } from '../shared/node';
 import { booksArea } from '../VendorBooks/spec';
 import { booksEvents } from './events';
 

@@ -13,7 +13,7 @@
  *   carry no time field, so the whole list (`filter_by=Status.All`, so that an item made
  *   inactive is not forgotten and re-emitted later) is compared with the ids known.
  */
-import type { TriggerEvent } from '../shared/poll';
+import type { TriggerEvent } from '../shared/poll/poll';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

@@ -1,4 +1,4 @@
-import { areaNodeClass } from '../shared/execute';
+import { areaNodeClass } from '../shared/node';
 import { inventoryArea } from './spec';
 
 /** Thin: description, pickers and execute are derived from the field tables in ./spec. */

@@ -1,4 +1,4 @@
-import { triggerNodeClass } from '../shared/poll';
+import { triggerNodeClass } from '../shared/node';
 import { inventoryArea } from '../VendorInventory/spec';
 import { inventoryEvents } from './events';
 

@@ -1,4 +1,4 @@
-import { triggerNodeClass } from '../shared/poll';
+import { triggerNodeClass } from '../shared/node';
 import { invoiceArea } from '../VendorInvoice/spec';
 import { invoiceEvents } from './events';
 

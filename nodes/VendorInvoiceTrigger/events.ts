@@ -6,7 +6,7 @@
  * the last poll (ids of deleted payments are forgotten). Cost per poll:
  * ceil(payments / 200) calls. New payments are emitted ordered by `date`.
  */
-import type { TriggerEvent } from '../shared/poll';
+import type { TriggerEvent } from '../shared/poll/poll';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

@@ -1,4 +1,4 @@
-import { areaNodeClass } from '../shared/execute';
+import { areaNodeClass } from '../shared/node';
 import { customFieldProperties } from './customFields';
 import { projectsArea } from './spec';
 import { projectsSpecials } from './specials';

@@ -9,9 +9,9 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { InputError, normaliseScalar, splitList } from '../shared/request';
-import type { Field, Operation } from '../shared/spec';
-import { validateValues } from '../shared/validate';
+import { InputError, normaliseScalar, splitList } from '../shared/api/request';
+import type { Field, Operation } from '../shared/tables/spec';
+import { validateValues } from '../shared/tables/validate';
 import { customFieldTypes } from './spec/customFieldTypes';
 import type { CustomFieldType } from './spec/customFieldTypes';
 

@@ -6,10 +6,10 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { unwrap } from '../shared/execute';
-import type { OperationRun, Special } from '../shared/execute';
-import { buildRequest, inputFailure } from '../shared/request';
-import { vendorRequest } from '../shared/transport';
+import { unwrap } from '../shared/api/pages';
+import type { OperationRun, Special } from '../shared/run/execute';
+import { buildRequest, inputFailure } from '../shared/api/request';
+import { vendorRequest } from '../shared/api/transport';
 import { customFieldValues } from './customFields';
 
 const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {

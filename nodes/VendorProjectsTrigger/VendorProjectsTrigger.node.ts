@@ -1,4 +1,4 @@
-import { triggerNodeClass } from '../shared/poll';
+import { triggerNodeClass } from '../shared/node';
 import { projectsArea } from '../VendorProjects/spec';
 import { projectsEvents } from './events';
 

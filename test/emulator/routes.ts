@@ -13,8 +13,8 @@
  *   order wins. createFromEstimate never reaches the server as such (the node builds it
  *   from GET estimate + POST invoices).
  */
-import type { Area, HttpMethod, Operation, Resource } from '../../nodes/shared/spec';
-import { ORGANIZATION, ORGANIZATIONS_LIST } from '../../nodes/shared/organizations';
+import type { Area, HttpMethod, Operation, Resource } from '../../nodes/shared/tables/spec';
+import { ORGANIZATION, ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';

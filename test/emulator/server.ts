@@ -51,9 +51,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import type { Area, Operation } from '../../nodes/shared/spec';
-import { ORGANIZATIONS_LIST } from '../../nodes/shared/organizations';
-import { locationOf, validateValues } from '../../nodes/shared/validate';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import { ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
+import { locationOf, validateValues } from '../../nodes/shared/tables/validate';
 import { Accounts, parseVendorAuthorization } from './accounts';
 import type { ClientRegistration } from './accounts';
 import { Clock } from './clock';

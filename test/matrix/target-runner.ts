@@ -206,7 +206,7 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 				}
 				case 'setPacingRule': {
 					// the very module file the installed nodes loaded (one module instance per file)
-					const pacingFile = join(installedDir, 'dist', 'nodes', 'shared', 'pacing.js');
+					const pacingFile = join(installedDir, 'dist', 'nodes', 'shared', 'api', 'pacing.js');
 					const loaded = require.cache[pacingFile] !== undefined;
 					// eslint-disable-next-line @typescript-eslint/no-require-imports
 					const pacing = require(pacingFile) as { setPacingRule(rule: PacingRule): void; getPacingRule(): PacingRule };

@@ -2,7 +2,7 @@
  * Self-check of the Vendor Books field tables against document 001 ("Endpoints").
  * Run: npx jest test/tables/books
  */
-import type { Field, Operation, Resource } from '../../nodes/shared/spec';
+import type { Field, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { booksSpecials } from '../../nodes/VendorBooks/specials';
 

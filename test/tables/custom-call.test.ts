@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { CUSTOM_CALL, CUSTOM_CALL_NAME, customPath } from '../../nodes/shared/customCall';
+import { CUSTOM_CALL, CUSTOM_CALL_NAME, customPath } from '../../nodes/shared/features/customCall';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { booksArea } from '../../nodes/VendorBooks/spec';

@@ -4,9 +4,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { mergeRepeatedProperties } from '../../nodes/shared/compact';
-import { areaProperties } from '../../nodes/shared/describe';
-import type { Area, Field } from '../../nodes/shared/spec';
+import { mergeRepeatedProperties } from '../../nodes/shared/describe/compact';
+import { areaProperties } from '../../nodes/shared/node';
+import type { Area, Field } from '../../nodes/shared/tables/spec';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';

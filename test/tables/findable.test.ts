@@ -11,8 +11,8 @@ import { join } from 'path';
 import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import type { Area } from '../../nodes/shared/spec';
-import type { TriggerEvent } from '../../nodes/shared/poll';
+import type { Area } from '../../nodes/shared/tables/spec';
+import type { TriggerEvent } from '../../nodes/shared/poll/poll';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';

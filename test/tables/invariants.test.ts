@@ -2,9 +2,9 @@
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
-import { placement } from '../../nodes/shared/describe';
-import type { Area, Field } from '../../nodes/shared/spec';
-import { locationOf } from '../../nodes/shared/validate';
+import { placement } from '../../nodes/shared/tables/naming';
+import type { Area, Field } from '../../nodes/shared/tables/spec';
+import { locationOf } from '../../nodes/shared/tables/validate';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';

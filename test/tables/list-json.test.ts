@@ -7,7 +7,7 @@ import * as Books from '../../nodes/VendorBooks/spec';
 import * as Inventory from '../../nodes/VendorInventory/spec';
 import * as Invoice from '../../nodes/VendorInvoice/spec';
 import * as Projects from '../../nodes/VendorProjects/spec';
-import type { Area } from '../../nodes/shared/spec';
+import type { Area } from '../../nodes/shared/tables/spec';
 
 const areas = [Books, Inventory, Invoice, Billing, Projects].flatMap((m) => Object.values(m).filter((v): v is Area => typeof v === 'object' && v !== null && 'resources' in v));
 

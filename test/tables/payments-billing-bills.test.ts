@@ -2,9 +2,9 @@
  * Self-check of the field tables of document 3: customer payments and refunds (Vendor
  * Payments), billing projects (Vendor Billing) and purchase bills (Vendor Purchase Bills).
  */
-import { ACCOUNTING_ERROR_CODES, explainFailure } from '../../nodes/shared/errors';
-import type { Area, Field, Operation, Resource } from '../../nodes/shared/spec';
-import { validateValues } from '../../nodes/shared/validate';
+import { ACCOUNTING_ERROR_CODES, explainFailure } from '../../nodes/shared/api/errors';
+import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
+import { validateValues } from '../../nodes/shared/tables/validate';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
 import { invoiceArea } from '../../nodes/VendorInvoice/spec';

@@ -1,4 +1,4 @@
-import type { Field, Operation } from '../../nodes/shared/spec';
+import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { projectsArea } from '../../nodes/VendorProjects/spec';
 import { customFieldTypes } from '../../nodes/VendorProjects/spec/customFieldTypes';
 import type { IDataObject } from 'n8n-workflow';

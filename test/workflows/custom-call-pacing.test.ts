@@ -3,7 +3,7 @@
  * with the documented rule scaled down (5 requests per 500 ms, the logic unchanged), 3x the
  * limit of custom calls get no 429.
  */
-import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/pacing';
+import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { expectNoError, json, steps, WorkflowEnv } from './support';
 
 const RULE = { limit: 5, windowMs: 500, blockMs: 750 };

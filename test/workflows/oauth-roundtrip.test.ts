@@ -6,7 +6,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { REGIONS } from '../../nodes/shared/regions';
+import { REGIONS } from '../../nodes/shared/api/regions';
 import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../harness';
 import type { HarnessCredential } from '../harness';
 import { Clock } from '../emulator/clock';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_REQUESTS_IN_FLIGHT } from '../../nodes/shared/options';
+import { DEFAULT_REQUESTS_IN_FLIGHT } from '../../nodes/shared/api/options';
 import { until, useFakeTimersOnly } from '../emulator/fake-timers';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 

@@ -10,15 +10,15 @@
  * around the real transport plays that part (the call after the first `allowed` ones meets
  * the block), so these tests pin the per-item loop's half of the contract.
  */
-import { RateLimitBlockedError } from '../../nodes/shared/failures';
-import { vendorRequest } from '../../nodes/shared/transport';
+import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
+import { vendorRequest } from '../../nodes/shared/api/transport';
 import { expectNoError, json, useWorkflowEnv } from './support';
 
-jest.mock('../../nodes/shared/transport', () => {
-	const actual = jest.requireActual('../../nodes/shared/transport');
+jest.mock('../../nodes/shared/api/transport', () => {
+	const actual = jest.requireActual('../../nodes/shared/api/transport');
 	return { ...actual, vendorRequest: jest.fn(actual.vendorRequest) };
 });
-const realVendorRequest = (jest.requireActual('../../nodes/shared/transport') as { vendorRequest: typeof vendorRequest }).vendorRequest;
+const realVendorRequest = (jest.requireActual('../../nodes/shared/api/transport') as { vendorRequest: typeof vendorRequest }).vendorRequest;
 const transport = vendorRequest as jest.MockedFunction<typeof vendorRequest>;
 
 const env = useWorkflowEnv({ latencyMs: 30 });

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { setPageLimit } from '../../nodes/shared/execute';
+import { setPageLimit } from '../../nodes/shared/api/pages';
 import { DEMO } from '../emulator/demo-data';
 import type { Fault } from '../emulator/faults';
 import { byId, expectNoError, useWorkflowEnv } from './support';

@@ -7,7 +7,7 @@ import { join } from 'path';
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import type { Area, Resource } from '../../nodes/shared/spec';
+import type { Area, Resource } from '../../nodes/shared/tables/spec';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';

@@ -1,6 +1,6 @@
-import { GUESSED_PAGING, sortOrder } from '../../VendorBooks/spec/items';
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import { GUESSED_PAGING, sortOrder } from '../../shared/tables/inferred';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
 
 /**
  * Billing projects (document 3, "Billing projects"): tasks, staff, hours and billing for

@@ -3,9 +3,10 @@
  * Source: document 001, "Estimate", "Reference values shared by estimates and invoices",
  * "Endpoints / Estimates", "Limits". The reference-value enums are shared with invoices.
  */
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
-import { PRODUCT_TYPES, sortOrder } from './items';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
+import { sortOrder } from '../../shared/tables/inferred';
+import { PRODUCT_TYPES } from './items';
 
 const S = 'VendorBooks.estimates';
 

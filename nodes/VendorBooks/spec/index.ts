@@ -3,7 +3,7 @@
  * The organisation id travels as the query parameter `organization_id` on every call; the
  * engine adds it from the org setting, so no table lists it as a field.
  */
-import type { Area } from '../../shared/spec';
+import type { Area } from '../../shared/tables/spec';
 import { estimate, estimateTemplate } from './estimates';
 import { invoice } from './invoices';
 import { item } from './items';

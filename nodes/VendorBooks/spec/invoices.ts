@@ -3,8 +3,8 @@
  * Source: document 001, "Invoice", "Reference values shared by estimates and invoices",
  * "Endpoints / Invoices", "Limits".
  */
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
 import {
 	discountType,
 	gstNo,
@@ -16,7 +16,8 @@ import {
 	taxTreatmentCode,
 	vatTreatment,
 } from './estimates';
-import { CUSTOM_FIELD_ENTRY_RULE, sortOrder } from './items';
+import { sortOrder } from '../../shared/tables/inferred';
+import { CUSTOM_FIELD_ENTRY_RULE } from './items';
 
 const S = 'VendorBooks.invoices';
 

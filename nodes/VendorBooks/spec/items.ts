@@ -2,34 +2,17 @@
  * Vendor Books: items (`{api_url}/books/v3/items`). Scope module `settings`.
  * Source: document 001, "Item", "Endpoints / Items", "Limits".
  */
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { sortOrder } from '../../shared/tables/inferred';
+import { GET_MANY } from '../../shared/tables/spec';
 
 const S = 'VendorBooks.settings';
 
 export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
 export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
-/**
- * The UI notice (`inferredNote`) of a list whose paging the documents do not show (payments,
- * billing projects and their invoices, bills): paged as the Books lists are.
- */
-export const GUESSED_PAGING =
-	'this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.';
-
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
 export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked required in the vendor\'s API reference; an entry without it names no field)';
-
-/** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
-export const sortOrder: Field = {
-	name: 'sort_order',
-	type: 'enum',
-	values: ['A', 'D'],
-	valueLabels: { A: 'Ascending', D: 'Descending' },
-	inferred: true,
-	description:
-		'Sort direction (sort_order, as the answer\'s page_context names it)',
-};
 
 const itemId: Field = {
 	name: 'item_id',

@@ -1,4 +1,4 @@
-import type { Area } from '../../shared/spec';
+import type { Area } from '../../shared/tables/spec';
 import { payment } from './payment';
 import { refund } from './refund';
 

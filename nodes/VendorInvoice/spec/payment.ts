@@ -1,6 +1,6 @@
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
-import { GUESSED_PAGING } from '../../VendorBooks/spec/items';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
+import { GUESSED_PAGING } from '../../shared/tables/inferred';
 
 /**
  * Customer payments (document 3, "Customer payments"): money received from a customer,

@@ -1,5 +1,5 @@
-import type { Field, Operation, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import type { Field, Operation, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from './payment';
 
 /**

@@ -1,4 +1,4 @@
-import type { Area } from '../../shared/spec';
+import type { Area } from '../../shared/tables/spec';
 import { myTasks } from './myTasks';
 import { portal } from './portal';
 import { project } from './project';

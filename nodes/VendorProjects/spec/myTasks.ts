@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/spec';
+import type { Resource } from '../../shared/tables/spec';
 
 /** My Tasks: the tasks of the signed-in user in a portal (document 000, endpoint 14). */
 export const myTasks: Resource = {

@@ -1,5 +1,5 @@
-import type { Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import type { Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
 
 /**
  * Portals: the top-level container of the project-management area (document 000,

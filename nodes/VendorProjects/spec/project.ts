@@ -1,5 +1,5 @@
-import type { Field, Resource } from '../../shared/spec';
-import { GET_MANY } from '../../shared/spec';
+import type { Field, Resource } from '../../shared/tables/spec';
+import { GET_MANY } from '../../shared/tables/spec';
 import { GUESSED_PAGE_END } from './portal';
 
 const portalId: Field = {

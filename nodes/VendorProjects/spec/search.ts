@@ -1,4 +1,4 @@
-import type { Field, Resource } from '../../shared/spec';
+import type { Field, Resource } from '../../shared/tables/spec';
 import { GUESSED_PAGE_END } from './portal';
 
 const SCOPES = ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'];

@@ -1,4 +1,4 @@
-import type { Field, Resource } from '../../shared/spec';
+import type { Field, Resource } from '../../shared/tables/spec';
 import { GUESSED_PAGE_END } from './portal';
 
 /** Modules whose records can be trashed, restored and deleted (document 000, "Trash request item"). */

@@ -5,6 +5,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import { InputError } from '../tables/validate';
+
+export { InputError };
+
 /** Project-management `errorCode` values (document 1). */
 export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {
 	URL_RULE_NOT_CONFIGURED: { meaning: 'The request URL is wrong', resolution: 'Use a valid URL' },
@@ -127,13 +131,6 @@ export function tokenRefusal(error: string | undefined): string {
 	return 'The refresh token was refused (revoked, wrong region or wrong client). Reconnect the Vendor credential.';
 }
 
-/**
- * Input refused by the table layer (pure functions, with no node at hand) before anything is
- * sent, naming the field and the rule. It does not reach n8n as such: where input is read,
- * the node turns it into its NodeOperationError (itemError for an item, `inputFailure` in the
- * specials and the custom call, `nodeRequest` in pickers and triggers).
- */
-export class InputError extends Error {}
 
 /**
  * The node's error for what reading or checking input threw: refused input (an InputError)

@@ -6,9 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { InputError, inputFailure } from './errors';
 
-import { jsonAlternativeName, placement, wrapperMember } from './describe';
-import type { Area, Field, HttpMethod, Operation } from './spec';
-import { decimalText, locationOf } from './validate';
+import { jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
+import { decimalText, locationOf } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;

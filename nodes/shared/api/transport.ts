@@ -1,3 +1,4 @@
+// Talking to the API (api/): owns requests from values, transport, pacing, limits, errors, waits and reading pages; imports only tables/.
 /**
  * The one path every request takes: signs with `Vendor-oauthtoken`, refreshes the token
  * before a known-expired one is used and once on 401 / INVALID_OAUTHTOKEN, paces the
@@ -23,7 +24,7 @@ import { readRunOptions } from './options';
 import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
-import type { Area } from './spec';
+import type { Area } from '../tables/spec';
 import { pause } from './wait';
 
 export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;

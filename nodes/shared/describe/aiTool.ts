@@ -5,8 +5,8 @@
  * the operation list's description says in one sentence what the operation does and what
  * it needs.
  */
-import { label } from './describe';
-import type { Field, Operation } from './spec';
+import { label } from '../tables/naming';
+import type { Field, Operation } from '../tables/spec';
 
 function joined(words: string[]): string {
 	return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;

@@ -1,3 +1,4 @@
+// Describing (describe/): owns the node description built from the field tables; features plug in as DescriptionParts; imports tables/ and api/options.
 /**
  * n8n properties derived from the field tables: resources, operations, required fields
  * at the top, optional ones in "Additional Fields" / "Update Fields" / "Filters"
@@ -8,72 +9,10 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
-import { customCallProperties, withCustomCall } from './customCall';
-import { RUN_OPTIONS_PROPERTY } from './options';
-import { simplifyProperties } from './simplify';
-import type { Area, Field, Operation, Resource } from './spec';
-import { ORGANIZATION, ORGANIZATIONS_INFERRED } from './organizations';
-
-const WORDS: Record<string, string> = {
-	id: 'ID',
-	ids: 'IDs',
-	url: 'URL',
-	gst: 'GST',
-	vat: 'VAT',
-	pdf: 'PDF',
-	hsn: 'HSN',
-	sac: 'SAC',
-	sku: 'SKU',
-	tds: 'TDS',
-	cfdi: 'CFDI',
-	sat: 'SAT',
-	bcy: 'Base Currency',
-	cc: 'CC',
-	bcc: 'BCC',
-	avatax: 'AvaTax',
-	cfid: 'Custom Field ID',
-	zpuid: 'User ID',
-	startswith: 'Starts With',
-	gcc: 'GCC',
-	uk: 'UK',
-	uae: 'UAE',
-	is: 'Is',
-};
-
-/** `customer_id` -> "Customer ID"; `name_startswith` -> "Name Starts With". */
-export function label(name: string): string {
-	return name
-		.replace(/([a-z])([A-Z])/g, '$1_$2')
-		.split(/[_\s.]+/)
-		.filter(Boolean)
-		.map((w) => WORDS[w.toLowerCase()] ?? w.charAt(0).toUpperCase() + w.slice(1))
-		.join(' ');
-}
-
-export function camel(text: string): string {
-	const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-	return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
-}
-
-export function capitalize(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** An object of one scalar member (`{ id }`, `{ zpuid }`, `{ amount }`) is entered as that member. */
-export function wrapperMember(field: Field): Field | undefined {
-	if (field.type !== 'object' || field.fields?.length !== 1) return undefined;
-	const member = field.fields[0];
-	return ['object', 'array', 'json'].includes(member.type) ? undefined : member;
-}
-
-/** Where a field is entered: at the top level or in a named collection. */
-export function placement(field: Field, op: Operation): string {
-	if (field.required || field.top || field.bodyRoot) return 'top';
-	if (field.group) return `${camel(field.group)}Fields`;
-	if (op.kind === 'list') return 'filters';
-	if (op.kind === 'update') return 'updateFields';
-	return 'additionalFields';
-}
+import { RUN_OPTIONS_PROPERTY } from '../api/options';
+import { jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
+import type { Area, Field, Operation, Resource } from '../tables/spec';
+import { ORGANIZATION, ORGANIZATIONS_INFERRED } from '../tables/organizations';
 
 const COLLECTION_NAMES: Record<string, { displayName: string; placeholder: string }> = {
 	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
@@ -237,11 +176,6 @@ function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 
 	};
 }
 
-/** The raw-JSON alternative of a field with `jsonAlternative`: property `<name>Json`. */
-export function jsonAlternativeName(field: Field): string {
-	return `${field.name}Json`;
-}
-
 function jsonAlternativeProperty(field: Field): INodeProperties {
 	const name = field.label ?? label(field.name);
 	const emptyJson = field.type === 'array' ? '[]' : '{}';
@@ -259,14 +193,6 @@ const VERBS = new Set(['add', 'remove']);
 
 function singular(name: string): string {
 	return name.replace(/ies$/, 'y').replace(/s$/, '');
-}
-
-/** Words that start with a vowel letter but not a vowel sound ("a user", "a one-off"). */
-const CONSONANT_SOUND = /^(one|once|uni|use|usu|uti|eu)/i;
-
-/** "item" -> "an item", "estimate" -> "an estimate", "project" -> "a project". */
-export function withArticle(noun: string): string {
-	return `${/^[aeiou]/i.test(noun) && !CONSONANT_SOUND.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 /** A resource locator for the ID of a listable resource: pick from the list, or enter the ID. */
@@ -294,10 +220,6 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 			},
 		],
 	};
-}
-
-export function searchMethodName(resourceValue: string): string {
-	return `search${capitalize(resourceValue)}s`;
 }
 
 /** A field as entered: a picker when it is the ID of a listable resource, else its plain property. */
@@ -410,8 +332,23 @@ export const ORGANIZATION_ID: INodeProperties = {
 	required: true,
 };
 
-/** All properties of an area's node: organisation, resource, operations and their fields. */
-export function areaProperties(area: Area, trailing: INodeProperties[] = []): INodeProperties[] {
+/**
+ * What a feature (Custom API Call, Simplify) adds to a node's description, plugged in by the
+ * composition root: an option ending the resource list and every operation list, and
+ * properties after the operations' own.
+ */
+export interface DescriptionPart {
+	lastOption?(area: Area): INodePropertyOptions;
+	properties?(area: Area): INodeProperties[];
+}
+
+/** `options` with the parts' last options appended. */
+function withLastOptions(area: Area, options: INodePropertyOptions[], parts: readonly DescriptionPart[]): INodePropertyOptions[] {
+	return [...options, ...parts.flatMap((part) => (part.lastOption ? [part.lastOption(area)] : []))];
+}
+
+/** All properties of an area's node: organisation, resource, operations and their fields, then the parts'. */
+export function describeProperties(area: Area, trailing: INodeProperties[] = [], parts: readonly DescriptionPart[] = []): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
 	const firstResource = area.resources[0].value;
@@ -420,7 +357,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: withCustomCall(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name))),
+		options: withLastOptions(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name)), parts),
 		default: firstResource,
 	});
 	for (const resource of area.resources) {
@@ -431,9 +368,10 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: withCustomCall(
+			options: withLastOptions(
 				area,
 				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
+				parts,
 			),
 			default: defaultOperation,
 		});
@@ -441,7 +379,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
-	props.push(...simplifyProperties(area), ...customCallProperties(area));
+	for (const part of parts) if (part.properties) props.push(...part.properties(area));
 	props.push(...trailing, RUN_OPTIONS_PROPERTY);
 	return props;
 }
@@ -456,8 +394,8 @@ export interface NodeMeta {
 	trailingProperties?: INodeProperties[];
 }
 
-/** The whole node description of an area. */
-export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescription {
+/** The whole node description of an area, with the parts plugged in. */
+export function describeNode(area: Area, meta: NodeMeta, parts: readonly DescriptionPart[] = []): INodeTypeDescription {
 	return {
 		displayName: area.name,
 		name: meta.name,
@@ -471,6 +409,6 @@ export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescri
 		outputs: ['main'],
 		usableAsTool: true,
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: mergeRepeatedProperties(areaProperties(area, meta.trailingProperties)),
+		properties: mergeRepeatedProperties(describeProperties(area, meta.trailingProperties, parts)),
 	} as INodeTypeDescription;
 }

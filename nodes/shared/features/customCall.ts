@@ -1,3 +1,4 @@
+// Features (features/): owns Custom API Call, one of the features the composition root plugs into describe/ and run/; imports tables/, api/, describe/ and run/ types.
 /**
  * The package's own "Custom API Call": any request of an area, written as a method and a
  * path relative to the area's API root, sent through the package's transport (signed
@@ -21,13 +22,15 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { inputProperty } from './describe';
-import { fileNameFrom, listPages } from './execute';
-import { inputFailure, InputError } from './errors';
-import { tryParseJson } from './request';
-import type { ApiRequest } from './request';
-import type { Area, Field, HttpMethod, Operation } from './spec';
-import { multipart, vendorRequest } from './transport';
+import { inputProperty } from '../describe/describe';
+import type { DescriptionPart } from '../describe/describe';
+import type { ItemPart } from '../run/execute';
+import { fileNameFrom, listPages } from '../api/pages';
+import { inputFailure, InputError } from '../api/errors';
+import { tryParseJson } from '../api/request';
+import type { ApiRequest } from '../api/request';
+import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
+import { multipart, vendorRequest } from '../api/transport';
 
 /** The value of the option in the resource and operation lists (not n8n's `__CUSTOM_API_CALL__`). */
 export const CUSTOM_CALL = 'customApiCall';
@@ -49,11 +52,6 @@ export function customCallOption(area: Area): INodePropertyOptions {
 		action: `Make a custom API call`,
 		description: `Send any request of the ${area.name} API, signed${area.org ? ' and with the organization ID' : ''}; needs a method and a path relative to ${customCallRoot(area)}`,
 	};
-}
-
-/** `options` with the Custom API Call appended last. */
-export function withCustomCall(area: Area, options: INodePropertyOptions[]): INodePropertyOptions[] {
-	return [...options, customCallOption(area)];
 }
 
 /** The portal of a Vendor Projects custom call: replaces `{portal_id}` in the path. */
@@ -365,3 +363,11 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 	if (Array.isArray(res.body)) return (res.body as IDataObject[]).map((json) => ({ json }));
 	return [{ json: res.body as IDataObject }];
 }
+
+/** The Custom API Call as the composition root plugs it in: the last option of every list, its properties, and the items that choose it. */
+export const customCallFeature: DescriptionPart & ItemPart = {
+	lastOption: customCallOption,
+	properties: customCallProperties,
+	takes: isCustomCall,
+	run: runCustomCall,
+};

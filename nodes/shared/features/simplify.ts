@@ -1,3 +1,4 @@
+// Features (features/): owns Simplify, one of the features the composition root plugs into describe/ and run/; imports tables/, describe/ and run/ types.
 /**
  * "Simplify" on Get and Get Many: only the fields the resource's table lists under
  * `simplify` (ids, number, customer/vendor, status, dates, totals, balance) instead of the
@@ -7,8 +8,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { OperationRun } from './execute';
-import type { Area, Operation, Resource } from './spec';
+import type { DescriptionPart } from '../describe/describe';
+import type { ItemPart, OperationRun } from '../run/execute';
+import type { Area, Operation, Resource } from '../tables/spec';
 
 /**
  * Get and Get Many of the resource's own records: `get` / `getAll`. Other reads of the
@@ -59,3 +61,9 @@ export function simplifyOutput(ctx: IExecuteFunctions, run: OperationRun, out: I
 	if (ctx.getNodeParameter('simplify', run.itemIndex, false) !== true) return out;
 	return out.map((item) => ({ ...item, json: simplifyRecord(item.json, fields) }));
 }
+
+/** Simplify as the composition root plugs it in: its switches, and the standard output reduced when on. */
+export const simplifyFeature: DescriptionPart & ItemPart = {
+	properties: simplifyProperties,
+	shapeOutput: simplifyOutput,
+};

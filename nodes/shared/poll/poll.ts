@@ -1,3 +1,4 @@
+// Polling (poll/): owns the triggers' description and poll; imports tables/, api/, describe/ and run/.
 /**
  * Polling triggers: one engine for every area, driven by the list operations of the field
  * tables (`buildRequest`, the engine's `listPages`, `pageContext`) and a small declarative
@@ -34,19 +35,20 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	INodeProperties,
-	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldProperty, inputProperty, ORGANIZATION_ID } from './describe';
-import { findOperation, listPages, listSearchMethods } from './execute';
-import { fromUi, inputFailure, nodeRequest } from './request';
-import type { ApiRequest } from './request';
-import type { Area, Field, Operation } from './spec';
-import { pageContext } from './transport';
-import { describeProblems, validateValues } from './validate';
+import { fieldProperty, inputProperty, ORGANIZATION_ID } from '../describe/describe';
+import { listPages } from '../api/pages';
+import { findOperation } from '../run/execute';
+import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
+import type { ApiRequest } from '../api/request';
+import type { Area, Field, Operation } from '../tables/spec';
+import { pageContext } from '../api/transport';
+import { checkValues } from '../tables/validate';
+import type { Problem } from '../tables/validate';
 
 export type PollStrategy = 'newest' | 'scan' | 'changed';
 
@@ -370,7 +372,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	let organizationId: string | undefined;
 	if (area.org) {
 		organizationId = String(ctx.getNodeParameter('organizationId', '', { extractValue: true }) ?? '').trim();
-		if (!organizationId) throw new NodeOperationError(ctx.getNode(), '"Organization ID" is required', { description: 'Nothing was sent to the API.' });
+		if (!organizationId) throw inputFailure(ctx.getNode(), new InputError('"Organization ID" is required'), { description: 'Nothing was sent to the API.' });
 	}
 	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
 	let values: IDataObject;
@@ -379,16 +381,16 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	} catch (error) {
 		throw inputFailure(ctx.getNode(), error, { description: refused });
 	}
-	const problems = validateValues(op, values);
+	const problems: Problem[] = [];
 	let status: string | undefined;
 	if (event.status) {
 		status = String(ctx.getNodeParameter('status', '') ?? '');
 		if (!event.status.values.includes(status)) problems.push({ field: 'status', message: `must be one of ${event.status.values.join(', ')}` });
 	}
-	if (problems.length) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input: ${describeProblems(problems, values)}`, {
-			description: refused,
-		});
+	try {
+		checkValues(op, values, problems);
+	} catch (error) {
+		throw inputFailure(ctx.getNode(), error, { description: refused });
 	}
 	const req = nodeRequest(ctx.getNode(), area, op, values, organizationId, refused);
 	const statusFilter = status !== undefined && event.status?.filter ? { [event.status.filter]: status } : {};
@@ -419,17 +421,4 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const { emitted, state } = await STRATEGIES[event.strategy](src, previous, options.startFromExisting === true);
 	staticData[STATE_KEY] = { sig, ...state } as IDataObject;
 	return emit(emitted);
-}
-
-/** The class of a trigger node: description, pickers and poll, from the area's tables and its events. */
-export function triggerNodeClass(area: Area, events: TriggerEvent[], meta: TriggerMeta): new () => INodeType {
-	return class implements INodeType {
-		description = triggerNodeDescription(area, events, meta);
-
-		methods = { listSearch: listSearchMethods(area) };
-
-		async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-			return await pollArea(this, area, events);
-		}
-	};
 }

@@ -1,3 +1,4 @@
+// Running an item (run/): owns the per-item loop and the pickers (listSearch); features plug in as ItemParts; imports tables/ and api/.
 /**
  * The per-item loop every node runs: read and validate the fields, send (split into
  * batches, paged, as a file), shape the output, pair it with its input item, and with
@@ -9,27 +10,23 @@ import type {
 	ILoadOptionsFunctions,
 	INodeExecutionData,
 	INodeListSearchResult,
-	INodeType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { createHash } from 'crypto';
 
-import { areaNodeDescription, searchMethodName } from './describe';
-import type { NodeMeta } from './describe';
-import { isCustomCall, runCustomCall } from './customCall';
-import { apiError } from './errors';
-import { RateLimitBlockedError } from './failures';
-import { readRunOptions } from './options';
-import { ORGANIZATION, ORGANIZATIONS_LIST } from './organizations';
+import { apiError } from '../api/errors';
+import { RateLimitBlockedError } from '../api/failures';
+import { readRunOptions } from '../api/options';
+import { fileNameFrom, hasMore, listPages, unwrap } from '../api/pages';
+import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from '../api/request';
+import type { ApiRequest } from '../api/request';
+import { multipart, vendorRequest } from '../api/transport';
+import type { VendorContext } from '../api/transport';
+import { searchMethodName } from '../tables/naming';
+import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
+import type { Area, Operation, Resource } from '../tables/spec';
+import { checkValues } from '../tables/validate';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
-import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from './request';
-import type { ApiRequest } from './request';
-import { simplifyOutput } from './simplify';
-import type { Area, Operation, Resource } from './spec';
-import { multipart, pageContext, vendorRequest } from './transport';
-import type { VendorContext } from './transport';
-import { describeProblems, validateValues } from './validate';
 
 export interface OperationRun {
 	area: Area;
@@ -39,6 +36,19 @@ export interface OperationRun {
 	values: IDataObject;
 	organizationId?: string;
 	itemIndex: number;
+	/** The parts plugged into the loop; their `shapeOutput` shapes the standard output. */
+	parts?: readonly ItemPart[];
+}
+
+/**
+ * What a feature (Custom API Call, Simplify) adds to the item loop, plugged in by the
+ * composition root: an item it runs itself instead of an operation (`takes` / `run`), or a
+ * last shaping of an operation's standard output.
+ */
+export interface ItemPart {
+	takes?(ctx: IExecuteFunctions, itemIndex: number): boolean;
+	run?(ctx: IExecuteFunctions, area: Area, itemIndex: number): Promise<INodeExecutionData[]>;
+	shapeOutput?(ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[];
 }
 
 /** Hand-written behaviour for an operation marked `special` in its table. */
@@ -53,12 +63,10 @@ export function findOperation(area: Area, resourceValue: string, operationValue:
 
 /** Refuses values that break a table rule, naming each field and rule; nothing is sent. */
 export function assertValid(ctx: IExecuteFunctions, op: Operation, values: IDataObject, itemIndex: number): void {
-	const problems = validateValues(op, values);
-	if (problems.length) {
-		throw new NodeOperationError(ctx.getNode(), `Invalid input: ${describeProblems(problems, values)}`, {
-			itemIndex,
-			description: 'Nothing was sent to the API. Correct the value and run again.',
-		});
+	try {
+		checkValues(op, values);
+	} catch (error) {
+		throw inputFailure(ctx.getNode(), error, { itemIndex });
 	}
 }
 
@@ -69,103 +77,8 @@ export function chunk<T>(list: T[], size: number): T[][] {
 	return out;
 }
 
-/** The records of an answer: the response key's value, or the one list in it. */
-export function unwrap(op: Operation, body: unknown): IDataObject[] {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (!body || typeof body !== 'object') return [{ result: body as string }];
-	const b = body as IDataObject;
-	if (op.responseKey && b[op.responseKey] !== undefined) {
-		const v = b[op.responseKey];
-		if (Array.isArray(v)) return v as IDataObject[];
-		return [v as IDataObject];
-	}
-	if (op.kind === 'list' || op.pagination) {
-		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
-		if (list) return list[1] as IDataObject[];
-	}
-	const { code, message, ...rest } = b;
-	if (code !== undefined && Object.keys(rest).length === 0) return [{ success: true, message: message ?? '' }];
-	return [b];
-}
-
 async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, binary = false): Promise<unknown> {
 	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
-}
-
-/**
- * Whether a page follows this one of `pageSize` entries: as `page_context` says; an answer
- * without one (paging guessed for some lists) goes on only after a full page.
- */
-function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
-	const context = op.pagination === 'pageContext' ? pageContext(body) : undefined;
-	if (context) return context.has_more_page === true;
-	return (op.pagination === 'pageContext' || op.pagination === 'pageSize') && entries.length >= pageSize;
-}
-
-/** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
-export const DEFAULT_PAGE_LIMIT = 2000;
-let pageLimit = DEFAULT_PAGE_LIMIT;
-
-/** For tests: the same rule with a smaller number. */
-export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
-	pageLimit = limit;
-}
-
-/** A record's identity for "seen before": a digest of its JSON (the records themselves are not kept twice). */
-function recordKey(record: IDataObject): string {
-	return createHash('sha1').update(JSON.stringify(record)).digest('base64');
-}
-
-function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
-}
-
-/**
- * A list's pages, one call each, until the answer says there is no more (one call for unpaged
- * lists). It always ends: a page with no record not seen before ends it (with an error when
- * the API said there were more), and so does the page limit (an error saying how far it got).
- */
-export async function* listPages(
-	ctx: VendorContext,
-	area: Area,
-	op: Operation,
-	req: ApiRequest,
-	pageSize = op.perPage ?? 200,
-	itemIndex?: number,
-): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
-	if (!op.pagination || op.pagination === 'none') {
-		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
-		yield { entries: unwrap(op, body), body };
-		return;
-	}
-	const seen = new Set<string>();
-	for (let page = 1; ; page++) {
-		if (page > pageLimit) {
-			throw pagingStopped(
-				ctx,
-				`Return All stopped after ${pageLimit} pages (${seen.size} records): the Vendor API still said there were more`,
-				`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
-				itemIndex,
-			);
-		}
-		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
-		const entries = unwrap(op, body);
-		const before = seen.size;
-		for (const entry of entries) seen.add(recordKey(entry));
-		if (page > 1 && entries.length > 0 && seen.size === before) {
-			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
-			// One that says there is more and repeats itself would never end: an error.
-			if (pageContext(body)?.has_more_page !== true) return;
-			throw pagingStopped(
-				ctx,
-				`Return All stopped at page ${page} (${seen.size} records): the Vendor API said there were more records but answered with none not seen before`,
-				'The API repeated records it had already sent while saying more would follow; reading on would never end.',
-				itemIndex,
-			);
-		}
-		yield { entries, body };
-		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
-	}
 }
 
 async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<IDataObject[]> {
@@ -179,12 +92,6 @@ async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequ
 		if (records.length >= limit) break;
 	}
 	return records.slice(0, limit);
-}
-
-export function fileNameFrom(headers: IDataObject, fallback: string): string {
-	const cd = String(headers['content-disposition'] ?? '');
-	const match = cd.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-	return match ? decodeURIComponent(match[1]) : fallback;
 }
 
 function numbered(fileName: string, index: number, total: number): string {
@@ -259,7 +166,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		},
 		ctx.getExecutionCancelSignal?.(),
 	);
-	return simplifyOutput(ctx, run, parts.flat());
+	return (run.parts ?? []).reduce((out, part) => (part.shapeOutput ? part.shapeOutput(ctx, run, out) : out), parts.flat());
 }
 
 function errorJson(error: Error): IDataObject {
@@ -276,8 +183,9 @@ function errorJson(error: Error): IDataObject {
  * (paired with the item by the caller). Items run in parallel: everything here reads
  * only this item's parameters.
  */
-export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special>, itemIndex: number): Promise<INodeExecutionData[]> {
-	if (isCustomCall(ctx, itemIndex)) return await runCustomCall(ctx, area, itemIndex);
+export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special>, itemIndex: number, parts: readonly ItemPart[] = []): Promise<INodeExecutionData[]> {
+	const taker = parts.find((part) => part.run && part.takes?.(ctx, itemIndex));
+	if (taker?.run) return await taker.run(ctx, area, itemIndex);
 	const { resource, op } = findOperation(
 		area,
 		ctx.getNodeParameter('resource', itemIndex) as string,
@@ -290,7 +198,7 @@ export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Reco
 		if (!organizationId) throw new InputError('"Organization ID" is required');
 	}
 	assertValid(ctx, op, values, itemIndex);
-	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex };
+	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts };
 	const handler = op.special ? specials[op.special] : undefined;
 	return handler ? await handler(ctx, run) : await runStandard(ctx, run);
 }
@@ -316,12 +224,12 @@ function callsPhrase({ done, total }: { done: number[]; total: number }): string
 }
 
 /** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
-export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}): Promise<INodeExecutionData[][]> {
+export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}, parts: readonly ItemPart[] = []): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	if (!items.length) return [[]];
 	const continueOnFail = ctx.continueOnFail();
 	const signal = ctx.getExecutionCancelSignal?.();
-	const settled = await runBounded(items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex), {
+	const settled = await runBounded(items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex, parts), {
 		width: itemTasks(ctx),
 		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
 		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
@@ -508,23 +416,4 @@ async function searchRecords(
 		.filter((r) => !needle || r.name.toLowerCase().includes(needle) || r.value.includes(needle));
 	const more = hasMore(list, body, records, list.perPage ?? 200);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
-}
-
-/** The class of an area's node: description, pickers and execute, all from the area's tables. */
-export function areaNodeClass(area: Area, meta: NodeMeta, specials: Record<string, Special> = {}): new () => INodeType {
-	// A table that names irregular behaviour without its handler would quietly run the standard request.
-	for (const resource of area.resources) {
-		for (const op of resource.operations) {
-			if (op.special && !specials[op.special]) throw new Error(`${area.name}: ${resource.value}.${op.value} names special "${op.special}", which has no handler`);
-		}
-	}
-	return class implements INodeType {
-		description = areaNodeDescription(area, meta);
-
-		methods = { listSearch: listSearchMethods(area) };
-
-		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-			return await executeArea(this, area, specials);
-		}
-	};
 }

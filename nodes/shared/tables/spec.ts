@@ -1,3 +1,4 @@
+// Table types & naming (tables/): owns the field tables' types, the names derived from them, the shared inferred texts and the validation built from them; imports nothing of the engine.
 /**
  * The field tables' types. Every node, the validation, the request builder and the
  * emulator are derived from data of these shapes (see README "Design").

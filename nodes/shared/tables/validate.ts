@@ -6,6 +6,14 @@
 import { z } from 'zod/v3';
 import type { Area, Field, FieldLocation, Operation } from './spec';
 
+/**
+ * Input refused by the table layer (pure functions, with no node at hand) before anything is
+ * sent, naming the field and the rule. It does not reach n8n as such: where input is read,
+ * the node turns it into its NodeOperationError (itemError for an item, `inputFailure` in the
+ * specials and the custom call, `nodeRequest` in pickers and triggers).
+ */
+export class InputError extends Error {}
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -323,6 +331,16 @@ function describeGot(values: Record<string, unknown>, path: string, length = tru
 	if (Array.isArray(v)) return ` (got ${v.length} entries)`;
 	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
 	return '';
+}
+
+/**
+ * The one check of values before sending, for the action nodes and the triggers alike: the
+ * table's rules (and any `more` problems found beside them) as one InputError naming every
+ * field and rule.
+ */
+export function checkValues(op: Operation, values: Record<string, unknown>, more: Problem[] = []): void {
+	const problems = [...validateValues(op, values), ...more];
+	if (problems.length) throw new InputError(`Invalid input: ${describeProblems(problems, values)}`);
 }
 
 /** Every field of an area's operations, for table checks. */

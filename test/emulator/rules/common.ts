@@ -28,8 +28,8 @@
  * 404 URL_RULE_NOT_CONFIGURED, 405 INVALID_METHOD, 429 TOO_MANY_REQUESTS (emulator's code),
  * 500 INTERNAL_SERVER_ERROR.
  */
-import type { Area, Operation, Resource } from '../../../nodes/shared/spec';
-import type { Problem } from '../../../nodes/shared/validate';
+import type { Area, Operation, Resource } from '../../../nodes/shared/tables/spec';
+import type { Problem } from '../../../nodes/shared/tables/validate';
 import type { TokenInfo } from '../accounts';
 import type { Clock } from '../clock';
 import type { Rec, Store, Tenant } from '../store';

@@ -37,8 +37,8 @@
  *   `[ { add: [...], remove: [...] } ]`. A URL without protocol is stored with `https://`.
  *   Refusals: 400 INVALID_INPUTSTREAM naming the field.
  */
-import type { Field, Operation } from '../../../nodes/shared/spec';
-import { validateValues } from '../../../nodes/shared/validate';
+import type { Field, Operation } from '../../../nodes/shared/tables/spec';
+import { validateValues } from '../../../nodes/shared/tables/validate';
 import { customFieldRule as sharedRule } from '../../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../../nodes/VendorProjects/spec/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';

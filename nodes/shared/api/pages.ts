@@ -1,0 +1,114 @@
+/**
+ * Reading answers: the records of an answer (`unwrap`), a list's pages one call each until
+ * the answer says there are no more (bounded, and ended when a server repeats itself), and
+ * the file name of a file answer.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { createHash } from 'crypto';
+
+import type { ApiRequest } from './request';
+import type { Operation, Area } from '../tables/spec';
+import { pageContext, vendorRequest } from './transport';
+import type { VendorContext } from './transport';
+
+/** The records of an answer: the response key's value, or the one list in it. */
+export function unwrap(op: Operation, body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object') return [{ result: body as string }];
+	const b = body as IDataObject;
+	if (op.responseKey && b[op.responseKey] !== undefined) {
+		const v = b[op.responseKey];
+		if (Array.isArray(v)) return v as IDataObject[];
+		return [v as IDataObject];
+	}
+	if (op.kind === 'list' || op.pagination) {
+		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
+		if (list) return list[1] as IDataObject[];
+	}
+	const { code, message, ...rest } = b;
+	if (code !== undefined && Object.keys(rest).length === 0) return [{ success: true, message: message ?? '' }];
+	return [b];
+}
+
+/**
+ * Whether a page follows this one of `pageSize` entries: as `page_context` says; an answer
+ * without one (paging guessed for some lists) goes on only after a full page.
+ */
+export function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
+	const context = op.pagination === 'pageContext' ? pageContext(body) : undefined;
+	if (context) return context.has_more_page === true;
+	return (op.pagination === 'pageContext' || op.pagination === 'pageSize') && entries.length >= pageSize;
+}
+
+/** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
+export const DEFAULT_PAGE_LIMIT = 2000;
+let pageLimit = DEFAULT_PAGE_LIMIT;
+
+/** For tests: the same rule with a smaller number. */
+export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
+	pageLimit = limit;
+}
+
+/** A record's identity for "seen before": a digest of its JSON (the records themselves are not kept twice). */
+function recordKey(record: IDataObject): string {
+	return createHash('sha1').update(JSON.stringify(record)).digest('base64');
+}
+
+function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
+}
+
+/**
+ * A list's pages, one call each, until the answer says there is no more (one call for unpaged
+ * lists). It always ends: a page with no record not seen before ends it (with an error when
+ * the API said there were more), and so does the page limit (an error saying how far it got).
+ */
+export async function* listPages(
+	ctx: VendorContext,
+	area: Area,
+	op: Operation,
+	req: ApiRequest,
+	pageSize = op.perPage ?? 200,
+	itemIndex?: number,
+): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+	if (!op.pagination || op.pagination === 'none') {
+		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
+		yield { entries: unwrap(op, body), body };
+		return;
+	}
+	const seen = new Set<string>();
+	for (let page = 1; ; page++) {
+		if (page > pageLimit) {
+			throw pagingStopped(
+				ctx,
+				`Return All stopped after ${pageLimit} pages (${seen.size} records): the Vendor API still said there were more`,
+				`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
+				itemIndex,
+			);
+		}
+		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
+		const entries = unwrap(op, body);
+		const before = seen.size;
+		for (const entry of entries) seen.add(recordKey(entry));
+		if (page > 1 && entries.length > 0 && seen.size === before) {
+			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
+			// One that says there is more and repeats itself would never end: an error.
+			if (pageContext(body)?.has_more_page !== true) return;
+			throw pagingStopped(
+				ctx,
+				`Return All stopped at page ${page} (${seen.size} records): the Vendor API said there were more records but answered with none not seen before`,
+				'The API repeated records it had already sent while saying more would follow; reading on would never end.',
+				itemIndex,
+			);
+		}
+		yield { entries, body };
+		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
+	}
+}
+
+export function fileNameFrom(headers: IDataObject, fallback: string): string {
+	const cd = String(headers['content-disposition'] ?? '');
+	const match = cd.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
+	return match ? decodeURIComponent(match[1]) : fallback;
+}

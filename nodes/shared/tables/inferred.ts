@@ -1,0 +1,24 @@
+/**
+ * Parts of the field tables shared by several areas, said the same way everywhere: the
+ * notice of a list whose paging the documents do not show, and the inferred sort direction
+ * of the accounting lists.
+ */
+import type { Field } from './spec';
+
+/**
+ * The UI notice (`inferredNote`) of a list whose paging the documents do not show (payments,
+ * billing projects and their invoices, bills): paged as the Books lists are.
+ */
+export const GUESSED_PAGING =
+	'this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.';
+
+/** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
+export const sortOrder: Field = {
+	name: 'sort_order',
+	type: 'enum',
+	values: ['A', 'D'],
+	valueLabels: { A: 'Ascending', D: 'Descending' },
+	inferred: true,
+	description:
+		'Sort direction (sort_order, as the answer\'s page_context names it)',
+};

@@ -1,0 +1,84 @@
+/**
+ * The names derived from the field tables, shared by the description, the requests and the
+ * pickers: labels ("Customer ID"), where a field is entered (top or a collection), the
+ * name of a raw-JSON alternative, the pickers' method names.
+ */
+import type { Field, Operation } from './spec';
+
+const WORDS: Record<string, string> = {
+	id: 'ID',
+	ids: 'IDs',
+	url: 'URL',
+	gst: 'GST',
+	vat: 'VAT',
+	pdf: 'PDF',
+	hsn: 'HSN',
+	sac: 'SAC',
+	sku: 'SKU',
+	tds: 'TDS',
+	cfdi: 'CFDI',
+	sat: 'SAT',
+	bcy: 'Base Currency',
+	cc: 'CC',
+	bcc: 'BCC',
+	avatax: 'AvaTax',
+	cfid: 'Custom Field ID',
+	zpuid: 'User ID',
+	startswith: 'Starts With',
+	gcc: 'GCC',
+	uk: 'UK',
+	uae: 'UAE',
+	is: 'Is',
+};
+
+/** `customer_id` -> "Customer ID"; `name_startswith` -> "Name Starts With". */
+export function label(name: string): string {
+	return name
+		.replace(/([a-z])([A-Z])/g, '$1_$2')
+		.split(/[_\s.]+/)
+		.filter(Boolean)
+		.map((w) => WORDS[w.toLowerCase()] ?? w.charAt(0).toUpperCase() + w.slice(1))
+		.join(' ');
+}
+
+export function camel(text: string): string {
+	const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+	return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+export function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** An object of one scalar member (`{ id }`, `{ zpuid }`, `{ amount }`) is entered as that member. */
+export function wrapperMember(field: Field): Field | undefined {
+	if (field.type !== 'object' || field.fields?.length !== 1) return undefined;
+	const member = field.fields[0];
+	return ['object', 'array', 'json'].includes(member.type) ? undefined : member;
+}
+
+/** Where a field is entered: at the top level or in a named collection. */
+export function placement(field: Field, op: Operation): string {
+	if (field.required || field.top || field.bodyRoot) return 'top';
+	if (field.group) return `${camel(field.group)}Fields`;
+	if (op.kind === 'list') return 'filters';
+	if (op.kind === 'update') return 'updateFields';
+	return 'additionalFields';
+}
+
+/** The raw-JSON alternative of a field with `jsonAlternative`: property `<name>Json`. */
+export function jsonAlternativeName(field: Field): string {
+	return `${field.name}Json`;
+}
+
+/** Words that start with a vowel letter but not a vowel sound ("a user", "a one-off"). */
+const CONSONANT_SOUND = /^(one|once|uni|use|usu|uti|eu)/i;
+
+/** "item" -> "an item", "estimate" -> "an estimate", "project" -> "a project". */
+export function withArticle(noun: string): string {
+	return `${/^[aeiou]/i.test(noun) && !CONSONANT_SOUND.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+export function searchMethodName(resourceValue: string): string {
+	return `search${capitalize(resourceValue)}s`;
+}
