@@ -1,0 +1,136 @@
+/**
+ * Vendor Books against n8n's HTTP Request node, in one run: 1,000 items, each the same
+ * GET of one item from the emulator (in a process of its own) with the same
+ * `Authorization: Vendor-oauthtoken <token>` header and `organization_id` query, through
+ * n8n-core's engine (test/harness), at 0, 20 and 100 ms server latency. Prints wall time
+ * and this process's CPU time per item for each peer and configuration, and the ratios
+ * to HTTP Request at its default.
+ *
+ * How each runs:
+ * - Vendor Books, Item -> Get, Organization By ID, Options → Requests in Flight at the
+ *   default (10) and the maximum (50): at most that many requests at once.
+ * - HTTP Request (n8n-nodes-base, the node version a new node gets), GET, Authentication
+ *   None, the header and the query parameter as key/value pairs. With Options → Batching
+ *   off (its default) it sends every item's request at once (1,000 in flight). Batching,
+ *   its only other control ("n items, then wait m ms"), paces; it does not limit requests
+ *   in flight. "10 items / <latency> ms" keeps about 10 in flight, the nearest to Vendor's
+ *   default; at 0 ms, "10 items / 1 ms" (the least wait) keeps at most 10 in flight, for
+ *   CPU at the same concurrency (its wall time then includes the 1 ms waits).
+ *
+ * Needs the HTTP Request node set up (bench/setup-http-request.ts; done here if missing).
+ * Run with --expose-gc to collect garbage between runs (npm run bench does).
+ *
+ *   npm run build:tools && node --expose-gc build/bench/vs-http-request.js [items] [repeats]     (default 1000 3)
+ */
+import type { RecordedRequest } from '../test/emulator/server';
+import { collectGarbage, fixture, httpRequestNode, requestsInFlightLimits, runPeer } from './peers';
+import type { Fixture, Measured, PeerConfig, PeerName } from './peers';
+import { admin, emulatorProcess } from './support';
+
+interface Row {
+	label: string;
+	peer: PeerName;
+	config: PeerConfig;
+	/** Requests in flight the configuration allows or paces to, for the ideal time (latency / in flight). */
+	inFlight?: number;
+	runs: Measured[];
+	maxSeen: number;
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** What the emulator recorded of the first API GET since the last clear. */
+async function firstGet(url: string): Promise<RecordedRequest> {
+	const requests = (await (await fetch(`${url}/__admin/requests`)).json()) as RecordedRequest[];
+	const get = requests.find((r) => r.method === 'GET' && r.area === 'books');
+	if (!get) throw new Error('the emulator recorded no GET');
+	return get;
+}
+
+/** The GET as the emulator saw it (it redacts the token in its log; both peers' tokens were accepted). */
+function shape(r: RecordedRequest): string {
+	const auth = /^Vendor-oauthtoken \S+$/.test(r.headers.authorization ?? '') ? 'Vendor-oauthtoken <token>' : String(r.headers.authorization);
+	return `${r.method} ${r.path}?${new URLSearchParams(r.query).toString()}, Authorization: ${auth}, answered ${r.status}`;
+}
+
+async function main(): Promise<void> {
+	const items = Number(process.argv[2] ?? 1000);
+	const repeats = Number(process.argv[3] ?? 3);
+	const limits = requestsInFlightLimits();
+	const { version, typeVersion } = httpRequestNode();
+	const { url, child } = await emulatorProcess();
+	try {
+		const fx: Fixture = await fixture(url);
+
+		// Warm-up (JIT) of both at 0 ms, not reported; and the check that both send the same GET.
+		await admin(url, 'POST', 'latency', { ms: 0 });
+		const sent: Partial<Record<PeerName, RecordedRequest>> = {};
+		for (const peer of ['httpRequest', 'vendor'] as const) {
+			await admin(url, 'DELETE', 'requests');
+			await runPeer(peer, fx, items, { requestsInFlight: limits.default });
+			sent[peer] = await firstGet(url);
+		}
+		const [ours, theirs] = [sent.vendor!, sent.httpRequest!];
+		if (shape(ours) !== shape(theirs)) throw new Error(`not the same GET: Vendor ${shape(ours)}; HTTP Request ${shape(theirs)}`);
+		const otherHeaders = (r: RecordedRequest) => Object.keys(r.headers).filter((h) => h !== 'authorization' && h !== 'host').sort().join(', ');
+
+		console.log(`\nVendor Books vs n8n's HTTP Request node (n8n-nodes-base ${version}, node version ${typeVersion}): ${items} items, n8n-core's engine, emulator in its own process`);
+		console.log(`both send: ${shape(ours)}`);
+		console.log(`  other headers: Vendor ${otherHeaders(ours)}; HTTP Request ${otherHeaders(theirs)}`);
+		console.log(`cpu: this process's CPU time (user + system) during the workflow. Median of ${repeats} runs taken in turn (one at 100 ms), after a warm-up of each`);
+		console.log('cpu ratio, wall ratio: against HTTP Request with Batching off (its default). vs ideal: wall / (latency / requests in flight)');
+		console.log('HTTP Request Batching "10 items / m ms": 10 requests, then a wait of m ms, which keeps about 10 in flight');
+
+		for (const latencyMs of [0, 20, 100]) {
+			await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
+			const batchInterval = Math.max(1, latencyMs);
+			const rows: Row[] = [
+				{ label: 'HTTP Request, Batching off (default)', peer: 'httpRequest', config: {}, runs: [], maxSeen: 0 },
+				{ label: `HTTP Request, Batching ${limits.default} items / ${batchInterval} ms`, peer: 'httpRequest', config: { batch: { batchSize: limits.default, batchInterval } }, inFlight: latencyMs ? limits.default : undefined, runs: [], maxSeen: 0 },
+				{ label: `Vendor Books, Requests in Flight ${limits.default} (default)`, peer: 'vendor', config: { requestsInFlight: limits.default }, inFlight: limits.default, runs: [], maxSeen: 0 },
+				{ label: `Vendor Books, Requests in Flight ${limits.max} (maximum)`, peer: 'vendor', config: { requestsInFlight: limits.max }, inFlight: limits.max, runs: [], maxSeen: 0 },
+			];
+			// At 100 ms the limited configurations take 10 s a run: once there.
+			const times = latencyMs >= 100 ? 1 : repeats;
+			for (let round = 0; round < times; round++) {
+				for (const row of rows) {
+					await admin(url, 'DELETE', 'requests');
+					collectGarbage();
+					row.runs.push(await runPeer(row.peer, fx, items, row.config));
+					row.maxSeen = Math.max(row.maxSeen, Number((await admin(url, 'GET', 'in-flight')).max));
+				}
+			}
+			const baseCpu = median(rows[0].runs.map((r) => r.cpuMs)) / items;
+			const baseWall = median(rows[0].runs.map((r) => r.took)) / items;
+			const seen = latencyMs ? '' : ' (max at once: not seen at 0 ms, each answer is immediate)';
+			console.log(`\n${items} items, server latency ${latencyMs} ms, the same for every answer${times === 1 ? ', one run each' : ''}${seen}`);
+			console.log('peer, configuration                            max at once  wall ms/item  cpu ms/item  cpu ratio  wall ratio  vs ideal');
+			for (const row of rows) {
+				const cpu = median(row.runs.map((r) => r.cpuMs)) / items;
+				const wall = median(row.runs.map((r) => r.took)) / items;
+				const ideal = latencyMs > 0 && row.inFlight ? `${(wall / (latencyMs / row.inFlight)).toFixed(2)}x` : '';
+				const cells = [
+					row.label.padEnd(46),
+					(latencyMs ? String(row.maxSeen) : '-').padStart(11),
+					wall.toFixed(3).padStart(13),
+					cpu.toFixed(3).padStart(12),
+					`${(cpu / baseCpu).toFixed(2)}x`.padStart(10),
+					`${(wall / baseWall).toFixed(2)}x`.padStart(11),
+					ideal.padStart(9),
+				];
+				console.log(cells.join(' '));
+			}
+		}
+	} finally {
+		child.disconnect();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
