@@ -25,9 +25,18 @@
  *  7. both example workflows imported (POST /rest/workflows) with that credential, run from their
  *     trigger (POST /rest/workflows/:id/run, then GET /rest/executions/:id), and their outputs
  *     and effects checked against the emulator
- *  8. the README's local-build way: a second n8n (user folder of its own) with
+ *  8. the editor, as a user uses it (editor-search.js): a headless Chromium (Debian's
+ *     /usr/bin/chromium, driven by the devDependency playwright-core; not installed by this
+ *     script: without it the step fails with the apt-get command) signs in as the owner, opens a
+ *     new workflow and its node panel (Add first step), and types "estimate", "invoice",
+ *     "payment", "bill", "task" into the panel's search: each lists its node (Vendor Books,
+ *     Vendor Books, Vendor Payments, Vendor Purchase Bills, Vendor Projects), found by the codex
+ *     `alias` keywords; the first results per term are printed. Screenshots in
+ *     <user folder>/editor-search/: the "estimate" one on success (path printed), one per term
+ *     on failure (the user folder is then kept)
+ *  9. the README's local-build way: a second n8n (user folder of its own) with
  *     N8N_CUSTOM_EXTENSIONS=dist/ loads exactly the 10 nodes as CUSTOM.* and the one credential
- *  9. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
+ * 10. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure. Steps 1-6
  * and the cleanup are n8n-session.js, which `npm run demo:editor` (demo-editor.js) shares.
@@ -42,6 +51,8 @@
  *                                  <project>/.real-n8n, so .real-n8n/2.20.12, .real-n8n/2.40.7)
  *   REAL_N8N_PORT=<port>           n8n's port (default: a free one)
  *   --skip-build                   use dist/ and build/ as they are
+ *   REAL_N8N_CHROMIUM=<path>       the Chromium of step 8 (default /usr/bin/chromium, from
+ *                                  `apt-get update && apt-get install -y chromium`)
  *
  * The client secret and tokens are never printed.
  */
@@ -78,6 +89,7 @@ const {
 	stopN8n,
 	cleanup,
 } = require('./n8n-session');
+const { nodePanelSearchStep, chromiumNote } = require('./editor-search');
 
 const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build]';
 const options = parseOptions(process.argv.slice(2), { command: 'check:n8n', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n'] });
@@ -100,6 +112,8 @@ async function main() {
 	let failed = false;
 	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})`);
 	const oldLayout = ['node_modules', `.installed-n8n-${DEFAULT_N8N_VERSION}`].filter((f) => fs.existsSync(path.join(options.cacheParent, f)));
+	const noChromium = chromiumNote();
+	if (noChromium) console.log(noChromium);
 	if (oldLayout.length) console.log(`note: ${path.relative(ROOT, options.cacheParent) || options.cacheParent} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`);
 	try {
 		await steps(session);
@@ -186,6 +200,9 @@ async function steps(s) {
 			`API calls: ${calls.join('; ')}`,
 		];
 	});
+
+	// 8. the editor's node panel, searched in a headless Chromium (editor-search.js)
+	await nodePanelSearchStep(s);
 
 	// The README's local-build way: N8N_CUSTOM_EXTENSIONS at dist/ (n8n names the types CUSTOM.*).
 	// A second n8n with a user folder of its own; the first one is stopped first.

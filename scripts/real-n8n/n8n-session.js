@@ -254,7 +254,7 @@ class Session {
 		this.release = {};
 		this.seen = { separator: undefined };
 		// what cleanup stops and removes
-		this.n8n = this.n8nCustom = this.em = this.userFolder = this.logFile = undefined;
+		this.n8n = this.n8nCustom = this.em = this.userFolder = this.logFile = this.browser = undefined;
 	}
 
 	/** The emulator's API calls since the last `em.clearRequests()` (not the accounts server). */
@@ -680,8 +680,13 @@ async function stopN8n(n8n) {
 /** Stops both n8n processes and the emulator, removes the user folder unless kept; what it did. */
 async function cleanup(s) {
 	const done = [];
-	const { n8n, n8nCustom, em, userFolder } = s;
-	s.n8n = s.n8nCustom = s.em = s.userFolder = undefined; // once, even if a signal comes during it
+	const { n8n, n8nCustom, em, userFolder, browser } = s;
+	s.n8n = s.n8nCustom = s.em = s.userFolder = s.browser = undefined; // once, even if a signal comes during it
+	if (browser) {
+		// the headless Chromium of check.js's editor step, if a stop signal came during it
+		await browser.close().catch(() => {});
+		done.push('Chromium closed');
+	}
 	for (const proc of [n8n, n8nCustom]) {
 		const stopped = await stopN8n(proc);
 		if (stopped) done.push(stopped);
