@@ -10,12 +10,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
+import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
-import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
+import { DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
 import { runWorkflow } from '../test/harness';
-import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
+import { fixture } from './peers';
 import { admin, emulatorProcess } from './support';
 
 async function main(): Promise<void> {
@@ -23,30 +23,7 @@ async function main(): Promise<void> {
 	const latencyMs = Number(process.argv[3] ?? 20);
 	const { url, child } = await emulatorProcess();
 	try {
-		const tokens = await admin(url, 'POST', 'tokens', { region: 'us' });
-		const credentials: HarnessCredential[] = [
-			{
-				id: CREDENTIAL_ID,
-				name: CREDENTIAL_NAME,
-				type: 'vendorOAuth2Api',
-				data: {
-					region: 'custom',
-					accountsUrl: `${url}/us`,
-					apiUrl: `${url}/us/api`,
-					projectsUrl: `${url}/us/projects`,
-					clientId: DEFAULT_CLIENT.clientId,
-					clientSecret: DEFAULT_CLIENT.clientSecret,
-					scope: DEFAULT_SCOPES,
-					oauthTokenData: tokens,
-				},
-			},
-		];
-		const created = await fetch(`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`, {
-			method: 'POST',
-			headers: { Authorization: `Vendor-oauthtoken ${String(tokens.access_token)}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ name: 'Bench widget', rate: 1 }),
-		});
-		const id = String(((await created.json()) as { item: IDataObject }).item.item_id);
+		const { credentials, itemId: id } = await fixture(url, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
 		const get = steps('vendorBooks', { organizationId: DEFAULT_ORGANIZATION_ID, resource: 'item', operation: 'get', item_id: { __rl: true, mode: 'id', value: id } });
 		const input = Array.from({ length: items }, (_, i) => ({ i }));
 		/** One run: wall time and this process's CPU time, ms. */

@@ -29,7 +29,7 @@ export interface Fixture {
 	credentials: HarnessCredential[];
 }
 
-export async function fixture(url: string): Promise<Fixture> {
+export async function fixture(url: string, credential: { id: string; name: string } = CREDENTIAL): Promise<Fixture> {
 	const tokens = await admin(url, 'POST', 'tokens', { region: 'us' });
 	const token = String(tokens.access_token);
 	const created = await fetch(`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`, {
@@ -40,7 +40,7 @@ export async function fixture(url: string): Promise<Fixture> {
 	const itemId = String(((await created.json()) as { item: IDataObject }).item.item_id);
 	const credentials: HarnessCredential[] = [
 		{
-			...CREDENTIAL,
+			...credential,
 			type: 'vendorOAuth2Api',
 			data: {
 				region: 'custom',
