@@ -165,16 +165,13 @@ function unexpectedAnswer(raw: Buffer, contentType: string, parsed: unknown, bin
 	if (html) return what('an HTML page, not the API\'s answer');
 	if (binary && !labelledJson) return undefined;
 	if (raw.length === 0) return what('an empty body');
-	if (labelledJson || !binary) {
-		try {
-			JSON.parse(raw.toString('utf8'));
-		} catch (error) {
-			if (/end of (JSON )?input|unterminated/i.test((error as Error).message)) return what('JSON cut short');
-			return what('a body that is not JSON');
-		}
-		return what('JSON that is not an object or a list');
+	try {
+		JSON.parse(raw.toString('utf8'));
+	} catch (error) {
+		if (/end of (JSON )?input|unterminated/i.test((error as Error).message)) return what('JSON cut short');
+		return what('a body that is not JSON');
 	}
-	return undefined;
+	return what('JSON that is not an object or a list');
 }
 
 export interface SendOptions {
@@ -212,15 +209,26 @@ export function areaRoot(area: Area, credentials: IDataObject): string {
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 
+/** What the token endpoint answered, as n8n's OAuth2 client reports it on the error it throws. */
+function tokenEndpointAnswer(error: unknown): { status?: number; endpointCode?: string } {
+	const e = (error ?? {}) as { status?: number; statusCode?: number; body?: { error?: unknown }; response?: { status?: number } };
+	return { status: e.status ?? e.statusCode ?? e.response?.status, endpointCode: typeof e.body?.error === 'string' ? redactTokens(e.body.error) : undefined };
+}
+
+/** The token endpoint said no (an error code, a 4xx), as opposed to no answer, a 5xx or an exception. */
+function refusedByTokenEndpoint(error: unknown): boolean {
+	const { status, endpointCode } = tokenEndpointAnswer(error);
+	return endpointCode !== undefined || (status !== undefined && status >= 400 && status < 500);
+}
+
 /**
  * Why a refresh failed, from what n8n's OAuth2 client threw: the token endpoint's error code,
  * its HTTP status, no answer, or the exception itself (a missing helper, a TypeError), never
  * the request (it carries the client secret and the refresh token).
  */
 export function refreshFailureCause(error: unknown): string {
-	const e = (error ?? {}) as { status?: number; statusCode?: number; code?: unknown; body?: { error?: unknown }; response?: { status?: number }; name?: string; message?: string };
-	const status = e.status ?? e.statusCode ?? e.response?.status;
-	const endpointCode = typeof e.body?.error === 'string' ? redactTokens(e.body.error) : undefined;
+	const e = (error ?? {}) as { code?: unknown; name?: string; message?: string };
+	const { status, endpointCode } = tokenEndpointAnswer(error);
 	if (endpointCode) return `the token endpoint answered ${endpointCode}${status ? ` with HTTP ${status}` : ''}`;
 	if (status) return `the token endpoint answered HTTP ${status}`;
 	if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && !['EAUTH', 'ESTATUS'].includes(e.code)) {
@@ -287,7 +295,7 @@ async function refresh(ctx: VendorContext, stored: IDataObject, previous?: strin
 				message,
 				description: `${description} (No new token call is made with this credential for ${REFUSAL_MEMORY_MS / 60_000} minutes, unless it is reconnected.)`,
 			});
-			return new NodeApiError(ctx.getNode(), { message: 'Token refresh refused' }, { message, description, httpCode: '401' });
+			return refusedError(ctx, { message, description });
 		};
 		pending = (async () => {
 			let data: TokenData;
@@ -302,9 +310,8 @@ async function refresh(ctx: VendorContext, stored: IDataObject, previous?: strin
 				}
 			} catch (error) {
 				const message = `The access token could not be refreshed (${refreshFailureCause(error)})`;
-				// the token endpoint said no (an error code, a 4xx): remembered; no answer, a 5xx or an exception: not
-				const e = error as { status?: number; body?: { error?: unknown } };
-				if (typeof e.body?.error === 'string' || (e.status !== undefined && e.status >= 400 && e.status < 500)) throw refused(message, tokenRefusal(undefined));
+				// a refusal is remembered; no answer, a 5xx or an exception is not
+				if (refusedByTokenEndpoint(error)) throw refused(message, tokenRefusal(undefined));
 				throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
 			}
 			// A new access token is a success, whatever else the stored token data still holds (n8n
