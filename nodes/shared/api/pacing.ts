@@ -6,7 +6,7 @@
  * the server's count never reaches the limit. After a 429 the pacer holds every request
  * of that key until the wait is over (the Retry-After, else the documented block).
  */
-import { pause } from './wait';
+import { aborted, onAbort, pause } from './wait';
 
 export interface PacingRule {
 	limit: number;
@@ -45,19 +45,15 @@ interface Sent {
  * the package's `pause`, cut short through its own signal when woken first).
  */
 async function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
-	if (signal?.aborted) throw signal.reason ?? new Error('Aborted');
+	if (signal?.aborted) throw aborted(signal);
 	const timer = new AbortController();
-	let onAbort = () => {};
-	const aborted = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(signal?.reason ?? new Error('Aborted'));
-		signal?.addEventListener('abort', onAbort, { once: true });
-	});
+	const stop = onAbort(signal);
 	const elapsed = ms === undefined ? [] : [pause(ms, timer.signal).catch(() => undefined)];
 	try {
-		await Promise.race([wake, aborted, ...elapsed]);
+		await Promise.race([wake, stop.promise, ...elapsed]);
 	} finally {
 		timer.abort();
-		signal?.removeEventListener('abort', onAbort);
+		stop.off();
 	}
 }
 

@@ -23,12 +23,13 @@ export interface WaitHelper {
 	pause: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-function aborted(signal: AbortSignal): Error {
+/** The error a stopped wait rejects with: the signal's reason, or a plain one. */
+export function aborted(signal: AbortSignal): Error {
 	return signal.reason instanceof Error ? signal.reason : new Error('The execution was stopped');
 }
 
 /** Rejects when `signal` aborts; `off()` removes its listener. */
-function onAbort(signal: AbortSignal | undefined): { promise: Promise<never>; off: () => void } {
+export function onAbort(signal: AbortSignal | undefined): { promise: Promise<never>; off: () => void } {
 	let off = () => {};
 	const promise = new Promise<never>((_resolve, reject) => {
 		if (!signal) return;
@@ -45,7 +46,8 @@ export function waitHelperOf(helpers: Record<string, unknown>): WaitHelper {
 	const sleepWithAbort = helpers.sleepWithAbort;
 	if (typeof sleepWithAbort === 'function') {
 		const fn = sleepWithAbort as Sleep;
-		return { name: 'sleepWithAbort', pause: async (ms, signal) => await (signal ? fn(ms, signal) : fn(ms, new AbortController().signal)) };
+		// always a signal: only some releases' code was checked to accept none
+		return { name: 'sleepWithAbort', pause: async (ms, signal) => await fn(ms, signal ?? new AbortController().signal) };
 	}
 	const sleep = helpers.sleep;
 	if (typeof sleep !== 'function') {
