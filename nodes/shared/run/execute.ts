@@ -277,9 +277,7 @@ function doneIds(ctx: IExecuteFunctions, area: Area, settled: Array<Settled<INod
  */
 function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApiError | NodeOperationError, settled: Array<Settled<INodeExecutionData[]>>, itemIndex: number) {
 	if (settled.length < 2) return error;
-	const done = indexesWhere(settled, (s) => s.state === 'done');
-	const failed = indexesWhere(settled, (s) => s.state === 'failed');
-	const notSent = indexesWhere(settled, (s) => s.state === 'notStarted');
+	const { done, failed, notStarted: notSent } = itemStates(settled);
 	error.message = `${error.message} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
 	const report = [
 		`Done: ${itemsPhrase(done)}${doneIds(ctx, area, settled, done)}.`,
@@ -306,10 +304,17 @@ function itemsPhrase(indexes: number[]): string {
 	return indexes.length ? `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}` : 'none';
 }
 
+/** The items of a run by what became of them. */
+function itemStates(settled: Array<Settled<INodeExecutionData[]>>): { done: number[]; failed: number[]; notStarted: number[] } {
+	return {
+		done: indexesWhere(settled, (s) => s.state === 'done'),
+		failed: indexesWhere(settled, (s) => s.state === 'failed'),
+		notStarted: indexesWhere(settled, (s) => s.state === 'notStarted'),
+	};
+}
+
 function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>): NodeOperationError {
-	const done = indexesWhere(settled, (s) => s.state === 'done');
-	const failed = indexesWhere(settled, (s) => s.state === 'failed');
-	const notStarted = indexesWhere(settled, (s) => s.state === 'notStarted');
+	const { done, failed, notStarted } = itemStates(settled);
 	// "canceled" in the message: n8n then records the execution as canceled, not failed.
 	return new NodeOperationError(ctx.getNode(), 'The execution was canceled', {
 		description: `Stopped before all items ran. Done: ${itemsPhrase(done)}.${failed.length ? ` Failed or stopped in flight: ${itemsPhrase(failed)}.` : ''} Not started: ${itemsPhrase(notStarted)}.`,
