@@ -15,19 +15,12 @@ const refunds = env.orgSteps('vendorInvoice', { resource: 'refund' });
 let org: string;
 beforeAll(() => (org = env.org));
 
-/** A new open invoice of `customer` for `rate` (one line), through the books area. */
-async function newInvoice(customer: string, rate: number): Promise<{ id: string; number: string }> {
-	const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
-	expect(res.body.code).toBe(0);
-	return { id: String(res.body.invoice.invoice_id), number: String(res.body.invoice.invoice_number) };
-}
-
 /** Every request carried the stored token and the organisation in the invoice header (not in the query). */
 const expectSigned = (): void => env.expectSigned({ org: 'invoiceHeader' });
 
 test('create a payment applied to two invoices -> get -> update with invoice_payment_id -> refund -> list refunds -> delete', async () => {
-	const a = await newInvoice(DEMO.customers.acme, 300);
-	const b = await newInvoice(DEMO.customers.acme, 200);
+	const a = await env.newInvoice(DEMO.customers.acme, 300);
+	const b = await env.newInvoice(DEMO.customers.acme, 200);
 	env.em.clearRequests();
 	const created = "={{ $('Create').item.json.payment_id }}";
 	const result = await env.run([
@@ -202,7 +195,7 @@ test('get many with Return All reads every page; a limit asks for just that many
 });
 
 test('an amount over the balance gives the 24016 message: what went wrong and what to do', async () => {
-	const inv = await newInvoice(DEMO.customers.umbrella, 100);
+	const inv = await env.newInvoice(DEMO.customers.umbrella, 100);
 	env.em.clearRequests();
 	const result = await env.run([
 		payments('Create', { operation: 'create', customer_id: DEMO.customers.umbrella, amount: 150, payment_mode: 'cash', invoices: { values: [{ invoice_id: inv.id, amount_applied: 150 }] } }),
@@ -251,7 +244,7 @@ test('3004, 9521 and 9523 become messages that say what to do', async () => {
 });
 
 test('continueOnFail: the item over the balance becomes an error item, the others are paid; paired items kept', async () => {
-	const invs = [await newInvoice(DEMO.customers.acme, 50), await newInvoice(DEMO.customers.acme, 50), await newInvoice(DEMO.customers.acme, 50)];
+	const invs = [await env.newInvoice(DEMO.customers.acme, 50), await env.newInvoice(DEMO.customers.acme, 50), await env.newInvoice(DEMO.customers.acme, 50)];
 	env.em.clearRequests();
 	const result = await env.run(
 		[

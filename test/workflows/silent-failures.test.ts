@@ -33,17 +33,11 @@ function errorOf(result: Awaited<ReturnType<typeof env.run>>, node: string): IDa
 	return out[0].json;
 }
 
-/** A new open invoice of `customer` for `rate` (one line), through the books area. */
-async function newInvoice(customer: string, rate: number): Promise<string> {
-	const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
-	expect(res.body.code).toBe(0);
-	return String(res.body.invoice.invoice_id);
-}
 
 describe('a run that ends on a failing item says what became of every item', () => {
 	test('10 payment creates in parallel, one answered 500, no Continue On Fail: the error lists the 9 done with their payment ids', async () => {
 		const invoices: string[] = [];
-		for (let i = 0; i < 10; i++) invoices.push(await newInvoice(DEMO.customers.acme, 40));
+		for (let i = 0; i < 10; i++) invoices.push((await env.newInvoice(DEMO.customers.acme, 40)).id);
 		env.em.clearRequests();
 		let creates = 0;
 		env.em.faults.next(1, { kind: 'status', status: 500 }, (r) => r.method === 'POST' && r.area === 'invoice' && ++creates === 4);

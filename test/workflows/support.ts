@@ -147,6 +147,13 @@ export class WorkflowEnv {
 	/** Calls the API directly, as a script would (set-up and read-back around a workflow), with the stored access token. */
 	call = async (...args: Parameters<ReturnType<typeof apiClient>>) => await apiClient(this.em, { token: String(this.storedToken.access_token) })(...args);
 
+	/** A new open invoice of `customer` for `rate` (one line), through the books area. */
+	async newInvoice(customer: string, rate: number): Promise<{ id: string; number: string }> {
+		const res = await this.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
+		expect(res.body.code).toBe(0);
+		return { id: String(res.body.invoice.invoice_id), number: String(res.body.invoice.invoice_number) };
+	}
+
 	get org(): string {
 		return this.em.organizationId;
 	}
