@@ -98,8 +98,12 @@ interface Deadline {
 	at: number;
 	controller: AbortController;
 	expired: boolean;
+	/** The execution's signal: its stop aborts the request too. */
+	outer?: AbortSignal;
 }
 const deadlines = new Set<Deadline>();
+/** Execution signals that have the one listener aborting their requests in flight (a listener per request cost CPU on every request). */
+const watchedSignals = new WeakSet<AbortSignal>();
 /** How often the one shared timer looks for deadlines that have passed. */
 const DEADLINE_TICK_MS = 200;
 let ticking = false;
@@ -130,19 +134,24 @@ async function watchDeadlines(): Promise<void> {
  * it fires within a fifth of a second of the time).
  */
 function deadline(ms: number, outer?: AbortSignal): { signal: AbortSignal; expired: () => boolean; clear: () => void } {
-	const entry: Deadline = { at: Date.now() + ms, controller: new AbortController(), expired: false };
-	const onStop = () => entry.controller.abort(outer?.reason);
-	if (outer?.aborted) onStop();
-	else outer?.addEventListener('abort', onStop, { once: true });
+	const entry: Deadline = { at: Date.now() + ms, controller: new AbortController(), expired: false, outer };
+	if (outer?.aborted) entry.controller.abort(outer.reason);
+	else if (outer && !watchedSignals.has(outer)) {
+		watchedSignals.add(outer);
+		outer.addEventListener(
+			'abort',
+			() => {
+				for (const d of deadlines) if (d.outer === outer) d.controller.abort(outer.reason);
+			},
+			{ once: true },
+		);
+	}
 	deadlines.add(entry);
 	if (!ticking) void watchDeadlines();
 	return {
 		signal: entry.controller.signal,
 		expired: () => entry.expired,
-		clear: () => {
-			deadlines.delete(entry);
-			outer?.removeEventListener('abort', onStop);
-		},
+		clear: () => deadlines.delete(entry),
 	};
 }
 

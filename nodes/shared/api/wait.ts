@@ -86,3 +86,11 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted) throw aborted(signal);
 	await waitHelper().pause(Math.max(0, ms), signal);
 }
+
+/**
+ * Resolves on a later turn of the event loop (a 0 ms timer): n8n-workflow's `sleep`, which
+ * every supported release has and which takes no signal here (nothing to stop in 1 ms).
+ */
+export async function nextTurn(): Promise<void> {
+	await (workflow.sleep as Sleep)(0);
+}
