@@ -162,3 +162,36 @@ export async function runPeer(peer: PeerName, fx: Fixture, items: number, config
 export function collectGarbage(): void {
 	(globalThis as { gc?: () => void }).gc?.();
 }
+
+/**
+ * Requests in flight as n8n's side sees them, whichever node sends them: both peers' requests
+ * go through n8n-core's axios, whose interceptors count each from its start to its answer's
+ * headers. `reset()` before a run, `max()` after it.
+ */
+export function inFlightCounter(): { reset: () => void; max: () => number } {
+	type Interceptors = { request: { use: (f: (c: unknown) => unknown) => void }; response: { use: (ok: (r: unknown) => unknown, failed: (e: unknown) => unknown) => void } };
+	const axios = require(require.resolve('axios', { paths: [require.resolve('n8n-core')] })) as { interceptors: Interceptors };
+	let active = 0;
+	let most = 0;
+	axios.interceptors.request.use((config) => {
+		most = Math.max(most, ++active);
+		return config;
+	});
+	axios.interceptors.response.use(
+		(response) => {
+			active--;
+			return response;
+		},
+		(error) => {
+			active--;
+			throw error;
+		},
+	);
+	return {
+		reset: () => {
+			active = 0;
+			most = 0;
+		},
+		max: () => most,
+	};
+}
