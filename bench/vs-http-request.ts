@@ -17,6 +17,10 @@
  *   Vendor's default; at 0 ms "10 items / 1 ms" (the least wait) still has hundreds in
  *   flight at times, since an answer takes longer than the wait.
  *
+ * Then a busy worker: 4 executions of the same workflow at once (as n8n runs several), at 0
+ * and 100 ms, HTTP Request at its default against Vendor Books at its default and maximum;
+ * CPU and wall per item of all four.
+ *
  * "most in flight" is counted on n8n's side (inFlightCounter: n8n-core's axios, from a
  * request's start to its answer's headers), for both peers and every latency.
  *
@@ -60,6 +64,45 @@ function shape(r: RecordedRequest): string {
 	return `${r.method} ${r.path}?${new URLSearchParams(r.query).toString()}, Authorization: ${auth}, answered ${r.status}`;
 }
 
+/** Executions run at once in the busy-worker rows. */
+const BUSY_EXECUTIONS = 4;
+
+function row(label: string, peer: PeerName, config: PeerConfig, inFlight?: number): Row {
+	return { label, peer, config, inFlight, runs: [], maxSeen: 0 };
+}
+
+/** `executions` runs of the row's workflow at once, measured together (wall and this process's CPU). */
+async function runAtOnce(r: Row, fx: Fixture, items: number, executions: number): Promise<Measured> {
+	const cpu = process.cpuUsage();
+	const started = performance.now();
+	await Promise.all(Array.from({ length: executions }, async () => await runPeer(r.peer, fx, items, r.config)));
+	const used = process.cpuUsage(cpu);
+	return { took: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** The rows' medians per item (`count` items a run), ratios against the first row. */
+function printRows(title: string, rows: Row[], count: number, latencyMs: number): void {
+	const baseCpu = median(rows[0].runs.map((r) => r.cpuMs)) / count;
+	const baseWall = median(rows[0].runs.map((r) => r.took)) / count;
+	console.log(`\n${title}`);
+	console.log('peer, configuration                         most in flight  wall ms/item  cpu ms/item  cpu ratio  wall ratio  vs ideal');
+	for (const r of rows) {
+		const cpu = median(r.runs.map((m) => m.cpuMs)) / count;
+		const wall = median(r.runs.map((m) => m.took)) / count;
+		const ideal = latencyMs > 0 && r.inFlight ? `${(wall / (latencyMs / r.inFlight)).toFixed(2)}x` : '';
+		const cells = [
+			r.label.padEnd(46),
+			String(r.maxSeen).padStart(14),
+			wall.toFixed(3).padStart(13),
+			cpu.toFixed(3).padStart(12),
+			`${(cpu / baseCpu).toFixed(2)}x`.padStart(10),
+			`${(wall / baseWall).toFixed(2)}x`.padStart(11),
+			ideal.padStart(9),
+		];
+		console.log(cells.join(' '));
+	}
+}
+
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);
 	const repeats = Number(process.argv[3] ?? 3);
@@ -94,40 +137,39 @@ async function main(): Promise<void> {
 			await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
 			const batchInterval = Math.max(1, latencyMs);
 			const rows: Row[] = [
-				{ label: 'HTTP Request, Batching off (default)', peer: 'httpRequest', config: {}, runs: [], maxSeen: 0 },
-				{ label: `HTTP Request, Batching ${limits.default} items / ${batchInterval} ms`, peer: 'httpRequest', config: { batch: { batchSize: limits.default, batchInterval } }, inFlight: latencyMs ? limits.default : undefined, runs: [], maxSeen: 0 },
-				{ label: `Vendor Books, Requests in Flight ${limits.default} (default)`, peer: 'vendor', config: { requestsInFlight: limits.default }, inFlight: limits.default, runs: [], maxSeen: 0 },
-				{ label: `Vendor Books, Requests in Flight ${limits.max} (maximum)`, peer: 'vendor', config: { requestsInFlight: limits.max }, inFlight: limits.max, runs: [], maxSeen: 0 },
+				row('HTTP Request, Batching off (default)', 'httpRequest', {}),
+				row(`HTTP Request, Batching ${limits.default} items / ${batchInterval} ms`, 'httpRequest', { batch: { batchSize: limits.default, batchInterval } }, latencyMs ? limits.default : undefined),
+				row(`Vendor Books, Requests in Flight ${limits.default} (default)`, 'vendor', { requestsInFlight: limits.default }, limits.default),
+				row(`Vendor Books, Requests in Flight ${limits.max} (maximum)`, 'vendor', { requestsInFlight: limits.max }, limits.max),
 			];
 			// At 100 ms the limited configurations take 10 s a run: once there.
 			const times = latencyMs >= 100 ? 1 : repeats;
+			await measure(rows, times, 1);
+			printRows(`${items} items, server latency ${latencyMs} ms, the same for every answer${times === 1 ? ', one run each' : ''}`, rows, items, latencyMs);
+		}
+
+		// A busy worker: several executions at once, as n8n runs them, so the process is rarely idle.
+		for (const latencyMs of [0, 100]) {
+			await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
+			const rows: Row[] = [
+				row('HTTP Request, Batching off (default)', 'httpRequest', {}),
+				row(`Vendor Books, Requests in Flight ${limits.default} (default)`, 'vendor', { requestsInFlight: limits.default }, limits.default * BUSY_EXECUTIONS),
+				row(`Vendor Books, Requests in Flight ${limits.max} (maximum)`, 'vendor', { requestsInFlight: limits.max }, limits.max * BUSY_EXECUTIONS),
+			];
+			const times = latencyMs >= 100 ? 1 : repeats;
+			await measure(rows, times, BUSY_EXECUTIONS);
+			printRows(`a busy worker: ${BUSY_EXECUTIONS} executions of ${items} items at once, server latency ${latencyMs} ms${times === 1 ? ', one run each' : ''}; per item of all`, rows, items * BUSY_EXECUTIONS, latencyMs);
+		}
+
+		async function measure(rows: Row[], times: number, executions: number): Promise<void> {
 			for (let round = 0; round < times; round++) {
-				for (const row of rows) {
+				for (const r of rows) {
 					await admin(url, 'DELETE', 'requests');
 					collectGarbage();
 					counter.reset();
-					row.runs.push(await runPeer(row.peer, fx, items, row.config));
-					row.maxSeen = Math.max(row.maxSeen, counter.max());
+					r.runs.push(executions === 1 ? await runPeer(r.peer, fx, items, r.config) : await runAtOnce(r, fx, items, executions));
+					r.maxSeen = Math.max(r.maxSeen, counter.max());
 				}
-			}
-			const baseCpu = median(rows[0].runs.map((r) => r.cpuMs)) / items;
-			const baseWall = median(rows[0].runs.map((r) => r.took)) / items;
-			console.log(`\n${items} items, server latency ${latencyMs} ms, the same for every answer${times === 1 ? ', one run each' : ''}`);
-			console.log('peer, configuration                         most in flight  wall ms/item  cpu ms/item  cpu ratio  wall ratio  vs ideal');
-			for (const row of rows) {
-				const cpu = median(row.runs.map((r) => r.cpuMs)) / items;
-				const wall = median(row.runs.map((r) => r.took)) / items;
-				const ideal = latencyMs > 0 && row.inFlight ? `${(wall / (latencyMs / row.inFlight)).toFixed(2)}x` : '';
-				const cells = [
-					row.label.padEnd(46),
-					String(row.maxSeen).padStart(14),
-					wall.toFixed(3).padStart(13),
-					cpu.toFixed(3).padStart(12),
-					`${(cpu / baseCpu).toFixed(2)}x`.padStart(10),
-					`${(wall / baseWall).toFixed(2)}x`.padStart(11),
-					ideal.padStart(9),
-				];
-				console.log(cells.join(' '));
 			}
 		}
 	} finally {
