@@ -13,7 +13,8 @@
  * "Sampled busy" is the time the profiler found the thread not idle: CPU time, plus any
  * time it was ready to run but waiting for a core (the machine's other work).
  *
- *   npm run build:tools && node build/bench/cpu-profile.js [items] [top]             (default 4000 16)
+ *   npm run build:tools && node build/bench/cpu-profile.js [items] [top] [in flight]   (default 4000 16, Vendor's default)
+ *     (in flight: Vendor Books' Requests in Flight, to compare its profile at 10 and at 50)
  *   node build/bench/cpu-profile.js --summarize <file.cpuprofile> [items] [top]
  *     (a profile made here: its measured run, from the .window.json beside it; any other: whole)
  */
@@ -223,12 +224,12 @@ const windowFile = (profile: string) => profile.replace(/\.cpuprofile$/, '.windo
 const LABEL: Record<PeerName, string> = { httpRequest: 'HTTP Request', vendor: 'Vendor Books' };
 
 /** In the child: the warm-up, then the measured run; reports its window on stdout as the last line. */
-async function profiledRun(peer: PeerName, items: number): Promise<void> {
+async function profiledRun(peer: PeerName, items: number, inFlight: number): Promise<void> {
 	const { url, child } = await emulatorProcess();
 	try {
 		const fx = await fixture(url);
 		await admin(url, 'POST', 'latency', { ms: 0 });
-		const config = peer === 'vendor' ? { requestsInFlight: requestsInFlightLimits().default } : {};
+		const config = peer === 'vendor' ? { requestsInFlight: inFlight } : {};
 		await runPeer(peer, fx, WARM_UP_ITEMS, config);
 		await admin(url, 'DELETE', 'requests');
 		const start = Number(process.hrtime.bigint() / 1000n);
@@ -242,7 +243,7 @@ async function profiledRun(peer: PeerName, items: number): Promise<void> {
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	if (args[0] === '--child') return await profiledRun(args[1] as PeerName, Number(args[2]));
+	if (args[0] === '--child') return await profiledRun(args[1] as PeerName, Number(args[2]), Number(args[3]));
 	if (args[0] === '--summarize') {
 		// the measured run of a profile this script made (its .window.json), else the whole profile
 		const made = fs.existsSync(windowFile(args[1])) ? (JSON.parse(fs.readFileSync(windowFile(args[1]), 'utf8')) as { items: number; window: Window }) : undefined;
@@ -254,11 +255,12 @@ async function main(): Promise<void> {
 	}
 	const items = Number(args[0] ?? 4000);
 	const top = Number(args[1] ?? 16);
+	const inFlight = Number(args[2] ?? requestsInFlightLimits().default);
 	setupHttpRequest();
 	fs.mkdirSync(PROFILE_DIR, { recursive: true });
 	const named: Array<[string, Summary]> = [];
 	console.log(
-		`\nCPU profiles: ${items} items at 0 ms server latency, each peer at its default (Vendor Books: Requests in Flight ${requestsInFlightLimits().default}; HTTP Request: Batching off), ` +
+		`\nCPU profiles: ${items} items at 0 ms server latency, Vendor Books with Requests in Flight ${inFlight} (default ${requestsInFlightLimits().default}), HTTP Request at its default (Batching off), ` +
 			`each in a child under --cpu-prof (a sample every ${SAMPLING_INTERVAL_US} µs) after a ${WARM_UP_ITEMS}-item warm-up; only the measured run counts`,
 	);
 	console.log('"sampled busy": time the profiler found the thread not idle, which on a busy machine includes waits for a core (often inside syscalls: connect, write); CPU is process.cpuUsage');
@@ -266,7 +268,7 @@ async function main(): Promise<void> {
 		const name = `${peer === 'vendor' ? 'vendor-books' : 'http-request'}.cpuprofile`;
 		const file = path.join(PROFILE_DIR, name);
 		fs.rmSync(file, { force: true });
-		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), __filename, '--child', peer, String(items)];
+		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), __filename, '--child', peer, String(items), String(inFlight)];
 		const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 		if (result.status !== 0) throw new Error(`${peer} profile run failed (${result.status}): ${result.stdout}`);
 		const report = JSON.parse(result.stdout.trim().split('\n').pop()!) as { window: Window; took: number; cpuMs: number };
