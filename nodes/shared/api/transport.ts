@@ -167,10 +167,10 @@ function firstBytes(raw: Buffer): string {
  * proxy's HTML page, JSON cut short or an empty body must never pass as the API's answer.
  */
 function unexpectedAnswer(raw: Buffer, contentType: string, parsed: unknown, binary: boolean): string | undefined {
+	if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) return undefined;
 	const labelledJson = /json/i.test(contentType);
 	const html = /html/i.test(contentType) || (labelledJson && /^\s*</.test(raw.subarray(0, 64).toString('utf8')));
 	const what = (kind: string) => `${kind} (content type ${contentType || 'none'}, ${raw.length} bytes${raw.length ? `: ${firstBytes(raw)}` : ''})`;
-	if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) return undefined;
 	if (html) return what('an HTML page, not the API\'s answer');
 	if (binary && !labelledJson) return undefined;
 	if (raw.length === 0) return what('an empty body');

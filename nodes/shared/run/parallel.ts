@@ -60,6 +60,8 @@ export const partlyDone = new WeakMap<object, { done: number[]; total: number }>
  * the error is noted in `partlyDone`, so the report does not call the work unsent.
  */
 export async function mapInOrder<T, R>(list: T[], width: number, fn: (entry: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+	// one call (most operations): the same outcome without the pool's bookkeeping, on every item
+	if (list.length === 1 && !signal?.aborted) return [await fn(list[0], 0)];
 	const settled = await runBounded(list.length, async (index) => await fn(list[index], index), { width, signal });
 	const values: R[] = [];
 	const done = settled.flatMap((s, i) => (s.state === 'done' ? [i] : []));
