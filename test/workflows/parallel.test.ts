@@ -58,6 +58,25 @@ test('40 items, 8 in flight: requests in parallel, never more than 8 at once, ou
 	expect(env.em.faults.pending()).toEqual([]);
 });
 
+test('40 items, 8 in flight: no signal gets a listener per request or per wait (the stop and the Timeout listen once per execution)', async () => {
+	const added = new Map<AbortSignal, number>();
+	const original = AbortSignal.prototype.addEventListener;
+	const spy = jest.spyOn(AbortSignal.prototype, 'addEventListener').mockImplementation(function (this: AbortSignal, ...args: Parameters<AbortSignal['addEventListener']>) {
+		added.set(this, (added.get(this) ?? 0) + 1);
+		return original.apply(this, args);
+	});
+	try {
+		const result = await env.run([get({ requestsInFlight: 8 })], ids.map((id) => ({ id })));
+		expectNoError(result);
+		expect(json(result, 'Get').map((o) => o.item_id)).toEqual(ids);
+	} finally {
+		spy.mockRestore();
+	}
+	// each request's own signal gets n8n's listener; none collects one per request or wait
+	expect(added.size).toBeGreaterThanOrEqual(40);
+	expect(Math.max(...added.values())).toBeLessThanOrEqual(4);
+});
+
 test(`without the option, at most ${DEFAULT_REQUESTS_IN_FLIGHT} requests are in flight at once; with 1, one at a time in input order`, async () => {
 	const input = ids.map((id) => ({ id }));
 	const byDefault = await env.run([get()], input);
