@@ -10,7 +10,7 @@
  * millisecond's delay per slot.
  */
 import { readRunOptions } from './options';
-import { nextTurn } from './wait';
+import { listenOnce, nextTurn } from './wait';
 
 interface Waiter {
 	grant: () => void;
@@ -47,10 +47,7 @@ export class Limiter {
 			this.active++;
 			return;
 		}
-		if (signal && !this.watched.has(signal)) {
-			this.watched.add(signal);
-			signal.addEventListener('abort', () => this.endWaits(signal), { once: true });
-		}
+		if (signal) listenOnce(this.watched, signal, () => this.endWaits(signal));
 		await new Promise<void>((grant, reject) => {
 			this.waiting.push({ grant, reject, signal });
 			this.handOn();

@@ -25,7 +25,7 @@ import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
 import type { Area } from '../tables/spec';
-import { pause } from './wait';
+import { listenOnce, pause } from './wait';
 
 export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -136,15 +136,10 @@ async function watchDeadlines(): Promise<void> {
 function deadline(ms: number, outer?: AbortSignal): { signal: AbortSignal; expired: () => boolean; clear: () => void } {
 	const entry: Deadline = { at: Date.now() + ms, controller: new AbortController(), expired: false, outer };
 	if (outer?.aborted) entry.controller.abort(outer.reason);
-	else if (outer && !watchedSignals.has(outer)) {
-		watchedSignals.add(outer);
-		outer.addEventListener(
-			'abort',
-			() => {
-				for (const d of deadlines) if (d.outer === outer) d.controller.abort(outer.reason);
-			},
-			{ once: true },
-		);
+	else if (outer) {
+		listenOnce(watchedSignals, outer, () => {
+			for (const d of deadlines) if (d.outer === outer) d.controller.abort(outer.reason);
+		});
 	}
 	deadlines.add(entry);
 	if (!ticking) void watchDeadlines();

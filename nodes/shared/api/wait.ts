@@ -41,6 +41,17 @@ export function onAbort(signal: AbortSignal | undefined): { promise: Promise<nev
 	return { promise, off };
 }
 
+/**
+ * Adds `onStop` to `signal` once for every caller that shares `watched`: one listener per
+ * execution's signal, however many requests or waits use it (a listener each made every add
+ * cost in proportion to those already there).
+ */
+export function listenOnce(watched: WeakSet<AbortSignal>, signal: AbortSignal, onStop: () => void): void {
+	if (watched.has(signal)) return;
+	watched.add(signal);
+	signal.addEventListener('abort', onStop, { once: true });
+}
+
 /** Picks the helper from what `helpers` (n8n-workflow's exports) holds. Exported for tests. */
 export function waitHelperOf(helpers: Record<string, unknown>): WaitHelper {
 	const sleepWithAbort = helpers.sleepWithAbort;
