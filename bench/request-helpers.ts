@@ -42,7 +42,7 @@ import { runWorkflow } from '../test/harness';
 import type { HarnessWorkflow } from '../test/harness';
 import { collectGarbage, fixture } from './peers';
 import type { Fixture } from './peers';
-import { admin, emulatorProcess } from './support';
+import { admin, emulatorProcess, median } from './support';
 
 const IN_FLIGHT = 10;
 
@@ -265,12 +265,6 @@ async function probe(variant: Variant, url: string, path: string, qs: IDataObjec
 	const error = result.error('Get') ?? result.error();
 	if (error) return { thrown: `${error.name}: ${error.message}` };
 	return result.output('Get')[0].json;
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function main(): Promise<void> {

@@ -28,7 +28,7 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { Limiter } from '../nodes/shared/api/limit';
 import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/shared/api/options';
 import { collectGarbage, fixture } from './peers';
-import { admin, emulatorProcess } from './support';
+import { admin, emulatorProcess, median } from './support';
 
 type Pattern = (count: number, one: () => Promise<void>) => Promise<void>;
 
@@ -79,11 +79,6 @@ const PATTERNS: Array<[string, Pattern]> = [
 	['10, then 1 ms, answers not awaited', batching(10, 1)],
 	['all at once', async (count, one) => await Promise.all(Array.from({ length: count }, one)).then(() => undefined)],
 ];
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[sorted.length >> 1];
-}
 
 async function main(): Promise<void> {
 	const count = Number(process.argv[2] ?? 3000);

@@ -18,3 +18,10 @@ export async function emulatorProcess(options: IDataObject = {}): Promise<{ url:
 	});
 	return { url, child };
 }
+
+/** The middle of the values (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

@@ -32,7 +32,7 @@
 import type { RecordedRequest } from '../test/emulator/server';
 import { collectGarbage, fixture, httpRequestNode, inFlightCounter, requestsInFlightLimits, runPeer } from './peers';
 import type { Fixture, Measured, PeerConfig, PeerName } from './peers';
-import { admin, emulatorProcess } from './support';
+import { admin, emulatorProcess, median } from './support';
 
 interface Row {
 	label: string;
@@ -42,12 +42,6 @@ interface Row {
 	inFlight?: number;
 	runs: Measured[];
 	maxSeen: number;
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** What the emulator recorded of the first API GET since the last clear. */
