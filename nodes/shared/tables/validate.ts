@@ -32,6 +32,13 @@ function digitCount(n: number | string): number {
 	return String(n).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+(?=\d)/, '').length;
 }
 
+/** An ID or number's length limit, on its text (an ID may come as a number, a number has no string length of its own). */
+function maxChars(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
+	const limit = field.maxLength;
+	if (limit === undefined) return schema;
+	return schema.refine((v) => String(v).length <= limit, { message: `must be at most ${limit} characters` });
+}
+
 function maxLen(schema: z.ZodString, field: Field): z.ZodString {
 	let s = schema;
 	if (field.minLength !== undefined) {
@@ -116,12 +123,7 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 				],
 				{ errorMap: () => ({ message: 'must be an ID made of digits' }) },
 			);
-			if (field.maxLength !== undefined) {
-				const limit = field.maxLength;
-				schema = schema.refine((v) => String(v).length <= limit, {
-					message: `must be at most ${limit} characters`,
-				});
-			}
+			schema = maxChars(schema, field);
 			break;
 		case 'number':
 		case 'integer': {
@@ -136,12 +138,7 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 					message: `must have at most ${limit} digits`,
 				});
 			}
-			if (field.maxLength !== undefined) {
-				const limit = field.maxLength;
-				schema = schema.refine((v) => String(v).length <= limit, {
-					message: `must be at most ${limit} characters`,
-				});
-			}
+			schema = maxChars(schema, field);
 			break;
 		}
 		case 'boolean':
