@@ -29,3 +29,28 @@ export class RateLimitBlockedError extends NodeApiError {
 		this.until = until;
 	}
 }
+
+/** The failures the transport marked as transient (see `transientFailure`). */
+const transientFailures = new WeakSet<object>();
+
+/**
+ * Marks a failure of the network or of the server, not of the request or the credential, so
+ * that the same request may well succeed later: a 429 or 5xx still answered after the
+ * retries, no answer (refused, reset, dropped, timed out) or one cut short, a proxy's page
+ * instead of the API's answer, a token endpoint that did not answer or answered 5xx. The
+ * transport marks them where it tells them apart; a trigger's poll at activation reads the
+ * mark (nodes/shared/poll/activation.ts).
+ */
+export function transientFailure<E extends Error>(error: E): E {
+	transientFailures.add(error);
+	return error;
+}
+
+/**
+ * Whether a failure is transient: a rate-limit block, or a failure the transport marked.
+ * Everything else (a refused or revoked refresh, a 401/403 that stayed after the refresh,
+ * 400/404, an unknown organization, refused input, an unexpected exception) is not.
+ */
+export function isTransientFailure(error: unknown): boolean {
+	return error instanceof RateLimitBlockedError || (typeof error === 'object' && error !== null && transientFailures.has(error));
+}

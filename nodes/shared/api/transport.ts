@@ -18,7 +18,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { apiError, redactTokens, tokenRefusal } from './errors';
-import { RateLimitBlockedError } from './failures';
+import { RateLimitBlockedError, transientFailure } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
@@ -67,11 +67,11 @@ function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean,
 	const cutShort = !timedOut && /^Z_/.test(code ?? '');
 	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'connection failed';
 	const message = idempotent ? `The Vendor API ${what}; the read was retried and kept failing` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
-	return new NodeApiError(ctx.getNode(), { message }, {
+	return transientFailure(new NodeApiError(ctx.getNode(), { message }, {
 		message,
 		description: `${idempotent ? 'Reads are retried up to 3 times.' : 'The request was not repeated, because repeating a write can create a duplicate.'} Cause: ${code ?? error.message}.`,
 		itemIndex,
-	});
+	}));
 }
 
 /** What n8n's HTTP helper throws when the network (not the code) failed: an axios error or a system error code. */
@@ -316,7 +316,9 @@ async function refresh(ctx: VendorContext, stored: IDataObject, previous?: strin
 				const message = `The access token could not be refreshed (${refreshFailureCause(error)})`;
 				// a refusal is remembered; no answer, a 5xx or an exception is not
 				if (refusedByTokenEndpoint(error)) throw refused(message, tokenRefusal(undefined));
-				throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
+				const failed = new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
+				// no answer or a 5xx: the token endpoint may answer later (an exception is not transient)
+				throw isNetworkFailure(error) || (tokenEndpointAnswer(error).status ?? 0) >= 500 ? transientFailure(failed) : failed;
 			}
 			// A new access token is a success, whatever else the stored token data still holds (n8n
 			// merges token data, so an `error` of an earlier refused refresh can stay in it); the
@@ -487,8 +489,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		if (status >= 400 || envelopeFailed(parsed)) {
 			const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) } };
 			// A write answered 5xx may have been processed: say so first, never repeat it.
-			if (status >= 500 && !idempotent) throw apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN);
-			throw apiError(ctx.getNode(), failure, opts.itemIndex);
+			const failed = status >= 500 && !idempotent ? apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN) : apiError(ctx.getNode(), failure, opts.itemIndex);
+			throw status === 429 || status >= 500 ? transientFailure(failed) : failed;
 		}
 		const problem = unexpectedAnswer(raw, contentType, parsed, opts.binary === true);
 		if (problem) {
@@ -500,7 +502,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			const message = idempotent
 				? `The Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}; the read was retried and kept failing`
 				: `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}`;
-			throw new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex });
+			throw transientFailure(new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex }));
 		}
 		return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
 	}
