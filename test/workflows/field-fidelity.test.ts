@@ -69,10 +69,12 @@ test('1. numbers given to string fields are sent as decimal text; a project read
 		projects('Write back', {
 			operation: 'update',
 			project_id: byId('={{ $json.project_id }}'),
-			project_name: '={{ $json.project_name }}',
-			customer_id: '={{ $json.customer_id }}',
-			billing_type: '={{ $json.billing_type }}',
-			rate: '={{ $json.rate }}',
+			updateFields: {
+				project_name: '={{ $json.project_name }}',
+				customer_id: '={{ $json.customer_id }}',
+				billing_type: '={{ $json.billing_type }}',
+				rate: '={{ $json.rate }}',
+			},
 		}),
 	]);
 	expectNoError(result);
@@ -87,12 +89,12 @@ test('1. numbers given to string fields are sent as decimal text; a project read
 		invoices('Invoice', {
 			operation: 'create',
 			customer_id: DEMO.customers.acme,
-			line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, discount: '={{ 10 }}', tax_percentage: '={{ 7.5 }}' }] },
+			line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, discount: '={{ 10 }}', unit: '={{ 7.5 }}' }] },
 			additionalFields: { custom_fields: { values: [{ customfield_id: '501', value: '={{ 42 }}' }] } },
 		}),
 	]);
 	expectNoError(lines);
-	expect(bodies()[0]).toMatchObject({ line_items: [{ discount: '10', tax_percentage: '7.5' }], custom_fields: [{ customfield_id: '501', value: '42' }] });
+	expect(bodies()[0]).toMatchObject({ line_items: [{ discount: '10', unit: '7.5' }], custom_fields: [{ customfield_id: '501', value: '42' }] });
 });
 
 test('1. a number given to a text custom field of a project is sent as its decimal text', async () => {
@@ -221,10 +223,7 @@ test('5. a project update addresses existing tasks by task_id with is_billable; 
 		projects('Update', {
 			operation: 'update',
 			project_id: byId(DEMO.billingProjects.website),
-			project_name: 'Website relaunch',
-			customer_id: String(website.customer_id),
-			billing_type: 'based_on_task_hours',
-			updateFields: { tasks: { values: [{ task_id: taskId, task_name: 'Design', is_billable: false }, { task_name: 'New task' }] } },
+			updateFields: { project_name: 'Website relaunch', customer_id: String(website.customer_id), billing_type: 'based_on_task_hours', tasks: { values: [{ task_id: taskId, task_name: 'Design', is_billable: false }, { task_name: 'New task' }] } },
 		}),
 	]);
 	expectNoError(result);
@@ -461,10 +460,11 @@ test('12. the README\'s "Not covered / assumptions" lists every inferred name, r
 		expect(typesBullet).toContain(`"${flat(p.description ?? '')}"`);
 	}
 
-	// Response-only bill line members: marked readOnly (and inferred) in the table, none offered, each listed.
-	const billLines = inventoryArea.resources.flatMap((r) => r.operations).flatMap((o) => o.fields).filter((f) => f.name === 'line_items');
-	const readOnly = [...new Set(billLines.flatMap((f) => (f.fields ?? []).filter((m) => m.readOnly).map((m) => m.name)))];
-	expect(readOnly.length).toBeGreaterThanOrEqual(12);
-	const billBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Bill line items'));
-	for (const name of readOnly) expect([name, billBullet.includes(`\`${name}\``)]).toEqual([name, true]);
+	// Response-only members of every table (bill, estimate and invoice lines, items, invoices): marked readOnly, none offered, each listed.
+	const walk = (fields: Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? [])]);
+	const everyField = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea].flatMap((area) => walk(area.resources.flatMap((r) => r.operations.flatMap((o) => o.fields))));
+	const readOnly = [...new Set(everyField.filter((f) => f.readOnly).map((f) => f.name))];
+	expect(readOnly.length).toBeGreaterThanOrEqual(15);
+	const computedBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Members the service computes'));
+	for (const name of readOnly) expect([name, computedBullet.includes(`\`${name}\``)]).toEqual([name, true]);
 });

@@ -47,7 +47,6 @@ describe('a run that ends on a failing item says what became of every item', () 
 					operation: 'create',
 					customer_id: DEMO.customers.acme,
 					amount: 40,
-					payment_mode: 'cash',
 					invoices: { values: [{ invoice_id: '={{ $json.invoice }}', amount_applied: 40 }] },
 				}),
 			],

@@ -216,11 +216,11 @@ const lineItems: Field = {
 		{ name: 'hsn_or_sac', type: 'string', label: 'HSN or SAC', group: 'India', description: 'HSN or SAC code' },
 		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
 		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
-		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', description: 'Rate in the base currency' },
+		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
 		{ name: 'rate', type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', type: 'number', description: 'Quantity' },
 		{ name: 'unit', type: 'string', description: 'Unit' },
-		{ name: 'discount_amount', type: 'number', description: 'Discount amount' },
+		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
 		{
 			name: 'discount',
 			type: 'string',
@@ -228,16 +228,27 @@ const lineItems: Field = {
 		},
 		{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
-		{ name: 'tax_name', type: 'string', description: 'Name of the tax' },
-		{ name: 'tax_type', type: 'string', description: 'Type of the tax' },
-		{ name: 'tax_percentage', type: 'string', description: 'Tax percentage' },
+		// named and computed by the service from tax_id
+		{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
+		{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
+		{ name: 'tax_percentage', type: 'string', readOnly: true, description: 'Tax percentage' },
 		taxTreatmentCode,
-		{ name: 'item_total', type: 'number', description: 'Total of the line' },
+		{ name: 'item_total', type: 'number', readOnly: true, description: 'Total of the line (computed by the service)' },
 	],
 };
 
+/**
+ * Customer ID of an estimate or invoice: required on create (a record without a customer
+ * means nothing, and the service refuses it), optional on update (left out: unchanged).
+ */
+export function customerId(required: boolean): Field {
+	return required
+		? { name: 'customer_id', type: 'id', required: true, inferredRule: 'required on create (an estimate or invoice needs a customer)', description: 'ID of the customer' }
+		: { name: 'customer_id', type: 'id', description: 'ID of the customer' };
+}
+
+/** The create and update body, after the customer. */
 const estimateBodyFields: Field[] = [
-	{ name: 'customer_id', type: 'id', top: true, description: 'ID of the customer' },
 	lineItems,
 	{ name: 'estimate_number', type: 'string', description: 'Number of the estimate' },
 	{ name: 'reference_number', type: 'string', description: 'Reference number' },
@@ -313,7 +324,7 @@ const operations: Operation[] = [
 		method: 'POST',
 		path: '/estimates',
 		scope: `${S}.CREATE`,
-		fields: estimateBodyFields,
+		fields: [customerId(true), ...estimateBodyFields],
 		responseKey: 'estimate',
 		notes:
 			'The two true/false query flags of create are not named in the documents: not offered. Requiredness of estimate fields is not shown; no field is marked required.',
@@ -395,7 +406,7 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/estimates/{estimate_id}',
 		scope: `${S}.UPDATE`,
-		fields: [estimateId, ...estimateBodyFields],
+		fields: [estimateId, customerId(false), ...estimateBodyFields],
 		responseKey: 'estimate',
 		notes: 'The true/false query flag of update is not named in the documents: not offered.',
 	},

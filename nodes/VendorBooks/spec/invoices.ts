@@ -6,6 +6,7 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 import {
+	customerId,
 	discountType,
 	gstNo,
 	gstTreatment,
@@ -123,11 +124,11 @@ const lineItems: Field = {
 		{ name: 'name', type: 'string', description: 'Name of the line item' },
 		{ name: 'description', type: 'string', multiline: true, description: 'Description of the line item' },
 		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
-		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', description: 'Rate in the base currency' },
+		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
 		{ name: 'rate', type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', type: 'number', description: 'Quantity' },
 		{ name: 'unit', type: 'string', description: 'Unit' },
-		{ name: 'discount_amount', type: 'number', description: 'Discount amount' },
+		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
 		{
 			name: 'discount',
 			type: 'string',
@@ -144,11 +145,12 @@ const lineItems: Field = {
 		},
 		{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
-		{ name: 'tax_name', type: 'string', description: 'Name of the tax' },
-		{ name: 'tax_type', type: 'string', description: 'Type of the tax' },
-		{ name: 'tax_percentage', type: 'string', description: 'Tax percentage' },
+		// named and computed by the service from tax_id
+		{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
+		{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
+		{ name: 'tax_percentage', type: 'string', readOnly: true, description: 'Tax percentage' },
 		taxTreatmentCode,
-		{ name: 'item_total', type: 'number', description: 'Total of the line' },
+		{ name: 'item_total', type: 'number', readOnly: true, description: 'Total of the line (computed by the service)' },
 		{ name: 'header_name', type: 'string', description: 'Name of the line group header' },
 		{ name: 'header_id', type: 'id', description: 'ID of the line group header' },
 		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
@@ -164,8 +166,8 @@ const lineItems: Field = {
 	],
 };
 
+/** The create and update body, after the customer. */
 const invoiceBodyFields: Field[] = [
-	{ name: 'customer_id', type: 'id', top: true, description: 'ID of the customer' },
 	lineItems,
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{ name: 'reference_number', type: 'string', description: 'Reference number' },
@@ -193,10 +195,11 @@ const invoiceBodyFields: Field[] = [
 	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
 	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
 	{ name: 'allow_partial_payments', type: 'boolean', description: 'Whether partial payments are allowed' },
-	{ name: 'recurring_invoice_id', type: 'id', description: 'ID of the recurring invoice' },
+	{ name: 'recurring_invoice_id', type: 'id', readOnly: true, description: 'ID of the recurring invoice this invoice was raised from' },
 	{
 		name: 'payment_options',
 		type: 'object',
+		readOnly: true,
 		description: 'Online payment gateways offered on the invoice',
 		fields: [
 			{
@@ -324,7 +327,7 @@ const operations: Operation[] = [
 		method: 'POST',
 		path: '/invoices',
 		scope: `${S}.CREATE`,
-		fields: invoiceBodyFields,
+		fields: [customerId(true), ...invoiceBodyFields],
 		responseKey: 'invoice',
 		notes:
 			'The two true/false query flags of create are not named in the documents: not offered. Requiredness of invoice fields is not shown; no field is marked required. payment_options is documented as an invoice field with its shape but not said to be input; offered as optional input.',
@@ -435,7 +438,7 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/invoices/{invoice_id}',
 		scope: `${S}.UPDATE`,
-		fields: [invoiceId, ...invoiceBodyFields],
+		fields: [invoiceId, customerId(false), ...invoiceBodyFields],
 		responseKey: 'invoice',
 		notes: 'The true/false query flag of update is not named in the documents: not offered.',
 	},

@@ -123,8 +123,6 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		values: PAYMENT_MODES,
 		valueLabels: PAYMENT_MODE_LABELS,
 		maxLength: 100,
-		top: true,
-		default: 'cash',
 		description:
 			'How the customer paid. For autotransaction, refunds go to the card the customer supplied.',
 	},
@@ -288,15 +286,16 @@ const operations: Operation[] = [
 		value: 'update',
 		name: 'Update',
 		action: 'Update a customer payment',
-		description: 'Update a customer payment',
+		description: 'Update a customer payment; fields left out keep their values (the node reads the payment first and sends its current customer and amount with your changes)',
 		kind: 'update',
 		method: 'PUT',
 		path: '/customerpayments/{payment_id}',
 		scope: `${SCOPE}UPDATE`,
 		fields: updateFields,
 		responseKey: 'payment',
+		keepCurrent: ['customer_id', 'amount'],
 		notes:
-			'Update input is the same set as create (customer_id and amount kept required, as on create). Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
+			'Update input is the same set as create; customer_id and amount are sent on every update (the current values, read first, where the user leaves them out). Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
 	},
 	{
 		value: 'delete',

@@ -1,6 +1,5 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from './payment';
 
 /**
  * Refunds of customer payments (document 3, "Customer payments"): the excess of a payment
@@ -28,15 +27,10 @@ const refundInput: Field[] = [
 	{ name: 'date', type: 'date', top: true, description: 'Date of the refund (yyyy-mm-dd)' },
 	{
 		name: 'refund_mode',
-		type: 'enum',
-		values: PAYMENT_MODES,
-		valueLabels: PAYMENT_MODE_LABELS,
-		openValues: true,
+		type: 'string',
 		maxLength: 50,
 		top: true,
-		default: 'cash',
-		description:
-			'How the refund was paid. The allowed values are not documented: the payment modes are offered, and another mode can be entered as an expression',
+		description: 'How the refund was paid, e.g. cash, check or banktransfer (left empty: not sent)',
 	},
 	{
 		name: 'reference_number',

@@ -102,10 +102,11 @@ function isPlainObject(value: unknown): value is IDataObject {
 
 /**
  * The members of an object or array entry. From a fixed collection (`fixedCollection`)
- * n8n gives every member a value, so an optional number still at its 0 default is taken
- * as not entered; a JSON value from an expression is taken as written (explicit 0s kept).
- * Response-only members (`readOnly`) are never sent, as the entry form never offers them.
- * An entry that is not an object is left as it is, for validation to refuse.
+ * n8n gives every member a value: an optional number starts empty (null, not sent), so an
+ * entered 0 is sent; an empty nested list or object is taken as not entered. A JSON value
+ * from an expression is taken as written. Response-only members (`readOnly`) are never
+ * sent, as the entry form never offers them. An entry that is not an object is left as it
+ * is, for validation to refuse.
  */
 function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
@@ -114,8 +115,8 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	for (const f of fields) {
 		if (f.readOnly) continue;
 		const v = fromUi(f, obj?.[f.name]);
-		// an entry form fills every member with its default: an optional 0, `[]` or `{}` there is "not entered"
-		if (fixedCollection && !f.required && (((f.type === 'number' || f.type === 'integer') && v === 0) || isBlank(v))) continue;
+		// an entry form fills every member with its default: an optional `[]` or `{}` there is "not entered"
+		if (fixedCollection && !f.required && isBlank(v)) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
 	}
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;

@@ -5,7 +5,7 @@
  * the operation list's description says in one sentence what the operation does and what
  * it needs.
  */
-import { label } from '../tables/naming';
+import { label, placement } from '../tables/naming';
 import type { Field, Operation } from '../tables/spec';
 
 function joined(words: string[]): string {
@@ -19,7 +19,7 @@ const named = (fields: Field[]): string[] => fields.map((f) => f.label ?? label(
  * "Update a comment of an estimate; needs Estimate ID and Comment ID, usually with Description".
  */
 export function operationDescription(op: Operation): string {
-	const input = op.fields.filter((f) => !f.readOnly);
+	const input = op.fields.filter((f) => !f.readOnly && placement(f, op) === 'top');
 	const needs = named(input.filter((f) => f.required));
 	if (op.binaryInput && op.binaryInput.required !== false) needs.push('a file (input binary field)');
 	const main = named(input.filter((f) => !f.required && f.top));

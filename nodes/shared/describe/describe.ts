@@ -74,7 +74,8 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 		case 'boolean':
 			return { ...base, type: 'boolean', default: false };
 		case 'enum':
-			return { ...base, type: 'options', options: enumOptions(field), default: field.default ?? enumOptions(field)[0]?.value ?? '' } as INodeProperties;
+			// Only a documented default is preselected; a required choice starts empty (the user must choose).
+			return { ...base, type: 'options', options: enumOptions(field), default: field.default ?? (field.required ? '' : enumOptions(field)[0]?.value ?? '') } as INodeProperties;
 		case 'date':
 			return { ...base, type: 'string', default: '', placeholder: 'yyyy-mm-dd' };
 		case 'json':
@@ -125,6 +126,8 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 	if (member.required) return { required: true };
 	if (member.type === 'enum' && member.default === undefined) return { default: '' };
+	// An optional number starts empty, so an entered 0 (a free line, no discount) is sent and an untouched one is not.
+	if (member.type === 'number' || member.type === 'integer') return { default: null } as Partial<INodeProperties>;
 	if (member.type === 'boolean') {
 		return {
 			type: 'options',
@@ -238,8 +241,10 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		const where = placement(field, op);
 		const prop = inputProperty(area, field);
 		if (where === 'top') {
-			props.push({ ...prop, required: field.required && !field.jsonAlternative ? true : undefined, displayOptions: { show } });
-			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
+			// A required list with a JSON alternative: both show as required (either one is enough; the run checks that one is given).
+			const required = field.required ? true : undefined;
+			props.push({ ...prop, required, displayOptions: { show } });
+			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), required, displayOptions: { show } });
 		} else {
 			const list = collections.get(where) ?? [];
 			list.push(prop);

@@ -25,6 +25,7 @@ import { searchMethodName } from '../tables/naming';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
 import type { Area, Operation, Resource } from '../tables/spec';
 import { checkValues } from '../tables/validate';
+import { withCurrentValues } from './current';
 import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
 import type { Settled } from './parallel';
 
@@ -191,12 +192,13 @@ export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Reco
 		ctx.getNodeParameter('resource', itemIndex) as string,
 		ctx.getNodeParameter('operation', itemIndex) as string,
 	);
-	const values = readValues(ctx, itemIndex, op);
+	let values = readValues(ctx, itemIndex, op);
 	let organizationId: string | undefined;
 	if (area.org) {
 		organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true }) ?? '').trim();
 		if (!organizationId) throw new InputError('"Organization ID" is required');
 	}
+	values = await withCurrentValues(ctx, area, resource, op, values, organizationId, itemIndex);
 	assertValid(ctx, op, values, itemIndex);
 	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts };
 	const handler = op.special ? specials[op.special] : undefined;

@@ -57,8 +57,16 @@ export function wrapperMember(field: Field): Field | undefined {
 	return ['object', 'array', 'json'].includes(member.type) ? undefined : member;
 }
 
-/** Where a field is entered: at the top level or in a named collection. */
+/**
+ * Where a field is entered: at the top level or in a named collection. An update shows at
+ * the top only what the user must give (the record's ID, fields the API needs that cannot
+ * be read first): every other field sits under Update Fields and is sent only when added.
+ */
 export function placement(field: Field, op: Operation): string {
+	if (op.kind === 'update' && !field.bodyRoot) {
+		if (field.required && !op.keepCurrent?.includes(field.name)) return 'top';
+		return field.group ? `${camel(field.group)}Fields` : 'updateFields';
+	}
 	if (field.required || field.top || field.bodyRoot) return 'top';
 	if (field.group) return `${camel(field.group)}Fields`;
 	if (op.kind === 'list') return 'filters';

@@ -172,6 +172,13 @@ export interface Operation {
 	 * operation ("Inferred: <text>") and listed in the README with the same wording.
 	 */
 	inferredNote?: string;
+	/**
+	 * Update operations that replace these fields on every call (the API needs them each
+	 * time): a field the user leaves out is read from the record first (the resource's Get)
+	 * and sent with its current value, never a default. Listed fields are entered under
+	 * Update Fields like every optional field of an update.
+	 */
+	keepCurrent?: readonly string[];
 	/** Name of irregular behaviour implemented beside the node (e.g. 'pdf', 'bulkReminder', 'fromEstimate'). */
 	special?: string;
 	/** Notes for readers (and the README's "Not covered"). */

@@ -235,8 +235,9 @@ export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeA
 	});
 }
 
+/** No value: also text of spaces only (an expression or an AI agent that gave nothing). */
 function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || value === '';
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 /**
