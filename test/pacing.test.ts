@@ -6,7 +6,9 @@
  * server counts (the arrival times it recorded), every request answered, and take at least
  * the least time the rule allows (a pacer that did not wait would finish sooner); with a
  * clock the test controls, the pacer lets each window's requests through as soon as the
- * rule allows; and a 429 makes the node wait instead of retrying at once.
+ * rule allows; and a 429 makes the node wait instead of retrying at once (a Retry-After on
+ * the test's clock, and waited out even when its timer ends a millisecond before Date.now()
+ * says it is over, as Node's timers can).
  *
  * No test asserts an upper bound on elapsed time: that depends on how busy the machine is.
  * How close to the minimum time real runs come is a figure of the benchmark (bench/pacing.ts,
@@ -14,6 +16,7 @@
  */
 import { DOCUMENTED_RULE, marginMs, Pacer, setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from './emulator/clock';
+import { until, useFakeClock } from './emulator/fake-timers';
 import type { RecordedRequest } from './emulator/server';
 import { apiClient } from './emulator/server';
 import { expectNoError, json, steps, WorkflowEnv } from './workflows/support';
@@ -68,11 +71,6 @@ beforeEach(() => {
 	env.em.resetRateLimits();
 	env.em.clearRequests();
 });
-
-/** Waits until `ready()` holds (no time limit of its own: the test's timeout is the limit). */
-async function until(ready: () => boolean): Promise<void> {
-	while (!ready()) await new Promise((r) => setTimeout(r, 5));
-}
 
 /** The least time N requests can span under the rule: request k*limit+1 comes a window after request (k-1)*limit+1. */
 function minimumSpan(n: number): number {
@@ -190,13 +188,53 @@ test('with On Rate-Limit Block = wait, the node waits out the block on its 429 a
 	expect(requests[1].time - requests[0].time).toBeGreaterThanOrEqual(RULE.blockMs - 50);
 });
 
+/**
+ * Runs `body` on the test's clock (fake timers and Date: the node's waits, its pacer and the
+ * emulator's clock move only when the test moves them) and hands it a way to know when the
+ * node has met a 429 and started waiting: the pacer's hold is set in the same synchronous run
+ * as the wait's timer.
+ */
+async function onTestClock(body: (held: () => boolean) => Promise<void>): Promise<void> {
+	const block = jest.spyOn(Pacer.prototype, 'block');
+	useFakeClock();
+	try {
+		await body(() => block.mock.calls.length > 0);
+	} finally {
+		await jest.runOnlyPendingTimersAsync();
+		jest.useRealTimers();
+		block.mockRestore();
+	}
+}
+
 test('a 429 with Retry-After is waited out (not retried at once)', async () => {
-	env.em.faults.next(1, { kind: 'status', status: 429, retryAfter: 1 });
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' })]);
-	expectNoError(result);
-	const requests = env.apiRequests();
-	expect(requests.map((r) => r.status)).toEqual([429, 200]);
-	expect(requests[1].time - requests[0].time).toBeGreaterThanOrEqual(950);
+	await onTestClock(async (held) => {
+		env.em.faults.next(1, { kind: 'status', status: 429, retryAfter: 1 });
+		const run = env.run([projects('Portal', { resource: 'portal', operation: 'get' })]);
+		await until(held); // the node has the 429 and waits; the test's clock has not moved
+		await jest.advanceTimersByTimeAsync(1000);
+		const result = await run;
+		expectNoError(result);
+		const requests = env.apiRequests();
+		expect(requests.map((r) => r.status)).toEqual([429, 200]);
+		// the retry came once the Retry-After was over by the server's clock, not at once (that would be 0 ms)
+		expect(requests[1].time - requests[0].time).toBe(1000);
+	});
+});
+
+test('a Retry-After whose wait ends a millisecond before Date.now() reaches its end (as a Node timer can) is retried, not ended as a block', async () => {
+	await onTestClock(async (held) => {
+		env.em.faults.next(1, { kind: 'status', status: 429, retryAfter: 1 });
+		const run = env.run([projects('Portal', { resource: 'portal', operation: 'get' })]);
+		await until(held);
+		// Date.now() 1 ms behind the timers (they keep their due times): the node's 1000 ms wait ends
+		// when the pacer's hold, set from Date.now(), has 1 ms left, as a busy machine's timers can
+		jest.setSystemTime(Date.now() - 1);
+		await jest.advanceTimersByTimeAsync(1001);
+		const result = await run;
+		// before the fix: "The Vendor API blocks further requests until ...: 0 of 1 items done, 1 not sent"
+		expectNoError(result);
+		expect(env.apiRequests().map((r) => r.status)).toEqual([429, 200]);
+	});
 });
 
 test('a second 429 after waiting out the block is an error (continue-on-fail: an error item), not an endless wait', async () => {
@@ -226,36 +264,74 @@ test('queue mode: with the credential share at 50 of 100, this instance sends at
 	}
 });
 
+/** Fake timers and Date from 0 ms, for the pacer alone (no network): the test's clock. */
+function useFakeClockFromZero(): void {
+	jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+}
+
 test('a request counts from when its answer came back: a late first answer holds the next window until it is a window old', async () => {
 	setPacingRule(RULE);
-	let now = 0;
-	const pacer = new Pacer(() => now);
-	const done: Array<() => void> = [];
-	for (let i = 0; i < RULE.limit; i++) done.push(await pacer.take());
-	// nine answers come back at once, the first one (slow on the network) only at 400 ms
-	for (const d of done.slice(1)) d();
-	let eleventh = false;
-	const next = pacer.take().then((d) => {
-		eleventh = true;
-		return d;
-	});
-	await new Promise((r) => setTimeout(r, 20));
-	expect(eleventh).toBe(false); // all ten counted: one is still in flight
-	now = 400;
-	done[0]();
-	// now the nine earliest answers (at 0) leave the window first: at windowMs + margin
-	now = RULE.windowMs + marginMs(RULE) + 1;
-	(await next)();
-	expect(eleventh).toBe(true);
-	// the twelfth waits for the late answer: 400 + window + margin
-	let twelfth = false;
-	for (let i = 0; i < 8; i++) (await pacer.take())();
-	const last = pacer.take().then(() => (twelfth = true));
-	await new Promise((r) => setTimeout(r, 20));
-	expect(twelfth).toBe(false);
-	now = 400 + RULE.windowMs + marginMs(RULE) + 1;
-	await last;
-	expect(twelfth).toBe(true);
+	useFakeClockFromZero();
+	try {
+		const pacer = new Pacer();
+		const done: Array<() => void> = [];
+		for (let i = 0; i < RULE.limit; i++) done.push(await pacer.take());
+		// nine answers come back at once, the first one (slow on the network) only at 400 ms
+		for (const d of done.slice(1)) d();
+		let eleventh = false;
+		const next = pacer.take().then((d) => {
+			eleventh = true;
+			return d;
+		});
+		await jest.advanceTimersByTimeAsync(400);
+		expect(eleventh).toBe(false); // all ten counted: one is still in flight
+		done[0]();
+		// now the nine earliest answers (at 0) leave the window first: at windowMs + margin (+1 ms), not sooner
+		const leaves = RULE.windowMs + marginMs(RULE) + 1;
+		await jest.advanceTimersByTimeAsync(leaves - 1 - 400);
+		expect(eleventh).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(eleventh).toBe(true);
+		(await next)();
+		// the twelfth waits for the late answer: 400 + window + margin (+1 ms)
+		let twelfth = false;
+		for (let i = 0; i < 8; i++) (await pacer.take())();
+		const last = pacer.take().then(() => (twelfth = true));
+		await jest.advanceTimersByTimeAsync(400 - 1);
+		expect(twelfth).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(twelfth).toBe(true);
+		await last;
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
+test('a request that waited out a Retry-After and finds the last millisecond of its hold left (a timer ending early by Date.now()) is let through at its end, not failed as blocked', async () => {
+	setPacingRule(RULE);
+	useFakeClockFromZero();
+	try {
+		const pacer = new Pacer();
+		const failWhenBlocked = (until: number) => new Error(`blocked until ${until}`);
+		(await pacer.take(undefined, failWhenBlocked))();
+		pacer.block(1000);
+		// during the hold, a request that may not wait fails at once
+		await expect(pacer.take(undefined, failWhenBlocked)).rejects.toThrow('blocked until 1000');
+		// the wait of 1000 ms ended, but Date.now() says 999 (timers count whole ms on another clock)
+		jest.setSystemTime(999);
+		let letThrough = false;
+		const retry = pacer.take(undefined, failWhenBlocked).then((d) => {
+			letThrough = true;
+			return d;
+		});
+		await jest.advanceTimersByTimeAsync(0);
+		expect(letThrough).toBe(false); // not before the hold is over
+		await jest.advanceTimersByTimeAsync(1);
+		expect(letThrough).toBe(true);
+		(await retry)();
+	} finally {
+		jest.useRealTimers();
+	}
 });
 
 /**
@@ -264,9 +340,9 @@ test('a request counts from when its answer came back: a late first answer holds
  * request was let through (ms from the start).
  */
 async function simulate(n: number, inFlight: number, latencyMs: number): Promise<number[]> {
-	jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	useFakeClockFromZero();
 	try {
-		const pacer = new Pacer(() => Date.now());
+		const pacer = new Pacer();
 		const letThrough: number[] = [];
 		let next = 0;
 		const worker = async (): Promise<void> => {

@@ -5,6 +5,13 @@
  * window, at least 100 ms) that absorbs differences in network delay between requests, so
  * the server's count never reaches the limit. After a 429 the pacer holds every request
  * of that key until the wait is over (the Retry-After, else the documented block).
+ *
+ * A hold is measured on `Date.now()`, the package's waits on Node's timers, which count whole
+ * milliseconds on the monotonic clock: a wait of exactly a hold's length, begun as the hold was
+ * set, can end while `Date.now()` is still a millisecond short of its end (20 ms timers end 19 ms
+ * later by `Date.now()` in about 2 % of waits). A request that comes back from waiting out a
+ * 429's Retry-After must not fail as blocked by that remainder: a request that finds at most
+ * `TIMER_SLACK_MS` of a hold left waits it out, whatever it would do during a block.
  */
 import { aborted, onAbort, pause } from './wait';
 
@@ -14,6 +21,9 @@ export interface PacingRule {
 	/** How long the server blocks once the limit is crossed (the wait after a 429 without Retry-After). */
 	blockMs: number;
 }
+
+/** How much of a hold may be left when a wait of its length ends (see above): waited out, never failed on. */
+export const TIMER_SLACK_MS = 10;
 
 export const DOCUMENTED_RULE: PacingRule = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
 
@@ -77,7 +87,8 @@ export class Pacer {
 	/** The part of the limit this n8n instance may use (0..1]: queue-mode workers split it. */
 	share = 1;
 
-	constructor(private readonly now: () => number = Date.now) {}
+	/** `now` is read on every use (the clock of the moment, also when a test swaps it). */
+	constructor(private readonly now: () => number = () => Date.now()) {}
 
 	/** Requests this instance may send per window: its share of the rule's limit, at least 1. */
 	get limit(): number {
@@ -90,14 +101,15 @@ export class Pacer {
 	 * let through: the server saw it by the time it answered, so however late a request
 	 * reached the server, none of the next window's can arrive within its window. A wait ends
 	 * when `signal` aborts; during a block, `failWhenBlocked` (if given) gives the error to
-	 * end with instead of waiting.
+	 * end with instead of waiting (not for the last `TIMER_SLACK_MS` of it).
 	 */
 	async take(signal?: AbortSignal, failWhenBlocked?: (until: number) => Error): Promise<() => void> {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
 				if (t < this.blockedUntil) {
-					if (failWhenBlocked) throw failWhenBlocked(this.blockedUntil);
+					// the remainder a timer of the hold's length can leave is waited, not a block met
+					if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS) throw failWhenBlocked(this.blockedUntil);
 					await pause(this.blockedUntil - t, signal);
 					continue;
 				}
