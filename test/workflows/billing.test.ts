@@ -75,12 +75,12 @@ test('project create -> get -> update -> remove a user; comments add, list, dele
 	]);
 	expect(json(result, 'Get')[0]).toMatchObject({ project_id: id, project_name: 'Intranet', tasks: created.tasks });
 	expect(json(result, 'Update')[0]).toMatchObject({ project_id: id, project_name: 'Intranet v2', billing_type: 'based_on_project_hours', rate: 95, budget_type: 'total_project_hours', budget_hours: '60' });
-	expect(json(result, 'Remove user')).toEqual([{ success: true, message: 'The staff has been removed.' }]);
+	expect(json(result, 'Remove user')).toEqual([{ code: 0, message: 'The staff has been removed.' }]);
 	expect((env.orgTenant().get('projects', id)!.users as IDataObject[]).map((u) => u.user_id)).toEqual([DEMO.billingUsers.alice]);
 	const comment = json(result, 'Comment')[0];
 	expect(comment).toMatchObject({ project_id: id, description: 'Scope agreed.' });
 	expect(json(result, 'Comments')).toEqual([comment]);
-	expect(json(result, 'Delete comment')).toEqual([{ success: true, message: 'The comment has been deleted.' }]);
+	expect(json(result, 'Delete comment')).toEqual([{ code: 0, message: 'The comment has been deleted.' }]);
 	for (const node of ['Create', 'Get', 'Update', 'Remove user', 'Comment', 'Comments', 'Delete comment']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 
 	expect(env.apiRequests().map(apiCall)).toEqual([

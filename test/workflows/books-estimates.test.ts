@@ -253,7 +253,7 @@ test('print sends the ids joined by commas and answers the envelope', async () =
 	const ids = [DEMO.estimates.accepted1, DEMO.estimates.declined];
 	const result = await env.run([books('Print', { operation: 'print', estimate_ids: ids.join(',') })]);
 	expectNoError(result);
-	expect(json(result, 'Print')).toEqual([{ success: true, message: 'success' }]);
+	expect(json(result, 'Print')).toEqual([{ code: 0, message: 'success' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: '/books/v3/estimates/print', query: { estimate_ids: ids.join(','), organization_id: org }, body: undefined },
 	]);
@@ -267,8 +267,8 @@ test('update billing and shipping address: the documented object as the body', a
 		books('Shipping', { operation: 'updateShippingAddress', estimate_id: byId(id), address: 'Unit 9', city: 'York' }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Billing')).toEqual([{ success: true, message: 'Billing address updated.' }]);
-	expect(json(result, 'Shipping')).toEqual([{ success: true, message: 'Shipping address updated.' }]);
+	expect(json(result, 'Billing')).toEqual([{ code: 0, message: 'Billing address updated.' }]);
+	expect(json(result, 'Shipping')).toEqual([{ code: 0, message: 'Shipping address updated.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{
 			method: 'PUT',
@@ -294,7 +294,7 @@ test('templates: list them, then apply one to an estimate', async () => {
 		{ template_id: DEMO.templates.standard, template_name: 'Standard', template_type: 'standard' },
 		{ template_id: DEMO.templates.spreadsheet, template_name: 'Spreadsheet', template_type: 'spreadsheet' },
 	]);
-	expect(json(result, 'Apply')).toEqual([{ success: true, message: 'Estimate template has been updated.' }]);
+	expect(json(result, 'Apply')).toEqual([{ code: 0, message: 'Estimate template has been updated.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
 		{ method: 'PUT', path: `/books/v3/estimates/${id}/templates/${DEMO.templates.spreadsheet}`, query: { organization_id: org }, body: undefined },
@@ -312,11 +312,11 @@ test('comments: add, list, update', async () => {
 		books('List again', { operation: 'getComments', estimate_id: byId(id) }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Add')).toEqual([{ success: true, message: 'Comments added.' }]);
+	expect(json(result, 'Add')).toEqual([{ code: 0, message: 'Comments added.' }]);
 	const [comment] = json(result, 'List');
 	expect(comment).toMatchObject({ estimate_id: id, description: 'Customer asked for a discount', comment_type: 'external' });
 	expect(String(comment.comment_id)).toMatch(/^\d+$/);
-	expect(json(result, 'Edit')).toEqual([{ success: true, message: 'Comment has been updated.' }]);
+	expect(json(result, 'Edit')).toEqual([{ code: 0, message: 'Comment has been updated.' }]);
 	expect(json(result, 'List again')).toEqual([expect.objectContaining({ comment_id: comment.comment_id, description: 'Discount granted' })]);
 	const base = `/books/v3/estimates/${id}/comments`;
 	expect(env.apiRequests().map(apiCall)).toEqual([

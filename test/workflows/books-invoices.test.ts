@@ -118,7 +118,7 @@ test('an attachment with extension .exe is refused before sending; a .png is upl
 
 	const accepted = await upload('receipt.png');
 	expectNoError(accepted);
-	expect(json(accepted, 'Attach')[0]).toMatchObject({ success: true });
+	expect(json(accepted, 'Attach')).toEqual([{ code: 0, message: 'Your file has been attached.' }]);
 	const [req] = env.apiRequests();
 	expect([req.method, req.path, req.headers['content-type']]).toEqual(['POST', `/us/api/books/v3/invoices/${id}/attachment`, expect.stringMatching(/^multipart\/form-data; boundary=/)]);
 	const stored = await env.call('GET', 'books', `/invoices/${id}/attachment`);
@@ -251,7 +251,7 @@ test('e-mail: get the prepared content, then send it; the documented body is sen
 	const content = json(result, 'Content')[0];
 	expect(content).toMatchObject({ to_mails_str: 'billing@acme.example', file_name: 'INV-00007.pdf', customer_id: DEMO.customers.acme, entity_id: id });
 	expect(content.subject).toMatch(/^Invoice - INV-00007 from /);
-	expect(json(result, 'Send')).toEqual([{ success: true, message: 'Your invoice has been sent.' }]);
+	expect(json(result, 'Send')).toEqual([{ code: 0, message: 'Your invoice has been sent.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: `/books/v3/invoices/${id}/email`, query: { organization_id: org }, body: undefined },
 		{
@@ -275,8 +275,8 @@ test('payment reminder: content, send, disable; a paid invoice is refused with t
 	]);
 	expectNoError(result);
 	expect(json(result, 'Content')[0]).toMatchObject({ subject: 'Payment reminder for invoice INV-00002', to_mails_str: 'ap@globex.example', entity_id: id });
-	expect(json(result, 'Remind')).toEqual([{ success: true, message: 'Your payment reminder has been sent.' }]);
-	expect(json(result, 'Disable')).toEqual([{ success: true, message: 'Reminders stopped.' }]);
+	expect(json(result, 'Remind')).toEqual([{ code: 0, message: 'Your payment reminder has been sent.' }]);
+	expect(json(result, 'Disable')).toEqual([{ code: 0, message: 'Reminders stopped.' }]);
 	const base = `/books/v3/invoices/${id}/paymentreminder`;
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: base, query: { organization_id: org }, body: undefined },
@@ -294,7 +294,7 @@ test('print: ids joined by commas, more than 25 split into calls of 25', async (
 	const ids = Array.from({ length: 27 }, (_, i) => Object.values(DEMO.invoices)[i % 10]);
 	const result = await env.run([books('Print', { operation: 'print', invoice_ids: ids.join(',') })]);
 	expectNoError(result);
-	expect(json(result, 'Print')).toEqual([{ success: true, message: 'success' }, { success: true, message: 'success' }]);
+	expect(json(result, 'Print')).toEqual([{ code: 0, message: 'success' }, { code: 0, message: 'success' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(0, 25).join(','), organization_id: org }, body: undefined },
 		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(25).join(','), organization_id: org }, body: undefined },
@@ -321,13 +321,13 @@ test('attachment: upload, allow it in e-mails, download as binary, delete', asyn
 		[binaryItem(Buffer.from('%PDF-1.4 signed order'), 'signed-order.pdf', 'application/pdf', {}, 'scan')],
 	);
 	expectNoError(result);
-	expect(json(result, 'Upload')).toEqual([{ success: true, message: 'Your file has been attached.' }]);
-	expect(json(result, 'In mail')).toEqual([{ success: true, message: 'Invoice attachment preferences have been updated.' }]);
+	expect(json(result, 'Upload')).toEqual([{ code: 0, message: 'Your file has been attached.' }]);
+	expect(json(result, 'In mail')).toEqual([{ code: 0, message: 'Invoice attachment preferences have been updated.' }]);
 	const [file] = result.output('Download');
 	expect([file.binary?.file.fileName, file.binary?.file.mimeType]).toEqual(['signed-order.pdf', 'application/pdf']);
 	expect((await readBinary(file, 'file')).toString()).toBe('%PDF-1.4 signed order');
 	expect(file.json).toEqual({ fileName: 'signed-order.pdf', mimeType: 'application/pdf', fileSize: 21 });
-	expect(json(result, 'Delete')).toEqual([{ success: true, message: 'Your file is no longer attached to the invoice.' }]);
+	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'Your file is no longer attached to the invoice.' }]);
 
 	const requests = env.apiRequests();
 	const path = `/books/v3/invoices/${id}/attachment`;
@@ -355,9 +355,9 @@ test('delete an expense receipt, update custom fields, delete an applied credit'
 		books('Credit', { operation: 'deleteAppliedCredit', invoice_id: byId(DEMO.invoices.overdue3), credit_id: DEMO.creditId }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Receipt')).toEqual([{ success: true, message: 'The attached expense receipt has been deleted.' }]);
-	expect(json(result, 'Fields')).toEqual([{ success: true, message: 'Custom fields have been updated.' }]);
-	expect(json(result, 'Credit')).toEqual([{ success: true, message: 'Credits applied to the invoice have been deleted.' }]);
+	expect(json(result, 'Receipt')).toEqual([{ code: 0, message: 'The attached expense receipt has been deleted.' }]);
+	expect(json(result, 'Fields')).toEqual([{ code: 0, message: 'Custom fields have been updated.' }]);
+	expect(json(result, 'Credit')).toEqual([{ code: 0, message: 'Credits applied to the invoice have been deleted.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'DELETE', path: `/books/v3/invoices/expenses/${DEMO.expenseId}/receipt`, query: { organization_id: org }, body: undefined },
 		{
@@ -391,7 +391,7 @@ test('comments: add, list, update', async () => {
 		{ method: 'PUT', path: `${base}/${String(comment.comment_id)}`, query: { organization_id: org }, body: { description: 'Paid Monday instead' } },
 	]);
 	expectSignedAndOk();
-	expect(json(result, 'Edit')).toEqual([{ success: true, message: 'Comment has been updated.' }]);
+	expect(json(result, 'Edit')).toEqual([{ code: 0, message: 'Comment has been updated.' }]);
 	expect(env.orgTenant().get('comments', String(comment.comment_id))).toMatchObject({ description: 'Paid Monday instead' });
 });
 

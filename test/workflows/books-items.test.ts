@@ -34,8 +34,8 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 	expect(item).toMatchObject({ name: 'Widget', rate: 12.5, sku: 'W-1' });
 	expect(json(result, 'Get')[0]).toMatchObject({ item_id: item.item_id, name: 'Widget', description: 'A small widget' });
 	expect(json(result, 'Update')[0]).toMatchObject({ name: 'Widget XL', rate: 15 });
-	expect(json(result, 'Inactive')[0]).toMatchObject({ success: true });
-	expect(json(result, 'Delete')[0]).toMatchObject({ success: true });
+	expect(json(result, 'Inactive')).toEqual([{ code: 0, message: 'The item has been marked as inactive.' }]);
+	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'The item has been deleted.' }]);
 	// paired items: every output points back at the one input item
 	for (const node of ['Create', 'Get', 'Update', 'Inactive', 'Active', 'Delete']) {
 		expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
@@ -202,7 +202,7 @@ test('update custom fields sends the documented array body to the singular /item
 		}),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Fields')[0]).toMatchObject({ success: true });
+	expect(json(result, 'Fields')).toEqual([{ code: 0, message: 'Custom fields have been updated.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{
 			method: 'PUT',

@@ -73,7 +73,7 @@ test('create a payment applied to two invoices -> get -> update with invoice_pay
 	const refund = json(result, 'Refund')[0];
 	expect(refund).toMatchObject({ payment_id: id, amount: 40, refund_mode: 'cash', date: '2026-03-05', reference_number: 'RF-1' });
 	expect(json(result, 'Refunds')).toEqual([refund]);
-	expect(json(result, 'Delete')).toEqual([{ success: true, message: 'The payment has been deleted.' }]);
+	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'The payment has been deleted.' }]);
 	for (const node of ['Create', 'Get', 'Update', 'Refund', 'Refunds', 'Delete']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 	// the invoices are open again after the delete
 	expect([env.orgTenant().get('invoices', a.id)!.balance, env.orgTenant().get('invoices', b.id)!.balance]).toEqual([300, 200]);

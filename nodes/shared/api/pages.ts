@@ -26,8 +26,7 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 		const list = Object.entries(b).find(([k, v]) => Array.isArray(v) && k !== 'page_context');
 		if (list) return list[1] as IDataObject[];
 	}
-	const { code, message, ...rest } = b;
-	if (code !== undefined && Object.keys(rest).length === 0) return [{ success: true, message: message ?? '' }];
+	// An envelope-only answer is output as the API gave it (`{ code, message }`): it claims no more than that.
 	return [b];
 }
 
