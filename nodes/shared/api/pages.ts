@@ -30,6 +30,27 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 	return [b];
 }
 
+/** An answer that is only the envelope: `{ code, message }` and nothing else. */
+function envelopeOnly(body: unknown): { code: unknown; message: unknown } | undefined {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const { code, message, ...rest } = body as IDataObject;
+	return code !== undefined && Object.keys(rest).length === 0 ? { code, message } : undefined;
+}
+
+/**
+ * The field of the operation a code-0 answer refuses, if it does. Document 2 ("Errors"): "The
+ * samples show an error response with `code` 0 and a message for invalid `estimate_ids`, so
+ * success and failure cannot be told from `code` alone in that case". Such an answer is the
+ * envelope only, with the documented message "Invalid value passed for <field>" naming a field
+ * of this operation's table; the field's name is returned.
+ */
+export function refusedField(op: Operation, body: unknown): string | undefined {
+	const envelope = envelopeOnly(body);
+	if (!envelope || String(envelope.code) !== '0' || typeof envelope.message !== 'string') return undefined;
+	const named = /^\s*Invalid value passed for ([A-Za-z0-9_]+)/i.exec(envelope.message)?.[1];
+	return named !== undefined && op.fields.some((f) => f.name === named) ? named : undefined;
+}
+
 /**
  * Whether a page follows this one of `pageSize` entries: as `page_context` says; an answer
  * without one (paging guessed for some lists) goes on only after a full page.

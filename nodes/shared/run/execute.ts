@@ -13,10 +13,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiError } from '../api/errors';
+import { apiError, redactTokens } from '../api/errors';
 import { RateLimitBlockedError } from '../api/failures';
 import { readRunOptions } from '../api/options';
-import { fileNameFrom, hasMore, listPages, unwrap } from '../api/pages';
+import { fileNameFrom, hasMore, listPages, refusedField, unwrap } from '../api/pages';
 import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { multipart, vendorRequest } from '../api/transport';
@@ -142,6 +142,26 @@ export async function readUpload(ctx: IExecuteFunctions, run: OperationRun): Pro
 	return { field: spec.field, fileName, mimeType: meta.mimeType, data };
 }
 
+/**
+ * A failure inside a code-0 answer is an error: the envelope-only answer whose message says the
+ * value passed for one of the operation's fields is invalid (`refusedField`: document 2,
+ * "Errors"). The error names the API's message and the value sent.
+ */
+export function checkAnswer(ctx: IExecuteFunctions, run: OperationRun, body: unknown, values: IDataObject): void {
+	const field = refusedField(run.op, body);
+	if (!field) return;
+	const said = redactTokens(String((body as IDataObject).message));
+	const value = values[field];
+	const sent = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const message = `The Vendor API refused the ${field} sent: ${said} (code 0)`;
+	throw new NodeApiError(ctx.getNode(), { message, code: '0' }, {
+		message,
+		description: `Sent ${field}: ${sent}. The answer carried code 0, which the documents say can come with this error; nothing is taken as done.`,
+		httpCode: '200',
+		itemIndex: run.itemIndex,
+	});
+}
+
 /** What an operation does when its table says all there is to say. */
 export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, values: IDataObject = run.values): Promise<INodeExecutionData[]> {
 	const { area, op } = run;
@@ -155,15 +175,17 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		groups,
 		readRunOptions(ctx).requestsInFlight,
 		async (group, index): Promise<INodeExecutionData[]> => {
-			const req = buildRequest(area, op, group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values, run.organizationId);
+			const callValues = group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values;
+			const req = buildRequest(area, op, callValues, run.organizationId);
 			if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
 			if (op.kind === 'list') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
+			let body: unknown;
 			if (file) {
 				const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
-				const res = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
-				return unwrap(op, res.body).map((json) => ({ json }));
-			}
-			return unwrap(op, await send(ctx, run, req)).map((json) => ({ json }));
+				body = (await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) })).body;
+			} else body = await send(ctx, run, req);
+			checkAnswer(ctx, run, body, callValues);
+			return unwrap(op, body).map((json) => ({ json }));
 		},
 		ctx.getExecutionCancelSignal?.(),
 	);

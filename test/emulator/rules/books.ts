@@ -21,7 +21,9 @@
  *   without a file. One PDF page per estimate; `Content-Disposition: attachment;
  *   filename="<number>.pdf"` for one id, `estimates.pdf` for several. Invoices alike
  *   (`invoices.pdf`), but unknown ids are a 400 code 2 (no quirk documented for invoices).
- * - Print answers the envelope only (more than 25 ids or unknown ids: 400 code 2).
+ * - Print answers the envelope only; more than 25 ids -> 400 code 2; an unknown id -> the
+ *   documented code-0 failure (document 2, "Errors"): HTTP 200 `{ code: 0, message: 'Invalid
+ *   value passed for estimate_ids' }` (`invoice_ids` for invoices).
  * - Bulk reminders: more than 10 ids -> 400 code 2. Otherwise 200 with `info`:
  *   `{ email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
  *   code }`, one errors entry per reason (not remindable, not found), ids as strings;
@@ -210,6 +212,13 @@ function bulk(ctx: Ctx, param: string, collection: string, max: number): { recs:
 	const recs = ids.map((id) => tenant.get(collection, id)).filter((r): r is Rec => !!r);
 	const missing = ids.filter((id) => !tenant.get(collection, id));
 	return { recs, missing };
+}
+
+/** Print: the envelope, or the documented code-0 answer naming `param` when an id is unknown. */
+function print(ctx: Ctx, param: string, collection: string): Reply {
+	const b = bulk(ctx, param, collection, 25);
+	if (isReply(b)) return b;
+	return envelope(b.missing.length ? `Invalid value passed for ${param}` : 'success');
 }
 
 function allExist(ctx: Ctx, param: string, collection: string, max: number): Rec[] | Reply {
@@ -424,12 +433,7 @@ const estimateRules: Rules = {
 			return pdfReply(ids.map((id) => tenant.get('estimates', id) as Rec), 'estimate_number', 'estimates');
 		},
 	},
-	'books.estimate.print': {
-		handle: (ctx) => {
-			const recs = allExist(ctx, 'estimate_ids', 'estimates', 25);
-			return isReply(recs) ? recs : envelope('success');
-		},
-	},
+	'books.estimate.print': { handle: (ctx) => print(ctx, 'estimate_ids', 'estimates') },
 	'books.estimate.updateBillingAddress': { handle: setAddress('billing_address') },
 	'books.estimate.updateShippingAddress': { handle: setAddress('shipping_address') },
 	'books.estimateTemplate.getAll': { handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
@@ -526,12 +530,7 @@ const invoiceRules: Rules = {
 			return isReply(recs) ? recs : pdfReply(recs, 'invoice_number', 'invoices');
 		},
 	},
-	'books.invoice.print': {
-		handle: (ctx) => {
-			const recs = allExist(ctx, 'invoice_ids', 'invoices', 25);
-			return isReply(recs) ? recs : envelope('success');
-		},
-	},
+	'books.invoice.print': { handle: (ctx) => print(ctx, 'invoice_ids', 'invoices') },
 	'books.invoice.uploadAttachment': {
 		handle: (ctx) => {
 			const inv = invoice(ctx);
