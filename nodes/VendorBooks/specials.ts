@@ -1,59 +1,123 @@
 /**
  * Irregular Books operations, named by `special` in the tables:
  * - bulkReminder: any number of invoice ids, sent in calls of 10; the `info` answer is
- *   mapped to one output item per invoice (sent, or the error for that id).
+ *   mapped to one output item per invoice: sent (true), not sent (false) or unknown (null)
+ *   as the answer says, with the answer's `code` and `message` (see `reminderOutcomes`).
  * - fromEstimate: reads the estimate and creates the invoice from its customer and lines,
  *   with `invoiced_estimate_id`.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertValid, chunk, findOperation, runStandard } from '../shared/run/execute';
+import { assertValid, checkAnswer, chunk, findOperation, runStandard } from '../shared/run/execute';
 import type { OperationRun, Special } from '../shared/run/execute';
 import { readRunOptions } from '../shared/api/options';
 import { mapInOrder } from '../shared/run/parallel';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
+import { redactTokens } from '../shared/api/errors';
 
 function idsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.map(String) : splitList(String(value ?? ''));
+}
+
+/** `info.code` 0 (number or text), the documents' success code, or absent (no failure stated). */
+function isSuccessCode(code: unknown): boolean {
+	return code === undefined || code === null || String(code) === '0';
+}
+
+/** What one call's answer said, in the API's words (for errors): info.code, the success message and count, each error entry. */
+function apiSaid(info: IDataObject, success: IDataObject, errors: IDataObject[]): string {
+	const parts: string[] = [];
+	if (info.code !== undefined) parts.push(`info.code ${String(info.code)}`);
+	if (success.message !== undefined) parts.push(`"${String(success.message)}"`);
+	if (success.sent_count !== undefined) parts.push(`sent_count ${String(success.sent_count)}`);
+	for (const entry of errors) parts.push(`"${String(entry.message ?? '(no message)')}" (ids ${idsOf(entry.ids).join(', ')})`);
+	return redactTokens(parts.length ? parts.join(', ') : 'no info');
+}
+
+/**
+ * What one bulk-reminder answer says of each invoice of its call. Document 2: "Bulk reminder
+ * `info`: { email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
+ * code }". An invoice named in an error entry is not sent. The others are sent only when
+ * `sent_count` is exactly their number and `info.code` is 0 (or absent), or not 0 with error
+ * entries that account for it; a count of 0 means none of them was sent; any other answer (a
+ * smaller or larger count, no count, a failure code no entry explains) leaves their outcome
+ * unknown (`sent: null`). Every item carries the answer's `code` and `message`.
+ */
+function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObject[]; said: string } {
+	const info = (body.info && typeof body.info === 'object' ? body.info : {}) as IDataObject;
+	const success = (info.email_success_info && typeof info.email_success_info === 'object' ? info.email_success_info : {}) as IDataObject;
+	const entries = (Array.isArray(info.email_errors_info) ? info.email_errors_info : []) as IDataObject[];
+	const errors = new Map<string, string>();
+	for (const entry of entries) for (const id of idsOf(entry.ids)) if (ids.includes(id)) errors.set(id, String(entry.message ?? 'named in email_errors_info (no message)'));
+	const rest = ids.filter((id) => !errors.has(id));
+	const count = success.sent_count === undefined || success.sent_count === null || success.sent_count === '' ? Number.NaN : Number(success.sent_count);
+	const explained = isSuccessCode(info.code) || errors.size > 0;
+	const said = apiSaid(info, success, entries);
+	let sent: boolean | null = null;
+	let why: string | undefined;
+	if (count === 0) {
+		sent = false;
+		why = `Not sent: the answer counts 0 reminders sent (${said})`;
+	} else if (count === rest.length && explained) {
+		sent = true;
+	} else if (Number.isNaN(count)) {
+		why = `Outcome unknown: the answer does not say how many reminders were sent (${said})`;
+	} else if (!explained) {
+		why = `Outcome unknown: the answer's info.code is not 0 and no error entry names an invoice, yet it counts ${count} sent of ${rest.length} (${said})`;
+	} else {
+		why = `Outcome unknown: the answer counts ${count} sent of the ${rest.length} invoice(s) it names in no error, so which were sent cannot be told (${said})`;
+	}
+	const api: IDataObject = {};
+	if (info.code !== undefined) api.code = info.code;
+	if (success.message !== undefined) api.message = success.message;
+	const items = ids.map((id): IDataObject => {
+		const error = errors.get(id);
+		if (error !== undefined) return { invoice_id: id, sent: false, error, ...api };
+		return why ? { invoice_id: id, sent, error: why, ...api } : { invoice_id: id, sent, ...api };
+	});
+	return { items, said };
 }
 
 const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {
 	const { area, op, values, organizationId, itemIndex } = run;
 	const field = op.batch?.field ?? 'invoice_ids';
 	// The calls of 10 go in parallel (bounded by the requests in flight); one output item per invoice, in the order given.
-	const batches = await mapInOrder(
+	const calls = await mapInOrder(
 		chunk(idsOf(values[field]), op.batch?.size ?? 10),
 		readRunOptions(ctx).requestsInFlight,
-		async (ids): Promise<INodeExecutionData[]> => {
-			const req = buildRequest(area, op, { ...values, [field]: ids }, organizationId);
-			const body = (await vendorRequest(ctx, area, req, { itemIndex })).body as IDataObject;
-			const info = (body.info ?? {}) as IDataObject;
-			const errors = new Map<string, string>();
-			for (const entry of (info.email_errors_info ?? []) as IDataObject[]) {
-				for (const id of idsOf(entry.ids)) errors.set(id, String(entry.message ?? 'not sent'));
-			}
-			return ids.map((id) => {
-				const error = errors.get(id);
-				return { json: error ? { invoice_id: id, sent: false, error } : { invoice_id: id, sent: true } };
-			});
+		async (ids) => {
+			const callValues = { ...values, [field]: ids };
+			const body = (await vendorRequest(ctx, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
+			checkAnswer(ctx, run, body, callValues);
+			return reminderOutcomes(ids, (body ?? {}) as IDataObject);
 		},
 		ctx.getExecutionCancelSignal?.(),
 	);
-	const out = batches.flat();
-	const failed = out.filter((o) => o.json.sent === false).map((o) => String(o.json.invoice_id));
-	if (failed.length && !ctx.continueOnFail()) {
-		const sent = out.length - failed.length;
-		throw new NodeOperationError(ctx.getNode(), `Payment reminders failed for ${failed.length} invoice(s): ${failed.join(', ')}`, {
+	const out = calls.flatMap((call) => call.items);
+	const sent = out.filter((o) => o.sent === true).map((o) => String(o.invoice_id));
+	const failed = out.filter((o) => o.sent === false).map((o) => String(o.invoice_id));
+	const unknown = out.filter((o) => o.sent === null).map((o) => String(o.invoice_id));
+	if ((failed.length || unknown.length) && !ctx.continueOnFail()) {
+		const said = [...new Set(calls.map((call) => call.said))].join('; ');
+		const headline = !sent.length && !unknown.length
+			? `No payment reminder was sent for ${failed.length} invoice(s): the Vendor API answered ${said}`
+			: [
+					failed.length ? `Payment reminders failed for ${failed.length} invoice(s): ${failed.join(', ')}` : '',
+					unknown.length ? `${failed.length ? 'outcome' : 'Payment reminders: outcome'} unknown for ${unknown.length} invoice(s): ${unknown.join(', ')}` : '',
+				]
+					.filter(Boolean)
+					.join('; ');
+		throw new NodeOperationError(ctx.getNode(), headline, {
 			itemIndex,
-			description: `${sent} reminder(s) were sent. ${out
-				.filter((o) => o.json.error)
-				.map((o) => `${String(o.json.invoice_id)}: ${String(o.json.error)}`)
-				.join('; ')}`,
+			description: `${sent.length} reminder(s) were sent${sent.length ? ` (${sent.join(', ')})` : ''}. ${out
+				.filter((o) => o.error)
+				.map((o) => `${String(o.invoice_id)}: ${redactTokens(String(o.error))}`)
+				.join('; ')}. The Vendor API answered: ${said}.`,
 		});
 	}
-	return out;
+	return out.map((json) => ({ json }));
 };
 
 /** Line fields copied from the estimate to the invoice (documented on both). */
