@@ -6,7 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setPageLimit } from '../../nodes/shared/api/pages';
+import * as wait from '../../nodes/shared/api/wait';
 import { DEMO } from '../emulator/demo-data';
+import { useFakeClock } from '../emulator/fake-timers';
 import type { Fault } from '../emulator/faults';
 import { byId, expectNoError, useWorkflowEnv } from './support';
 
@@ -103,7 +105,7 @@ describe('a 2xx answer that is not the API\'s is never taken as success', () => 
 		expect(error.error).toBe("The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried and kept failing");
 		expect(String(error.description)).toMatch(/content type text\/html, \d+ bytes: <!DOCTYPE html>/);
 		expect(env.apiRequests()).toHaveLength(4);
-	}, 30_000);
+	});
 
 	test('Custom API Call: a body labelled JSON that does not parse is an error; a real file is still binary data', async () => {
 		env.em.faults.next(1, { kind: 'truncated' }, (r) => r.method === 'POST');
@@ -158,11 +160,29 @@ describe('the Timeout covers the whole request', () => {
 	});
 
 	test('Item Get whose answer drips in once: timed out, retried, succeeds', async () => {
-		env.em.clearRequests();
-		env.em.faults.next(1, drip, 'books.item.get');
-		const result = await env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting), options: { timeout: 1 } })]);
-		expectNoError(result);
-		expect(env.apiRequests()).toHaveLength(2);
+		// on the test's clock: the Timeout and the wait before the retry end when the test moves the time, so the
+		// retry's answer, however slowly a busy machine handles it, is never cut short by a second of real time
+		const waits = jest.spyOn(wait, 'pause');
+		useFakeClock();
+		try {
+			env.em.clearRequests();
+			env.em.faults.next(1, drip, 'books.item.get');
+			const run = env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting), options: { timeout: 1 } })]);
+			// the answer drips: the time moves a timer at a time (a byte, a Timeout check) until the Timeout has cut
+			// it short and the node waits its 1 s before the retry
+			while (!waits.mock.calls.some(([ms]) => ms === 1000)) {
+				await new Promise((resolve) => setImmediate(resolve));
+				await jest.advanceTimersToNextTimerAsync();
+			}
+			await jest.advanceTimersByTimeAsync(1000);
+			const result = await run; // the clock stands still from here: the retry has all the time it needs
+			expectNoError(result);
+			expect(env.apiRequests()).toHaveLength(2);
+		} finally {
+			await jest.runOnlyPendingTimersAsync();
+			jest.useRealTimers();
+			waits.mockRestore();
+		}
 	});
 
 	test('Custom API Call whose answer drips in: ends at the Timeout', async () => {
