@@ -80,4 +80,4 @@ test('the organizations call failing: the picker reports it, and By ID still wor
 	const result = await env.run([list('List', { organizationId: byId(env.org) })]);
 	expectNoError(result);
 	env.em.faults.clear();
-}, 30_000);
+});
