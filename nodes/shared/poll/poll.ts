@@ -29,6 +29,18 @@
  * most recent matching record from one call and leaves the state alone. Changing the
  * event, status or filters starts a new baseline. Errors leave the state untouched, so
  * the next poll covers the same ground.
+ *
+ * A transient failure of the poll n8n runs at activation (./activation.ts) does not fail the
+ * activation: the poll returns nothing and the next scheduled poll catches up. With a state
+ * (a restart of n8n, a re-save) the state is simply kept. Without one (first activation, or
+ * the event or filters changed) the baseline could not be taken, so the activation time (to
+ * the second, by n8n's clock) is kept instead (`since`), and the first poll that succeeds
+ * takes the baseline and emits, once, the records whose time field is at or after it: the
+ * records created (or, for status and update events, modified; trashed for the bin) after
+ * activation. A record whose time field has no time of day (a payment's `date`) or an event
+ * without one (items) cannot be placed, so it becomes part of the baseline: those records
+ * made during the outage are not emitted. With "Start From Existing Records" on, nothing is
+ * kept: the first poll that succeeds emits every existing record, as it would have.
  */
 import { createHash } from 'crypto';
 import type {
@@ -49,6 +61,7 @@ import type { Area, Field, Operation } from '../tables/spec';
 import { pageContext } from '../api/transport';
 import { checkValues } from '../tables/validate';
 import type { Problem } from '../tables/validate';
+import { isActivationPoll, outlastsFailure } from './activation';
 
 export type PollStrategy = 'newest' | 'scan' | 'changed';
 
@@ -95,6 +108,8 @@ interface PollState {
 	keys?: string[];
 	/** `changed`: fingerprint per key. */
 	fp?: Record<string, string>;
+	/** No baseline yet (the poll at activation failed on an outage): the activation time, epoch ms to the second; records from then on are new. */
+	since?: number;
 }
 
 const STATE_KEY = 'vendorPoll';
@@ -288,6 +303,16 @@ function chronological(src: Source, records: IDataObject[]): IDataObject[] {
 	return [...records].sort((a, b) => (src.time(a) as number) - (src.time(b) as number));
 }
 
+/**
+ * Whether a record happened at or after `since` by its time field: only a value with a time
+ * of day (or epoch ms) says so; a bare date or no time field cannot tell.
+ */
+function happenedSince(src: Source, record: IDataObject, since: number): boolean {
+	const value = src.event.timeField ? record[src.event.timeField] : undefined;
+	const t = src.time(record);
+	return t !== undefined && (typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))) && t >= since;
+}
+
 function fingerprint(record: IDataObject): string {
 	const stable = (v: unknown): unknown =>
 		Array.isArray(v)
@@ -307,7 +332,9 @@ interface Outcome {
 
 type Strategy = (src: Source, previous: PollState | undefined, fromExisting: boolean) => Promise<Outcome>;
 
-const newest: Strategy = async (src, previous, fromExisting) => {
+const newest: Strategy = async (src, stored, fromExisting) => {
+	// no baseline yet: a cursor at the activation time with nothing known at it
+	const previous = stored?.since !== undefined ? { ...stored, t: stored.since, keys: [] } : stored;
 	const since = previous ? (previous.t ?? -Infinity) : fromExisting ? -Infinity : 'newest';
 	const records = uniqueByKey(src, await readNewest(src, since));
 	const known = new Set(previous?.keys ?? []);
@@ -323,7 +350,8 @@ const newest: Strategy = async (src, previous, fromExisting) => {
 const scan: Strategy = async (src, previous, fromExisting) => {
 	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
 	const known = previous?.keys ? new Set(previous.keys) : undefined;
-	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : fromExisting ? records : [];
+	const pending = previous?.since;
+	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : pending !== undefined ? records.filter((r) => happenedSince(src, r, pending)) : fromExisting ? records : [];
 	return { emitted: chronological(src, fresh), state: { keys: records.map(src.key) } };
 };
 
@@ -332,7 +360,14 @@ const changed: Strategy = async (src, previous, fromExisting) => {
 	const fp: Record<string, string> = {};
 	for (const r of records) fp[src.key(r)] = fingerprint(r);
 	const before = previous?.fp;
-	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : fromExisting ? records : [];
+	const pending = previous?.since;
+	const fresh = before
+		? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)])
+		: pending !== undefined
+			? records.filter((r) => happenedSince(src, r, pending))
+			: fromExisting
+				? records
+				: [];
 	return { emitted: chronological(src, fresh), state: { fp } };
 };
 
@@ -409,6 +444,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	};
 	const emit = (records: IDataObject[]) => (records.length ? [ctx.helpers.returnJsonArray(records)] : null);
 	if (ctx.getMode() === 'manual') return emit(await mostRecent(src));
+	const atActivation = isActivationPoll(ctx);
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const sig = createHash('sha1')
@@ -418,7 +454,17 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const stored = staticData[STATE_KEY] as PollState | undefined;
 	const previous = stored?.sig === sig ? stored : undefined;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const { emitted, state } = await STRATEGIES[event.strategy](src, previous, options.startFromExisting === true);
-	staticData[STATE_KEY] = { sig, ...state } as IDataObject;
-	return emit(emitted);
+	const fromExisting = options.startFromExisting === true;
+	// Failures pass as they are (the engine's NodeApiError / NodeOperationError), except a transient one at activation.
+	const outcome = await STRATEGIES[event.strategy](src, previous, fromExisting).catch((error: unknown) => {
+		if (outlastsFailure(ctx, error, atActivation)) return undefined;
+		throw error;
+	});
+	if (!outcome) {
+		// No baseline could be taken: remember the activation time (a state, even a pending one, is kept).
+		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: Math.floor(Date.now() / 1000) * 1000 } as IDataObject;
+		return null;
+	}
+	staticData[STATE_KEY] = { sig, ...outcome.state } as IDataObject;
+	return emit(outcome.emitted);
 }
