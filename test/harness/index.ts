@@ -274,7 +274,7 @@ export interface PollResult {
 	credentials: HarnessCredential[];
 }
 
-interface SingleNodeOptions {
+export interface SingleNodeOptions {
 	nodeType: new () => INodeType | IVersionedNodeType;
 	node: INode;
 	credentials?: HarnessCredential[];
@@ -283,8 +283,8 @@ interface SingleNodeOptions {
 	packageName?: string;
 }
 
-/** A one-node workflow with its node type and the additional data a context needs. */
-function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
+/** A one-node workflow with its node type and the additional data a context needs (also used by ./activation.ts). */
+export function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
 	ensureHarnessSetup();
 	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
 	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
