@@ -23,7 +23,9 @@ test('the entry form of a list stays as it was: nested members as JSON (invoice 
 	const props = new VendorBooks().description.properties;
 	const lineItems = props.find((p) => p.name === 'line_items' && p.displayOptions?.show?.resource?.includes('invoice'));
 	const entry = (lineItems?.options as INodePropertyCollection[])[0].values as INodeProperties[];
-	expect(entry.find((m) => m.name === 'tags')?.type).toBe('json');
+	// a line's less common members (tags among them) sit in the entry's Additional Fields
+	const more = entry.find((m) => m.name === 'additionalFields')?.options as INodeProperties[];
+	expect(more.find((m) => m.name === 'tags')?.type).toBe('json');
 	const alternative = props.find((p) => p.name === 'line_itemsJson' && p.displayOptions?.show?.resource?.includes('invoice'));
 	expect([alternative?.displayName, alternative?.type, alternative?.displayOptions?.show]).toEqual(['Line Items (JSON)', 'json', lineItems?.displayOptions?.show]);
 	const tags = areas.flatMap((a) => a.resources.flatMap((r) => r.operations.flatMap((op) => op.fields))).filter((f) => f.membersAsFields);

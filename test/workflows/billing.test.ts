@@ -48,11 +48,7 @@ test('project create -> get -> update -> remove a user; comments add, list, dele
 		projects('Update', {
 			operation: 'update',
 			project_id: byId(project),
-			project_name: 'Intranet v2',
-			customer_id: DEMO.customers.globex,
-			billing_type: 'based_on_project_hours',
-			rate: '95',
-			updateFields: { budget_type: 'total_project_hours', budget_hours: '60' },
+			updateFields: { project_name: 'Intranet v2', customer_id: DEMO.customers.globex, billing_type: 'based_on_project_hours', rate: '95', budget_type: 'total_project_hours', budget_hours: '60' },
 		}),
 		projects('Remove user', { operation: 'removeUser', project_id: byId(project), user_id: DEMO.billingUsers.bob }),
 		comments('Comment', { operation: 'create', project_id: byId(project), description: 'Scope agreed.' }),
@@ -132,12 +128,15 @@ test('a fixed_cost_for_project (or based_on_project_hours) project without rate 
 	);
 	expect(env.apiRequests()).toHaveLength(0);
 
-	// the same rule on update; and staff-hour billing needs no rate
+	// the same rule on update: a new billing type needs its own rate (the record's staff-hours rate is not
+	// taken for a fixed price); the project is read for the fields left out, nothing is written.
 	const update = await env.run([
-		projects('Update', { operation: 'update', project_id: byId(DEMO.billingProjects.support), project_name: 'Support', customer_id: DEMO.customers.acme, billing_type: 'fixed_cost_for_project' }),
+		projects('Update', { operation: 'update', project_id: byId(DEMO.billingProjects.support), updateFields: { billing_type: 'fixed_cost_for_project' } }),
 	]);
 	expect(update.error('Update')?.message).toContain('"rate" is required when billing_type is fixed_cost_for_project');
-	expect(env.apiRequests()).toHaveLength(0);
+	expect(env.apiRequests().map((r) => r.method)).toEqual(['GET']);
+	env.em.clearRequests();
+	// and staff-hour billing needs no rate
 	const staff = await env.run([make('Staff hours', 'based_on_staff_hours')]);
 	expectNoError(staff);
 	expect(json(staff, 'Staff hours')[0]).toMatchObject({ project_name: 'Staff hours', billing_type: 'based_on_staff_hours' });

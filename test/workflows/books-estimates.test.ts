@@ -38,8 +38,8 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 			customer_id: DEMO.customers.acme,
 			line_items: {
 				values: [
-					{ item_id: DEMO.items.consulting, description: 'Discovery workshop', quantity: 3, rate: 120, unit: 'h', tax_treatment_code: 'uae_others' },
-					{ name: 'Travel', quantity: 1, rate: 80, product_type: 'service' },
+					{ item_id: DEMO.items.consulting, description: 'Discovery workshop', quantity: 3, rate: 120, unit: 'h', additionalFields: { tax_treatment_code: 'uae_others' } },
+					{ name: 'Travel', quantity: 1, rate: 80, additionalFields: { product_type: 'service' } },
 				],
 			},
 			additionalFields: {
@@ -54,9 +54,11 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 		books('Update', {
 			operation: 'update',
 			estimate_id: byId(created),
-			// keeps the first line with a new quantity; the "Travel" line is omitted, so deleted
-			line_items: { values: [{ line_item_id: "={{ $('Create').item.json.line_items[0].line_item_id }}", quantity: 5, rate: 120 }] },
-			updateFields: { reference_number: 'PO-78' },
+			updateFields: {
+				// keeps the first line with a new quantity; the "Travel" line is omitted, so deleted
+				line_items: { values: [{ line_item_id: "={{ $('Create').item.json.line_items[0].line_item_id }}", quantity: 5, rate: 120 }] },
+				reference_number: 'PO-78',
+			},
 		}),
 		books('Get again', { operation: 'get', estimate_id: byId(created) }),
 	]);
@@ -124,7 +126,7 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 
 test('update naming a line item the estimate does not have: the API refusal names the line', async () => {
 	const result = await env.run([
-		books('Update', { operation: 'update', estimate_id: byId(DEMO.estimates.expired), line_items: { values: [{ line_item_id: '1', quantity: 2, rate: 10 }] } }),
+		books('Update', { operation: 'update', estimate_id: byId(DEMO.estimates.expired), updateFields: { line_items: { values: [{ line_item_id: '1', quantity: 2, rate: 10 }] } } }),
 	]);
 	expect(result.error('Update')?.message).toBe('Invalid value passed for line_items[0].line_item_id: no line item 1 in this estimate (code 2)');
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['PUT', `/us/api/books/v3/estimates/${DEMO.estimates.expired}`, 400]]);

@@ -132,8 +132,8 @@ test('create with lines, addresses, custom fields and Mexico pickers -> update o
 			customer_id: DEMO.customers.initech,
 			line_items: {
 				values: [
-					{ item_id: DEMO.items.hosting, quantity: 12, rate: 49, time_entry_ids: '501, 502', tax_treatment_code: 'ksa_pvt_edu' },
-					{ name: 'Setup', quantity: 1, rate: 150, tags: '[{"tag_id":"7001","tag_option_id":"7002"}]' },
+					{ item_id: DEMO.items.hosting, quantity: 12, rate: 49, additionalFields: { time_entry_ids: '501, 502', tax_treatment_code: 'ksa_pvt_edu' } },
+					{ name: 'Setup', quantity: 1, rate: 150, additionalFields: { tags: '[{"tag_id":"7001","tag_option_id":"7002"}]' } },
 				],
 			},
 			additionalFields: {
@@ -152,8 +152,11 @@ test('create with lines, addresses, custom fields and Mexico pickers -> update o
 		books('Update', {
 			operation: 'update',
 			invoice_id: byId('={{ $json.invoice_id }}'),
-			line_items: { values: [{ line_item_id: '={{ $json.line_items[1].line_item_id }}', quantity: 2, rate: 150 }] },
-			updateFields: { reference_number: 'PO-5', reason: 'Hosting cancelled' },
+			updateFields: {
+				line_items: { values: [{ line_item_id: '={{ $json.line_items[1].line_item_id }}', quantity: 2, rate: 150 }] },
+				reference_number: 'PO-5',
+				reason: 'Hosting cancelled',
+			},
 		}),
 	]);
 	expectNoError(result);

@@ -240,7 +240,7 @@ test('6. bills: item_order as a decimal; response-only line members are not offe
 			bill_number: 'FF-1',
 			date: '2026-04-01',
 			due_date: '2026-05-01',
-			line_items: { values: [{ name: 'Paper', rate: 4, quantity: 10, item_order: 1.5 }] },
+			line_items: { values: [{ name: 'Paper', rate: 4, quantity: 10, additionalFields: { item_order: 1.5 } }] },
 		}),
 		invoices('Invoice', {
 			operation: 'create',
@@ -263,7 +263,10 @@ test('6. bills: item_order as a decimal; response-only line members are not offe
 
 	const lineMembers = allProperties(new VendorInventory().description.properties)
 		.filter((p) => p.name === 'line_items')
-		.flatMap((p) => ((p.options ?? []) as Array<{ values?: INodeProperties[] }>).flatMap((o) => o.values ?? []).map((m) => m.name));
+		.flatMap((p) => ((p.options ?? []) as Array<{ values?: INodeProperties[] }>).flatMap((o) => o.values ?? []))
+		// the less common members sit in the line's Additional Fields
+		.flatMap((m) => (m.name === 'additionalFields' ? ((m.options ?? []) as INodeProperties[]) : [m]))
+		.map((m) => m.name);
 	expect(lineMembers).toEqual(expect.arrayContaining(['account_id', 'tax_id', 'item_order', 'reverse_charge_tax_id']));
 	for (const readOnly of ['account_name', 'tax_name', 'tax_percentage', 'bcy_rate', 'item_total', 'image_name', 'reverse_charge_tax_amount']) expect(lineMembers).not.toContain(readOnly);
 });
@@ -376,7 +379,7 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	const result = await env.run([
 		invoices(
 			'Typo',
-			{ operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, tags: '[{"tag_id":"7001","tag_optoin_id":"7002"}]' }] } },
+			{ operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10, additionalFields: { tags: '[{"tag_id":"7001","tag_optoin_id":"7002"}]' } }] } },
 			{ onError: 'continueRegularOutput' },
 		),
 	]);

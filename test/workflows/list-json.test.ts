@@ -52,7 +52,7 @@ test('explicit 0s are sent, from JSON and from the entry form (a free line); a n
 		invoices('Fields', {
 			operation: 'create',
 			customer_id: DEMO.customers.acme,
-			line_items: { values: [{ name: 'Free setup', rate: 0, quantity: 1, item_order: 0 }] },
+			line_items: { values: [{ name: 'Free setup', rate: 0, quantity: 1, additionalFields: { item_order: 0 } }] },
 		}),
 	]);
 	expectNoError(result);

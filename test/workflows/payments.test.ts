@@ -28,25 +28,26 @@ test('create a payment applied to two invoices -> get -> update with invoice_pay
 			operation: 'create',
 			customer_id: DEMO.customers.acme,
 			amount: 600,
-			payment_mode: 'banktransfer',
 			date: '2026-03-01',
 			invoices: { values: [{ invoice_id: a.id, amount_applied: 300 }, { invoice_id: b.id, amount_applied: 150 }] },
-			additionalFields: { reference_number: 'WIRE-77', description: 'March wire', bank_charges: 2.5, exchange_rate: 1 },
+			additionalFields: { payment_mode: 'banktransfer', reference_number: 'WIRE-77', description: 'March wire', bank_charges: 2.5, exchange_rate: 1 },
 		}),
 		payments('Get', { operation: 'get', payment_id: byId('={{ $json.payment_id }}') }),
 		payments('Update', {
 			operation: 'update',
 			payment_id: byId(created),
-			customer_id: DEMO.customers.acme,
-			amount: 600,
-			payment_mode: 'check',
-			invoices: {
-				values: [
-					{ invoice_payment_id: "={{ $('Create').item.json.invoices[0].invoice_payment_id }}", invoice_id: a.id, amount_applied: 300 },
-					{ invoice_payment_id: "={{ $('Create').item.json.invoices[1].invoice_payment_id }}", invoice_id: b.id, amount_applied: 200 },
-				],
+			updateFields: {
+				customer_id: DEMO.customers.acme,
+				amount: 600,
+				payment_mode: 'check',
+				invoices: {
+					values: [
+						{ invoice_payment_id: "={{ $('Create').item.json.invoices[0].invoice_payment_id }}", invoice_id: a.id, amount_applied: 300 },
+						{ invoice_payment_id: "={{ $('Create').item.json.invoices[1].invoice_payment_id }}", invoice_id: b.id, amount_applied: 200 },
+					],
+				},
+				reference_number: 'CHK-78',
 			},
-			updateFields: { reference_number: 'CHK-78' },
 		}),
 		refunds('Refund', { operation: 'create', payment_id: byId(created), amount: 40, date: '2026-03-05', refund_mode: 'cash', additionalFields: { reference_number: 'RF-1', description: 'Excess' } }),
 		refunds('Refunds', { operation: 'getAll', payment_id: byId(created), returnAll: true }),
@@ -198,7 +199,7 @@ test('an amount over the balance gives the 24016 message: what went wrong and wh
 	const inv = await env.newInvoice(DEMO.customers.umbrella, 100);
 	env.em.clearRequests();
 	const result = await env.run([
-		payments('Create', { operation: 'create', customer_id: DEMO.customers.umbrella, amount: 150, payment_mode: 'cash', invoices: { values: [{ invoice_id: inv.id, amount_applied: 150 }] } }),
+		payments('Create', { operation: 'create', customer_id: DEMO.customers.umbrella, amount: 150, invoices: { values: [{ invoice_id: inv.id, amount_applied: 150 }] } }),
 	]);
 	const error = result.error('Create');
 	expect(error?.message).toBe(
@@ -215,7 +216,7 @@ test('3004, 9521 and 9523 become messages that say what to do', async () => {
 	const retainer = env.orgTenant().get('invoices', DEMO.invoices.retainer)!;
 	const full = Number(retainer.balance);
 	const create = (name: string, customer: string, amount: number, applied: number) =>
-		payments(name, { operation: 'create', customer_id: customer, amount, payment_mode: 'cash', invoices: { values: [{ invoice_id: DEMO.invoices.retainer, amount_applied: applied }] } }, { onError: 'continueRegularOutput' });
+		payments(name, { operation: 'create', customer_id: customer, amount, invoices: { values: [{ invoice_id: DEMO.invoices.retainer, amount_applied: applied }] } }, { onError: 'continueRegularOutput' });
 
 	const result = await env.run([create('Unknown customer', '1199999999999', 10, 10), create('Partial retainer', DEMO.customers.umbrella, 10, 10), create('Full retainer', DEMO.customers.umbrella, full, full)]);
 	expectNoError(result);
@@ -232,14 +233,17 @@ test('3004, 9521 and 9523 become messages that say what to do', async () => {
 		payments('Update', {
 			operation: 'update',
 			payment_id: byId(String(paid.payment_id)),
-			customer_id: DEMO.customers.umbrella,
-			amount: full,
-			invoices: { values: [{ invoice_id: DEMO.invoices.retainer, amount_applied: full - 1 }] },
+			updateFields: {
+				customer_id: DEMO.customers.umbrella,
+				amount: full,
+				invoices: { values: [{ invoice_id: DEMO.invoices.retainer, amount_applied: full - 1 }] },
+			},
 		}),
 	]);
 	expect(change.error('Update')?.message).toBe('The amount paid to a retainer invoice cannot be changed (code 9523). Delete the payment and record it again.');
-	expect(env.apiRequests().map((r) => [r.method, r.path, r.status, (r.body as IDataObject).payment_mode])).toEqual([
-		['PUT', `/us/api/invoice/v3/customerpayments/${paid.payment_id}`, 400, 'cash'],
+	// the payment mode nobody set is not sent (it once went as the form's default, cash)
+	expect(env.apiRequests().map((r) => [r.method, r.path, r.status, 'payment_mode' in (r.body as IDataObject)])).toEqual([
+		['PUT', `/us/api/invoice/v3/customerpayments/${paid.payment_id}`, 400, false],
 	]);
 });
 
@@ -250,7 +254,7 @@ test('continueOnFail: the item over the balance becomes an error item, the other
 		[
 			payments(
 				'Pay',
-				{ operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ $json.amount }}', payment_mode: 'cash', invoices: { values: [{ invoice_id: '={{ $json.invoice }}', amount_applied: '={{ $json.amount }}' }] } },
+				{ operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ $json.amount }}', invoices: { values: [{ invoice_id: '={{ $json.invoice }}', amount_applied: '={{ $json.amount }}' }] } },
 				{ onError: 'continueRegularOutput' },
 			),
 		],
@@ -272,7 +276,7 @@ test('continueOnFail: the item over the balance becomes an error item, the other
 test('payment_mode and refund_mode are pickers with their limits, checked before sending', async () => {
 	const result = await env.run(
 		[
-			payments('Bad mode', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, payment_mode: '={{ "bitcoin" }}' }, { onError: 'continueRegularOutput' }),
+			payments('Bad mode', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, additionalFields: { payment_mode: '={{ "bitcoin" }}' } }, { onError: 'continueRegularOutput' }),
 			payments('Long reference', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, additionalFields: { reference_number: 'r'.repeat(101) } }, { onError: 'continueRegularOutput' }),
 			refunds('Long refund mode', { operation: 'create', payment_id: byId(DEMO.payments.paid2), amount: 1, refund_mode: `={{ "${'m'.repeat(51)}" }}` }, { onError: 'continueRegularOutput' }),
 		],
@@ -293,12 +297,18 @@ test('payment_mode and refund_mode are pickers with their limits, checked before
 		{ method: 'POST', path: `/invoice/v3/customerpayments/${DEMO.payments.paid2}/refunds`, query: {}, org, body: { amount: 10, refund_mode: 'paypal' } },
 	]);
 
+	// Neither mode has a documented default: the payment mode is a picker under Additional Fields (sent
+	// only when added), the refund mode free text (the reference names no values), empty until typed.
 	const node = new VendorInvoice();
-	const mode = node.description.properties.find((p) => p.name === 'payment_mode' && p.displayOptions?.show?.operation?.includes('create'));
-	expect(mode).toMatchObject({ type: 'options', default: 'cash' });
-	expect(mode?.options?.map((o) => (o as { value: string }).value).sort()).toEqual(['autotransaction', 'bankremittance', 'banktransfer', 'cash', 'check', 'creditcard', 'others']);
+	const top = node.description.properties.filter((p) => p.name === 'payment_mode');
+	expect(top).toEqual([]);
+	const additional = node.description.properties.find((p) => p.name === 'additionalFields' && p.displayOptions?.show?.resource?.includes('payment'));
+	const mode = (additional?.options as Array<{ name: string; type?: string; options?: Array<{ value: string }> }>).find((o) => o.name === 'payment_mode');
+	expect(mode?.type).toBe('options');
+	// starts at Not Set (''): adding the field sends nothing until a mode is picked
+	expect(mode?.options?.map((o) => o.value)).toEqual(['', 'autotransaction', 'bankremittance', 'banktransfer', 'cash', 'check', 'creditcard', 'others']);
 	const refundMode = node.description.properties.find((p) => p.name === 'refund_mode');
-	expect(refundMode).toMatchObject({ type: 'options', default: 'cash' });
+	expect(refundMode).toMatchObject({ type: 'string', default: '' });
 	expect(refundMode?.description).toContain('At most 50 characters');
 });
 

@@ -109,8 +109,8 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the invoice',
 	fields: [
-		{ name: 'item_id', type: 'id', locator: 'item', description: 'ID of the item' },
-		{ name: 'line_item_id', type: 'id', description: 'ID of the line item (to change an existing line)' },
+		{ name: 'item_id', top: true, type: 'id', locator: 'item', description: 'ID of the item' },
+		{ name: 'line_item_id', top: true, type: 'id', description: 'ID of the line item (to change an existing line)' },
 		{ name: 'project_id', type: 'id', description: 'ID of the project' },
 		{
 			name: 'time_entry_ids',
@@ -121,17 +121,18 @@ const lineItems: Field = {
 		{ name: 'item_type', type: 'string', description: 'Item type' },
 		lineProductType,
 		{ name: 'expense_id', type: 'id', description: 'ID of the expense billed on this line' },
-		{ name: 'name', type: 'string', description: 'Name of the line item' },
-		{ name: 'description', type: 'string', multiline: true, description: 'Description of the line item' },
+		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
+		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
 		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
 		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
-		{ name: 'rate', type: 'number', description: 'Rate of the line item' },
-		{ name: 'quantity', type: 'number', description: 'Quantity' },
-		{ name: 'unit', type: 'string', description: 'Unit' },
+		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
+		{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
+		{ name: 'unit', top: true, type: 'string', description: 'Unit' },
 		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
 		{
 			name: 'discount',
 			type: 'string',
+			top: true,
 			description: 'Discount of the line (an amount, or a percentage such as 10%; type not shown)',
 		},
 		{
@@ -143,7 +144,7 @@ const lineItems: Field = {
 				{ name: 'tag_option_id', type: 'id', description: 'ID of the tag option' },
 			],
 		},
-		{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
+		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
 		{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },

@@ -41,17 +41,17 @@ const LINE_MEMBER_TYPES: Readonly<Record<string, Field['type']>> = {
  * skip (a fixed collection's members cannot be grouped into collections of their own).
  */
 const lineItemFields: Field[] = [
-	{ name: 'line_item_id', type: 'id', description: 'ID of an existing line item (when updating)' },
+	{ name: 'line_item_id', top: true, type: 'id', description: 'ID of an existing line item (when updating)' },
 	{ name: 'purchaseorder_item_id', type: 'id', label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
 	{ name: 'receive_item_id', type: 'id', description: 'ID of the received line billed' },
-	{ name: 'name', type: 'string', description: 'Name of the line item' },
-	{ name: 'account_id', type: 'id', description: 'ID of the expense account' },
+	{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
+	{ name: 'account_id', top: true, type: 'id', description: 'ID of the expense account' },
 	{ name: 'warehouse_id', type: 'id', description: 'ID of the warehouse' },
-	{ name: 'description', type: 'string', multiline: true, description: 'Description of the line item' },
-	{ name: 'rate', type: 'number', description: 'Rate of the line item' },
-	{ name: 'quantity', type: 'number', description: 'Quantity' },
-	{ name: 'unit', type: 'string', description: 'Unit of the quantity' },
-	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied' },
+	{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
+	{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
+	{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
+	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
+	{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax applied' },
 	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item (a number, as documented); starts at 0' },
 	{
 		name: 'tds_tax_id',

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { InputError, inputFailure } from './errors';
 
-import { jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalText, locationOf } from '../tables/validate';
 
@@ -110,6 +110,11 @@ function isPlainObject(value: unknown): value is IDataObject {
  */
 function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
+	// the entry's less common members come in its Additional Fields
+	if (fixedCollection && isPlainObject(obj?.[ENTRY_MORE])) {
+		const { [ENTRY_MORE]: more, ...shown } = obj;
+		obj = { ...shown, ...(more as IDataObject) };
+	}
 	const out: IDataObject = {};
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {

@@ -10,7 +10,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
 import { RUN_OPTIONS_PROPERTY } from '../api/options';
-import { jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, entryLayout, jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
 import { ORGANIZATION, ORGANIZATIONS_INFERRED } from '../tables/organizations';
 
@@ -20,10 +20,29 @@ const COLLECTION_NAMES: Record<string, { displayName: string; placeholder: strin
 	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
 };
 
+/** The API's own "every value" of a filter (`Status.All`, `PaymentMode.All`, `all`): listed first. */
+const isAllValue = (value: string): boolean => /(^|\.)all$/i.test(value);
+
+/** An enum's values by label, the API's all-value first. */
 function enumOptions(field: Field): INodePropertyOptions[] {
 	return [...(field.values ?? [])]
 		.map((value) => ({ name: field.valueLabels?.[value] ?? enumLabel(value), value }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort((a, b) => Number(isAllValue(b.value)) - Number(isAllValue(a.value)) || a.name.localeCompare(b.name));
+}
+
+/** The choice that sends nothing: an optional value without a documented default starts here. */
+export const NOT_SET: INodePropertyOptions = { name: 'Not Set', value: '' };
+
+/**
+ * The options and default of a choice. Only a documented default is preselected; a required
+ * choice starts empty (the user must choose); an optional one starts at the API's all-value,
+ * or at "Not Set" (not sent), so adding a field never preselects a value the user did not pick.
+ */
+function choice(field: Field, options: INodePropertyOptions[]): Pick<INodeProperties, 'options' | 'default'> {
+	if (field.default !== undefined && field.default !== '') return { options, default: field.default as string };
+	if (field.required) return { options, default: '' };
+	const all = options.find((o) => isAllValue(String(o.value)));
+	return all ? { options, default: all.value } : { options: [NOT_SET, ...options], default: '' };
 }
 
 function enumLabel(value: string): string {
@@ -55,8 +74,8 @@ function wrapperDescription(field: Field, member: Field): string | undefined {
 	return `${outer}, sent as { ${member.name} }${inner ? `: ${inner}` : ''}`;
 }
 
-/** One field as an n8n property (name = API name). Nested shapes deeper than one level are JSON. */
-export function fieldProperty(field: Field, nested = false): INodeProperties {
+/** One field as an n8n property (name = API name). Nested shapes deeper than one level are JSON; with `area`, entry members that are IDs of listable things are pickers. */
+export function fieldProperty(field: Field, nested = false, area?: Area): INodeProperties {
 	const base = {
 		displayName: field.label ?? label(field.name),
 		name: field.name,
@@ -65,7 +84,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 	if (field.sortFields) return sortProperty(field, base);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
-		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested), description: wrapperDescription(field, wrapped) };
+		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested, area), description: wrapperDescription(field, wrapped) };
 	}
 	switch (field.type) {
 		case 'number':
@@ -74,8 +93,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 		case 'boolean':
 			return { ...base, type: 'boolean', default: false };
 		case 'enum':
-			// Only a documented default is preselected; a required choice starts empty (the user must choose).
-			return { ...base, type: 'options', options: enumOptions(field), default: field.default ?? (field.required ? '' : enumOptions(field)[0]?.value ?? '') } as INodeProperties;
+			return { ...base, type: 'options', ...choice(field, enumOptions(field)) } as INodeProperties;
 		case 'date':
 			return { ...base, type: 'string', default: '', placeholder: 'yyyy-mm-dd' };
 		case 'json':
@@ -85,7 +103,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 			const members = field.fields;
 			if (!members) return { ...base, type: 'string', default: '' };
 			if (field.type === 'object' && field.pickMembers && !nested) {
-				const options = members.map((m) => fieldProperty(m, true)).sort((a, b) => a.displayName.localeCompare(b.displayName));
+				const options = members.map((m) => fieldProperty(m, true, area)).sort(byName);
 				return { ...base, type: 'collection', placeholder: 'Add Field', default: {}, options };
 			}
 			if (nested) {
@@ -101,8 +119,7 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 					{
 						name: 'values',
 						displayName: label(field.type === 'array' ? singular(field.name) : field.name),
-						// With `membersAsFields`, the built form has every nested member as fields.
-						values: members.filter((m) => !m.readOnly).map((m) => ({ ...fieldProperty(m, !field.membersAsFields), ...entryMemberDefaults(m) })),
+						values: entryProperties(field, members, area),
 					},
 				],
 			};
@@ -118,20 +135,36 @@ export function fieldProperty(field: Field, nested = false): INodeProperties {
 	}
 }
 
+const byName = (a: INodeProperties, b: INodeProperties): number => a.displayName.localeCompare(b.displayName);
+
 /**
- * A member of a fixed-collection entry always has a value in n8n, so an optional choice must
+ * The members of one entry (a line, a task): what a plain entry needs shown, the rest under
+ * the entry's Additional Fields (`entryLayout`); IDs of listable things as pickers.
+ */
+function entryProperties(field: Field, members: Field[], area?: Area): INodeProperties[] {
+	// With `membersAsFields`, the built form has every nested member as fields.
+	const property = (m: Field): INodeProperties => ({ ...(area && m.locator ? inputProperty(area, m) : fieldProperty(m, !field.membersAsFields, area)), ...entryMemberDefaults(m) });
+	const { shown, more } = entryLayout(members);
+	const props = shown.map(property);
+	if (more.length) props.push({ displayName: 'Additional Fields', name: ENTRY_MORE, type: 'collection', placeholder: 'Add Field', default: {}, options: more.map(property).sort(byName) });
+	return props;
+}
+
+/**
+ * A member of a fixed-collection entry always has a value in n8n, so an optional value must
  * start empty or it is sent without the user setting it (a user's role as the first option):
- * optional enums default to empty, optional booleans become Yes / No left empty. Empty is not sent.
+ * optional choices start at "Not Set" (see `choice`), optional booleans become Not Set / Yes /
+ * No, optional numbers start empty, so an entered 0 (a free line) is sent and an untouched
+ * one is not. Empty is not sent.
  */
 function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 	if (member.required) return { required: true };
-	if (member.type === 'enum' && member.default === undefined) return { default: '' };
-	// An optional number starts empty, so an entered 0 (a free line, no discount) is sent and an untouched one is not.
 	if (member.type === 'number' || member.type === 'integer') return { default: null } as Partial<INodeProperties>;
 	if (member.type === 'boolean') {
 		return {
 			type: 'options',
 			options: [
+				NOT_SET,
 				{ name: 'Yes', value: true },
 				{ name: 'No', value: false },
 			],
@@ -228,7 +261,7 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 /** A field as entered: a picker when it is the ID of a listable resource, else its plain property. */
 export function inputProperty(area: Area, field: Field): INodeProperties {
 	const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
-	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field);
+	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field, false, area);
 }
 
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
@@ -239,7 +272,8 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op);
-		const prop = inputProperty(area, field);
+		// a field the API needs that an update reads first is optional in the form
+		const prop = inputProperty(area, where === 'top' ? field : { ...field, required: false });
 		if (where === 'top') {
 			// A required list with a JSON alternative: both show as required (either one is enough; the run checks that one is given).
 			const required = field.required ? true : undefined;

@@ -157,10 +157,10 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 	}
 	for (const event of events.filter((e) => e.status)) {
 		const status = event.status as NonNullable<TriggerEvent['status']>;
-		const prop = fieldProperty({ name: 'status', type: 'enum', values: status.values });
+		const prop = fieldProperty({ name: 'status', type: 'enum', required: true, values: status.values });
 		props.push({
 			...prop,
-			default: prop.default,
+			required: true,
 			description: 'Emit a record when its status changes to this value',
 			displayOptions: { show: { event: [event.value] } },
 		});

@@ -74,6 +74,23 @@ export function placement(field: Field, op: Operation): string {
 	return 'additionalFields';
 }
 
+/** An entry (a line, a task) shows at most this many members; past it, the rest sit in the entry's Additional Fields. */
+export const ENTRY_SHOWN_MAX = 10;
+
+/** The collection inside an entry that holds its less common members. */
+export const ENTRY_MORE = 'additionalFields';
+
+/**
+ * How an entry's input members are laid out: all shown when they are few; else the required
+ * and `top` ones (what a plain line needs) shown and the rest under the entry's Additional Fields.
+ */
+export function entryLayout(members: Field[]): { shown: Field[]; more: Field[] } {
+	const input = members.filter((m) => !m.readOnly);
+	if (input.length <= ENTRY_SHOWN_MAX) return { shown: input, more: [] };
+	const main = (m: Field): boolean => Boolean(m.required || m.top);
+	return { shown: input.filter(main), more: input.filter((m) => !main(m)) };
+}
+
 /** The raw-JSON alternative of a field with `jsonAlternative`: property `<name>Json`. */
 export function jsonAlternativeName(field: Field): string {
 	return `${field.name}Json`;

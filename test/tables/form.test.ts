@@ -1,0 +1,76 @@
+/**
+ * The form a person fills in, over every property of every node (collections, fixed-collection
+ * entries and their Additional Fields included): no field shows an issue when it is added
+ * untouched, and a list entry shows at most ten members before its Additional Fields.
+ */
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType } from 'n8n-workflow';
+
+import { ENTRY_MORE, ENTRY_SHOWN_MAX } from '../../nodes/shared/tables/naming';
+import { NODE_TYPES } from '../workflows/support';
+
+interface Seen {
+	where: string;
+	prop: INodeProperties;
+}
+
+/** Every property of a description, with where it sits. */
+function everyProperty(props: INodeProperties[], where: string): Seen[] {
+	return props.flatMap((prop) => {
+		const here = `${where} > ${prop.displayName}`;
+		const inner = ((prop.options ?? []) as Array<INodeProperties | INodePropertyCollection | INodePropertyOptions>).flatMap((o) => {
+			if ('values' in o && Array.isArray(o.values)) return everyProperty(o.values, `${here} > ${o.displayName}`);
+			if ('type' in o && 'displayName' in o) return everyProperty([o], here);
+			return [];
+		});
+		return [{ where: here, prop }, ...inner];
+	});
+}
+
+const described: Array<[string, Seen[]]> = NODE_TYPES.map((Type) => {
+	const description = (new Type() as INodeType).description;
+	return [description.displayName, everyProperty(description.properties, description.displayName)];
+});
+
+test.each(described)('%s: no field shows an issue when added untouched (a choice starts at one of its options unless the user must choose)', (_name, seen) => {
+	const choices = seen.filter((s) => s.prop.type === 'options');
+	expect(choices.length).toBeGreaterThan(0);
+	const bad = choices
+		.filter(({ prop }) => !prop.required && !/^=/.test(String(prop.default)))
+		.filter(({ prop }) => !(prop.options as INodePropertyOptions[]).some((o) => o.value === prop.default))
+		.map(({ where, prop }) => `${where}: default ${JSON.stringify(prop.default)}`);
+	expect(bad).toEqual([]);
+});
+
+test.each(described)('%s: a list entry shows at most ten members; the rest sit in its Additional Fields', (_name, seen) => {
+	const entries = seen.filter((s) => s.prop.type === 'fixedCollection').flatMap(({ where, prop }) => (prop.options as INodePropertyCollection[]).map((o) => ({ where, values: o.values })));
+	for (const { where, values } of entries) {
+		const shown = values.filter((v) => v.name !== ENTRY_MORE);
+		expect({ where, shown: shown.length <= ENTRY_SHOWN_MAX }).toEqual({ where, shown: true });
+	}
+});
+
+test('a plain invoice, estimate or bill line needs no Additional Fields: item, name, description, rate, quantity, unit and tax are shown', () => {
+	const lines = described.flatMap(([, seen]) => seen).filter((s) => s.prop.name === 'line_items' && s.prop.type === 'fixedCollection');
+	expect(lines.length).toBeGreaterThanOrEqual(3);
+	for (const { where, prop } of lines) {
+		const values = (prop.options as INodePropertyCollection[])[0].values;
+		const shown = values.filter((v) => v.name !== ENTRY_MORE).map((v) => v.name);
+		for (const name of ['name', 'description', 'rate', 'quantity', 'unit', 'tax_id']) expect({ where, name, shown: shown.includes(name) }).toEqual({ where, name, shown: true });
+		expect({ where, more: values.some((v) => v.name === ENTRY_MORE) }).toEqual({ where, more: true });
+	}
+	// in Books the line's item is picked from the item list, as elsewhere
+	const books = lines.filter((l) => l.where.startsWith('Vendor Books'));
+	for (const { prop } of books) expect((prop.options as INodePropertyCollection[])[0].values.find((v) => v.name === 'item_id')?.type).toBe('resourceLocator');
+});
+
+test('filters start at the API\'s all-value where it has one, listed first', () => {
+	const payments = described.find(([name]) => name === 'Vendor Payments')?.[1] ?? [];
+	const mode = payments.find((s) => s.prop.name === 'filter_by');
+	expect((mode?.prop.options as INodePropertyOptions[])[0]).toEqual({ name: 'All', value: 'PaymentMode.All' });
+	expect(mode?.prop.default).toBe('PaymentMode.All');
+	// a filter without an all-value starts at Not Set (nothing sent), not at its first status
+	const books = described.find(([name]) => name === 'Vendor Books')?.[1] ?? [];
+	const status = books.find((s) => s.prop.name === 'status' && s.where.includes('Filters'));
+	expect(status?.prop.default).toBe('');
+	expect((status?.prop.options as INodePropertyOptions[])[0]).toEqual({ name: 'Not Set', value: '' });
+});
