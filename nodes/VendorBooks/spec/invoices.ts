@@ -493,7 +493,7 @@ const operations: Operation[] = [
 		value: 'bulkReminder',
 		name: 'Bulk Reminder',
 		action: 'Send payment reminders for invoices',
-		description: 'E-mail payment reminders for several invoices (at most 10 per call)',
+		description: 'E-mail payment reminders for several invoices (at most 10 per call); one output item per invoice: sent, not sent or unknown',
 		kind: 'action',
 		method: 'POST',
 		path: '/invoices/paymentreminder',
@@ -503,7 +503,7 @@ const operations: Operation[] = [
 		responseKey: 'info',
 		special: 'bulkReminder',
 		notes:
-			'Ids are split into calls of at most 10; the `info` answers (email_success_info.sent_count, email_errors_info) of the calls are merged.',
+			'Ids are split into calls of at most 10; each invoice gets one item, `sent` true only when the answer\'s sent_count accounts for it (false when named in email_errors_info or sent_count is 0, null when it cannot be told), with the answer\'s `info.code` and message.',
 	},
 	{
 		value: 'disableReminder',
