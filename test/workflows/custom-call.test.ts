@@ -260,3 +260,10 @@ test('Vendor Projects Return All pages until a short page, one item per record',
 	);
 	env.expectSigned({ ok: true });
 });
+
+test('an empty answer is output as its status only: no success the API did not state', async () => {
+	env.em.faults.next(1, { kind: 'html', status: 204, contentType: 'text/plain', body: '' });
+	const result = await env.run([books('Empty', { customMethod: 'DELETE', customPath: `/items/${DEMO.items.hosting}` })]);
+	expectNoError(result);
+	expect(json(result, 'Empty')).toEqual([{ statusCode: 204 }]);
+});

@@ -354,7 +354,7 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 		? await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex, binary: true, multipart: multipart(file, req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) }) })
 		: await vendorRequest(ctx, area, req, { itemIndex, binary: true });
 	if (Buffer.isBuffer(res.body)) {
-		if (res.body.length === 0) return [{ json: { success: true, statusCode: res.statusCode } }];
+		if (res.body.length === 0) return [{ json: { statusCode: res.statusCode } }]; // an empty answer: its status is all the API said
 		const mimeType = String(res.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
 		const fileName = fileNameFrom(res.headers, 'file');
 		const binary = await ctx.helpers.prepareBinaryData(res.body, fileName, mimeType);
