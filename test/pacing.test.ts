@@ -334,6 +334,30 @@ test('a request that waited out a Retry-After and finds the last millisecond of 
 	}
 });
 
+test('a short hold (the API\'s own Retry-After) is waited by a request that may not wait out a block; a lasting block fails it', async () => {
+	setPacingRule(RULE);
+	useFakeClockFromZero();
+	try {
+		const pacer = new Pacer();
+		const failWhenBlocked = (until: number) => new Error(`blocked until ${until}`);
+		pacer.block(1000, false);
+		let letThrough = false;
+		const other = pacer.take(undefined, failWhenBlocked).then((d) => {
+			letThrough = true;
+			return d;
+		});
+		await jest.advanceTimersByTimeAsync(999);
+		expect(letThrough).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(letThrough).toBe(true);
+		(await other)();
+		pacer.block(5000);
+		await expect(pacer.take(undefined, failWhenBlocked)).rejects.toThrow('blocked until 6000');
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
 /**
  * Drives a Pacer on fake timers (its clock and its waits are the test's): `n` requests, at most
  * `inFlight` at once, each answered `latencyMs` after it was let through. Returns when each

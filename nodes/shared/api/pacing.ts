@@ -77,6 +77,10 @@ function signalled(): { promise: Promise<void>; resolve: () => void } {
 export class Pacer {
 	private sent: Sent[] = [];
 
+	/** Until when every request waits (a short Retry-After, or a block). */
+	private holdUntil = 0;
+
+	/** Until when a block lasts (a 429 without Retry-After in the paced area, or a long one): a run may end on it. */
 	private blockedUntil = 0;
 
 	private queue: Promise<void> = Promise.resolve();
@@ -107,10 +111,11 @@ export class Pacer {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
-				if (t < this.blockedUntil) {
-					// the remainder a timer of the hold's length can leave is waited, not a block met
-					if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS) throw failWhenBlocked(this.blockedUntil);
-					await pause(this.blockedUntil - t, signal);
+				// the remainder a timer of the hold's length can leave is waited, not a block met
+				if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS) throw failWhenBlocked(this.blockedUntil);
+				if (t < this.holdUntil) {
+					// a short hold (the API's own Retry-After) is waited by every request, even one that may not wait out a block
+					await pause(this.holdUntil - t, signal);
 					continue;
 				}
 				const span = rule.windowMs + marginMs();
@@ -140,14 +145,15 @@ export class Pacer {
 		resolve();
 	}
 
-	/** Until when (epoch ms) requests are held; in the past when not blocked. */
-	get heldUntil(): number {
+	/** Until when (epoch ms) a block lasts; in the past when not blocked. */
+	get blockedTill(): number {
 		return this.blockedUntil;
 	}
 
-	/** Holds every request for `ms` (after a 429). */
-	block(ms: number): void {
-		this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+	/** Holds every request for `ms` (after a 429); `lasting` (a block, not a short Retry-After) lets a run that may not wait end on it. */
+	block(ms: number, lasting = true): void {
+		this.holdUntil = Math.max(this.holdUntil, this.now() + ms);
+		if (lasting) this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
 	}
 }
 

@@ -433,7 +433,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		try {
 			sent = await requestLimiter(ctx).run(async () => {
 				// A block that began while this request waited for a slot: nothing is sent.
-				if (pacer && blockedError && pacer.heldUntil > Date.now()) return { blocked: blockedError(pacer.heldUntil) };
+				if (pacer && blockedError && pacer.blockedTill > Date.now()) return { blocked: blockedError(pacer.blockedTill) };
 				// the Timeout counts from here, when the request is sent, to the last byte of its answer
 				timer = deadline(run.timeoutMs, signal);
 				try {
@@ -474,7 +474,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		if (status === 429) {
 			const holdMs = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
 			const isBlock = holdMs > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
-			if (pacer) pacer.block(holdMs);
+			if (pacer) pacer.block(holdMs, isBlock);
 			if (isBlock && blockedError) throw blockedError(Date.now() + holdMs);
 			if (isBlock ? !waitedBlock : attempt < MAX_RETRIES) {
 				waitedBlock ||= isBlock;
