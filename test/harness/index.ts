@@ -64,6 +64,8 @@ export interface RunOptions {
 	packageName?: string;
 	/** Aborts (cancels) the run after this many ms (default: none). */
 	timeoutMs?: number;
+	/** Cancels the run when this settles (the user's stop, at a moment the test chooses). */
+	cancel?: Promise<unknown>;
 }
 
 export interface RunResult {
@@ -198,6 +200,7 @@ export async function runWorkflow(opts: RunOptions): Promise<RunResult> {
 	const execution = startExecution(new WorkflowExecute(additionalData, mode), workflow, startNode, opts.workflow.pinData);
 	let timer: NodeJS.Timeout | undefined;
 	if (opts.timeoutMs !== undefined) timer = setTimeout(() => execution.cancel(), opts.timeoutMs);
+	void opts.cancel?.then(() => execution.cancel());
 	let run: IRun;
 	try {
 		run = await execution;

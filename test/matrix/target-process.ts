@@ -112,6 +112,11 @@ export class TargetProcess {
 		return await this.request<RunnerRunResult>({ cmd: 'run', workflow, credentials, timeoutMs });
 	}
 
+	/** Stops the workflow running now, as a user's stop does (handled at once, beside the run). */
+	async cancel(): Promise<{ cancelled: boolean }> {
+		return await this.request({ cmd: 'cancel' });
+	}
+
 	/** Sets the pacing rule in the installed package's own pacing module (the instance its nodes use). */
 	async setPacingRule(rule: PacingRule): Promise<{ file: string; wasLoadedByTheNodes: boolean; rule: PacingRule }> {
 		return await this.request({ cmd: 'setPacingRule', rule });

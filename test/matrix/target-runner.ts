@@ -31,6 +31,7 @@ export interface PacingRule {
 export type RunnerRequest =
 	| { id: number; cmd: 'run'; workflow: HarnessWorkflow; credentials: HarnessCredential[]; timeoutMs?: number }
 	| { id: number; cmd: 'setPacingRule'; rule: PacingRule }
+	| { id: number; cmd: 'cancel' }
 	| { id: number; cmd: 'exit' };
 
 export type RunnerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
@@ -162,8 +163,16 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 		};
 		await send(ready);
 
+		// the running workflow's stop: a cancel is handled at once, not after the run it stops
+		let cancelRun: (() => void) | undefined;
 		let queue = Promise.resolve();
 		process.on('message', (request: RunnerRequest) => {
+			if (request.cmd === 'cancel') {
+				const had = cancelRun !== undefined;
+				cancelRun?.();
+				void send({ id: request.id, ok: true, value: { cancelled: had } });
+				return;
+			}
 			queue = queue.then(async () => {
 				let answer: RunnerAnswer;
 				try {
@@ -180,6 +189,7 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 			switch (request.cmd) {
 				case 'run': {
 					const started = Date.now();
+					const cancel = new Promise<void>((resolve) => (cancelRun = resolve));
 					const result = await runWorkflow({
 						workflow: request.workflow,
 						nodeTypes,
@@ -187,6 +197,9 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 						credentials: request.credentials,
 						packageName: loader.packageName,
 						timeoutMs: request.timeoutMs,
+						cancel,
+					}).finally(() => {
+						cancelRun = undefined;
 					});
 					const last = result.executedNodes[result.executedNodes.length - 1];
 					const failed = [...result.executedNodes].reverse().find((node) => result.error(node)) ?? last;
@@ -215,6 +228,8 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 				}
 				case 'exit':
 					return { exiting: true };
+				case 'cancel':
+					return { cancelled: false }; // answered beside the queue, never here
 			}
 		}
 	})().catch((error: Error) => {
