@@ -45,7 +45,7 @@ function visibleAt(p: INodeProperties, existing: Pair[]): Set<Pair> {
 function contentKey(p: INodeProperties): string | undefined {
 	const show = p.displayOptions?.show;
 	if (!show?.resource || !show.operation || p.displayOptions?.hide || p.name === 'operation') return undefined;
-	const { resource: _resource, operation: _operation, ...otherConditions } = show;
+	const otherConditions = Object.fromEntries(Object.entries(show).filter(([key]) => key !== 'resource' && key !== 'operation'));
 	return JSON.stringify({ ...p, displayOptions: { ...p.displayOptions, show: otherConditions } });
 }
 
