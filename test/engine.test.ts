@@ -101,20 +101,21 @@ describe('UI values become API values', () => {
 		expect(fromUi({ name: 'item_id', type: 'id' }, { __rl: true, mode: 'list', value: '77' })).toBe('77');
 	});
 
-	test('fixed-collection entries: an optional number left at its 0 default is not sent; required ones and JSON are', () => {
+	test('fixed-collection entries: an optional number left empty (null, the form\'s start) is not sent; an entered 0 is, and so are required ones and JSON', () => {
 		const lines: Field = {
 			name: 'line_items',
 			type: 'array',
 			fields: [{ name: 'name', type: 'string', required: true }, { name: 'rate', type: 'number', required: true }, { name: 'discount', type: 'number' }, { name: 'quantity', type: 'integer' }],
 		};
-		expect(fromUi(lines, { values: [{ name: 'Free', rate: 0, discount: 0, quantity: 0 }, { name: 'Work', rate: 5, discount: 2, quantity: 3 }] })).toEqual([
-			{ name: 'Free', rate: 0 },
+		expect(fromUi(lines, { values: [{ name: 'Free', rate: 0, discount: null, quantity: 0 }, { name: 'Work', rate: 5, discount: 2, quantity: 3 }] })).toEqual([
+			{ name: 'Free', rate: 0, quantity: 0 },
 			{ name: 'Work', rate: 5, discount: 2, quantity: 3 },
 		]);
 		// from an expression the JSON is taken as written, zeros included
 		expect(fromUi(lines, '[{"name":"Free","rate":0,"discount":0}]')).toEqual([{ name: 'Free', rate: 0, discount: 0 }]);
 		const budget: Field = { name: 'budget', type: 'object', fields: [{ name: 'amount', type: 'number' }, { name: 'hours', type: 'number' }] };
-		expect(fromUi(budget, { values: { amount: 0, hours: 8 } })).toEqual({ hours: 8 });
+		expect(fromUi(budget, { values: { amount: null, hours: 8 } })).toEqual({ hours: 8 });
+		expect(fromUi(budget, { values: { amount: 0, hours: 8 } })).toEqual({ amount: 0, hours: 8 });
 	});
 });
 

@@ -70,6 +70,6 @@ test('paths: relative, encoded, the base path dropped, the portal placed; URLs a
 	expect(customPath(booksArea, '/books/v3/invoices/7/attachment/')).toBe('/invoices/7/attachment');
 	expect(customPath(projectsArea, '/api/v3/portal/{portal_id}/projects', '42')).toBe('/portal/42/projects');
 	for (const bad of ['http://127.0.0.1/x', 'HTTPS://host/books/v3/items', '//host/items', 'javascript:alert(1)', '/a/./b', '/a/%2E%2E/b', '/a/%2Fetc', '/items\\x', '/a b']) {
-		expect(() => customPath(booksArea, bad)).toThrow(/^"Path" /);
+		expect(() => customPath(booksArea, bad)).toThrow(/^Path must /);
 	}
 });

@@ -6,6 +6,10 @@
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { ENTRY_MORE, ENTRY_SHOWN_MAX } from '../../nodes/shared/tables/naming';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import { checkValues } from '../../nodes/shared/tables/validate';
+import { booksArea } from '../../nodes/VendorBooks/spec';
+import { invoiceArea } from '../../nodes/VendorInvoice/spec';
 import { NODE_TYPES } from '../workflows/support';
 
 interface Seen {
@@ -73,4 +77,40 @@ test('filters start at the API\'s all-value where it has one, listed first', () 
 	const status = books.find((s) => s.prop.name === 'status' && s.where.includes('Filters'));
 	expect(status?.prop.default).toBe('');
 	expect((status?.prop.options as INodePropertyOptions[])[0]).toEqual({ name: 'Not Set', value: '' });
+});
+
+describe('errors in the form\'s words: the label the user sees, the entry\'s position, one error per value', () => {
+	const op = (area: Area, resource: string, operation: string): Operation => {
+		const found = area.resources.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
+		if (!found) throw new Error(`${resource}.${operation}`);
+		return found;
+	};
+	const refusal = (o: Operation, values: Record<string, unknown>): string => {
+		try {
+			checkValues(o, values);
+		} catch (error) {
+			return (error as Error).message;
+		}
+		return 'accepted';
+	};
+
+	test('a line member: its list, its line, its label', () => {
+		expect(refusal(op(booksArea, 'invoice', 'create'), { customer_id: '1', line_items: [{ name: 'Work' }, { item_id: 'ABC', name: 'More' }] })).toBe(
+			'Invalid input: Line Items, line 2: Item ID must be an ID made of digits (got "ABC")',
+		);
+	});
+
+	test('a payment entry member', () => {
+		expect(refusal(op(invoiceArea, 'payment', 'create'), { customer_id: '1', amount: 5, invoices: [{ invoice_id: '7' }] })).toBe('Invalid input: Invoices, entry 1: Amount Applied is required');
+	});
+
+	test('a top-level field, with the API name where the label does not spell it', () => {
+		expect(refusal(op(invoiceArea, 'payment', 'create'), { amount: 5 })).toBe('Invalid input: Customer ID is required');
+		expect(refusal(op(invoiceArea, 'payment', 'getAll'), { filter_by: 'PaymentMode.Bitcoin' })).toMatch(/^Invalid input: Payment Mode Filter \(filter_by\) must be one of: PaymentMode\.All/);
+	});
+
+	test('a date that breaks two rules gets one error', () => {
+		expect(refusal(op(booksArea, 'invoice', 'create'), { customer_id: '1', due_date: '31/12/2026' })).toBe('Invalid input: Due Date must be a date written yyyy-mm-dd (got "31/12/2026")');
+		expect(refusal(op(booksArea, 'invoice', 'create'), { customer_id: '1', due_date: '2026-02-30' })).toBe('Invalid input: Due Date must be a real calendar date (yyyy-mm-dd) (got "2026-02-30")');
+	});
 });

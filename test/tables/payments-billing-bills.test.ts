@@ -434,10 +434,13 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 	const base = { project_name: 'P', customer_id: '1', billing_type: 'fixed_cost_for_project' };
 
 	it('requiredWhen: rate is required for fixed cost and project hours only, client and server side', () => {
+		// the node speaks the form's words; the emulator, like the API, its names
+		const message = {
+			client: 'is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project)',
+			server: 'is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)',
+		};
 		for (const side of ['client', 'server'] as const) {
-			expect(validateValues(projectCreate, base, side)).toEqual([
-				{ field: 'rate', message: 'is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)' },
-			]);
+			expect(validateValues(projectCreate, base, side)).toEqual([{ field: 'rate', message: message[side] }]);
 			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_project_hours', rate: '' }, side)).toHaveLength(1);
 			expect(validateValues(projectCreate, { ...base, rate: '10' }, side)).toEqual([]);
 			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_staff_hours' }, side)).toEqual([]);
@@ -455,7 +458,7 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 		};
 		const op: Operation = { value: 'x', name: 'X', action: 'X x', description: 'x', kind: 'create', method: 'POST', path: '/x', fields: [entry] };
 		expect(validateValues(op, { entries: [{ kind: 'hourly' }, { kind: 'fixed' }, { kind: 'fixed', rate: 0 }] })).toEqual([
-			{ field: 'entries[1].rate', message: 'is required when kind is fixed (kind is fixed)' },
+			{ field: 'entries[1].rate', message: 'is required when Kind is fixed (Kind is fixed)' },
 		]);
 	});
 

@@ -121,10 +121,10 @@ test('a fixed_cost_for_project (or based_on_project_hours) project without rate 
 	const result = await env.run([make('Fixed', 'fixed_cost_for_project'), make('Project hours', 'based_on_project_hours')]);
 	expectNoError(result);
 	expect(json(result, 'Fixed')[0].error).toBe(
-		'Invalid input: "rate" is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)',
+		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project)',
 	);
 	expect(json(result, 'Project hours')[0].error).toBe(
-		'Invalid input: "rate" is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is based_on_project_hours)',
+		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Based on Project Hours)',
 	);
 	expect(env.apiRequests()).toHaveLength(0);
 
@@ -133,7 +133,7 @@ test('a fixed_cost_for_project (or based_on_project_hours) project without rate 
 	const update = await env.run([
 		projects('Update', { operation: 'update', project_id: byId(DEMO.billingProjects.support), updateFields: { billing_type: 'fixed_cost_for_project' } }),
 	]);
-	expect(update.error('Update')?.message).toContain('"rate" is required when billing_type is fixed_cost_for_project');
+	expect(update.error('Update')?.message).toContain('Rate is required when Billing Type is Fixed Cost for Project');
 	expect(env.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	env.em.clearRequests();
 	// and staff-hour billing needs no rate
@@ -165,11 +165,11 @@ test('task and user limits and roles are checked before sending', async () => {
 	]);
 	expectNoError(result);
 	const error = String(json(result, 'Create')[0].error);
-	expect(error).toContain('"tasks[0].task_name" must be at most 100 characters (got 101 characters)');
-	expect(error).toContain('"tasks[0].description" must be at most 500 characters (got 501 characters)');
-	expect(error).toContain('"users[0].user_role" must be one of: staff, admin, timesheetstaff');
-	expect(error).toContain('"users[0].email" must be an e-mail address');
-	expect(json(result, 'Long name')[0].error).toBe('Invalid input: "project_name" must be at most 100 characters (got 101 characters)');
+	expect(error).toContain('Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters)');
+	expect(error).toContain('Tasks, entry 1: Description must be at most 500 characters (got 501 characters)');
+	expect(error).toContain('Users, entry 1: User Role must be one of: staff, admin, timesheetstaff');
+	expect(error).toContain('Users, entry 1: Email must be an e-mail address');
+	expect(json(result, 'Long name')[0].error).toBe('Invalid input: Project Name must be at most 100 characters (got 101 characters)');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 
@@ -224,7 +224,7 @@ test('1002, 20004 and 3004 become messages that say what went wrong and what to 
 		httpCode: '404',
 	});
 	// A negative rate is refused before sending (document 3, code 20004); the server's 20004 still reads as the documented meaning.
-	expect(json(result, 'Negative')[0].error).toBe('Invalid input: "rate" must not be negative (got "-5")');
+	expect(json(result, 'Negative')[0].error).toBe('Invalid input: Rate must not be negative (got "-5")');
 	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' } }).message).toBe(
 		'The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.',
 	);

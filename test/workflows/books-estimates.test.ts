@@ -149,8 +149,8 @@ test('create refuses a bad date and an unknown enum value before sending, naming
 	);
 	expectNoError(result);
 	const out = json(result, 'Create');
-	expect(out[0].error).toContain('"expiry_date" must be a real calendar date (yyyy-mm-dd)');
-	expect(out[1].error).toContain('"discount_type" must be one of: entity_level, item_level');
+	expect(out[0].error).toContain('Expiry Date must be a real calendar date (yyyy-mm-dd)');
+	expect(out[1].error).toContain('Discount Type must be one of: entity_level, item_level');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 

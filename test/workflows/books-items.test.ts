@@ -142,7 +142,7 @@ test('the item name has no limit of its own (the documents show none): a 250-cha
 	expect(env.apiRequests().map((r) => (r.body as { name: string }).name.length)).toEqual([250]);
 	env.em.clearRequests();
 	const result = await env.run([books('List', { operation: 'getAll', filters: { name_contains: 'x'.repeat(101) } })]);
-	expect(result.error('List')?.message).toContain('"name_contains" must be at most 100 characters (got 101 characters)');
+	expect(result.error('List')?.message).toContain('Name Contains must be at most 100 characters (got 101 characters)');
 	expect(env.em.requests).toHaveLength(0);
 });
 
@@ -181,7 +181,7 @@ test('continueOnFail: one bad item becomes an error item while the others succee
 	const out = result.output('Create');
 	expect(out).toHaveLength(3);
 	expect(out[0].json).toMatchObject({ name: 'First', rate: 1 });
-	expect(out[1].json.error).toContain('"rate" must be a number');
+	expect(out[1].json.error).toContain('Rate must be a number');
 	expect(out[2].json).toMatchObject({ name: 'Third', rate: 3 });
 	expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(env.apiRequests().map((r) => r.body)).toEqual([

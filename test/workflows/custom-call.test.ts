@@ -130,17 +130,17 @@ test('bad input is refused before sending, naming the field', async () => {
 		cases,
 	);
 	expect(json(result, 'Bad').map((i) => i.error)).toEqual([
-		expect.stringMatching(/^Invalid input: "Path" must be a path relative to \{api_url\}\/books\/v3 .*not a URL/),
-		expect.stringMatching(/^Invalid input: "Path" must be a path relative to .*not a URL/),
-		'Invalid input: "Path" must not contain "." or ".." segments',
-		'Invalid input: "Path" must not contain "." or ".." segments',
-		'Invalid input: "Path" must not contain spaces or backslashes',
-		'Invalid input: "Path" must not hide a "/" in an escaped segment ("%2F%2Fattacker.example")',
-		expect.stringMatching(/^Invalid input: "JSON Body" is not valid JSON/),
-		'Invalid input: "JSON Body" must be a JSON object or array',
-		'Invalid input: "Method" must be one of GET, POST, PUT, PATCH, DELETE (got "FETCH")',
-		'Invalid input: "Path" must not contain "?" or "#": put query parameters in "Query Parameters"',
-		'Invalid input: "Path" has the placeholder {item_id}: replace it with a value',
+		expect.stringMatching(/^Invalid input: Path must be a path relative to \{api_url\}\/books\/v3 .*not a URL/),
+		expect.stringMatching(/^Invalid input: Path must be a path relative to .*not a URL/),
+		'Invalid input: Path must not contain "." or ".." segments',
+		'Invalid input: Path must not contain "." or ".." segments',
+		'Invalid input: Path must not contain spaces or backslashes',
+		'Invalid input: Path must not hide a "/" in an escaped segment ("%2F%2Fattacker.example")',
+		expect.stringMatching(/^Invalid input: JSON Body is not valid JSON/),
+		'Invalid input: JSON Body must be a JSON object or array',
+		'Invalid input: Method must be one of GET, POST, PUT, PATCH, DELETE (got "FETCH")',
+		'Invalid input: Path must not contain "?" or "#": put query parameters in "Query Parameters"',
+		'Invalid input: Path has the placeholder {item_id}: replace it with a value',
 	]);
 	expect(json(result, 'Bad').map((i) => i.description)).toEqual(cases.map(() => 'Nothing was sent to the API. Correct the value and run again.'));
 
@@ -152,9 +152,9 @@ test('bad input is refused before sending, naming the field', async () => {
 		],
 	);
 	expect([json(more, 'Org')[0].error, json(more, 'No org')[0].error, json(more, 'No portal')[0].error]).toEqual([
-		'Invalid input: "Query Parameters" must not set "organization_id": it is added from "Organization ID"',
-		'Invalid input: "Organization ID" is required',
-		'Invalid input: "Portal" is required when the path contains {portal_id}',
+		'Invalid input: Query Parameters must not set "organization_id": it is added from "Organization ID"',
+		'Invalid input: Organization ID is required',
+		'Invalid input: Portal is required when the path contains {portal_id}',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -210,7 +210,7 @@ test('items stay paired and in order; with continue-on-fail a failing item (bad 
 	const out = result.output('Call');
 	expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 	expect((out[0].json.item as IDataObject).item_id).toBe(DEMO.items.hosting);
-	expect(out[1].json.error).toBe('Invalid input: "Path" must not contain "." or ".." segments');
+	expect(out[1].json.error).toBe('Invalid input: Path must not contain "." or ".." segments');
 	expect(out[2].json).toMatchObject({ httpCode: '404' });
 	expect((out[3].json.item as IDataObject).item_id).toBe(DEMO.items.design);
 	expect(env.apiRequests().map((r) => r.path)).toEqual([`/us/api/books/v3/items/${DEMO.items.hosting}`, '/us/api/books/v3/items/999999', `/us/api/books/v3/items/${DEMO.items.design}`]);

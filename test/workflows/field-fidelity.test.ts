@@ -173,11 +173,11 @@ test('3. negative amounts (code 20004) and non-numeric rates are refused naming 
 	expectNoError(result);
 	const errors = ['Negative rate', 'Text rate', 'Negative budget', 'Negative task rate', 'Negative user rate'].map((n) => json(result, n)[0].error);
 	expect(errors).toEqual([
-		'Invalid input: "rate" must not be negative (got "-5")',
-		'Invalid input: "rate" must be a number written as digits, e.g. 150 or 99.50 (got "abc")',
-		'Invalid input: "budget_amount" must not be negative (got "-1")',
-		'Invalid input: "tasks[0].rate" must not be negative (got -2)',
-		'Invalid input: "users[0].rate" must not be negative (got -3)',
+		'Invalid input: Rate must not be negative (got "-5")',
+		'Invalid input: Rate must be a number written as digits, e.g. 150 or 99.50 (got "abc")',
+		'Invalid input: Budget Amount must not be negative (got "-1")',
+		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2)',
+		'Invalid input: Users, entry 1: Rate must not be negative (got -3)',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -185,7 +185,7 @@ test('3. negative amounts (code 20004) and non-numeric rates are refused naming 
 test('4. an organization ID that is not a digit string is refused before anything is sent: node, picker and trigger', async () => {
 	const bad = '../600';
 	const result = await env.run([projects('Get', { operation: 'get', organizationId: bad, project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' })]);
-	expect(json(result, 'Get')[0].error).toBe('"Organization ID" must be an ID made of digits (got "../600")');
+	expect(json(result, 'Get')[0].error).toBe('Organization ID must be an ID made of digits (got "../600")');
 	// Every area with an organization, whether it travels in the query (Books, Inventory) or a header (Invoice, Billing).
 	const others = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'item' })('Books', { operation: 'getAll', organizationId: bad, returnAll: true }, { onError: 'continueRegularOutput' }),
@@ -193,14 +193,14 @@ test('4. an organization ID that is not a digit string is refused before anythin
 		env.orgSteps('vendorInvoice', { resource: 'payment' })('Invoice', { operation: 'getAll', organizationId: '6e2', returnAll: true }, { onError: 'continueRegularOutput' }),
 	]);
 	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([
-		'"Organization ID" must be an ID made of digits (got "../600")',
+		'Organization ID must be an ID made of digits (got "../600")',
 		undefined,
-		'"Organization ID" must be an ID made of digits (got "6e2")',
+		'Organization ID must be an ID made of digits (got "6e2")',
 	]);
 	expect(env.apiRequests().map((r) => [r.path, r.query.organization_id])).toEqual([['/us/api/inventory/v1/bills', env.em.organizationId]]);
 	env.em.clearRequests();
 	const picker = env.picker(VendorBilling, 'searchProjects', { organizationId: bad, resource: 'project', operation: 'get', project_id: fromList('') });
-	await expect(picker()).rejects.toThrow('"Organization ID" must be an ID made of digits');
+	await expect(picker()).rejects.toThrow('Organization ID must be an ID made of digits');
 	const poll = pollOnce({
 		nodeType: VendorBillingTrigger,
 		node: vendorNode(VendorBillingTrigger, { organizationId: bad, event: 'projectCreated' }, 'Trigger'),
@@ -208,11 +208,11 @@ test('4. an organization ID that is not a digit string is refused before anythin
 		credentialTypes: [VendorOAuth2Api],
 		staticData: {},
 	});
-	await expect(poll).rejects.toThrow('"Organization ID" must be an ID made of digits');
+	await expect(poll).rejects.toThrow('Organization ID must be an ID made of digits');
 	const custom = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'customApiCall' })('Custom', { organizationId: bad, customMethod: 'GET', customPath: '/items' }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(json(custom, 'Custom')[0].error).toBe('Invalid input: "Organization ID" must be an ID made of digits (got "../600")');
+	expect(json(custom, 'Custom')[0].error).toBe('Invalid input: Organization ID must be an ID made of digits (got "../600")');
 	expect(env.em.requests).toHaveLength(0);
 });
 
@@ -278,9 +278,9 @@ test('7. rules the documents do not state say "Inferred" in the UI: amounts of p
 		payments('No amount applied', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, invoices: { values: [{ invoice_id: '1', amount_applied: '={{ "" }}' }] } }, { onError: 'continueRegularOutput' }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'No amount')[0].error).toBe('Invalid input: "amount" is required');
-	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: "amount" is required');
-	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: "invoices[0].amount_applied" is required');
+	expect(json(result, 'No amount')[0].error).toBe('Invalid input: Amount is required');
+	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: Amount is required');
+	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: Invoices, entry 1: Amount Applied is required');
 	expect(env.apiRequests()).toHaveLength(0);
 	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount');
 	expect(amounts.flatMap((p) => p.displayOptions?.show?.resource ?? []).sort()).toEqual(expect.arrayContaining(['payment', 'refund']));

@@ -140,8 +140,8 @@ test('an attachment of another type, a GST number of the wrong length, or no lin
 	);
 	expectNoError(result);
 	expect(json(result, 'Exe')[0].error).toBe('The file "setup.exe" has the extension ".exe", which the API does not accept for "attachment": allowed are .gif, .png, .jpeg, .jpg, .bmp, .pdf');
-	expect(json(result, 'GST')[0].error).toBe('Invalid input: "gst_no" must be at least 15 characters (got 5 characters)');
-	expect(json(result, 'No lines')[0].error).toBe('Invalid input: "due_date" must be a real calendar date (yyyy-mm-dd) (got "2026-04-31"); "line_items" must hold at least 1 entry (got 0 entries)');
+	expect(json(result, 'GST')[0].error).toBe('Invalid input: GST No must be at least 15 characters (got 5 characters)');
+	expect(json(result, 'No lines')[0].error).toBe('Invalid input: Due Date must be a real calendar date (yyyy-mm-dd) (got "2026-04-31"); Line Items must hold at least 1 entry (got 0 entries)');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 

@@ -102,7 +102,7 @@ test('continue-on-fail: each failing item becomes its own error item in its plac
 	const out = json(result, 'Get');
 	expect(out).toHaveLength(20);
 	expect(pairing(result.output('Get'))).toEqual(range(0, 20));
-	expect(String(out[3].error)).toMatch(/^Invalid input: "item_id" must be an ID made of digits/);
+	expect(String(out[3].error)).toMatch(/^Invalid input: Item ID must be an ID made of digits/);
 	expect(String(out[11].error)).toMatch(/./);
 	expect(out[11].item_id).toBeUndefined();
 	const good = range(0, 20).filter((i) => i !== 3 && i !== 11);
@@ -116,7 +116,7 @@ test('a failing item ends the run with its own error; no item starts after it an
 	input[3] = { id: 'not-an-id' }; // fails at once, while items 0-2 wait for their answers
 	const result = await env.run([get({ requestsInFlight: 2 })], input);
 	const error = result.error('Get') as Error & { context?: IDataObject };
-	expect(error.message).toMatch(/^Invalid input: "item_id" must be an ID made of digits/);
+	expect(error.message).toMatch(/^Invalid input: Item ID must be an ID made of digits/);
 	expect(error.context?.itemIndex).toBe(3);
 	// items 0-3 were started (2 requests in flight, item tasks 2x), item 3 sent nothing; nothing after it
 	expect(sentIds().sort()).toEqual(ids.slice(0, 3).sort());

@@ -283,10 +283,10 @@ test('payment_mode and refund_mode are pickers with their limits, checked before
 	);
 	expectNoError(result);
 	expect(json(result, 'Bad mode')[0].error).toBe(
-		'Invalid input: "payment_mode" must be one of: check, cash, creditcard, banktransfer, bankremittance, autotransaction, others (got "bitcoin")',
+		'Invalid input: Payment Mode must be one of: check, cash, creditcard, banktransfer, bankremittance, autotransaction, others (got "bitcoin")',
 	);
-	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: "reference_number" must be at most 100 characters (got 101 characters)');
-	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: "refund_mode" must be at most 50 characters (got 51 characters)');
+	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: Reference Number must be at most 100 characters (got 101 characters)');
+	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: Refund Mode must be at most 50 characters (got 51 characters)');
 	expect(env.apiRequests()).toHaveLength(0);
 
 	// The refund modes are not a closed list: another mode within 50 characters is sent.

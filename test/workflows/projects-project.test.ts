@@ -178,9 +178,9 @@ test('a 201-character name, a 201-character URL custom field and other broken li
 	);
 	const errors = json(result, 'Create').map((o) => o.error);
 	expect(errors).toEqual([
-		'Invalid input: "name" must be at most 200 characters (got 201 characters)',
+		'Invalid input: Name must be at most 200 characters (got 201 characters)',
 		'Invalid custom field value: "cf_url" must be at most 200 characters',
-		'Invalid input: "project_type" must be one of: active, template (got "archived")',
+		'Invalid input: Project Type must be one of: active, template (got "archived")',
 		'Invalid custom field value: "cf_integer" must be a whole number',
 		'Invalid custom field value: "cf_email" must be an e-mail address',
 		'Invalid custom field value: "cf_phone" must be at most 15 characters',

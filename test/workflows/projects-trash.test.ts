@@ -103,7 +103,7 @@ test('a bad sort expression, or a filter given both ways, is refused before send
 	const badSort = await env.run([
 		trash('Bin', { operation: 'getBin', filters: { sort_by: { values: { field: '={{ "size" }}', direction: 'asc' } } } }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(json(badSort, 'Bin')[0].error).toBe('"sort_by" must be written asc(field) or desc(field) with field one of: trashed_time, name (got "asc(size)")');
+	expect(json(badSort, 'Bin')[0].error).toBe('Sort By must be written asc(field) or desc(field) with field one of: trashed_time, name (got "asc(size)")');
 	const both = await env.run([
 		trash(
 			'Bin',
@@ -114,7 +114,7 @@ test('a bad sort expression, or a filter given both ways, is refused before send
 			{ onError: 'continueRegularOutput' },
 		),
 	]);
-	expect(String(json(both, 'Bin')[0].error)).toContain('either as fields or as JSON');
+	expect(String(json(both, 'Bin')[0].error)).toContain('Give Filter either as fields or as Filter (JSON), not both');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 
@@ -193,8 +193,8 @@ test('restore refuses more than 100 ids of one module and an unknown module befo
 		],
 	);
 	const out = json(result, 'Restore');
-	expect(out[0].error).toBe('Invalid input: "trash_request_items[0].items" must hold at most 100 entries (got 101 entries)');
-	expect(out[1].error).toContain('"trash_request_items[0].module" must be one of: projects, phases, tasklists, tasks, issues');
+	expect(out[0].error).toBe('Invalid input: Records (trash_request_items), entry 1: Items must hold at most 100 entries (got 101 entries)');
+	expect(out[1].error).toContain('Records (trash_request_items), entry 1: Module must be one of: projects, phases, tasklists, tasks, issues');
 	expect(String(out[2].error)).toMatch(/6999999999999/);
 	expect(result.output('Restore').map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(env.apiRequests().map((r) => r.body)).toEqual([[{ module: 'tasks', items: ['6999999999999'] }]]);

@@ -233,7 +233,7 @@ describe('a permanent failure still fails the activation with its error', () => 
 	});
 
 	test('bad input: refused before anything is sent', async () => {
-		await expect(books({ organizationId: env.org, event: 'estimateCreated', filters: { date_start: '02/03/2026' } })).rejects.toThrow(/date_start/);
+		await expect(books({ organizationId: env.org, event: 'estimateCreated', filters: { date_start: '02/03/2026' } })).rejects.toThrow(/Date Start must be a date/);
 		expect(env.apiRequests()).toEqual([]);
 	});
 

@@ -286,10 +286,10 @@ describe('Vendor Books Trigger', () => {
 
 	test('bad filter values are refused naming the field, before anything is sent; a changed filter starts a new baseline', async () => {
 		const bad = new Trigger(VendorBooksTrigger, { organizationId: org, event: 'estimateCreated', filters: { date_start: '02/03/2026' } });
-		await expect(bad.poll()).rejects.toThrow(/date_start/);
+		await expect(bad.poll()).rejects.toThrow(/Date Start must be a date/);
 		expect(env.apiRequests()).toHaveLength(0);
 		const noOrg = new Trigger(VendorBooksTrigger, { organizationId: '', event: 'estimateCreated' });
-		await expect(noOrg.poll()).rejects.toThrow('"Organization ID" is required');
+		await expect(noOrg.poll()).rejects.toThrow('Organization ID is required');
 
 		const trigger = new Trigger(VendorBooksTrigger, { organizationId: org, event: 'estimateCreated', filters: { customer_name_contains: 'zzz' } });
 		await trigger.poll();

@@ -141,14 +141,14 @@ test('Billing Project → Update renaming a project keeps its billing type and r
 
 	env.em.clearRequests();
 	const change = await env.run([projects('Change', { operation: 'update', project_id: byId(DEMO.billingProjects.website), updateFields: { billing_type: 'based_on_project_hours' } }, { onError: 'continueRegularOutput' })]);
-	expect(json(change, 'Change')[0].error).toContain('"rate" is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is based_on_project_hours)');
+	expect(json(change, 'Change')[0].error).toContain('Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Based on Project Hours)');
 	expect(env.apiRequests().map((r) => r.method)).toEqual(['GET']);
 });
 
 test('bad input to an update that reads first is refused before the read', async () => {
 	const projects = env.orgSteps('vendorBilling', { resource: 'project' });
 	const result = await env.run([projects('Update', { operation: 'update', project_id: byId(DEMO.billingProjects.website), updateFields: { project_name: 'x'.repeat(101) } }, { onError: 'continueRegularOutput' })]);
-	expect(json(result, 'Update')[0].error).toContain('"project_name" must be at most 100 characters');
+	expect(json(result, 'Update')[0].error).toContain('Project Name must be at most 100 characters');
 	expect(env.apiRequests()).toEqual([]);
 });
 
@@ -164,7 +164,7 @@ test('Invoice and Estimate → Create need a customer: required in the form, and
 		estimates('Missing value', { operation: 'create', customer_id: '={{ $json.customer }}', ...line }, soft),
 		invoices('Agent gave nothing', { operation: 'create', customer_id: "={{ $fromAI('customer', 'ID of the customer', 'string') }}", ...line }, soft),
 	]);
-	for (const name of ['Blank expression', 'Missing value', 'Agent gave nothing']) expect([name, json(result, name)[0].error]).toEqual([name, expect.stringMatching(/^Invalid input: "customer_id" is required( \(got ""\))?$/)]);
+	for (const name of ['Blank expression', 'Missing value', 'Agent gave nothing']) expect([name, json(result, name)[0].error]).toEqual([name, expect.stringMatching(/^Invalid input: Customer ID is required( \(got ""\))?$/)]);
 	expect(env.apiRequests()).toEqual([]);
 	// the emulator refuses it too, as the table says
 	const direct = await env.call('POST', 'books', '/invoices', { json: { line_items: [{ name: 'Work', rate: 10, quantity: 1 }] } });

@@ -6,9 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { InputError, inputFailure } from './errors';
 
-import { ENTRY_MORE, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalText, locationOf } from '../tables/validate';
+import { decimalText, formName, locationOf } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -149,7 +149,7 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
 	const fields = field.sortFields ?? [];
 	const match = /^(asc|desc)\((\w+)\)$/.exec(text);
 	if (!match || !fields.includes(match[2])) {
-		throw new InputError(`"${field.name}" must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got "${text}")`);
+		throw new InputError(`${formName(field)} must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got "${text}")`);
 	}
 	return text;
 }
@@ -162,7 +162,7 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
  */
 function jsonAlternative(field: Field, raw: unknown): unknown {
 	if (isEmpty(raw)) return undefined;
-	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field) }, raw) : raw;
+	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field), label: jsonAlternativeLabel(field) }, raw) : raw;
 	if (isBlank(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
@@ -182,7 +182,7 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
 
 function parseJson(field: Field, text: string): unknown {
 	const parsed = tryParseJson(text);
-	if (!parsed.ok) throw new InputError(`"${field.name}" must be valid JSON`);
+	if (!parsed.ok) throw new InputError(`${formName(field)} must be valid JSON`);
 	return parsed.value;
 }
 
@@ -210,7 +210,7 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 			if (json !== undefined) {
 				// A fixed collection whose entries were all removed is empty, not given.
 				if (!isBlank(value)) {
-					throw new InputError(`Give "${field.name}" either as fields or as JSON (${jsonAlternativeName(field)}), not both`);
+					throw new InputError(`Give ${formName(field)} either as fields or as ${jsonAlternativeLabel(field)}, not both`);
 				}
 				value = json;
 			}
@@ -226,7 +226,7 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
  */
 export function checkOrganizationId(organizationId: string): void {
 	if (!/^\d+$/.test(organizationId)) {
-		throw new InputError(`"Organization ID" must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
+		throw new InputError(`Organization ID must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
 	}
 }
 
@@ -260,7 +260,10 @@ export function buildRequest(area: Area, op: Operation, values: IDataObject, org
 		}
 	}
 	const missing = path.match(/\{([^}]+)\}/);
-	if (missing) throw new InputError(`"${missing[1]}" is required`);
+	if (missing) {
+		const field = op.fields.find((f) => f.name === missing[1]);
+		throw new InputError(`${field ? formName(field) : missing[1]} is required`);
+	}
 	if (area.org && organizationId !== undefined) {
 		checkOrganizationId(organizationId);
 		if (area.org.in === 'query') qs[area.org.name] = organizationId;

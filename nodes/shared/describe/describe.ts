@@ -10,7 +10,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
 import { RUN_OPTIONS_PROPERTY } from '../api/options';
-import { ENTRY_MORE, entryLayout, jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, entryLayout, jsonAlternativeLabel, jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
 import { ORGANIZATION, ORGANIZATIONS_INFERRED } from '../tables/organizations';
 
@@ -216,7 +216,7 @@ function jsonAlternativeProperty(field: Field): INodeProperties {
 	const name = field.label ?? label(field.name);
 	const emptyJson = field.type === 'array' ? '[]' : '{}';
 	return {
-		displayName: `${name} (JSON)`,
+		displayName: jsonAlternativeLabel(field),
 		name: jsonAlternativeName(field),
 		type: 'json',
 		default: emptyJson,

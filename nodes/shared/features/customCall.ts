@@ -195,7 +195,7 @@ export class CustomCallInputError extends InputError {
 		readonly field: string,
 		rule: string,
 	) {
-		super(`"${field}" ${rule}`);
+		super(`${field} ${rule}`);
 	}
 }
 

@@ -407,7 +407,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	let organizationId: string | undefined;
 	if (area.org) {
 		organizationId = String(ctx.getNodeParameter('organizationId', '', { extractValue: true }) ?? '').trim();
-		if (!organizationId) throw inputFailure(ctx.getNode(), new InputError('"Organization ID" is required'), { description: 'Nothing was sent to the API.' });
+		if (!organizationId) throw inputFailure(ctx.getNode(), new InputError('Organization ID is required'), { description: 'Nothing was sent to the API.' });
 	}
 	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
 	let values: IDataObject;

@@ -126,7 +126,7 @@ export async function readUpload(ctx: IExecuteFunctions, run: OperationRun): Pro
 	const property = String(ctx.getNodeParameter('binaryPropertyName', run.itemIndex, '') ?? '').trim();
 	if (!property) {
 		if (spec.required === false) return undefined;
-		throw new NodeOperationError(ctx.getNode(), '"Input Binary Field" is required', { itemIndex: run.itemIndex });
+		throw new NodeOperationError(ctx.getNode(), 'Input Binary Field is required', { itemIndex: run.itemIndex });
 	}
 	const meta = ctx.helpers.assertBinaryData(run.itemIndex, property);
 	const fileName = meta.fileName ?? `file.${meta.fileExtension ?? ''}`;
@@ -218,7 +218,7 @@ export async function runItem(ctx: IExecuteFunctions, area: Area, specials: Reco
 	let organizationId: string | undefined;
 	if (area.org) {
 		organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true }) ?? '').trim();
-		if (!organizationId) throw new InputError('"Organization ID" is required');
+		if (!organizationId) throw new InputError('Organization ID is required');
 	}
 	values = await withCurrentValues(ctx, area, resource, op, values, organizationId, itemIndex);
 	assertValid(ctx, op, values, itemIndex);

@@ -96,6 +96,11 @@ export function jsonAlternativeName(field: Field): string {
 	return `${field.name}Json`;
 }
 
+/** The raw-JSON alternative's label: "Line Items (JSON)". */
+export function jsonAlternativeLabel(field: Field): string {
+	return `${field.label ?? label(field.name)} (JSON)`;
+}
+
 /** Words that start with a vowel letter but not a vowel sound ("a user", "a one-off"). */
 const CONSONANT_SOUND = /^(one|once|uni|use|usu|uti|eu)/i;
 

@@ -4,6 +4,7 @@
  * (server side, where query values arrive as strings and are coerced first).
  */
 import { z } from 'zod/v3';
+import { label } from './naming';
 import type { Area, Field, FieldLocation, Operation } from './spec';
 
 /**
@@ -229,7 +230,7 @@ export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeA
 	if (!conditional.length) return object;
 	return object.superRefine((value, ctx) => {
 		for (const f of conditional) {
-			const rule = missingConditional(f, value as Record<string, unknown>);
+			const rule = missingConditional(f, value as Record<string, unknown>, side === 'client' ? fields : undefined);
 			if (rule) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f.name], message: rule });
 		}
 	});
@@ -245,12 +246,16 @@ function isBlank(value: unknown): boolean {
  * the field is blank, e.g. `is required when billing_type is fixed_cost_for_project or
  * based_on_project_hours (billing_type is fixed_cost_for_project)`.
  */
-export function missingConditional(field: Field, siblings: Record<string, unknown>): string | undefined {
+export function missingConditional(field: Field, siblings: Record<string, unknown>, siblingFields?: readonly Field[]): string | undefined {
 	const rule = field.requiredWhen;
 	if (!rule || !isBlank(siblings[field.name])) return undefined;
 	const actual = siblings[rule.field];
 	if (isBlank(actual) || !rule.values.includes(String(actual))) return undefined;
-	return `is required when ${rule.field} is ${rule.values.join(' or ')} (${rule.field} is ${String(actual)})`;
+	// with the sibling fields, in the form's words: "Billing Type is Fixed Cost for Project"
+	const other = siblingFields?.find((f) => f.name === rule.field);
+	const name = other ? formName(other) : rule.field;
+	const value = (v: string): string => other?.valueLabels?.[v] ?? v;
+	return `is required when ${name} is ${rule.values.map(value).join(' or ')} (${name} is ${value(String(actual))})`;
 }
 
 export function locationOf(field: Field, op: Operation): FieldLocation {
@@ -281,7 +286,7 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 		if (side === 'server' && locationOf(field, op) !== 'body') value = coerceFromQuery(field, value);
 		if (isBlank(value)) {
 			if (field.required) problems.push({ field: field.name, message: 'is required' });
-			const conditional = field.required ? undefined : missingConditional(field, { ...values, [field.name]: value });
+			const conditional = field.required ? undefined : missingConditional(field, { ...values, [field.name]: value }, side === 'client' ? op.fields : undefined);
 			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
 		}
@@ -308,12 +313,47 @@ function issueMessage(issue: z.ZodIssue): string {
 	return issue.message;
 }
 
-/** One line per problem, each naming the field and the rule. */
-export function describeProblems(problems: Problem[], values?: Record<string, unknown>): string {
+/**
+ * A field as the form names it: its label, with the API name in parentheses where the label
+ * does not spell it ("Payment Mode Filter (filter_by)", but "Customer ID").
+ */
+export function formName(field: Field): string {
+	const shown = field.label ?? label(field.name);
+	const plain = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return plain(shown) === plain(field.name) ? shown : `${shown} (${field.name})`;
+}
+
+/**
+ * A problem's place in the form's words: `line_items[0].item_id` -> "Line Items, line 1: Item
+ * ID"; `billing_address.city` -> "Billing Address: City". A key no table names stays as written.
+ */
+export function formPath(fields: readonly Field[], path: string): string {
+	const parts: string[] = [];
+	let members: readonly Field[] = fields;
+	let field: Field | undefined;
+	for (const token of path.match(/[^.[\]]+/g) ?? []) {
+		if (/^\d+$/.test(token) && field) {
+			parts[parts.length - 1] += `, ${field.name === 'line_items' ? 'line' : 'entry'} ${Number(token) + 1}`;
+			continue;
+		}
+		field = members.find((f) => f.name === token);
+		parts.push(field ? formName(field) : token);
+		members = field?.fields ?? (field?.of ? [field.of] : []);
+	}
+	return parts.join(': ');
+}
+
+/**
+ * One line per problem, each naming the field and the rule; with `fields` (the operation's)
+ * in the form's words, and one problem per value (the first rule it breaks).
+ */
+export function describeProblems(problems: Problem[], values?: Record<string, unknown>, fields?: readonly Field[]): string {
+	const seen = new Set<string>();
 	return problems
+		.filter((p) => !seen.has(p.field) && seen.add(p.field))
 		.map((p) => {
 			const got = values ? describeGot(values, p.field, /characters/.test(p.message)) : '';
-			return `"${p.field}" ${p.message}${got}`;
+			return `${fields ? formPath(fields, p.field) : `"${p.field}"`} ${p.message}${got}`;
 		})
 		.join('; ');
 }
@@ -338,7 +378,7 @@ function describeGot(values: Record<string, unknown>, path: string, length = tru
  */
 export function checkValues(op: Operation, values: Record<string, unknown>, more: Problem[] = []): void {
 	const problems = [...validateValues(op, values), ...more];
-	if (problems.length) throw new InputError(`Invalid input: ${describeProblems(problems, values)}`);
+	if (problems.length) throw new InputError(`Invalid input: ${describeProblems(problems, values, op.fields)}`);
 }
 
 /** Every field of an area's operations, for table checks. */
