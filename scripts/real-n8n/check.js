@@ -25,7 +25,28 @@
  *  7. both example workflows imported (POST /rest/workflows) with that credential, run from their
  *     trigger (POST /rest/workflows/:id/run, then GET /rest/executions/:id), and their outputs
  *     and effects checked against the emulator
- *  8. the editor, as a user uses it (editor-search.js): a headless Chromium (Debian's
+ *  8. an AI Agent with a scripted model (ai-steps.js, scripted-model.js): a small
+ *     OpenAI-compatible server on 127.0.0.1 (POST /v1/chat/completions, tool calls) behind n8n's
+ *     OpenAI Chat Model (an OpenAI credential with that Base URL, responsesApiEnabled false);
+ *     Manual Trigger -> AI Agent with the Vendor Books Tool (Invoice -> Get Many, status from
+ *     `$fromAI`) as its tool. The model is offered the tool with the `$fromAI` parameter, calls
+ *     it with status overdue; the emulator gets that call with the OAuth token, and the agent's
+ *     answer names exactly the emulator's overdue invoices. Then the same agent while the Books
+ *     API answers 503: with the tool's On Error set to continue, the model gets the error text
+ *     and the run succeeds with its answer about it; with the default On Error, what this n8n
+ *     does is reported (2.20 ends the run with the tool's error, 2.40 hands the model the error)
+ *  9. MCP Server Trigger (ai-steps.js) with the Vendor Books Tool (Estimate -> Get Many, customer
+ *     from `$fromAI`), activated; the client of @modelcontextprotocol/sdk (Streamable HTTP at
+ *     <n8n>/mcp/<path>) lists the tool with that parameter in its input schema and calls it:
+ *     the emulator's estimates of that customer come back
+ * 10. a Vendor Books Trigger (Estimate Created, every minute) activated while the emulator
+ *     answers the Books area 503 (POST /__admin/faults): the activation succeeds, the workflow is
+ *     active with no activation error and n8n's log has the package's warning; an estimate
+ *     created then is emitted by the next scheduled poll (up to about 2 minutes of real
+ *     waiting) in exactly one execution. Then the refresh token is revoked and the access tokens
+ *     expired (POST /__admin/tokens/revoke, /tokens/expire): activating again fails with
+ *     "The access token could not be refreshed (invalid_code)" and leaves it inactive
+ * 11. the editor, as a user uses it (editor-search.js): a headless Chromium (Debian's
  *     /usr/bin/chromium, driven by the devDependency playwright-core; not installed by this
  *     script: without it the step fails with the apt-get command) signs in as the owner, opens a
  *     new workflow and its node panel (Add first step), and types "estimate", "invoice",
@@ -34,9 +55,9 @@
  *     `alias` keywords; the first results per term are printed. Screenshots in
  *     <user folder>/editor-search/: the "estimate" one on success (path printed), one per term
  *     on failure (the user folder is then kept)
- *  9. the README's local-build way: a second n8n (user folder of its own) with
+ * 12. the README's local-build way: a second n8n (user folder of its own) with
  *     N8N_CUSTOM_EXTENSIONS=dist/ loads exactly the 10 nodes as CUSTOM.* and the one credential
- * 10. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
+ * 13. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure. Steps 1-6
  * and the cleanup are n8n-session.js, which `npm run demo:editor` (demo-editor.js) shares.
@@ -90,6 +111,7 @@ const {
 	cleanup,
 } = require('./n8n-session');
 const { nodePanelSearchStep, chromiumNote } = require('./editor-search');
+const { agentStep, agentToolErrorStep, mcpStep, outageStep } = require('./ai-steps');
 
 const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build]';
 const options = parseOptions(process.argv.slice(2), { command: 'check:n8n', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n'] });
@@ -201,7 +223,14 @@ async function steps(s) {
 		];
 	});
 
-	// 8. the editor's node panel, searched in a headless Chromium (editor-search.js)
+	// 8-10. real clients (ai-steps.js): an AI Agent with a scripted model, an MCP client through the
+	// MCP Server Trigger, a polling trigger activated during an outage (last: it revokes the token)
+	await agentStep(s);
+	await agentToolErrorStep(s);
+	await mcpStep(s);
+	await outageStep(s);
+
+	// 11. the editor's node panel, searched in a headless Chromium (editor-search.js)
 	await nodePanelSearchStep(s);
 
 	// The README's local-build way: N8N_CUSTOM_EXTENSIONS at dist/ (n8n names the types CUSTOM.*).
