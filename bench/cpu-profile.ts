@@ -18,16 +18,17 @@
  *   node build/bench/cpu-profile.js --summarize <file.cpuprofile> [items] [top]
  *     (a profile made here: its measured run, from the .window.json beside it; any other: whole)
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { spawnSync } from '../test/host/child_process';
+import fs from '../test/host/fs';
+import path from '../test/host/path';
 
 import { fixture, requestsInFlightLimits, runPeer } from './peers';
 import type { PeerName } from './peers';
 import { setupHttpRequest } from './setup-http-request';
 import { admin, emulatorProcess } from './support';
+import { console, process } from '../test/host/globals';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(module.path, '..', '..');
 const PROFILE_DIR = path.join(ROOT, '.cache', 'bench-profiles');
 const SAMPLING_INTERVAL_US = 500;
 const WARM_UP_ITEMS = 1000;
@@ -268,7 +269,7 @@ async function main(): Promise<void> {
 		const name = `${peer === 'vendor' ? 'vendor-books' : 'http-request'}.cpuprofile`;
 		const file = path.join(PROFILE_DIR, name);
 		fs.rmSync(file, { force: true });
-		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), __filename, '--child', peer, String(items), String(inFlight)];
+		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), module.filename, '--child', peer, String(items), String(inFlight)];
 		const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 		if (result.status !== 0) throw new Error(`${peer} profile run failed (${result.status}): ${result.stdout}`);
 		const report = JSON.parse(result.stdout.trim().split('\n').pop()!) as { window: Window; took: number; cpuMs: number };

@@ -27,6 +27,7 @@ import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pa
 import type { RecordedRequest } from '../test/emulator/server';
 import { steps, WorkflowEnv } from '../test/workflows/support';
 import type { Step } from '../test/workflows/support';
+import { console, process } from '../test/host/globals';
 
 interface Scenario {
 	name: string;

@@ -17,6 +17,7 @@ import { runWorkflow } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
 import { admin, emulatorProcess } from './support';
+import { console, process } from '../test/host/globals';
 
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
 		// The same run with n8n's HTTP helper answering at once from memory: what is left is the
 		// package's own work and n8n's engine per item.
 		const canned = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ code: 0, message: 'success', item: { item_id: id, name: 'Bench widget', rate: 1 } })) };
-		const helpers = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as { getRequestHelperFunctions: (...args: unknown[]) => IDataObject };
+		const helpers = module.require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as { getRequestHelperFunctions: (...args: unknown[]) => IDataObject };
 		const original = helpers.getRequestHelperFunctions;
 		helpers.getRequestHelperFunctions = (...args: unknown[]) => ({ ...original(...args), httpRequest: async () => canned });
 		try {

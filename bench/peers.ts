@@ -17,6 +17,8 @@ import { runWorkflow } from '../test/harness';
 import type { HarnessCredential, HarnessWorkflow } from '../test/harness';
 import { loadHttpRequestNode } from './setup-http-request';
 import { admin } from './support';
+import { process, globalThis } from '../test/host/globals';
+import { createRequire } from '../test/host/module';
 
 const CREDENTIAL = { id: 'bench-vendor', name: 'Vendor (emulator)' };
 
@@ -170,7 +172,7 @@ export function collectGarbage(): void {
  */
 export function inFlightCounter(): { reset: () => void; max: () => number } {
 	type Interceptors = { request: { use: (f: (c: unknown) => unknown) => void }; response: { use: (ok: (r: unknown) => unknown, failed: (e: unknown) => unknown) => void } };
-	const axios = require(require.resolve('axios', { paths: [require.resolve('n8n-core')] })) as { interceptors: Interceptors };
+	const axios = createRequire(require.resolve('n8n-core'))('axios') as { interceptors: Interceptors };
 	let active = 0;
 	let most = 0;
 	axios.interceptors.request.use((config) => {

@@ -25,15 +25,16 @@
  *
  *   npm run build:tools && node build/bench/setup-http-request.js
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { execFileSync } from '../test/host/child_process';
+import fs from '../test/host/fs';
+import path from '../test/host/path';
 
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
+import { console, process } from '../test/host/globals';
 
 export const NODES_BASE_VERSION = process.env.BENCH_NODES_BASE_VERSION ?? '2.11.2';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(module.path, '..', '..');
 export const CACHE_DIR = path.join(ROOT, '.cache', 'bench-nodes-base');
 const PACKAGE_DIR = path.join(CACHE_DIR, 'n8n-nodes-base');
 const READY = path.join(CACHE_DIR, 'ready.json');
@@ -76,7 +77,7 @@ function missingModule(): string | undefined {
 }
 
 function projectVersion(name: string): string {
-	return (require(require.resolve(`${name}/package.json`, { paths: [ROOT] })) as { version: string }).version;
+	return (module.require(require.resolve(`${name}/package.json`, { paths: [ROOT] })) as { version: string }).version;
 }
 
 function readReady(): Ready | undefined {
@@ -142,7 +143,7 @@ export function setupHttpRequest(log: (line: string) => void = console.log): Rea
 /** n8n's HTTP Request node class (all versions, `n8n-nodes-base.httpRequest`), set up if needed. */
 export function loadHttpRequestNode(): { HttpRequest: new () => IVersionedNodeType | INodeType; version: string } {
 	const ready = setupHttpRequest();
-	const { HttpRequest } = require(VERSIONED) as { HttpRequest: new () => IVersionedNodeType };
+	const { HttpRequest } = module.require(VERSIONED) as { HttpRequest: new () => IVersionedNodeType };
 	return { HttpRequest, version: ready.version };
 }
 

@@ -1,6 +1,6 @@
 /** Shared by the benchmarks that talk to the emulator in a process of its own. */
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { fork, type ChildProcess } from '../test/host/child_process';
+import path from '../test/host/path';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Calls an admin route of the emulator. */
@@ -11,7 +11,7 @@ export async function admin(url: string, method: string, route: string, body?: u
 
 /** Starts the emulator in a process of its own (emulator-process.ts); `child.disconnect()` stops it. */
 export async function emulatorProcess(options: IDataObject = {}): Promise<{ url: string; child: ChildProcess }> {
-	const child = fork(path.join(__dirname, 'emulator-process.js'), [JSON.stringify(options)]);
+	const child = fork(path.join(module.path, 'emulator-process.js'), [JSON.stringify(options)]);
 	const url = await new Promise<string>((resolve, reject) => {
 		child.once('message', (m) => resolve((m as { url: string }).url));
 		child.once('error', reject);

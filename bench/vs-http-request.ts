@@ -33,6 +33,7 @@ import type { RecordedRequest } from '../test/emulator/server';
 import { collectGarbage, fixture, httpRequestNode, inFlightCounter, requestsInFlightLimits, runPeer } from './peers';
 import type { Fixture, Measured, PeerConfig, PeerName } from './peers';
 import { admin, emulatorProcess, median } from './support';
+import { console, process } from '../test/host/globals';
 
 interface Row {
 	label: string;

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from '../host/http';
+import type { AddressInfo } from '../host/net';
 import { request } from 'undici';
 import { Accounts, parseScopes, parseVendorAuthorization, scopeCovers } from './accounts';
 import type { ClientRegistration } from './accounts';

@@ -3,12 +3,13 @@
  * with a plain `node:http` client on what goes over the wire.
  * Run: npx jest test/emulator/bad-answers
  */
-import http from 'node:http';
-import zlib from 'node:zlib';
+import http from '../host/http';
+import zlib from '../host/zlib';
 import { Clock } from './clock';
 import { until } from './fake-timers';
 import { endlessId } from './faults';
 import { apiClient, type Emulator, startEmulator } from './server';
+import { process, setTimeout } from '../host/globals';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 interface Raw {
 	status: number;
-	headers: http.IncomingHttpHeaders;
+	headers: import('node:http').IncomingHttpHeaders;
 	body: Buffer;
 	/** Each `data` event: its size and the bytes received so far. */
 	chunks: Array<{ bytes: number; total: number; at: number }>;
@@ -46,7 +47,7 @@ interface RawOptions {
 	headers?: Record<string, string>;
 	json?: unknown;
 	/** Called on every data event; may destroy the request. */
-	onData?: (req: http.ClientRequest, got: Raw) => void;
+	onData?: (req: import('node:http').ClientRequest, got: Raw) => void;
 }
 
 /** One request on a fresh connection; the answer's bytes as they came (no decompression). */

@@ -1,3 +1,4 @@
+import { process } from '../host/globals';
 /** Command-line options of `npm run demo`. */
 
 /**
@@ -10,10 +11,8 @@ export function redirectUriOption(argv: string[], env: NodeJS.ProcessEnv = proce
 	const flag = argv.findIndex((a) => a === '--redirect-uri' || a.startsWith('--redirect-uri='));
 	const value = flag < 0 ? env.VENDOR_REDIRECT_URI : argv[flag].includes('=') ? argv[flag].split('=').slice(1).join('=') : argv[flag + 1];
 	if (value === undefined || value === '') return undefined;
-	try {
-		const url = new URL(value);
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-	} catch {
+	const url = URL.canParse(value) ? new URL(value) : undefined;
+	if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
 		throw new Error(`Redirect URI "${value}" is not an http(s) URL (from ${flag < 0 ? 'VENDOR_REDIRECT_URI' : '--redirect-uri'})`);
 	}
 	return value;

@@ -48,9 +48,9 @@
  * - Data: a default organisation (600000001) and portal (7000000000001) exist in every
  *   region; `demo: true` seeds demo data into the US ones (demo-data.ts).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import zlib from 'node:zlib';
+import http from '../host/http';
+import type { AddressInfo } from '../host/net';
+import zlib from '../host/zlib';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
 import { locationOf, validateValues } from '../../nodes/shared/tables/validate';
@@ -63,6 +63,7 @@ import { allScopes, type Family, type MatchResult, type Route, Router } from './
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
 import { generic, RULES } from './rules';
 import { Store, type Rec } from './store';
+import { setTimeout, clearTimeout } from '../host/globals';
 
 export const REGIONS = ['us', 'eu', 'in', 'au', 'cn'] as const;
 export const DEFAULT_ORGANIZATION_ID = '600000001';

@@ -92,12 +92,10 @@ export async function activateTrigger(opts: ActivationOptions): Promise<ActiveTr
 	const noTriggerFunctions = () => {
 		throw new Error('the harness activates polling triggers only');
 	};
-	try {
-		await active.add(id, workflow, additionalData, 'trigger', activation, noTriggerFunctions, getPollFunctions);
-	} catch (error) {
+	await active.add(id, workflow, additionalData, 'trigger', activation, noTriggerFunctions, getPollFunctions).catch((error: unknown) => {
 		scheduler.deregisterAllCrons();
 		throw error;
-	}
+	});
 	return {
 		isActive: () => active.isActive(id),
 		scheduled: ticks.length,

@@ -194,6 +194,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { secretsEnabled: false });
 		if (expressionResolveValues) {
+			let failure: unknown;
 			try {
 				decrypted = expressionResolveValues.workflow.expression.getParameterValue(
 					decrypted as INodeParameters,
@@ -209,8 +210,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 					decrypted,
 				) as ICredentialDataDecryptedObject;
 			} catch (e) {
-				(e as Error).message += ' [Error resolving credentials]';
-				throw e;
+				failure = e;
+			}
+			if (failure) {
+				(failure as Error).message += ' [Error resolving credentials]';
+				throw failure;
 			}
 		} else {
 			const workflow = new Workflow({
@@ -247,7 +251,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
 		data: ICredentialDataDecryptedObject,
-		_additionalData: IWorkflowExecuteAdditionalData,
 	): Promise<void> {
 		await this.updateCredentials(nodeCredentials, type, data);
 	}

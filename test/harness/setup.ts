@@ -1,4 +1,4 @@
-import './env';
+import { HARNESS_USER_FOLDER } from './env'; // first: it sets n8n's environment before n8n-core loads
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -6,7 +6,6 @@ import * as core from 'n8n-core';
 import { BinaryDataService, InstanceSettings } from 'n8n-core';
 
 import { noteAdaptation } from './compat';
-import { HARNESS_USER_FOLDER } from './env';
 
 let done = false;
 let filesystemBinary: Promise<void> | undefined;

@@ -20,13 +20,14 @@
  * lock folder per release (`<version>.lock`, created atomically by mkdir) is held while
  * checking or installing; a lock whose owner process is gone is taken over.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from '../host/child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from '../host/fs';
+import { hostname } from '../host/os';
+import { join } from '../host/path';
 
 import { PROJECT_ROOT } from '../packaging/n8n-install';
 import { packagesOf, type N8nRelease } from './releases';
+import { process, setTimeout } from '../host/globals';
 
 /** `.cache/n8n-matrix` of the project. */
 export const MATRIX_CACHE = join(PROJECT_ROOT, '.cache', 'n8n-matrix');
@@ -128,13 +129,15 @@ async function lock(cacheRoot: string, name: string): Promise<() => void> {
 	const owner = join(lockDir, 'owner.json');
 	const deadline = Date.now() + LOCK_WAIT_MS;
 	for (;;) {
+		let failure: unknown;
 		try {
 			mkdirSync(lockDir);
 			writeFileSync(owner, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
 			return () => rmSync(lockDir, { recursive: true, force: true });
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			failure = error;
 		}
+		if ((failure as NodeJS.ErrnoException).code !== 'EEXIST') throw failure;
 		const held = readJson<{ pid: number; host: string }>(owner);
 		let ageMs = 0;
 		try {

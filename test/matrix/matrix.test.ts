@@ -21,9 +21,9 @@
  * One line per release sums it up on stdout at the end (release, n8n-core, n8n-workflow, zod,
  * Node, results). Needs `dist/` (`npm test` builds it before jest).
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { mkdtempSync, realpathSync, rmSync } from '../host/fs';
+import { tmpdir } from '../host/os';
+import { join, sep } from '../host/path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -35,6 +35,7 @@ import { ensureReleaseInstalled, type ReleaseInstall } from './install';
 import { N8N_RELEASES, type N8nRelease } from './releases';
 import { TargetProcess } from './target-process';
 import type { RunnerReady, RunnerRunResult } from './target-runner';
+import { process } from '../host/globals';
 
 /** Installs may take minutes each on a cold cache (two at a time). */
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
@@ -124,7 +125,7 @@ function expectSucceeded(run: RunnerRunResult): void {
 /** A failure message as one short line for the summary: the message's first lines without jest's matcher hint. */
 function summaryOf(error: Error): string {
 	const lines = error.message
-		.replace(/\u001b\[[0-9;]*m/g, '')
+		.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
 		.split('\n')
 		.map((line) => line.trim())
 		.filter((line) => line && !/^expect\(/.test(line));
@@ -173,14 +174,17 @@ describe.each(N8N_RELEASES.map((release) => [release.n8n, release] as const))('n
 	/** A scenario: its outcome is recorded for the summary line, its failure fails the test. */
 	function scenario(key: Scenario, title: string, body: () => Promise<void>): void {
 		test(`${key}. ${title}`, async () => {
-			try {
+			const run = async () => {
 				if (setupError) throw new Error(`set-up failed: ${setupError.message}`);
 				await body();
-				results.get(release.n8n)!.set(key, 'pass');
-			} catch (error) {
-				results.get(release.n8n)!.set(key, `FAIL (${summaryOf(error as Error)})`);
-				throw error;
-			}
+			};
+			await run().then(
+				() => results.get(release.n8n)!.set(key, 'pass'),
+				(error: unknown) => {
+					results.get(release.n8n)!.set(key, `FAIL (${summaryOf(error as Error)})`);
+					throw error;
+				},
+			);
 		}, SCENARIO_TIMEOUT_MS);
 	}
 

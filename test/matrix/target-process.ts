@@ -3,13 +3,14 @@
  * with one release's modules on NODE_PATH, waits for what it loaded, and sends it requests
  * over the IPC channel. Never blocks the event loop (the emulator runs in this process).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from '../host/child_process';
+import { join } from '../host/path';
 
 import type { HarnessCredential, HarnessWorkflow } from '../harness';
 import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError } from './target-runner';
+import { process, setTimeout, clearTimeout } from '../host/globals';
 
-const ENTRY = join(__dirname, 'matrix-child.js');
+const ENTRY = join(module.path, 'matrix-child.js');
 
 /** Distributes Omit over a union (each request without its id). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;

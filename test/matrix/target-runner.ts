@@ -18,9 +18,10 @@ import { harnessAdaptations, runWorkflow, type HarnessCredential, type HarnessWo
 import { asClass, loadInstalledPackage, type ChildResult } from '../packaging/load-and-run';
 
 import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeType, IVersionedNodeType } from 'n8n-workflow';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
+import { readFileSync } from '../host/fs';
+import { createRequire } from '../host/module';
+import { join, sep } from '../host/path';
+import { process } from '../host/globals';
 
 export interface PacingRule {
 	limit: number;
@@ -148,7 +149,7 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 		const nodeTypes = Object.values(loader.nodeTypes).map(({ type }) => asClass<INodeType | IVersionedNodeType>(type));
 		const credentialTypes = Object.values(loader.credentialTypes).map(({ type }) => asClass<ICredentialType>(type));
 		const installedDir = loader.directory;
-		const harnessFile = join(__dirname, '..', 'harness', 'index.ts');
+		const harnessFile = join(module.path, '..', 'harness', 'index.ts');
 		const packageFile = join(installedDir, 'package.json');
 		const projectNodeModules = join(projectRoot, 'node_modules') + sep;
 		const ready: RunnerReady = {

@@ -16,11 +16,12 @@ import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWo
 
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { ICredentialType, IDataObject, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve, sep } from 'node:path';
+import { readFileSync } from '../host/fs';
+import { createRequire } from '../host/module';
+import { join, resolve, sep } from '../host/path';
 
 import { RESULT_MARKER } from './n8n-install';
+import { process } from '../host/globals';
 
 export interface ChildInput {
 	/** `<user folder>/.n8n/nodes/node_modules/<package>`. */
@@ -149,7 +150,7 @@ export async function loadInstalledPackage(installedDir: string): Promise<Loaded
 	const fromPackage = createRequire(join(packageDir, 'package.json'));
 	const resolved = Object.fromEntries(['n8n-workflow', 'zod/v3'].map((id) => [id, fromPackage.resolve(id)]));
 
-	const projectRoot = join(__dirname, '..', '..');
+	const projectRoot = join(module.path, '..', '..');
 	const projectOwn = ['dist', 'nodes', 'credentials'].map((dir) => join(projectRoot, dir) + sep);
 	const facts: Omit<ChildResult, 'run'> = {
 		packageName: loader.packageName,
@@ -187,7 +188,7 @@ async function main(input: ChildInput): Promise<ChildResult> {
 	}
 
 	// taken again after the run: running may load more of the package's modules
-	const projectRoot = join(__dirname, '..', '..');
+	const projectRoot = join(module.path, '..', '..');
 	const projectOwn = ['dist', 'nodes', 'credentials'].map((dir) => join(projectRoot, dir) + sep);
 	return {
 		...facts,

@@ -14,10 +14,11 @@
  * has no dependencies, so nothing needs fetching; a dependency added by mistake fails here
  * instead of being downloaded).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { execFile } from '../host/child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '../host/fs';
+import { join } from '../host/path';
+import { promisify } from '../host/util';
+import { process } from '../host/globals';
 
 const run = promisify(execFile);
 
@@ -25,7 +26,7 @@ const run = promisify(execFile);
 export const RESULT_MARKER = 'PACKAGING_RESULT ';
 
 /** The project root (this file is test/packaging/n8n-install.ts). */
-export const PROJECT_ROOT = join(__dirname, '..', '..');
+export const PROJECT_ROOT = join(module.path, '..', '..');
 
 /** The exact arguments n8n 2.x passes to `npm install` inside an extracted community package. */
 export const N8N_NPM_INSTALL_ARGS = [
@@ -73,13 +74,11 @@ function npmEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.Pr
 
 async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
 	const npmCommand = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	try {
-		const { stdout } = await run(npmCommand, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
-		return stdout;
-	} catch (error) {
+	const { stdout } = await run(npmCommand, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: unknown) => {
 		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
 		throw new Error(`npm ${args.join(' ')} (in ${cwd}) failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`);
-	}
+	});
+	return stdout;
 }
 
 export interface PackResult {

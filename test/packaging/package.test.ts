@@ -8,16 +8,17 @@
  *
  * Needs `dist/` (`npm test` builds it before jest). No network: npm runs offline with a private cache.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, relative, sep } from 'node:path';
+import { spawn } from '../host/child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../host/fs';
+import { tmpdir } from '../host/os';
+import { basename, join, relative, sep } from '../host/path';
 
 import { apiCall, byId, chain, WorkflowEnv } from '../workflows/support';
 import type { ChildInput, ChildResult, LoadedNode } from './load-and-run';
 import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson, RESULT_MARKER, type Installed } from './n8n-install';
+import { process } from '../host/globals';
 
-const CHILD = join(__dirname, 'n8n-child.js');
+const CHILD = join(module.path, 'n8n-child.js');
 /** What n8n's community lint allows published code to import (crypto is a built-in, not a module file). */
 const ALLOWED_IMPORTS = ['n8n-workflow', 'zod', 'p-limit', 'lodash', 'luxon', 'moment'];
 /** Folder names of test code, the emulator, benchmarks or their compiled output. */

@@ -2,12 +2,12 @@
  * The README's Compatibility table lists exactly the releases the version matrix runs on
  * (test/matrix/releases.ts), with the n8n-core, n8n-workflow and zod each ships.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from '../host/fs';
+import { join } from '../host/path';
 
 import { N8N_RELEASES } from '../matrix/releases';
 
-const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const readme = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
 
 function compatibilityRows(): string[][] {
 	const section = readme.slice(readme.indexOf('## Compatibility'), readme.indexOf('\n## ', readme.indexOf('## Compatibility') + 1));
@@ -28,8 +28,7 @@ test('the stated floor is the oldest release the matrix runs', () => {
 });
 
 test("published code imports zod only as 'zod/v3' (the v3 API in zod 3.25 and in every zod 4, whose root is the v4 API)", () => {
-	const { readdirSync, statSync } = require('node:fs') as typeof import('node:fs');
-	const root = join(__dirname, '..', '..');
+	const root = join(module.path, '..', '..');
 	const sources = (dir: string): string[] =>
 		readdirSync(dir).flatMap((name) => {
 			const file = join(dir, name);

@@ -34,7 +34,7 @@ function seen(props: INodeProperties[], resource: string, operation: string, too
 			);
 		})
 		.map((p) => {
-			const { resource: _r, operation: _o, ...rest } = p.displayOptions?.show ?? {};
+			const rest = Object.fromEntries(Object.entries(p.displayOptions?.show ?? {}).filter(([key]) => key !== 'resource' && key !== 'operation'));
 			return JSON.stringify({ ...p, displayOptions: p.displayOptions ? { ...p.displayOptions, show: rest } : undefined });
 		});
 }

@@ -6,8 +6,8 @@
  * - articles read right ("an item", "a project");
  * - every docs link (codex, credential) lands on a heading of the README.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
 import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -25,7 +25,7 @@ import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
 import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
 import { NODE_TYPES } from '../workflows/support';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(module.path, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; homepage: string };
 

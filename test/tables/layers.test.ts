@@ -13,10 +13,10 @@
  *   root      nodes/shared/node.ts   the composition root: assembles the node classes
  *   node      nodes/<Node>/*.ts      the node files, their specials and events
  */
-import { readdirSync, readFileSync, statSync } from 'fs';
-import { dirname, join, relative, resolve } from 'path';
+import { readdirSync, readFileSync, statSync } from '../host/fs';
+import { dirname, join, relative, resolve } from '../host/path';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(module.path, '../..');
 
 type Part = 'tables' | 'spec' | 'api' | 'describe' | 'run' | 'features' | 'poll' | 'root' | 'node' | 'credentials';
 

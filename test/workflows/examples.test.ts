@@ -4,8 +4,8 @@
  * poll of the trigger node in the file (pinned on that node, as n8n hands a poll's items
  * to the run), and n8n's Schedule Trigger is the harness stand-in of the same type.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -26,7 +26,7 @@ interface ExampleFile extends HarnessWorkflow {
 }
 
 function example(file: string): ExampleFile {
-	return JSON.parse(readFileSync(join(__dirname, '../../examples', file), 'utf8')) as ExampleFile;
+	return JSON.parse(readFileSync(join(module.path, '../../examples', file), 'utf8')) as ExampleFile;
 }
 
 beforeAll(async () => {

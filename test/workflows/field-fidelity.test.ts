@@ -6,8 +6,8 @@
  * the documents show are offered, inferred rules and operations say so in the UI, guessed
  * paging does not trust a missing page_context, and server texts never show a token.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
 
 import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
@@ -424,7 +424,7 @@ const DESCRIPTIONS: INodeTypeDescription[] = [
 ].map((N) => new N().description);
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 const NOT_COVERED = (() => {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const readme = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
 	const start = readme.indexOf('\n## Not covered / assumptions\n');
 	return flat(readme.slice(start, readme.indexOf('\n## ', start + 1)));
 })();

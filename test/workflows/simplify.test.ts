@@ -2,8 +2,8 @@
  * Simplify on Get and Get Many: the fields listed in the resource's table instead of the
  * whole record; off by default for the node, on by default for its AI-tool variant.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -114,7 +114,7 @@ describe('Simplify is on by default as an AI tool and off otherwise', () => {
 });
 
 test('the README\'s Simplify table lists exactly the fields of each resource\'s table', () => {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const readme = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
 	const start = readme.indexOf('\n### Simplify\n');
 	expect(start).toBeGreaterThan(0);
 	const section = readme.slice(start, readme.indexOf('\n### ', start + 1));

@@ -4,7 +4,7 @@
  */
 import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
@@ -15,7 +15,6 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
 import { apiClient, startEmulator } from '../emulator/server';
 import type { Tenant } from '../emulator/store';

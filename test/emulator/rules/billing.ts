@@ -114,7 +114,9 @@ export const billingRules: Rules = {
 			genericList(ctx, {
 				reportName: 'Projects',
 				entry: (p) => {
-					const { tasks: _t, users: _u, ...entry } = p;
+					const entry = { ...p };
+					delete entry.tasks;
+					delete entry.users;
 					return entry;
 				},
 			}),
