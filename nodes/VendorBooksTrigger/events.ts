@@ -31,6 +31,7 @@ export const booksEvents: TriggerEvent[] = [
 		sort: NEWEST,
 		timeField: 'created_time',
 		inferred: 'sort_column / sort_order parameter names',
+		ifWrong: 'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong',
 	},
 	{
 		value: 'estimateStatusChanged',
@@ -44,6 +45,7 @@ export const booksEvents: TriggerEvent[] = [
 		status: { field: 'status', filter: 'status', values: ['accepted', 'declined', 'expired', 'invoiced', 'sent'] },
 		exclude: ['status', 'filter_by'],
 		inferred: 'status filter parameter name',
+		ifWrong: 'If the service ignores the status filter, each poll reads the whole list: slower, never wrong',
 	},
 	{
 		value: 'invoiceCreated',
@@ -55,6 +57,7 @@ export const booksEvents: TriggerEvent[] = [
 		sort: NEWEST,
 		timeField: 'created_time',
 		inferred: 'sort_column / sort_order parameter names',
+		ifWrong: 'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong',
 	},
 	{
 		value: 'invoiceStatusChanged',
@@ -68,6 +71,7 @@ export const booksEvents: TriggerEvent[] = [
 		status: { field: 'status', filter: 'status', values: ['overdue', 'paid', 'partially_paid'] },
 		exclude: ['status', 'filter_by'],
 		inferred: 'status filter parameter name',
+		ifWrong: 'If the service ignores the status filter, each poll reads the whole list: slower, never wrong',
 	},
 	{
 		value: 'itemCreated',
@@ -78,5 +82,6 @@ export const booksEvents: TriggerEvent[] = [
 		strategy: 'scan',
 		query: { filter_by: 'Status.All' },
 		inferred: 'filter_by parameter name',
+		ifWrong: 'If the service ignores the filter, each poll reads the whole list: slower, never wrong',
 	},
 ];

@@ -10,6 +10,7 @@ import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { checkValues } from '../../nodes/shared/tables/validate';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { NODE_TYPES } from '../workflows/support';
 
 interface Seen {
@@ -113,4 +114,21 @@ describe('errors in the form\'s words: the label the user sees, the entry\'s pos
 		expect(refusal(op(booksArea, 'invoice', 'create'), { customer_id: '1', due_date: '31/12/2026' })).toBe('Invalid input: Due Date must be a date written yyyy-mm-dd (got "31/12/2026")');
 		expect(refusal(op(booksArea, 'invoice', 'create'), { customer_id: '1', due_date: '2026-02-30' })).toBe('Invalid input: Due Date must be a real calendar date (yyyy-mm-dd) (got "2026-02-30")');
 	});
+});
+
+test('no text of any node or of the credential says where the knowledge came from (that is the README\'s "Not covered / assumptions")', () => {
+	const PROVENANCE = /API reference|the documents|not shown|write-only|input only|inferred|documented|type not|as elsewhere in the API|API conventions/i;
+	const shown: string[] = [];
+	const collect = (props: unknown[]): void => {
+		for (const p of props as Array<Record<string, unknown>>) {
+			for (const key of ['displayName', 'description', 'hint', 'placeholder', 'action']) if (typeof p[key] === 'string') shown.push(p[key] as string);
+			// an option's name is its label; a property's name is internal
+			if (!('type' in p) && typeof p.name === 'string') shown.push(p.name);
+			for (const inner of ['options', 'values', 'modes']) if (Array.isArray(p[inner])) collect(p[inner] as unknown[]);
+		}
+	};
+	for (const Type of NODE_TYPES) collect((new Type() as INodeType).description.properties);
+	collect(new VendorOAuth2Api().properties);
+	expect(shown.length).toBeGreaterThan(1000);
+	expect(shown.filter((text) => PROVENANCE.test(text))).toEqual([]);
 });

@@ -245,7 +245,7 @@ describe('Vendor Projects field tables', () => {
 		expect(inProject.fields.map((f) => f.name)).not.toContain('status');
 		for (const op of [portalWide, inProject])
 			for (const x of extras)
-				expect(field(op.fields, x)).toMatchObject({ type: 'string', description: "Type not in the vendor's API reference" });
+				expect(field(op.fields, x)).toMatchObject({ type: 'string', description: 'Sent as the text you enter; if the service does not accept it, the search fails with its message' });
 	});
 
 	it('has the custom-field value table with every documented limit', () => {

@@ -13,15 +13,16 @@ import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-wor
 
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
+import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
+import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
+import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
+import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
@@ -271,7 +272,7 @@ test('6. bills: item_order as a decimal; response-only line members are not offe
 	for (const readOnly of ['account_name', 'tax_name', 'tax_percentage', 'bcy_rate', 'item_total', 'image_name', 'reverse_charge_tax_amount']) expect(lineMembers).not.toContain(readOnly);
 });
 
-test('7. rules the documents do not state say "Inferred" in the UI: amounts of payments and refunds, payment invoice entries, custom-field entries, can_send_in_mail; the item name has no invented limit', async () => {
+test('7. rules the documents do not state are kept and shown as rules (required, split), never as where they came from: amounts of payments and refunds, payment invoice entries, custom-field entries, can_send_in_mail; the item name has no invented limit', async () => {
 	const result = await env.run([
 		payments('No amount', { operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
 		refunds('No refund amount', { operation: 'create', payment_id: byId(DEMO.payments.paid2), amount: '={{ "" }}' }, { onError: 'continueRegularOutput' }),
@@ -282,42 +283,35 @@ test('7. rules the documents do not state say "Inferred" in the UI: amounts of p
 	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: Amount is required');
 	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: Invoices, entry 1: Amount Applied is required');
 	expect(env.apiRequests()).toHaveLength(0);
-	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount');
+	// the form marks them required (an update reads the payment's amount when it is left out: optional there)
+	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount' && p.displayOptions?.show?.operation?.includes('create'));
 	expect(amounts.flatMap((p) => p.displayOptions?.show?.resource ?? []).sort()).toEqual(expect.arrayContaining(['payment', 'refund']));
-	for (const p of amounts) expect(p.description).toContain("Inferred: required (not marked required in the vendor's API reference");
-	// Members required by inference say so too.
+	for (const p of amounts) expect([p.displayOptions?.show, p.required]).toEqual([p.displayOptions?.show, true]);
 	const invoiceProps = allProperties(new VendorInvoice().description.properties);
-	for (const name of ['invoice_id', 'amount_applied']) {
-		const members = invoiceProps.filter((p) => p.name === name && p.required);
-		expect(members.length).toBeGreaterThan(0);
-		for (const p of members) expect([name, p.description]).toEqual([name, expect.stringContaining('Inferred: required in each entry')]);
-	}
+	for (const name of ['invoice_id', 'amount_applied']) expect(invoiceProps.filter((p) => p.name === name && p.required).length).toBeGreaterThan(0);
 	const booksRequired = allProperties(new VendorBooks().description.properties).filter((x) => (x.name === 'customfield_id' || x.name === 'can_send_in_mail') && x.required);
 	expect(new Set(booksRequired.map((p) => p.name))).toEqual(new Set(['customfield_id', 'can_send_in_mail']));
-	for (const p of booksRequired) {
-		expect([p.name, p.description]).toEqual([p.name, expect.stringContaining('Inferred: required')]);
-	}
 	const pdfIds = allProperties(new VendorBooks().description.properties).find((p) => p.name === 'estimate_ids' && p.displayOptions?.show?.operation?.includes('getPdf'));
-	expect(pdfIds?.description).toContain('Inferred: split into calls of 25 IDs');
+	expect(pdfIds?.description).toContain('in calls of 25 IDs, one PDF each');
 	const names = allProperties(new VendorBooks().description.properties).filter((p) => p.name === 'name' && p.displayOptions?.show?.resource?.includes('item'));
 	for (const p of names) expect(p.description).not.toMatch(/200/);
 });
 
-test('8. inferred operations say so in the UI: the refund list and the bill update show an "Inferred" notice, and run', async () => {
+test('8. inferred operations carry a notice in the user\'s words (what they notice if the guess is wrong): the refund list, the bill update, create from estimate, guessed paging; and run', async () => {
 	const notice = (props: INodeProperties[], resource: string, operation: string) =>
 		props.find((p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation))?.displayName;
-	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^Inferred: this list is not in the vendor's API reference; it is read from GET \/customerpayments\/\{payment_id\}\/refunds/);
-	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^Inferred: this call is not in the vendor's API reference; it is sent as PUT \/bills\/\{bill_id\}/);
+	expect(notice(new VendorInvoice().description.properties, 'refund', 'getAll')).toMatch(/^If this fails with "not found", the account does not list refunds here/);
+	expect(notice(new VendorInventory().description.properties, 'bill', 'update')).toMatch(/^If this fails with "not found", bills cannot be updated in this account/);
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'create')).toBeUndefined();
-	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Inferred: the vendor's API reference has no such call; the node reads the estimate/);
+	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Two calls: the estimate is read, then the invoice is created/);
 	// Lists whose paging is guessed say so too.
-	const paging = /^Inferred: this list's paging is not in the vendor's API reference/;
+	const paging = /^If Return All stops early or repeats records, set a Limit instead$/;
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getInvoices')).toMatch(paging);
 	expect(notice(new VendorInventory().description.properties, 'bill', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBooks().description.properties, 'item', 'getAll')).toBeUndefined();
-	const pageEnd = /^Inferred: this list's answer is not in the vendor's API reference/;
+	const pageEnd = paging;
 	for (const [resource, operation] of [['project', 'getAll'], ['search', 'search'], ['search', 'searchInProject'], ['trash', 'getBin']]) {
 		expect([resource, operation, notice(new VendorProjects().description.properties, resource, operation)]).toEqual([resource, operation, expect.stringMatching(pageEnd)]);
 	}
@@ -417,11 +411,6 @@ test('11. keys no table names are refused by the server naming the key; a token 
 	env.em.faults.clear();
 });
 
-/** Every node description, as the UI shows it. */
-const DESCRIPTIONS: INodeTypeDescription[] = [
-	VendorBooks, VendorInvoice, VendorBilling, VendorInventory, VendorProjects,
-	VendorBooksTrigger, VendorInvoiceTrigger, VendorBillingTrigger, VendorInventoryTrigger, VendorProjectsTrigger,
-].map((N) => new N().description);
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 const NOT_COVERED = (() => {
 	const readme = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
@@ -429,43 +418,32 @@ const NOT_COVERED = (() => {
 	return flat(readme.slice(start, readme.indexOf('\n## ', start + 1)));
 })();
 
-test('12. the README\'s "Not covered / assumptions" lists every inferred name, rule, operation and paging style the UI marks, with the UI\'s words, and nothing the UI does not show', () => {
-	const props = DESCRIPTIONS.flatMap((d) => allProperties(d.properties));
-	// What the UI says is inferred: notices on operations, "Inferred: ..." at the end of a field's or a trigger event's description.
-	const eventOptions = DESCRIPTIONS.flatMap((d) => d.properties.filter((p) => p.name === 'event').flatMap((p) => (p.options ?? []) as Array<{ name: string; description?: string }>));
-	const eventTexts = eventOptions.flatMap((o) => (o.description?.includes('Inferred: ') ? [flat(o.description.slice(o.description.indexOf('Inferred: ')))] : []));
-	expect(eventTexts.length).toBeGreaterThanOrEqual(9);
-	const uiTexts = new Set([
-		...props.filter((p) => p.type === 'notice' && p.displayName.startsWith('Inferred: ')).map((p) => flat(p.displayName)),
-		...props.flatMap((p) => (p.description?.includes('Inferred: ') ? [flat(p.description.slice(p.description.indexOf('Inferred: ')))] : [])),
-		...eventTexts,
-	]);
-	expect(uiTexts.size).toBeGreaterThanOrEqual(8);
-	for (const text of uiTexts) expect([text, NOT_COVERED.includes(`"${text}"`)]).toEqual([text, true]);
-	// ... and the README quotes no "Inferred: ..." text the UI does not show.
-	const quoted = [...NOT_COVERED.matchAll(/"(Inferred: [^"]+)"/g)].map((m) => m[1]);
-	expect(quoted.length).toBe(uiTexts.size);
-	for (const text of quoted) expect([text, uiTexts.has(text)]).toEqual([text, true]);
-
+test('12. the README\'s "Not covered / assumptions" names every inferred name, rule, operation and trigger event of the tables, in the tables\' words (the form says only what the user notices)', () => {
+	const walk = (fields: Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? [])]);
+	const areas = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea];
+	const ops = areas.flatMap((area) => area.resources.flatMap((r) => r.operations));
+	const fields = ops.flatMap((o) => walk(o.fields)).filter((f) => !f.readOnly);
 	// Inferred parameter names: each in the README's list, in backticks.
-	const names = new Set(props.filter((p) => p.description?.includes('Parameter name inferred from the API conventions')).map((p) => p.name));
+	const names = new Set(fields.filter((f) => f.inferred).map((f) => f.name));
 	expect(names.size).toBeGreaterThanOrEqual(6);
 	const namesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Inferred names'), NOT_COVERED.indexOf('- Types the API reference does not show'));
-	expect(namesBullet).toContain('"Parameter name inferred from the API conventions"');
 	for (const name of names) expect([name, namesBullet.includes(`\`${name}\``)]).toEqual([name, true]);
-
-	// Types not shown: each such field named in the README with the UI's words.
+	// Inferred rules, operations and trigger events: their texts quoted.
+	const quoted = [
+		...fields.flatMap((f) => (f.inferredRule ? [f.inferredRule] : [])),
+		...ops.flatMap((o) => (o.inferredNote ? [o.inferredNote] : [])),
+		...[...booksEvents, ...invoiceEvents, ...projectsEvents, ...billingEvents, ...inventoryEvents].flatMap((e) => (e.inferred ? [e.inferred] : [])),
+	];
+	expect(quoted.length).toBeGreaterThanOrEqual(20);
+	for (const text of new Set(quoted)) expect([text, NOT_COVERED.includes(`"${flat(text).replace(/\.$/, '')}`)]).toEqual([text, true]);
+	// Types not shown: each such field named in the README.
 	const typesBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Types the API reference does not show'), NOT_COVERED.indexOf('- Inferred operations'));
-	const untyped = props.filter((p) => /Type not in the vendor's API reference|its type is not in the vendor's API reference/.test(p.description ?? ''));
+	const untyped = fields.filter((f) => /^Sent as the text (or number )?you enter/.test(f.description ?? ''));
 	expect(untyped.length).toBeGreaterThanOrEqual(12);
-	for (const p of untyped) {
-		expect([p.name, typesBullet.includes(`\`${p.name}\``)]).toEqual([p.name, true]);
-		expect(typesBullet).toContain(`"${flat(p.description ?? '')}"`);
-	}
+	for (const f of untyped) expect([f.name, typesBullet.includes(`\`${f.name}\``)]).toEqual([f.name, true]);
 
 	// Response-only members of every table (bill, estimate and invoice lines, items, invoices): marked readOnly, none offered, each listed.
-	const walk = (fields: Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? [])]);
-	const everyField = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea].flatMap((area) => walk(area.resources.flatMap((r) => r.operations.flatMap((o) => o.fields))));
+	const everyField = ops.flatMap((o) => walk(o.fields));
 	const readOnly = [...new Set(everyField.filter((f) => f.readOnly).map((f) => f.name))];
 	expect(readOnly.length).toBeGreaterThanOrEqual(15);
 	const computedBullet = NOT_COVERED.slice(NOT_COVERED.indexOf('- Members the service computes'));

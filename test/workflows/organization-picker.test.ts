@@ -30,7 +30,7 @@ test('every node and trigger of the accounting areas: Organization ID is a locat
 			['id', undefined],
 		]);
 		expect(property?.modes?.[0].placeholder).toBe('Select an organization...');
-		expect(property?.description).toContain("Inferred: the organization list is not in the vendor's API reference");
+		expect(property?.description).toContain('If the list stays empty or fails, enter the ID (By ID)');
 		expect(Object.keys((new type() as INodeType).methods?.listSearch ?? {})).toContain('searchOrganizations');
 	}
 	expect(withOrganization).toBe(8);

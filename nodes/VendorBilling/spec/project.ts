@@ -1,4 +1,4 @@
-import { GUESSED_PAGING, sortOrder } from '../../shared/tables/inferred';
+import { GUESSED_PAGING, PAGING_NOTICE, sortOrder } from '../../shared/tables/inferred';
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 
@@ -216,13 +216,14 @@ const operations: Operation[] = [
 			{
 				...sortOrder,
 				description:
-					'Sort direction (sort_order, as other lists\' page_context names it)',
+					'Sort direction',
 			},
 		],
 		responseKey: 'projects',
 		pagination: 'pageContext',
 		inferred: true,
 		inferredNote: GUESSED_PAGING,
+		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
 	},
@@ -288,6 +289,7 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		inferred: true,
 		inferredNote: GUESSED_PAGING,
+		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
 	},

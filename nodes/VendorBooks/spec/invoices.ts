@@ -133,7 +133,7 @@ const lineItems: Field = {
 			name: 'discount',
 			type: 'string',
 			top: true,
-			description: 'Discount of the line (an amount, or a percentage such as 10%; type not shown)',
+			description: 'Discount of the line (an amount, or a percentage such as 10%)',
 		},
 		{
 			name: 'tags',
@@ -161,9 +161,9 @@ const lineItems: Field = {
 			type: 'string',
 			label: 'HSN or SAC',
 			group: 'India',
-			description: 'HSN or SAC code (input only)',
+			description: 'HSN or SAC code',
 		},
-		{ name: 'warehouse_id', type: 'id', description: 'ID of the warehouse (input only)' },
+		{ name: 'warehouse_id', type: 'id', description: 'ID of the warehouse' },
 	],
 };
 
@@ -187,7 +187,7 @@ const invoiceBodyFields: Field[] = [
 	{
 		name: 'discount',
 		type: 'string',
-		description: 'Discount (an amount, or a percentage such as 10%; type not shown)',
+		description: 'Discount (an amount, or a percentage such as 10%)',
 	},
 	{ name: 'is_discount_before_tax', type: 'boolean', description: 'Whether the discount applies before tax' },
 	discountType,
@@ -245,17 +245,17 @@ const invoiceBodyFields: Field[] = [
 		name: 'invoiced_estimate_id',
 		type: 'id',
 		locator: 'estimate',
-		description: 'ID of the estimate this invoice is raised from (input only)',
+		description: 'ID of the estimate this invoice is raised from',
 	},
-	{ name: 'salesorder_item_id', type: 'id', description: 'ID of the sales order item (input only)' },
-	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail (input only)' },
-	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the e-mail (input only)' },
-	{ name: 'reason', type: 'string', description: 'Reason for the change (input only)' },
-	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority (input only)' },
-	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption (input only)' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code (input only)' },
-	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exempt No', description: 'AvaTax exemption number (input only)' },
-	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'AvaTax tax code (input only)' },
+	{ name: 'salesorder_item_id', type: 'id', description: 'ID of the sales order item' },
+	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail' },
+	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the e-mail' },
+	{ name: 'reason', type: 'string', description: 'Reason for the change' },
+	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority' },
+	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption' },
+	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code' },
+	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exempt No', description: 'AvaTax exemption number' },
+	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'AvaTax tax code' },
 	// Region-only fields.
 	placeOfSupply,
 	isPreGst,
@@ -308,13 +308,13 @@ const commentFields: Field[] = [
 		top: true,
 		multiline: true,
 		inferred: true,
-		description: 'Text of the comment (named as for estimate comments)',
+		description: 'Text of the comment',
 	},
 	{
 		name: 'show_comment_to_clients',
 		type: 'boolean',
 		inferred: true,
-		description: 'Whether clients see the comment (named as for estimate comments)',
+		description: 'Whether clients see the comment',
 	},
 ];
 
@@ -364,6 +364,7 @@ const operations: Operation[] = [
 		inferred: true,
 		inferredNote:
 			'the vendor\'s API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).',
+		notice: 'Two calls: the estimate is read, then the invoice is created from its customer and lines (fields set here override them)',
 		special: 'fromEstimate',
 		notes:
 			'Not a documented call: composed by the node from GET /estimates/{estimate_id} and POST /invoices. estimate_id is not sent as such: the node reads the estimate and builds the invoice body (customer_id, line_items, currency and the other copied header fields, invoiced_estimate_id = estimate_id), then overlays the fields given here.',
@@ -398,7 +399,7 @@ const operations: Operation[] = [
 				type: 'enum',
 				values: INVOICE_STATUSES,
 				inferred: true,
-				description: 'Status filter (status, as the record field is named)',
+				description: 'Status filter',
 			},
 			{
 				name: 'filter_by',
@@ -417,7 +418,7 @@ const operations: Operation[] = [
 				],
 				inferred: true,
 				description:
-					'Status filter form (filter_by, as elsewhere in the API)',
+					'Status filter form',
 			},
 			{
 				name: 'sort_column',
@@ -425,7 +426,7 @@ const operations: Operation[] = [
 				values: ['customer_name', 'invoice_number', 'date', 'due_date', 'total', 'balance', 'created_time'],
 				inferred: true,
 				description:
-					'Sort column (sort_column, as elsewhere in the API)',
+					'Sort column',
 			},
 			sortOrder,
 		],

@@ -28,7 +28,7 @@ const itemFields: Field[] = [
 		name: 'name',
 		type: 'string',
 		top: true,
-		description: 'Name of the item (no length limit in the vendor\'s API reference: the server decides)',
+		description: 'Name of the item',
 	},
 	{ name: 'description', type: 'string', multiline: true, description: 'Description of the item' },
 	{ name: 'rate', type: 'number', description: 'Sales rate of the item' },
@@ -40,7 +40,7 @@ const itemFields: Field[] = [
 		type: 'enum',
 		values: ITEM_TYPES,
 		default: 'sales',
-		description: 'Item type (write-only; the API default is sales)',
+		description: 'Item type (the default is sales)',
 	},
 	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied to the item' },
 	// named and computed by the service from tax_id
@@ -84,28 +84,28 @@ const itemFields: Field[] = [
 		],
 	},
 	// Write-only fields accepted on create and update.
-	{ name: 'is_taxable', type: 'boolean', description: 'Whether the item is taxable (write-only)' },
+	{ name: 'is_taxable', type: 'boolean', description: 'Whether the item is taxable' },
 	{
 		name: 'tax_exemption_id',
 		type: 'id',
-		description: 'ID of the tax exemption; relevant when is_taxable is false (write-only)',
+		description: 'ID of the tax exemption; relevant when is_taxable is false',
 	},
-	{ name: 'account_id', type: 'id', description: 'ID of the sales account (write-only)' },
-	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'AvaTax tax code (write-only)' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code (write-only)' },
+	{ name: 'account_id', type: 'id', description: 'ID of the sales account' },
+	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'AvaTax tax code' },
+	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code' },
 	{
 		name: 'purchase_description',
 		type: 'string',
 		multiline: true,
-		description: 'Purchase description (write-only)',
+		description: 'Purchase description',
 	},
-	{ name: 'purchase_rate', type: 'number', description: 'Purchase rate (write-only)' },
-	{ name: 'purchase_account_id', type: 'id', description: 'ID of the purchase account (write-only)' },
-	{ name: 'inventory_account_id', type: 'id', description: 'ID of the inventory account (write-only)' },
-	{ name: 'vendor_id', type: 'id', description: 'ID of the preferred vendor (write-only)' },
-	{ name: 'reorder_level', type: 'number', description: 'Reorder level (write-only)' },
-	{ name: 'initial_stock', type: 'number', description: 'Opening stock (write-only)' },
-	{ name: 'initial_stock_rate', type: 'number', description: 'Opening stock rate (write-only)' },
+	{ name: 'purchase_rate', type: 'number', description: 'Purchase rate' },
+	{ name: 'purchase_account_id', type: 'id', description: 'ID of the purchase account' },
+	{ name: 'inventory_account_id', type: 'id', description: 'ID of the inventory account' },
+	{ name: 'vendor_id', type: 'id', description: 'ID of the preferred vendor' },
+	{ name: 'reorder_level', type: 'number', description: 'Reorder level' },
+	{ name: 'initial_stock', type: 'number', description: 'Opening stock' },
+	{ name: 'initial_stock_rate', type: 'number', description: 'Opening stock rate' },
 ];
 
 const operations: Operation[] = [
@@ -161,7 +161,7 @@ const operations: Operation[] = [
 				valueLabels: { 'Status.All': 'All', 'Status.Active': 'Active', 'Status.Inactive': 'Inactive' },
 				inferred: true,
 				description:
-					'Status filter (filter_by, as elsewhere in the API)',
+					'Status filter',
 			},
 			{
 				name: 'sort_column',
@@ -169,7 +169,7 @@ const operations: Operation[] = [
 				values: ['name', 'rate', 'tax_name'],
 				inferred: true,
 				description:
-					'Sort column (sort_column, as elsewhere in the API)',
+					'Sort column',
 			},
 			sortOrder,
 		],

@@ -1,6 +1,6 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import { GUESSED_PAGING } from '../../shared/tables/inferred';
+import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 /**
  * Purchase bills (document 3, "Bills"): what a vendor charges on credit. Paths are relative
@@ -52,7 +52,7 @@ const lineItemFields: Field[] = [
 	{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
 	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
 	{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax applied' },
-	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item (a number, as documented); starts at 0' },
+	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item; starts at 0' },
 	{
 		name: 'tds_tax_id',
 		type: 'string',
@@ -219,6 +219,7 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		inferred: true,
 		inferredNote: GUESSED_PAGING,
+		notice: PAGING_NOTICE,
 		notes:
 			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
 	},
@@ -244,6 +245,7 @@ const operations: Operation[] = [
 		responseKey: 'bill',
 		inferred: true,
 		inferredNote: 'this call is not in the vendor\'s API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.',
+		notice: 'If this fails with "not found", bills cannot be updated in this account: change the bill in the Vendor app',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
 	},

@@ -1,6 +1,6 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import { GUESSED_PAGING } from '../../shared/tables/inferred';
+import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 /**
  * Customer payments (document 3, "Customer payments"): money received from a customer,
@@ -234,7 +234,7 @@ const listFilters: Field[] = [
 		maxLength: 100,
 		inferred: true,
 		description:
-			'Only payments of this mode (filter_by, as other lists name their Status.* filters)',
+			'Only payments of this mode',
 	},
 ];
 
@@ -279,6 +279,7 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		inferred: true,
 		inferredNote: GUESSED_PAGING,
+		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown (the document shows none for payments); accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
 	},

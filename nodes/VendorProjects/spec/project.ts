@@ -1,5 +1,6 @@
 import type { Field, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
+import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
 const portalId: Field = {
@@ -55,7 +56,7 @@ const isRollupProject: Field = {
 	description: 'Whether the project is a rollup project',
 };
 
-const scalarNotShown = 'Scalar value; its type is not in the vendor\'s API reference';
+const scalarNotShown = 'Sent as the text or number you enter; if the service does not accept it, the call fails with its message';
 
 const createFields: Field[] = [
 	portalId,
@@ -190,6 +191,7 @@ export const project: Resource = {
 			pagination: 'pageSize',
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
+			notice: PAGING_NOTICE,
 			notes: 'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
 		},
 		{

@@ -1,4 +1,5 @@
 import type { Field, Resource } from '../../shared/tables/spec';
+import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
 const SCOPES = ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'];
@@ -19,14 +20,17 @@ const searchTerm: Field = {
 	description: 'Text to search for',
 };
 
+/** The form's words for the extra search parameters (their types are not shown: sent as the text entered). */
+const EXTRA = 'Sent as the text you enter; if the service does not accept it, the search fails with its message';
+
 /** The extra search parameters whose types are not shown: optional strings. */
 const extraParameters: Field[] = [
-	{ name: 'index', type: 'string', description: 'Type not in the vendor\'s API reference' },
-	{ name: 'range', type: 'string', description: 'Type not in the vendor\'s API reference' },
-	{ name: 'category_id', type: 'string', description: 'Type not in the vendor\'s API reference' },
-	{ name: 'path', type: 'string', description: 'Type not in the vendor\'s API reference' },
-	{ name: 'sortbyfield', type: 'string', description: 'Type not in the vendor\'s API reference' },
-	{ name: 'is_zia', type: 'string', description: 'Type not in the vendor\'s API reference' },
+	{ name: 'index', type: 'string', description: EXTRA },
+	{ name: 'range', type: 'string', description: EXTRA },
+	{ name: 'category_id', type: 'string', description: EXTRA },
+	{ name: 'path', type: 'string', description: EXTRA },
+	{ name: 'sortbyfield', type: 'string', description: EXTRA },
+	{ name: 'is_zia', type: 'string', description: EXTRA },
 ];
 
 export const search: Resource = {
@@ -66,6 +70,7 @@ export const search: Resource = {
 			pagination: 'pageSize',
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
+			notice: PAGING_NOTICE,
 			notes: 'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 		},
 		{
@@ -101,6 +106,7 @@ export const search: Resource = {
 			pagination: 'pageSize',
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
+			notice: PAGING_NOTICE,
 			notes: 'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 		},
 	],

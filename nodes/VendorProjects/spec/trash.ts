@@ -1,4 +1,5 @@
 import type { Field, Resource } from '../../shared/tables/spec';
+import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
 /** Modules whose records can be trashed, restored and deleted (document 000, "Trash request item"). */
@@ -105,7 +106,7 @@ export const trash: Resource = {
 									name: 'criteria_condition',
 									type: 'string',
 									label: 'Condition',
-									description: 'How to compare (criteria_condition); the allowed values are not in the vendor\'s API reference',
+									description: 'How to compare, as the service names it (criteria_condition); a condition it does not know fails the call with its message',
 								},
 								{
 									name: 'value',
@@ -123,6 +124,7 @@ export const trash: Resource = {
 			pagination: 'pageSize',
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
+			notice: PAGING_NOTICE,
 			notes:
 				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" / "desc(field)". filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
 		},

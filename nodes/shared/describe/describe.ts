@@ -12,7 +12,7 @@ import { mergeRepeatedProperties } from './compact';
 import { RUN_OPTIONS_PROPERTY } from '../api/options';
 import { ENTRY_MORE, entryLayout, jsonAlternativeLabel, jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
-import { ORGANIZATION, ORGANIZATIONS_INFERRED } from '../tables/organizations';
+import { ORGANIZATION } from '../tables/organizations';
 
 const COLLECTION_NAMES: Record<string, { displayName: string; placeholder: string }> = {
 	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
@@ -61,8 +61,6 @@ function describeField(field: Field): string | undefined {
 	if (field.type === 'array' && !field.fields) notes.push('Comma-separated list (or an array from an expression)');
 	if (field.maxLength) notes.push(`At most ${field.maxLength} characters`);
 	if (field.maxItems) notes.push(`At most ${field.maxItems} entries`);
-	if (field.inferred) notes.push('Parameter name inferred from the API conventions');
-	if (field.inferredRule) notes.push(`Inferred: ${field.inferredRule.replace(/\.$/, '')}`);
 	return notes.length ? notes.join('. ') : undefined;
 }
 
@@ -267,13 +265,13 @@ export function inputProperty(area: Area, field: Field): INodeProperties {
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const props: INodeProperties[] = [];
-	if (op.inferred && op.inferredNote) props.push(inferredNotice(op, show));
+	if (op.notice) props.push(inferredNotice(op, show));
 	const collections = new Map<string, INodeProperties[]>();
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op);
 		// a field the API needs that an update reads first is optional in the form
-		const prop = inputProperty(area, where === 'top' ? field : { ...field, required: false });
+		const prop = withGuess(inputProperty(area, where === 'top' ? field : { ...field, required: false }), field, op);
 		if (where === 'top') {
 			// A required list with a JSON alternative: both show as required (either one is enough; the run checks that one is given).
 			const required = field.required ? true : undefined;
@@ -345,11 +343,23 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 	return props;
 }
 
-/** The UI notice of an operation the documents do not show in full (`inferred`). */
+/** What a user notices if a guessed parameter name is wrong, said in the field's description. */
+function withGuess(prop: INodeProperties, field: Field, op: Operation): INodeProperties {
+	if (!field.inferred) return prop;
+	const guess =
+		op.kind !== 'list'
+			? 'If the service does not take this field, the call is refused'
+			: /sort/.test(field.name)
+				? 'If the service ignores it, the records come in its default order'
+				: 'If the service ignores this filter, all records are returned';
+	return { ...prop, description: [prop.description, guess].filter(Boolean).join('. ') };
+}
+
+/** The UI notice of an operation the documents do not show in full (`inferred`): what the user notices if the guess is wrong. */
 export function inferredNotice(op: Operation, show: Record<string, string[]>): INodeProperties {
 	return {
-		displayName: `Inferred: ${op.inferredNote ?? ''}`,
-		name: `${op.value}InferredNotice`,
+		displayName: op.notice ?? '',
+		name: `${op.value}Notice`,
 		type: 'notice',
 		default: '',
 		displayOptions: { show },
@@ -364,7 +374,7 @@ export const ORGANIZATION_ID: INodeProperties = {
 			type: 'string',
 			label: 'Organization ID',
 			locator: ORGANIZATION.value,
-			description: `The organization the records belong to (an ID of digits). Inferred: ${ORGANIZATIONS_INFERRED}`,
+			description: 'The organization the records belong to (an ID of digits). If the list stays empty or fails, enter the ID (By ID)',
 		},
 		ORGANIZATION.name,
 	),

@@ -88,8 +88,10 @@ export interface TriggerEvent {
 	query?: Record<string, string>;
 	/** List fields not offered as trigger filters (sorting is never offered). */
 	exclude?: string[];
-	/** Names and behaviour that the documents do not show: shown after the event's description as "Inferred: <text>" and listed in the README with the same words. */
+	/** Names and behaviour that the documents do not show, for the README's "Not covered / assumptions". */
 	inferred?: string;
+	/** With `inferred`: what the user notices if the guess is wrong, shown after the event's description. */
+	ifWrong?: string;
 }
 
 export interface TriggerMeta {
@@ -141,7 +143,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		type: 'options',
 		noDataExpression: true,
 		required: true,
-		options: events.map((e) => ({ name: e.name, value: e.value, description: e.inferred ? `${e.description}. Inferred: ${e.inferred}` : e.description })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: events.map((e) => ({ name: e.name, value: e.value, description: e.ifWrong ? `${e.description}. ${e.ifWrong}` : e.description })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: firstEvent,
 	});
 	const required = new Map<string, { field: Field; events: string[] }>();

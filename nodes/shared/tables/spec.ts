@@ -73,12 +73,17 @@ export interface Field {
 	top?: boolean;
 	/** Group name for fields that apply only to some regions or cases, e.g. 'India', 'Mexico'. */
 	group?: string;
-	/** The field's API name is not shown in the documents; it follows the same convention elsewhere. */
+	/**
+	 * The field's API name is not shown in the documents; it follows the same convention
+	 * elsewhere. Listed in the README's "Not covered / assumptions"; the form says only what the
+	 * user notices if the guess is wrong ("If the service ignores this filter, all records are
+	 * returned").
+	 */
 	inferred?: boolean;
 	/**
 	 * A rule of this field the documents do not state (a required marker, a limit, a batch
-	 * size), in words: shown in the field's UI description as "Inferred: <text>" and listed
-	 * in the README's "Not covered / assumptions" with the same wording.
+	 * size), in words, for the README's "Not covered / assumptions". The form shows the rule
+	 * itself (a required marker, a description), never where it came from.
 	 */
 	inferredRule?: string;
 	/**
@@ -167,11 +172,10 @@ export interface Operation {
 	binaryInput?: { field: string; extensions: readonly string[]; required?: boolean };
 	/** The path or the whole operation is not shown in the documents but implied by them. */
 	inferred?: boolean;
-	/**
-	 * With `inferred`: what is inferred, in words, shown in the UI as a notice on the
-	 * operation ("Inferred: <text>") and listed in the README with the same wording.
-	 */
+	/** With `inferred`: what is inferred, in words, for the README's "Not covered / assumptions". */
 	inferredNote?: string;
+	/** With `inferred`: the form's notice on the operation, in the user's words: what they notice if the guess is wrong. */
+	notice?: string;
 	/**
 	 * Update operations that replace these fields on every call (the API needs them each
 	 * time): a field the user leaves out is read from the record first (the resource's Get)
