@@ -46,19 +46,20 @@ export class VendorOAuth2Api implements ICredentialType {
 			name: 'region',
 			type: 'options',
 			options: [
+				// the named regions, then Custom last
+				{ name: 'United States (US)', value: 'us' },
+				{ name: 'Europe (EU)', value: 'eu' },
+				{ name: 'India (IN)', value: 'in' },
 				{ name: 'Australia (AU)', value: 'au' },
 				{ name: 'China (CN)', value: 'cn' },
 				{ name: 'Custom', value: 'custom', description: 'Enter the accounts, API and projects addresses' },
-				{ name: 'Europe (EU)', value: 'eu' },
-				{ name: 'India (IN)', value: 'in' },
-				{ name: 'United States (US)', value: 'us' },
 			],
 			default: 'us',
 			description: 'The data center your account lives in. If connecting ends with invalid_client, your account is in another region: choose that one and connect again.',
 		},
 		{
 			displayName:
-				'Use your account\'s own accounts server as Accounts URL (the accounts-server the consent page names).<br>A connect that ends with invalid_client means another region: pick that region, or set its address here.',
+				'Enter your account\'s accounts server as Accounts URL: the address the consent page shows. If connecting ends with invalid_client, your account is in another region: choose that region, or enter its addresses here.',
 			name: 'regionNotice',
 			type: 'notice',
 			default: '',
@@ -123,7 +124,7 @@ export class VendorOAuth2Api implements ICredentialType {
 			default: 'body',
 		},
 		{
-			displayName: 'Vendor Projects Requests per 2 Minutes for This n8n',
+			displayName: 'Projects Requests per 2 Minutes (This n8n)',
 			name: 'projectsRequestsPerWindow',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100 },

@@ -132,3 +132,12 @@ test('no text of any node or of the credential says where the knowledge came fro
 	expect(shown.length).toBeGreaterThan(1000);
 	expect(shown.filter((text) => PROVENANCE.test(text))).toEqual([]);
 });
+
+test('the credential: named regions first and Custom last; its notice in separate sentences, no markup that n8n shows glued', () => {
+	const props = new VendorOAuth2Api().properties;
+	const region = props.find((p) => p.name === 'region');
+	expect((region?.options as INodePropertyOptions[]).map((o) => o.value)).toEqual(['us', 'eu', 'in', 'au', 'cn', 'custom']);
+	const notice = String(props.find((p) => p.type === 'notice')?.displayName);
+	expect(notice).not.toMatch(/<br|\.[A-Z]/);
+	expect(notice.split('. ').length).toBeGreaterThanOrEqual(2);
+});
