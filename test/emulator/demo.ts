@@ -71,7 +71,11 @@ async function main(): Promise<void> {
 	console.log(`\n${calls.length} API calls reached the emulator:`);
 	for (const r of calls) console.log(`  ${r.method.padEnd(6)} ${r.path}  -> ${r.status}`);
 
-	console.log(`\nStill serving on ${em.url}. Faults and tokens: ${em.url}/__admin (see README). Ctrl+C to stop.`);
+	console.log(`\nStill serving on ${em.url}. Faults and tokens: ${em.url}/__admin (see docs/CONTRIBUTING.md). Ctrl+C to stop.`);
+	console.log('\nNext step: use the nodes in n8n\'s own editor:');
+	console.log('  npm run demo:editor    starts a real n8n with the package, the credential connected to an emulator and the examples imported;');
+	console.log('                         it prints the address (http://localhost:5678) and the login.');
+	console.log('  Or, in an n8n of your own with the package installed: create a "Vendor OAuth2 API" credential with the values above.');
 	const stop = async () => {
 		await em.close();
 		process.exit(0);
