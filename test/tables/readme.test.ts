@@ -77,7 +77,8 @@ test('the publish workflow tests, then publishes with npm provenance (id-token p
 	const workflow = readFileSync(join(module.path, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
 	expect(workflow).toMatch(/^\s+id-token: write/m);
 	const test = workflow.indexOf('run: npm test');
-	const publish = workflow.indexOf('npm publish --provenance');
+	expect(workflow).toMatch(/^\s+NPM_CONFIG_PROVENANCE: 'true'/m); // n8n-node release's npm publish, with provenance
+	const publish = workflow.indexOf('npm run release');
 	expect(test).toBeGreaterThan(0);
 	expect(publish).toBeGreaterThan(test);
 });

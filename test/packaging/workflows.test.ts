@@ -1,0 +1,106 @@
+/**
+ * The GitHub workflows as GitHub reads them (parsed YAML, not text): publish.yml publishes a
+ * pushed version tag the way n8n requires (provenance through the OIDC token, trusted
+ * publishing with a token fallback, `n8n-node release`) after everything CI runs, and ci.yml
+ * runs what .ci/run runs on every pull request. The tag check is run as the workflow runs it.
+ */
+import { parse } from 'yaml';
+
+import { spawnSync } from '../host/child_process';
+import { readFileSync } from '../host/fs';
+import { join } from '../host/path';
+import { process } from '../host/globals';
+
+const ROOT = join(module.path, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
+
+interface Step {
+	name?: string;
+	uses?: string;
+	run?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, unknown>;
+}
+interface Workflow {
+	on: Record<string, unknown>;
+	permissions?: Record<string, string>;
+	jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+}
+
+const workflow = (name: string): Workflow => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8')) as Workflow;
+const onlyJob = (w: Workflow) => {
+	expect(Object.keys(w.jobs)).toHaveLength(1);
+	return Object.values(w.jobs)[0];
+};
+const indexOf = (steps: Step[], test: (s: Step) => boolean): number => {
+	const i = steps.findIndex(test);
+	expect(i).toBeGreaterThanOrEqual(0);
+	return i;
+};
+const runs = (command: RegExp) => (s: Step) => command.test(s.run ?? '');
+
+describe('publish.yml', () => {
+	const w = workflow('publish.yml');
+	const job = onlyJob(w);
+	const steps = job.steps;
+
+	test('runs on a pushed version tag (v1.2.3), and on nothing else', () => {
+		expect(Object.keys(w.on)).toEqual(['push']);
+		expect(w.on.push).toEqual({ tags: ['v*.*.*'] });
+	});
+
+	test('may mint the OIDC token (provenance, trusted publishing) and only read the repository', () => {
+		expect({ ...w.permissions, ...job.permissions }).toEqual({ 'id-token': 'write', contents: 'read' });
+	});
+
+	test('Node 20 with npm 11 (trusted publishing needs npm >= 11.5.1), then npm ci, npm test, and only then the release', () => {
+		const node = indexOf(steps, (s) => s.uses?.startsWith('actions/setup-node@') ?? false);
+		expect(steps[node].with?.['node-version']).toBe(20);
+		const npm11 = indexOf(steps, runs(/^npm install -g npm@11\.\d+\.\d+$/));
+		const install = indexOf(steps, runs(/^npm ci\b/));
+		const test = indexOf(steps, runs(/^npm test$/));
+		const release = indexOf(steps, runs(/^npm run release$/m));
+		expect(indexOf(steps, (s) => s.uses?.startsWith('actions/checkout@') ?? false)).toBe(0);
+		expect([node, npm11, install, test, release]).toEqual([...[node, npm11, install, test, release]].sort((a, b) => a - b));
+		expect(release).toBe(steps.length - 1);
+	});
+
+	test("the release is n8n's: `npm run release` is `n8n-node release` (lint, build, npm publish), with provenance, the NPM_TOKEN secret only as a fallback", () => {
+		expect(pkg.scripts.release).toBe('n8n-node release');
+		const release = steps[steps.length - 1];
+		expect(release.env).toEqual({ NPM_TOKEN: '${{ secrets.NPM_TOKEN }}', NPM_CONFIG_PROVENANCE: 'true' });
+		expect(release.run).toMatch(/^if \[ -n "\$NPM_TOKEN" \]; then npm config set \/\/registry\.npmjs\.org\/:_authToken "\$NPM_TOKEN"; fi$/m);
+		expect(steps.some((s) => /npm publish/.test(s.run ?? ''))).toBe(false);
+	});
+
+	test("the tag check accepts the tag of package.json's version and refuses any other, before anything is installed", () => {
+		const check = indexOf(steps, runs(/GITHUB_REF_NAME/));
+		expect(check).toBeLessThan(indexOf(steps, runs(/^npm ci\b/)));
+		const run = (tag: string) => spawnSync('bash', ['-e', '-c', steps[check].run!], { cwd: ROOT, env: { ...process.env, GITHUB_REF_NAME: tag } }).status;
+		expect(run(`v${pkg.version}`)).toBe(0);
+		expect(run(pkg.version)).not.toBe(0);
+		expect(run(`v${pkg.version}.1`)).not.toBe(0);
+		expect(run('v9.9.9')).not.toBe(0);
+	});
+});
+
+describe('ci.yml', () => {
+	const w = workflow('ci.yml');
+	const steps = onlyJob(w).steps;
+
+	test('runs on every pull request and every push to main', () => {
+		expect(w.on).toEqual({ pull_request: null, push: { branches: ['main'] } });
+	});
+
+	test('runs what .ci/run runs: Node 20, npm ci, npm test', () => {
+		const node = indexOf(steps, (s) => s.uses?.startsWith('actions/setup-node@') ?? false);
+		expect(steps[node].with?.['node-version']).toBe(20);
+		const install = indexOf(steps, runs(/^npm ci\b/));
+		const test = indexOf(steps, runs(/^npm test$/));
+		expect(node).toBeLessThan(install);
+		expect(install).toBeLessThan(test);
+		const ciRun = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+		expect(ciRun).toMatch(/^npm ci --no-audit --no-fund$/m);
+		expect(ciRun).toMatch(/^npm test$/m);
+	});
+});
