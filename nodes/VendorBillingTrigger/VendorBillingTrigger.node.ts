@@ -1,3 +1,4 @@
+import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
 import { billingArea } from '../VendorBilling/spec';
 import { billingEvents } from './events';
@@ -7,4 +8,9 @@ export class VendorBillingTrigger extends triggerNodeClass(billingArea, billingE
 	name: 'vendorBillingTrigger',
 	icon: 'vendorBillingTrigger',
 	description: 'Starts the workflow when a Vendor Billing project is created',
+	builderHint: {
+		message: 'Polling trigger for Vendor Billing: starts a workflow when a billing project is created in a Vendor organization. To act on billing projects, their tasks or users, use Vendor Billing.',
+		relatedNodes: [related('vendorBilling', 'Reads or updates the billing projects this trigger reports')],
+	},
+	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

@@ -1,3 +1,4 @@
+import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
 import { inventoryArea } from '../VendorInventory/spec';
 import { inventoryEvents } from './events';
@@ -7,4 +8,9 @@ export class VendorInventoryTrigger extends triggerNodeClass(inventoryArea, inve
 	name: 'vendorInventoryTrigger',
 	icon: 'vendorInventoryTrigger',
 	description: 'Starts the workflow when a purchase bill is created in Vendor Purchase Bills',
+	builderHint: {
+		message: 'Polling trigger for Vendor Purchase Bills: starts a workflow when a purchase bill is created in a Vendor organization. To act on bills, use Vendor Purchase Bills.',
+		relatedNodes: [related('vendorInventory', 'Reads or updates the bills this trigger reports')],
+	},
+	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

@@ -1,3 +1,4 @@
+import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
 import { invoiceArea } from '../VendorInvoice/spec';
 import { invoiceEvents } from './events';
@@ -7,4 +8,9 @@ export class VendorInvoiceTrigger extends triggerNodeClass(invoiceArea, invoiceE
 	name: 'vendorInvoiceTrigger',
 	icon: 'vendorInvoiceTrigger',
 	description: 'Starts the workflow when a customer payment is recorded in Vendor Payments',
+	builderHint: {
+		message: 'Polling trigger for Vendor Payments: starts a workflow when a customer payment is recorded in a Vendor organization. To act on payments or refunds, use Vendor Payments.',
+		relatedNodes: [related('vendorInvoice', 'Reads, updates or refunds the payments this trigger reports')],
+	},
+	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

@@ -5,7 +5,7 @@
  * collections, enums as sorted options, objects and arrays as fixed collections, IDs of
  * listable things as resource locators, Return All + Limit on lists.
  */
-import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type { IBuilderHint, INodeProperties, INodePropertyOptions, INodeTypeDescription, IParameterBuilderHint } from 'n8n-workflow';
 
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
@@ -441,6 +441,10 @@ export interface NodeMeta {
 	icon: string;
 	/** Node-specific properties shown after the derived ones (e.g. below an operation's fields). */
 	trailingProperties?: INodeProperties[];
+	/** What n8n's AI workflow builder reads about the node: when to use it, the related nodes. */
+	builderHint?: IBuilderHint;
+	/** n8n's AI workflow builder's hint per top-level property name, where a value's form is not obvious. */
+	propertyHints?: Record<string, IParameterBuilderHint>;
 }
 
 /** The whole node description of an area, with the parts plugged in. */
@@ -457,7 +461,10 @@ export function describeNode(area: Area, meta: NodeMeta, parts: readonly Descrip
 		inputs: ['main'],
 		outputs: ['main'],
 		usableAsTool: true,
+		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: mergeRepeatedProperties(describeProperties(area, meta.trailingProperties, parts)),
+		properties: mergeRepeatedProperties(describeProperties(area, meta.trailingProperties, parts)).map((p) =>
+			meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p,
+		),
 	} as INodeTypeDescription;
 }

@@ -53,6 +53,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fieldProperty, inputProperty, ORGANIZATION_ID } from '../describe/describe';
+import type { NodeMeta } from '../describe/describe';
 import { listPages } from '../api/pages';
 import { findOperation } from '../run/execute';
 import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
@@ -94,7 +95,8 @@ export interface TriggerEvent {
 	ifWrong?: string;
 }
 
-export interface TriggerMeta {
+/** builderHint, propertyHints: as for an action node (NodeMeta). */
+export interface TriggerMeta extends Pick<NodeMeta, 'builderHint' | 'propertyHints'> {
 	/** Node type name, e.g. `vendorBooksTrigger`. */
 	name: string;
 	/** Icon base name in the node folder. */
@@ -214,8 +216,9 @@ export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta:
 		polling: true,
 		inputs: [],
 		outputs: ['main'],
+		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: triggerProperties(area, events),
+		properties: triggerProperties(area, events).map((p) => (meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p)),
 	} as INodeTypeDescription;
 }
 

@@ -1,0 +1,24 @@
+/**
+ * What n8n's AI workflow builder reads besides the descriptions (builderHint): the node types
+ * of this package for the related-node lists, and the hints for the properties whose value has
+ * a form a description does not make obvious (the organization, record IDs). Passed by each
+ * node class through its NodeMeta / TriggerMeta.
+ */
+import type { IParameterBuilderHint, IRelatedNode } from 'n8n-workflow';
+
+const PACKAGE = 'n8n-nodes-vendor';
+
+/** A node of this package as a related node, with why it is related. */
+export const related = (name: string, relationHint: string): IRelatedNode => ({ nodeType: `${PACKAGE}.${name}`, relationHint });
+
+/** The organization of the accounting areas (Books, Payments, Billing, Purchase Bills). */
+export const ORGANIZATION_HINT: IParameterBuilderHint = {
+	message:
+		'The Vendor organization the records belong to, as its ID: digits only (for example 60001234567). Use the list mode to pick it by name, or the ID mode with the organization_id of an earlier node or of the Organization list.',
+};
+
+/** A record ID: digits, as the API returns it in the record's `field`. */
+export const idHint = (record: string, field: string): IParameterBuilderHint => ({
+	message: `The ${record}'s ID as the Vendor API returns it: digits only, in the ${field} field of the ${record} (for example from a Get Many, a Create or the trigger of this area earlier in the workflow). Not the ${record}'s name or number.`,
+	placeholderSupported: true,
+});
