@@ -3,7 +3,7 @@
  * trigger events the nodes offer, it has the sections a community package's README is
  * expected to have, and nothing in it points outside the repository.
  */
-import { readFileSync } from '../host/fs';
+import { existsSync, readFileSync } from '../host/fs';
 import { join } from '../host/path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
@@ -81,4 +81,15 @@ test('the publish workflow tests, then publishes with npm provenance (id-token p
 	const publish = workflow.indexOf('npm run release');
 	expect(test).toBeGreaterThan(0);
 	expect(publish).toBeGreaterThan(test);
+});
+
+test('the README is for users: within about 300 lines, the two set-up commands on its first screen, and every docs/ file it links exists', () => {
+	const lines = README.split('\n');
+	expect(lines.length).toBeLessThanOrEqual(320);
+	const firstScreen = lines.slice(0, 25).join('\n');
+	expect(firstScreen).toMatch(/npm ci && npm run demo/);
+	expect(firstScreen).toMatch(/npm ci && npm test/);
+	const docs = [...README.matchAll(/\]\((docs\/[\w.-]+)\)/g)].map((m) => m[1]);
+	expect(docs.length).toBeGreaterThanOrEqual(3);
+	for (const doc of docs) expect([doc, existsSync(join(module.path, '..', '..', doc))]).toEqual([doc, true]);
 });
