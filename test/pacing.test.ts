@@ -308,55 +308,61 @@ test('a request counts from when its answer came back: a late first answer holds
 	}
 });
 
-test('a request that waited out a Retry-After and finds the last millisecond of its hold left (a timer ending early by Date.now()) is let through at its end, not failed as blocked', async () => {
+/** The error a run that may not wait ends with during a block. */
+const failWhenBlocked = (until: number) => new Error(`blocked until ${until}`);
+
+/** A pacer's take, and whether it has been let through yet. */
+function tracked(take: Promise<() => void>): { through: boolean; done: Promise<() => void> } {
+	const t = { through: false, done: take };
+	t.done = take.then((d) => {
+		t.through = true;
+		return d;
+	});
+	return t;
+}
+
+/** Runs `body` under RULE on a fake clock from 0, and back on real timers after. */
+async function onFakeClock(body: () => Promise<void>): Promise<void> {
 	setPacingRule(RULE);
 	useFakeClockFromZero();
 	try {
+		await body();
+	} finally {
+		jest.useRealTimers();
+	}
+}
+
+test('a request that waited out a Retry-After and finds the last millisecond of its hold left (a timer ending early by Date.now()) is let through at its end, not failed as blocked', async () => {
+	await onFakeClock(async () => {
 		const pacer = new Pacer();
-		const failWhenBlocked = (until: number) => new Error(`blocked until ${until}`);
 		(await pacer.take(undefined, failWhenBlocked))();
 		pacer.block(1000);
 		// during the hold, a request that may not wait fails at once
 		await expect(pacer.take(undefined, failWhenBlocked)).rejects.toThrow('blocked until 1000');
 		// the wait of 1000 ms ended, but Date.now() says 999 (timers count whole ms on another clock)
 		jest.setSystemTime(999);
-		let letThrough = false;
-		const retry = pacer.take(undefined, failWhenBlocked).then((d) => {
-			letThrough = true;
-			return d;
-		});
+		const retry = tracked(pacer.take(undefined, failWhenBlocked));
 		await jest.advanceTimersByTimeAsync(0);
-		expect(letThrough).toBe(false); // not before the hold is over
+		expect(retry.through).toBe(false); // not before the hold is over
 		await jest.advanceTimersByTimeAsync(1);
-		expect(letThrough).toBe(true);
-		(await retry)();
-	} finally {
-		jest.useRealTimers();
-	}
+		expect(retry.through).toBe(true);
+		(await retry.done)();
+	});
 });
 
 test('a short hold (the API\'s own Retry-After) is waited by a request that may not wait out a block; a lasting block fails it', async () => {
-	setPacingRule(RULE);
-	useFakeClockFromZero();
-	try {
+	await onFakeClock(async () => {
 		const pacer = new Pacer();
-		const failWhenBlocked = (until: number) => new Error(`blocked until ${until}`);
 		pacer.block(1000, false);
-		let letThrough = false;
-		const other = pacer.take(undefined, failWhenBlocked).then((d) => {
-			letThrough = true;
-			return d;
-		});
+		const other = tracked(pacer.take(undefined, failWhenBlocked));
 		await jest.advanceTimersByTimeAsync(999);
-		expect(letThrough).toBe(false);
+		expect(other.through).toBe(false);
 		await jest.advanceTimersByTimeAsync(1);
-		expect(letThrough).toBe(true);
-		(await other)();
+		expect(other.through).toBe(true);
+		(await other.done)();
 		pacer.block(5000);
 		await expect(pacer.take(undefined, failWhenBlocked)).rejects.toThrow('blocked until 6000');
-	} finally {
-		jest.useRealTimers();
-	}
+	});
 });
 
 /**
