@@ -36,11 +36,11 @@ const described: Array<[string, Seen[]]> = NODE_TYPES.map((Type) => {
 	return [description.displayName, everyProperty(description.properties, description.displayName)];
 });
 
-test.each(described)('%s: no field shows an issue when added untouched (a choice starts at one of its options unless the user must choose)', (_name, seen) => {
+test.each(described)('%s: no field shows an issue when added untouched (every choice starts at one of its options; a required one at Not Set, so n8n says it is required)', (_name, seen) => {
 	const choices = seen.filter((s) => s.prop.type === 'options');
 	expect(choices.length).toBeGreaterThan(0);
 	const bad = choices
-		.filter(({ prop }) => !prop.required && !/^=/.test(String(prop.default)))
+		.filter(({ prop }) => !/^=/.test(String(prop.default)))
 		.filter(({ prop }) => !(prop.options as INodePropertyOptions[]).some((o) => o.value === prop.default))
 		.map(({ where, prop }) => `${where}: default ${JSON.stringify(prop.default)}`);
 	expect(bad).toEqual([]);

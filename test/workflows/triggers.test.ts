@@ -406,8 +406,10 @@ describe('trigger descriptions', () => {
 		const event = books.properties.find((p) => p.name === 'event');
 		expect(event?.options?.map((o) => (o as unknown as IDataObject).value)).toEqual(['estimateCreated', 'estimateStatusChanged', 'invoiceCreated', 'invoiceStatusChanged', 'itemCreated']);
 		const statusFor = (e: string) => books.properties.find((p) => p.name === 'status' && p.displayOptions?.show?.event?.includes(e));
-		expect(statusFor('estimateStatusChanged')?.options?.map((o) => (o as unknown as IDataObject).value).sort()).toEqual(['accepted', 'declined', 'expired', 'invoiced', 'sent']);
-		expect(statusFor('invoiceStatusChanged')?.options?.map((o) => (o as unknown as IDataObject).value).sort()).toEqual(['overdue', 'paid', 'partially_paid']);
+		// the status must be chosen: it starts at Not Set ('') and n8n marks it required
+		expect(statusFor('estimateStatusChanged')?.options?.map((o) => (o as unknown as IDataObject).value).sort()).toEqual(['', 'accepted', 'declined', 'expired', 'invoiced', 'sent']);
+		expect(statusFor('invoiceStatusChanged')?.options?.map((o) => (o as unknown as IDataObject).value).sort()).toEqual(['', 'overdue', 'paid', 'partially_paid']);
+		expect([statusFor('estimateStatusChanged')?.default, statusFor('estimateStatusChanged')?.required]).toEqual(['', true]);
 		const filtersFor = (e: string) =>
 			(books.properties.find((p) => p.name === 'filters' && p.displayOptions?.show?.event?.includes(e))?.options ?? []).map((o) => (o as unknown as IDataObject).name);
 		expect(filtersFor('estimateStatusChanged')).toEqual(expect.arrayContaining(['customer_name_contains', 'date_start', 'date_end']));

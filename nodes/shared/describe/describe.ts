@@ -40,7 +40,8 @@ export const NOT_SET: INodePropertyOptions = { name: 'Not Set', value: '' };
  */
 function choice(field: Field, options: INodePropertyOptions[]): Pick<INodeProperties, 'options' | 'default'> {
 	if (field.default !== undefined && field.default !== '') return { options, default: field.default as string };
-	if (field.required) return { options, default: '' };
+	// a required choice starts at Not Set too: n8n then says "Parameter ... is required", not 'The value "" is not supported!'
+	if (field.required) return { options: [NOT_SET, ...options], default: '' };
 	const all = options.find((o) => isAllValue(String(o.value)));
 	return all ? { options, default: all.value } : { options: [NOT_SET, ...options], default: '' };
 }
@@ -87,7 +88,8 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 	switch (field.type) {
 		case 'number':
 		case 'integer':
-			return { ...base, type: 'number', default: 0, ...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}) };
+			// starts empty: an untouched number is not sent (not as 0), an entered 0 is
+			return { ...base, type: 'number', default: null, ...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}) } as INodeProperties;
 		case 'boolean':
 			return { ...base, type: 'boolean', default: false };
 		case 'enum':
@@ -152,12 +154,11 @@ function entryProperties(field: Field, members: Field[], area?: Area): INodeProp
  * A member of a fixed-collection entry always has a value in n8n, so an optional value must
  * start empty or it is sent without the user setting it (a user's role as the first option):
  * optional choices start at "Not Set" (see `choice`), optional booleans become Not Set / Yes /
- * No, optional numbers start empty, so an entered 0 (a free line) is sent and an untouched
- * one is not. Empty is not sent.
+ * No; numbers start empty everywhere (see `fieldProperty`), so an entered 0 (a free line) is
+ * sent and an untouched one is not. Empty is not sent.
  */
 function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 	if (member.required) return { required: true };
-	if (member.type === 'number' || member.type === 'integer') return { default: null } as Partial<INodeProperties>;
 	if (member.type === 'boolean') {
 		return {
 			type: 'options',
