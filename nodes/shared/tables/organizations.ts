@@ -1,9 +1,10 @@
 /**
  * The organizations of the account: the list behind every accounting node's Organization ID
- * picker ("From List"). The vendor's API reference shows no call that lists organizations;
- * the accounting areas name their lists `GET /<records>` with the records under the plural
- * key, so `GET /organizations` answering `organizations` (`organization_id`, `name`) is
- * inferred, and said so in the UI and the README. By ID always works without it.
+ * picker ("From List"). No call that lists organizations is documented; the accounting
+ * areas name their lists `GET /<records>` with the records under the plural key, so
+ * `GET /organizations` answering `organizations` (`organization_id`, `name`) is inferred
+ * and listed in docs/ASSUMPTIONS.md; the picker's description says to enter the ID (By ID)
+ * if the list fails, which always works without it.
  */
 import { GET_MANY } from './spec';
 import type { Operation, Resource } from './spec';
