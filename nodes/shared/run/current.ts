@@ -12,9 +12,7 @@ import { buildRequest, normaliseScalar } from '../api/request';
 import { unwrap } from '../api/pages';
 import { vendorRequest } from '../api/transport';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
-import { checkValues, locationOf, missingConditional } from '../tables/validate';
-
-const blank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+import { checkValues, isBlank as blank, locationOf, missingConditional } from '../tables/validate';
 
 /** The `keepCurrent` fields still missing: required ones, and conditional ones whose condition holds on `values`. */
 function missing(op: Operation, values: IDataObject): Field[] {

@@ -237,7 +237,7 @@ export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeA
 }
 
 /** No value: also text of spaces only (an expression or an AI agent that gave nothing). */
-function isBlank(value: unknown): boolean {
+export function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
