@@ -67,7 +67,7 @@ describe('validation built from the field tables', () => {
 		const values = { name_contains: 'x'.repeat(101) };
 		const problems = validateValues(op, values);
 		expect(problems).toEqual([{ field: 'name_contains', message: 'must be at most 100 characters' }]);
-		expect(describeProblems(problems, values)).toBe('"name_contains" must be at most 100 characters (got 101 characters)');
+		expect(describeProblems(problems, values, op.fields)).toBe('Name Contains must be at most 100 characters (got 101 characters)');
 	});
 
 	test('nested members are checked with their path', () => {

@@ -34,15 +34,14 @@ function enumOptions(field: Field): INodePropertyOptions[] {
 export const NOT_SET: INodePropertyOptions = { name: 'Not Set', value: '' };
 
 /**
- * The options and default of a choice. Only a documented default is preselected; a required
- * choice starts empty (the user must choose); an optional one starts at the API's all-value,
- * or at "Not Set" (not sent), so adding a field never preselects a value the user did not pick.
+ * The options and default of a choice. Only a documented default is preselected; an optional
+ * choice with an all-value starts at it; every other one starts at "Not Set" (not sent), so
+ * adding a field never preselects a value the user did not pick. A required choice starts at
+ * Not Set too: n8n then says "Parameter ... is required", not 'The value "" is not supported!'.
  */
 function choice(field: Field, options: INodePropertyOptions[]): Pick<INodeProperties, 'options' | 'default'> {
 	if (field.default !== undefined && field.default !== '') return { options, default: field.default as string };
-	// a required choice starts at Not Set too: n8n then says "Parameter ... is required", not 'The value "" is not supported!'
-	if (field.required) return { options: [NOT_SET, ...options], default: '' };
-	const all = options.find((o) => isAllValue(String(o.value)));
+	const all = field.required ? undefined : options.find((o) => isAllValue(String(o.value)));
 	return all ? { options, default: all.value } : { options: [NOT_SET, ...options], default: '' };
 }
 
@@ -266,7 +265,7 @@ export function inputProperty(area: Area, field: Field): INodeProperties {
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const props: INodeProperties[] = [];
-	if (op.notice) props.push(inferredNotice(op, show));
+	if (op.notice) props.push(operationNotice(op, show));
 	const collections = new Map<string, INodeProperties[]>();
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
@@ -356,8 +355,8 @@ function withGuess(prop: INodeProperties, field: Field, op: Operation): INodePro
 	return { ...prop, description: [prop.description, guess].filter(Boolean).join('. ') };
 }
 
-/** The UI notice of an operation the documents do not show in full (`inferred`): what the user notices if the guess is wrong. */
-export function inferredNotice(op: Operation, show: Record<string, string[]>): INodeProperties {
+/** The notice of an operation the documents do not show in full (`inferred`): what the user notices if the guess is wrong. */
+function operationNotice(op: Operation, show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: op.notice ?? '',
 		name: `${op.value}Notice`,

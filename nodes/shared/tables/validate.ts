@@ -344,16 +344,16 @@ export function formPath(fields: readonly Field[], path: string): string {
 }
 
 /**
- * One line per problem, each naming the field and the rule; with `fields` (the operation's)
- * in the form's words, and one problem per value (the first rule it breaks).
+ * One line per problem, each naming the field in the form's words (`fields`: the operation's)
+ * and the rule, one problem per value (the first rule it breaks).
  */
-export function describeProblems(problems: Problem[], values?: Record<string, unknown>, fields?: readonly Field[]): string {
+export function describeProblems(problems: Problem[], values: Record<string, unknown>, fields: readonly Field[]): string {
 	const seen = new Set<string>();
 	return problems
 		.filter((p) => !seen.has(p.field) && seen.add(p.field))
 		.map((p) => {
-			const got = values ? describeGot(values, p.field, /characters/.test(p.message)) : '';
-			return `${fields ? formPath(fields, p.field) : `"${p.field}"`} ${p.message}${got}`;
+			const got = describeGot(values, p.field, /characters/.test(p.message));
+			return `${formPath(fields, p.field)} ${p.message}${got}`;
 		})
 		.join('; ');
 }
