@@ -70,8 +70,13 @@ export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
 	pageLimit = limit;
 }
 
-/** A record's identity for "seen before": a digest of its JSON (the records themselves are not kept twice). */
-function recordKey(record: IDataObject): string {
+/**
+ * A record's identity for "seen before": its ID when the list's records carry one (the record's
+ * own string, nothing new is kept), else a digest of its JSON (the records are not kept twice).
+ */
+function recordKey(record: IDataObject, idField?: string): unknown {
+	const id = idField === undefined ? undefined : record?.[idField];
+	if (typeof id === 'string' || typeof id === 'number') return id;
 	return createHash('sha1').update(JSON.stringify(record)).digest('base64');
 }
 
@@ -91,13 +96,15 @@ export async function* listPages(
 	req: ApiRequest,
 	pageSize = op.perPage ?? 200,
 	itemIndex?: number,
+	/** The records' ID field (the resource's), when they carry one: "seen before" compares IDs. */
+	idField?: string,
 ): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
 	if (!op.pagination || op.pagination === 'none') {
 		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
 		yield { entries: unwrap(op, body), body };
 		return;
 	}
-	const seen = new Set<string>();
+	const seen = new Set<unknown>();
 	for (let page = 1; ; page++) {
 		if (page > pageLimit) {
 			throw pagingStopped(
@@ -110,7 +117,7 @@ export async function* listPages(
 		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
 		const entries = unwrap(op, body);
 		const before = seen.size;
-		for (const entry of entries) seen.add(recordKey(entry));
+		for (const entry of entries) seen.add(recordKey(entry, idField));
 		if (page > 1 && entries.length > 0 && seen.size === before) {
 			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
 			// One that says there is more and repeats itself would never end: an error.
