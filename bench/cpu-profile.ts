@@ -1,8 +1,9 @@
 /**
  * Where the CPU goes, Vendor Books against n8n's HTTP Request node: each runs 4,000 items
- * at 0 ms server latency (the GETs of bench/vs-http-request.ts, each at its default:
- * Vendor with Requests in Flight 10, HTTP Request with Batching off) in a child process
- * under node's `--cpu-prof`, after a warm-up of 1,000 items. Only the samples of the
+ * (the GETs of bench/vs-http-request.ts, each at its default: Vendor with Requests in
+ * Flight 10, HTTP Request with Batching off) at a server latency and in a number of
+ * executions at once (default 0 ms, one; `4000 16 10 100 4` is the busy worker at 100 ms)
+ * in a child process under node's `--cpu-prof`, after a warm-up of 1,000 items. Only the samples of the
  * measured run count (the child reports its start and end on the profile's clock). Prints
  * self time by where the code lives (our package, n8n-workflow, n8n-core, axios, node, ...)
  * side by side; then for each, the top frames of package code by inclusive time (each
@@ -13,8 +14,8 @@
  * "Sampled busy" is the time the profiler found the thread not idle: CPU time, plus any
  * time it was ready to run but waiting for a core (the machine's other work).
  *
- *   npm run build:tools && node build/bench/cpu-profile.js [items] [top] [in flight]   (default 4000 16, Vendor's default)
- *     (in flight: Vendor Books' Requests in Flight, to compare its profile at 10 and at 50)
+ *   npm run build:tools && node build/bench/cpu-profile.js [items] [top] [in flight] [latency ms] [executions]   (default 4000 16, Vendor's default, 0, 1)
+ *     (in flight: Vendor Books' Requests in Flight, to compare its profile at 10 and at 50; items are split among the executions)
  *   node build/bench/cpu-profile.js --summarize <file.cpuprofile> [items] [top]
  *     (a profile made here: its measured run, from the .window.json beside it; any other: whole)
  */
@@ -225,16 +226,22 @@ const windowFile = (profile: string) => profile.replace(/\.cpuprofile$/, '.windo
 const LABEL: Record<PeerName, string> = { httpRequest: 'HTTP Request', vendor: 'Vendor Books' };
 
 /** In the child: the warm-up, then the measured run; reports its window on stdout as the last line. */
-async function profiledRun(peer: PeerName, items: number, inFlight: number): Promise<void> {
+async function profiledRun(peer: PeerName, items: number, inFlight: number, latencyMs: number, executions: number): Promise<void> {
 	const { url, child } = await emulatorProcess();
 	try {
 		const fx = await fixture(url);
 		await admin(url, 'POST', 'latency', { ms: 0 });
 		const config = peer === 'vendor' ? { requestsInFlight: inFlight } : {};
 		await runPeer(peer, fx, WARM_UP_ITEMS, config);
+		await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
 		await admin(url, 'DELETE', 'requests');
 		const start = Number(process.hrtime.bigint() / 1000n);
-		const measured = await runPeer(peer, fx, items, config);
+		const cpu = process.cpuUsage();
+		const began = performance.now();
+		// `executions` runs of the workflow at once (a busy worker), `items` items in all
+		await Promise.all(Array.from({ length: executions }, async () => await runPeer(peer, fx, Math.round(items / executions), config)));
+		const used = process.cpuUsage(cpu);
+		const measured = { took: performance.now() - began, cpuMs: (used.user + used.system) / 1000 };
 		const end = Number(process.hrtime.bigint() / 1000n);
 		console.log(JSON.stringify({ window: { start, end }, ...measured }));
 	} finally {
@@ -244,7 +251,7 @@ async function profiledRun(peer: PeerName, items: number, inFlight: number): Pro
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	if (args[0] === '--child') return await profiledRun(args[1] as PeerName, Number(args[2]), Number(args[3]));
+	if (args[0] === '--child') return await profiledRun(args[1] as PeerName, Number(args[2]), Number(args[3]), Number(args[4]), Number(args[5]));
 	if (args[0] === '--summarize') {
 		// the measured run of a profile this script made (its .window.json), else the whole profile
 		const made = fs.existsSync(windowFile(args[1])) ? (JSON.parse(fs.readFileSync(windowFile(args[1]), 'utf8')) as { items: number; window: Window }) : undefined;
@@ -257,11 +264,13 @@ async function main(): Promise<void> {
 	const items = Number(args[0] ?? 4000);
 	const top = Number(args[1] ?? 16);
 	const inFlight = Number(args[2] ?? requestsInFlightLimits().default);
+	const latencyMs = Number(args[3] ?? 0);
+	const executions = Number(args[4] ?? 1);
 	setupHttpRequest();
 	fs.mkdirSync(PROFILE_DIR, { recursive: true });
 	const named: Array<[string, Summary]> = [];
 	console.log(
-		`\nCPU profiles: ${items} items at 0 ms server latency, Vendor Books with Requests in Flight ${inFlight} (default ${requestsInFlightLimits().default}), HTTP Request at its default (Batching off), ` +
+		`\nCPU profiles: ${items} items at ${latencyMs} ms server latency in ${executions} execution(s) at once, Vendor Books with Requests in Flight ${inFlight} (default ${requestsInFlightLimits().default}), HTTP Request at its default (Batching off), ` +
 			`each in a child under --cpu-prof (a sample every ${SAMPLING_INTERVAL_US} µs) after a ${WARM_UP_ITEMS}-item warm-up; only the measured run counts`,
 	);
 	console.log('"sampled busy": time the profiler found the thread not idle, which on a busy machine includes waits for a core (often inside syscalls: connect, write); CPU is process.cpuUsage');
@@ -269,7 +278,7 @@ async function main(): Promise<void> {
 		const name = `${peer === 'vendor' ? 'vendor-books' : 'http-request'}.cpuprofile`;
 		const file = path.join(PROFILE_DIR, name);
 		fs.rmSync(file, { force: true });
-		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), module.filename, '--child', peer, String(items), String(inFlight)];
+		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), module.filename, '--child', peer, String(items), String(inFlight), String(latencyMs), String(executions)];
 		const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 		if (result.status !== 0) throw new Error(`${peer} profile run failed (${result.status}): ${result.stdout}`);
 		const report = JSON.parse(result.stdout.trim().split('\n').pop()!) as { window: Window; took: number; cpuMs: number };

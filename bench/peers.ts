@@ -1,9 +1,11 @@
 /**
- * The two peers of bench/vs-http-request.ts and bench/cpu-profile.ts: the same GET of one
- * item from the emulator, made by Vendor Books (Item -> Get) or by n8n's HTTP Request node
- * with the same `Authorization: Vendor-oauthtoken <token>` header and `organization_id`
- * query, each in a workflow "Manual Trigger -> Input (n items, pinned) -> Get" run by
- * n8n-core's engine (test/harness).
+ * The two peers of bench/vs-http-request.ts and bench/cpu-profile.ts: the same request per
+ * item to the emulator, made by Vendor Books or by n8n's HTTP Request node with the same
+ * `Authorization: Vendor-oauthtoken <token>` header and `organization_id` query, each in a
+ * workflow "Manual Trigger -> Input (n items, pinned) -> Get" run by n8n-core's engine
+ * (test/harness), the node types loaded once per process as n8n loads them. The request is
+ * the GET of one item (Item → Get) or the POST of a new item `{"name":"Bench widget","rate":1}`
+ * (Item → Create).
  *
  * Imports only the node and credential classes, the harness and the emulator: nothing of
  * nodes/shared (Requests in Flight's default and maximum come from the node's description).
@@ -69,8 +71,15 @@ export function requestsInFlightLimits(): { default: number; max: number } {
 
 export type PeerName = 'vendor' | 'httpRequest';
 
-/** How the peer is configured: Vendor's Requests in Flight, HTTP Request's Options → Batching (off when absent). */
+/** What each item sends: the GET of the fixture's item, or the POST of a new item. */
+export type BenchOperation = 'get' | 'create';
+
+/** The body of every Create. */
+export const CREATE_BODY = { name: 'Bench widget', rate: 1 };
+
+/** How the peer is configured: the operation (Get when absent), Vendor's Requests in Flight, HTTP Request's Options → Batching (off when absent). */
 export interface PeerConfig {
+	operation?: BenchOperation;
 	requestsInFlight?: number;
 	batch?: { batchSize: number; batchInterval: number };
 }
@@ -101,23 +110,28 @@ export function httpRequestNode(): NonNullable<typeof httpRequest> {
 	return httpRequest;
 }
 
-/** Vendor Books → Item → Get of the fixture's item, Organization By ID. */
+/** Vendor Books → Item → Get of the fixture's item (or Create of a new one), Organization By ID. */
 function vendorGet(fx: Fixture, config: PeerConfig): INode {
+	const what =
+		config.operation === 'create'
+			? { operation: 'create', name: CREATE_BODY.name, additionalFields: { rate: CREATE_BODY.rate } }
+			: { operation: 'get', item_id: { __rl: true, mode: 'id', value: fx.itemId } };
 	const parameters = {
 		organizationId: { __rl: true, mode: 'id', value: fx.organizationId },
 		resource: 'item',
-		operation: 'get',
-		item_id: { __rl: true, mode: 'id', value: fx.itemId },
+		...what,
 		options: config.requestsInFlight === undefined ? {} : { requestsInFlight: config.requestsInFlight },
 	};
 	return { id: '', name: '', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: parameters as INodeParameters, credentials: { vendorOAuth2Api: CREDENTIAL } };
 }
 
-/** HTTP Request GET of the same URL, Authentication None, the token as a header and the organisation as a query parameter. */
+/** HTTP Request GET of the same URL (or POST of the same JSON body), Authentication None, the token as a header and the organisation as a query parameter. */
 function httpRequestGet(fx: Fixture, config: PeerConfig): INode {
+	const create = config.operation === 'create';
 	const parameters = {
-		method: 'GET',
-		url: `${fx.url}/us/api/books/v3/items/${fx.itemId}`,
+		method: create ? 'POST' : 'GET',
+		url: create ? `${fx.url}/us/api/books/v3/items` : `${fx.url}/us/api/books/v3/items/${fx.itemId}`,
+		...(create ? { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(CREATE_BODY) } : {}),
 		authentication: 'none',
 		sendQuery: true,
 		specifyQuery: 'keypair',
@@ -141,8 +155,8 @@ export interface Measured {
 export async function runPeer(peer: PeerName, fx: Fixture, items: number, config: PeerConfig = {}): Promise<Measured> {
 	const run =
 		peer === 'vendor'
-			? () => runWorkflow({ workflow: workflow(vendorGet(fx, config), items), nodeTypes: [VendorBooks], credentialTypes: [VendorOAuth2Api], credentials: fx.credentials })
-			: () => runWorkflow({ workflow: workflow(httpRequestGet(fx, config), items), nodeTypes: [httpRequestNode().HttpRequest], packageName: 'n8n-nodes-base' });
+			? () => runWorkflow({ workflow: workflow(vendorGet(fx, config), items), nodeTypes: [VendorBooks], credentialTypes: [VendorOAuth2Api], credentials: fx.credentials, loadOnce: true })
+			: () => runWorkflow({ workflow: workflow(httpRequestGet(fx, config), items), nodeTypes: [httpRequestNode().HttpRequest], packageName: 'n8n-nodes-base', loadOnce: true });
 	const cpu = process.cpuUsage();
 	const started = performance.now();
 	const result = await run();
@@ -155,7 +169,8 @@ export async function runPeer(peer: PeerName, fx: Fixture, items: number, config
 	for (const at of [0, items - 1]) {
 		const json = output[at].json;
 		const item = (peer === 'vendor' ? json : json.item) as IDataObject | undefined;
-		if (item?.item_id !== fx.itemId) throw new Error(`${peer}: item ${at} is not the fixture's item: ${JSON.stringify(json).slice(0, 200)}`);
+		const expected = config.operation === 'create' ? item?.name === CREATE_BODY.name && item?.item_id !== fx.itemId : item?.item_id === fx.itemId;
+		if (!expected) throw new Error(`${peer}: item ${at} is not the ${config.operation === 'create' ? 'new' : "fixture's"} item: ${JSON.stringify(json).slice(0, 200)}`);
 	}
 	return { took, cpuMs: (used.user + used.system) / 1000 };
 }

@@ -3,7 +3,7 @@
  * bench/vs-http-request.ts and bench/cpu-profile.ts, in a bench-only folder.
  *
  * n8n-nodes-base cannot be installed whole here (hundreds of dependencies, native builds),
- * so this unpacks its tarball without dependencies into `.cache/bench-nodes-base/` (ignored
+ * so this unpacks its tarball without dependencies into `.cache/bench-nodes-base/unpacked/node_modules/` (ignored
  * by git) and adds only the modules HTTP Request needs to load, found by requiring
  * `dist/nodes/HttpRequest/V3/HttpRequestV3.node.js` (and the versioned
  * `HttpRequest.node.js`) and installing whatever is missing (`npm install --no-save
@@ -36,7 +36,9 @@ export const NODES_BASE_VERSION = process.env.BENCH_NODES_BASE_VERSION ?? '2.11.
 
 const ROOT = path.resolve(module.path, '..', '..');
 export const CACHE_DIR = path.join(ROOT, '.cache', 'bench-nodes-base');
-const PACKAGE_DIR = path.join(CACHE_DIR, 'n8n-nodes-base');
+// in a node_modules/ folder (lint tools, n8n-node lint among them, leave it alone) of its
+// own (npm, installing the modules it needs beside it, leaves it alone)
+const PACKAGE_DIR = path.join(CACHE_DIR, 'unpacked', 'node_modules', 'n8n-nodes-base');
 const READY = path.join(CACHE_DIR, 'ready.json');
 const ENTRY = path.join(PACKAGE_DIR, 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js');
 const VERSIONED = path.join(PACKAGE_DIR, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
@@ -105,6 +107,7 @@ export function setupHttpRequest(log: (line: string) => void = console.log): Rea
 	const unpack = path.join(CACHE_DIR, 'unpack');
 	fs.mkdirSync(unpack);
 	run('tar', ['-xzf', path.join(CACHE_DIR, tarball), '-C', unpack], CACHE_DIR);
+	fs.mkdirSync(path.dirname(PACKAGE_DIR), { recursive: true });
 	fs.renameSync(path.join(unpack, 'package'), PACKAGE_DIR);
 	fs.rmSync(unpack, { recursive: true });
 	fs.rmSync(path.join(CACHE_DIR, tarball));

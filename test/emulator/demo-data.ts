@@ -381,3 +381,16 @@ export function seedDemo(store: Store, clock: Clock, region: string, organizatio
 	seedBooks(org, clock, () => store.nextId());
 	seedPortal(portal, clock);
 }
+
+/** `count` items of the shape the item routes answer, for benchmarks of Return All over many pages. */
+export function seedItems(store: Store, clock: Clock, region: string, organizationId: string, count: number): void {
+	const org = store.org(region, organizationId) ?? store.addOrg(region, organizationId, 'Zylker Demo Org');
+	const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+	const now = clock.now();
+	for (let i = 0; i < count; i++) {
+		const id = String(1290000000000 + i);
+		// one a minute, each changed some hours later: no two records share a time
+		const created = now - (count - i) * 60_000;
+		item(org, id, `Catalogue item ${i + 1}`, 10 + (i % 500), { created_time: time(created), last_modified_time: time(created + (i % 97) * 3_600_000 + 1000), tax_id: '', purchase_rate: 5 + (i % 250) });
+	}
+}

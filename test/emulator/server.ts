@@ -57,7 +57,7 @@ import { locationOf, validateValues } from '../../nodes/shared/tables/validate';
 import { Accounts, parseVendorAuthorization } from './accounts';
 import type { ClientRegistration } from './accounts';
 import { Clock } from './clock';
-import { seedDemo } from './demo-data';
+import { seedDemo, seedItems } from './demo-data';
 import { checkFault, endlessPage, type Fault, Faults, listOf } from './faults';
 import { allScopes, type Family, type MatchResult, type Route, Router } from './routes';
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
@@ -81,6 +81,8 @@ export interface EmulatorOptions {
 	clock?: Clock;
 	/** Seed demo data (demo-data.ts) into the US organisation and portal. */
 	demo?: boolean;
+	/** Add this many items to the US organisation (benchmarks of Return All; demo-data.ts). */
+	seedItems?: number;
 	/** Project-management rate limit (default 100 per 120000 ms, block 1800000 ms). */
 	rateLimit?: { limit: number; windowMs: number; blockMs: number };
 	/** Send `Retry-After` with rate-limit 429s (default off: the documents do not show it). */
@@ -369,6 +371,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		store.addPortal(region, DEFAULT_PORTAL_ID, 'Zylker Demo Portal');
 	}
 	if (opts.demo) seedDemo(store, clock, 'us', DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID);
+	if (opts.seedItems) seedItems(store, clock, 'us', DEFAULT_ORGANIZATION_ID, opts.seedItems);
 
 	// ---- rate limit (project management)
 	const rates = new Map<string, { hits: number[]; blockedUntil: number }>();

@@ -155,13 +155,26 @@ export const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
  * INodeTypes over a fixed set of classes. A package node whose description name is `vendorBooks` is
  * reachable as `vendorBooks`, and as `<packageName>.vendorBooks` (how n8n names community nodes).
  */
+/** Instances kept by `loadOnce` runs: n8n makes one per node type per process, when it loads the package. */
+const loaded = new WeakMap<NodeTypeClass, INodeType | IVersionedNodeType>();
+
+function loadedOnce(Cls: NodeTypeClass): INodeType | IVersionedNodeType {
+	let instance = loaded.get(Cls);
+	if (!instance) {
+		instance = new Cls();
+		loaded.set(Cls, instance);
+	}
+	return instance;
+}
+
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
 
-	constructor(classes: NodeTypeClass[], packageName: string) {
-		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES)) this.types.set(typeName, new Cls());
+	constructor(classes: NodeTypeClass[], packageName: string, loadOnce = false) {
+		const make = (Cls: NodeTypeClass) => (loadOnce ? loadedOnce(Cls) : new Cls());
+		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES)) this.types.set(typeName, make(Cls));
 		for (const Cls of classes) {
-			const instance = new Cls();
+			const instance = make(Cls);
 			const name = instance.description.name;
 			this.types.set(name, instance);
 			if (!name.includes('.')) this.types.set(`${packageName}.${name}`, instance);

@@ -67,6 +67,8 @@ export interface RunOptions {
 	timeoutMs?: number;
 	/** Cancels the run when this settles (the user's stop, at a moment the test chooses). */
 	cancel?: Promise<unknown>;
+	/** Node type instances made once per process and kept for later runs, as n8n loads them (benchmarks); default: new ones each run. */
+	loadOnce?: boolean;
 }
 
 export interface RunResult {
@@ -167,7 +169,7 @@ function startExecution(engine: WorkflowExecute, workflow: Workflow, startNode: 
 export async function runWorkflow(opts: RunOptions): Promise<RunResult> {
 	ensureHarnessSetup();
 	const mode = opts.mode ?? 'manual';
-	const nodeTypes = new HarnessNodeTypes(opts.nodeTypes as NodeTypeClass[], opts.packageName ?? DEFAULT_PACKAGE);
+	const nodeTypes = new HarnessNodeTypes(opts.nodeTypes as NodeTypeClass[], opts.packageName ?? DEFAULT_PACKAGE, opts.loadOnce);
 	const store = opts.credentials ?? [];
 	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), store);
 	const { workflow, settings } = makeWorkflow(opts.workflow, nodeTypes);
