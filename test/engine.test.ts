@@ -6,7 +6,7 @@ import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/t
 import { booksArea } from '../nodes/VendorBooks/spec';
 import { invoiceArea } from '../nodes/VendorInvoice/spec';
 import { billingArea } from '../nodes/VendorBilling/spec';
-import { findOperation } from '../nodes/shared/run/execute';
+import { findOperation, ItemReader } from '../nodes/shared/run/execute';
 
 const ok = (field: Field, value: unknown) => fieldSchema(field).safeParse(value).success;
 
@@ -167,5 +167,58 @@ describe('values the documents type as strings, and server texts', () => {
 		expect(redactTokens(`secret ${'a1'.repeat(20)} leaked`)).toBe('secret <redacted> leaked');
 		expect(redactTokens('Invoice 460000000026049 does not exist; use estimate_ids')).toBe('Invoice 460000000026049 does not exist; use estimate_ids');
 		expect(explainFailure({ status: 400, body: { code: 9, message: `bad ${token}` } }).message).toBe('bad <redacted> (code 9)');
+	});
+});
+
+describe('the item reader of a node run', () => {
+	/** A context whose parameters are `parameters` (item-independent) with `perItem` overriding by item; counts reads. */
+	function fakeContext(parameters: Record<string, unknown>, perItem: Record<string, (i: number) => unknown> = {}) {
+		const reads: string[] = [];
+		const ctx = {
+			getNode: () => ({ name: 'Books', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, parameters }),
+			getNodeParameter: (name: string, i: number, fallback?: unknown, options?: { extractValue?: boolean }) => {
+				reads.push(name);
+				const value = perItem[name] ? perItem[name](i) : name in parameters ? parameters[name] : fallback;
+				return options?.extractValue && value && typeof value === 'object' && '__rl' in value ? (value as unknown as { value: unknown }).value : value;
+			},
+		};
+		return { ctx: ctx as unknown as import('n8n-workflow').IExecuteFunctions, reads };
+	}
+	const base = { resource: 'item', operation: 'get', organizationId: '600000001', item_id: { __rl: true, mode: 'id', value: '460000000000001' } };
+
+	test('with no expression, the operation and its values are read once for all items', () => {
+		const { ctx, reads } = fakeContext(base);
+		const reader = new ItemReader(ctx, booksArea, []);
+		const plans = [0, 1, 2, 3].map((i) => reader.planOf(i));
+		expect(plans.every((p) => p.values.item_id === '460000000000001' && p.organizationId === '600000001')).toBe(true);
+		expect(reads.filter((r) => r === 'item_id')).toHaveLength(1);
+	});
+
+	test('with an expression anywhere, every item reads its own values', () => {
+		const ids = ['460000000000001', '460000000000002', '460000000000003'];
+		const { ctx, reads } = fakeContext(
+			{ ...base, item_id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+			{ item_id: (i) => ids[i] },
+		);
+		const reader = new ItemReader(ctx, booksArea, []);
+		expect([0, 1, 2].map((i) => reader.planOf(i).values.item_id)).toEqual(ids);
+		expect(reads.filter((r) => r === 'item_id')).toHaveLength(3);
+	});
+
+	test('a failed read is not kept: the next item reads again and fails with its own error', () => {
+		const { ctx, reads } = fakeContext({ ...base, organizationId: '' });
+		const reader = new ItemReader(ctx, booksArea, []);
+		const errors = [0, 1].map((i) => {
+			try {
+				reader.planOf(i);
+				return undefined;
+			} catch (error) {
+				return error;
+			}
+		});
+		expect(errors[0]).toBeInstanceOf(Error);
+		expect(errors[1]).toBeInstanceOf(Error);
+		expect(errors[0]).not.toBe(errors[1]);
+		expect(reads.filter((r) => r === 'organizationId')).toHaveLength(2);
 	});
 });
