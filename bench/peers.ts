@@ -149,6 +149,8 @@ export interface Measured {
 	took: number;
 	/** CPU time (user + system) of this process during the workflow, ms. */
 	cpuMs: number;
+	/** Times the process waited (voluntary context switches: mostly the event loop waiting for the network). */
+	waits?: number;
 }
 
 /** Runs `items` GETs through one peer's workflow; checks every item came back with the fixture's item. */
@@ -158,10 +160,12 @@ export async function runPeer(peer: PeerName, fx: Fixture, items: number, config
 			? () => runWorkflow({ workflow: workflow(vendorGet(fx, config), items), nodeTypes: [VendorBooks], credentialTypes: [VendorOAuth2Api], credentials: fx.credentials, loadOnce: true })
 			: () => runWorkflow({ workflow: workflow(httpRequestGet(fx, config), items), nodeTypes: [httpRequestNode().HttpRequest], packageName: 'n8n-nodes-base', loadOnce: true });
 	const cpu = process.cpuUsage();
+	const waited = process.resourceUsage().voluntaryContextSwitches;
 	const started = performance.now();
 	const result = await run();
 	const took = performance.now() - started;
 	const used = process.cpuUsage(cpu);
+	const waits = process.resourceUsage().voluntaryContextSwitches - waited;
 	const error = result.error('Get') ?? result.error();
 	if (error) throw error;
 	const output = result.output('Get');
@@ -172,7 +176,7 @@ export async function runPeer(peer: PeerName, fx: Fixture, items: number, config
 		const expected = config.operation === 'create' ? item?.name === CREATE_BODY.name && item?.item_id !== fx.itemId : item?.item_id === fx.itemId;
 		if (!expected) throw new Error(`${peer}: item ${at} is not the ${config.operation === 'create' ? 'new' : "fixture's"} item: ${JSON.stringify(json).slice(0, 200)}`);
 	}
-	return { took, cpuMs: (used.user + used.system) / 1000 };
+	return { took, cpuMs: (used.user + used.system) / 1000, waits };
 }
 
 /** Runs the garbage collector when node was started with --expose-gc, so that one run's garbage is not charged to the next. */

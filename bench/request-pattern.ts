@@ -1,6 +1,6 @@
 /**
  * How requests are started changes what each costs: the same GET of one item from the
- * emulator (in a process of its own, at 0 ms latency), made with n8n-core's `httpRequest`
+ * emulator (in a process of its own, at 0 ms latency or the one given), made with n8n-core's `httpRequest`
  * helper exactly as the package's transport makes it (arraybuffer, an abort signal of its
  * own, the Timeout), with no workflow around it, started in six patterns:
  *
@@ -9,6 +9,7 @@
  *   slots on by turns);
  * - "the package's limiter, 10" and "... 50": `Limiter` (nodes/shared/api/limit.ts), which
  *   hands the slots freed in a turn on together on the next turn;
+ * - "4 limiters of 10": four such limiters at once, as a worker running four executions;
  * - "20 item tasks through the limiter, 10": as the node runs items (twice Requests in
  *   Flight item tasks, each sending from its previous answer, through the limiter);
  * - "10, then 1 ms, answers not awaited": what n8n's HTTP Request node does with Options →
@@ -20,7 +21,7 @@
  * 2-core machine against a local server, starting requests in bunches costs less CPU per
  * request than starting each from an answer: the figures say by how much.
  *
- *   npm run build:tools && node --expose-gc build/bench/request-pattern.js [requests] [repeats]     (default 3000 5)
+ *   npm run build:tools && node --expose-gc build/bench/request-pattern.js [requests] [repeats] [latency ms]     (default 3000 5 0)
  */
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
@@ -53,6 +54,14 @@ const limiter =
 		await Promise.all(Array.from({ length: count }, async () => await limit.run(one)));
 	};
 
+/** `executions` limiters of `size` at once, the requests dealt among them: a worker running that many executions of a node. */
+const limiters =
+	(executions: number, size: number): Pattern =>
+	async (count, one) => {
+		const limits = Array.from({ length: executions }, () => new Limiter(size));
+		await Promise.all(Array.from({ length: count }, async (_, i) => await limits[i % executions].run(one)));
+	};
+
 /** `workers` tasks, each sending its next request from its previous answer, through the package's limiter (as the node's item tasks: twice Requests in Flight). */
 const workersThroughLimiter =
 	(workers: number, size: number): Pattern =>
@@ -76,6 +85,7 @@ const PATTERNS: Array<[string, Pattern]> = [
 	['pool of 10, next from the answer', pool(10)],
 	["the package's limiter, 10", limiter(10)],
 	["the package's limiter, 50", limiter(50)],
+	["4 limiters of 10 (a busy worker)", limiters(4, 10)],
 	["20 item tasks through the limiter, 10", workersThroughLimiter(20, 10)],
 	['10, then 1 ms, answers not awaited', batching(10, 1)],
 	['all at once', async (count, one) => await Promise.all(Array.from({ length: count }, one)).then(() => undefined)],
@@ -84,6 +94,7 @@ const PATTERNS: Array<[string, Pattern]> = [
 async function main(): Promise<void> {
 	const count = Number(process.argv[2] ?? 3000);
 	const repeats = Number(process.argv[3] ?? 5);
+	const latencyMs = Number(process.argv[4] ?? 0);
 	const { url, child } = await emulatorProcess();
 	try {
 		await admin(url, 'POST', 'latency', { ms: 0, jitterMs: 0 });
@@ -109,6 +120,7 @@ async function main(): Promise<void> {
 		const cpu = new Map<string, number[]>(PATTERNS.map(([name]) => [name, []]));
 		const wall = new Map<string, number[]>(PATTERNS.map(([name]) => [name, []]));
 		for (const [, pattern] of PATTERNS) await pattern(Math.min(count, 500), one);
+		await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
 		for (let round = 0; round < repeats; round++) {
 			for (const [name, pattern] of PATTERNS) {
 				collectGarbage();
@@ -121,11 +133,12 @@ async function main(): Promise<void> {
 			}
 		}
 		const base = median(cpu.get(PATTERNS[0][0])!);
-		console.log(`\nn8n-core's httpRequest, the package's GET, ${count} requests, emulator in its own process at 0 ms; median of ${repeats} rounds`);
-		console.log('pattern                                  cpu ms/request  vs first  wall ms/request');
+		const all = median(cpu.get('all at once')!);
+		console.log(`\nn8n-core's httpRequest, the package's GET, ${count} requests, emulator in its own process at ${latencyMs} ms; median of ${repeats} rounds`);
+		console.log('pattern                                  cpu ms/request  vs first  vs all at once  wall ms/request');
 		for (const [name] of PATTERNS) {
 			const c = median(cpu.get(name)!);
-			console.log(`${name.padEnd(40)} ${c.toFixed(3).padStart(14)} ${`${(c / base).toFixed(2)}x`.padStart(9)} ${median(wall.get(name)!).toFixed(3).padStart(16)}`);
+			console.log(`${name.padEnd(40)} ${c.toFixed(3).padStart(14)} ${`${(c / base).toFixed(2)}x`.padStart(9)} ${`${(c / all).toFixed(2)}x`.padStart(15)} ${median(wall.get(name)!).toFixed(3).padStart(16)}`);
 		}
 	} finally {
 		child.disconnect();

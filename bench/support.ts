@@ -3,9 +3,15 @@ import { fork, type ChildProcess } from '../test/host/child_process';
 import path from '../test/host/path';
 import type { IDataObject } from 'n8n-workflow';
 
-/** Calls an admin route of the emulator. */
+/**
+ * Calls an admin route of the emulator. Once more when the kept-alive connection was closed
+ * under the call (the server ends an idle one after 5 s, and a run between two calls can
+ * last longer): the admin routes are safe to repeat.
+ */
 export async function admin(url: string, method: string, route: string, body?: unknown): Promise<IDataObject> {
-	const res = await fetch(`${url}/__admin/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const call = async () => await fetch(`${url}/__admin/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const closedUnder = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET';
+	const res = await call().catch(async (error: unknown) => (closedUnder(error) ? await call() : await Promise.reject(error)));
 	return (await res.json()) as IDataObject;
 }
 

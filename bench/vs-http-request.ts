@@ -13,14 +13,16 @@
  * Vendor Books keeps to Options → Requests in Flight (default 10 per execution); HTTP
  * Request sends every item's request at once (Batching off, its default). Prints, per
  * setting, this process's CPU time per item and wall time per item for each (median of
- * `repeats` runs, taken in turn), the ratio Vendor / HTTP Request, each run's CPU ratio
- * (the spread), and the most requests in flight (counted on n8n's side: n8n-core's axios,
- * from a request's start to its answer's headers).
+ * `repeats` runs, taken in turn: HTTP Request, Vendor, HTTP Request, ...), the CPU ratio
+ * Vendor / HTTP Request as the median of the runs' ratios (each Vendor run against the
+ * HTTP Request run just before it, so both saw the machine alike) with their lowest and
+ * highest (the spread), and the most requests in flight (counted on n8n's side: n8n-core's
+ * axios, from a request's start to its answer's headers).
  *
  * Needs the HTTP Request node set up (bench/setup-http-request.ts; done here if missing).
  * Run with --expose-gc to collect garbage between runs (npm run bench does).
  *
- *   npm run build:tools && node --expose-gc build/bench/vs-http-request.js [items] [repeats] [latencies]     (default 1000 3 0,20,100)
+ *   npm run build:tools && node --expose-gc build/bench/vs-http-request.js [items] [repeats] [latencies]     (default 1000 4 0,20,100)
  */
 import type { RecordedRequest } from '../test/emulator/server';
 import { collectGarbage, CREATE_BODY, fixture, httpRequestNode, inFlightCounter, runPeer } from './peers';
@@ -59,17 +61,18 @@ interface Side {
 async function runAtOnce(peer: PeerName, fx: Fixture, operation: BenchOperation, setting: Setting): Promise<Measured> {
 	if (setting.executions === 1) return await runPeer(peer, fx, setting.items, { operation });
 	const cpu = process.cpuUsage();
+	const waited = process.resourceUsage().voluntaryContextSwitches;
 	const started = performance.now();
 	await Promise.all(Array.from({ length: setting.executions }, async () => await runPeer(peer, fx, setting.items, { operation })));
 	const used = process.cpuUsage(cpu);
-	return { took: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+	return { took: performance.now() - started, cpuMs: (used.user + used.system) / 1000, waits: process.resourceUsage().voluntaryContextSwitches - waited };
 }
 
 const NAME: Record<BenchOperation, string> = { get: 'Get (HTTP Request: GET)', create: 'Create (HTTP Request: POST)' };
 
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);
-	const repeats = Number(process.argv[3] ?? 3);
+	const repeats = Number(process.argv[3] ?? 4);
 	const latencies = (process.argv[4] ?? '0,20,100').split(',').map(Number);
 	const { version, typeVersion } = httpRequestNode();
 	const { url, child } = await emulatorProcess();
@@ -82,8 +85,9 @@ async function main(): Promise<void> {
 	try {
 		const fx: Fixture = await fixture(url);
 		console.log(`\nVendor Books vs n8n's HTTP Request node (n8n-nodes-base ${version}, node version ${typeVersion}), both at their defaults, n8n-core's engine, emulator in its own process`);
-		console.log(`cpu: this process's CPU time (user + system) per item; median of ${repeats} runs taken in turn after a warm-up of each; ratio: Vendor / HTTP Request (each run's ratio in brackets)`);
-		console.log("in flight: the most requests at once, counted on n8n's side (n8n-core's axios)");
+		console.log(`cpu: this process's CPU time (user + system) per item; median of ${repeats} runs taken in turn after a warm-up of each`);
+		console.log('cpu ratio: the median of the runs\' ratios Vendor / HTTP Request (each Vendor run against the HTTP Request run just before it), lowest to highest in brackets');
+		console.log("in flight: the most requests at once, counted on n8n's side (n8n-core's axios); waits: the process's voluntary context switches per item (mostly its event loop waiting for the network)");
 		for (const operation of ['get', 'create'] as const) {
 			// Warm-up (JIT) of both at 0 ms, not reported; and the check that both send the same request.
 			await admin(url, 'POST', 'latency', { ms: 0 });
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
 			const [ours, theirs] = [shape(sent.vendor!), shape(sent.httpRequest!)];
 			if (ours !== theirs) throw new Error(`not the same request: Vendor ${ours}; HTTP Request ${theirs}`);
 			console.log(`\n${NAME[operation]}: both send ${ours}${operation === 'create' ? ` (${JSON.stringify(CREATE_BODY)})` : ''}`);
-			console.log(`${'server latency, setting'.padEnd(48)} ${'HTTP Request cpu, wall'.padStart(24)} ${'Vendor Books cpu, wall'.padStart(24)}  cpu ratio (each run)        wall ratio  in flight (HTTP, Vendor)`);
+			console.log(`${'server latency, setting'.padEnd(48)} ${'HTTP Request cpu, wall'.padStart(24)} ${'Vendor Books cpu, wall'.padStart(24)}  cpu ratio (spread)          wall ratio  in flight (HTTP, Vendor)  waits/item (HTTP, Vendor)`);
 			for (const latencyMs of latencies) {
 				await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
 				for (const setting of settings) {
@@ -113,15 +117,17 @@ async function main(): Promise<void> {
 					const count = setting.executions * setting.items;
 					const cpu = (side: Side) => median(side.runs.map((r) => r.cpuMs)) / count;
 					const wall = (side: Side) => median(side.runs.map((r) => r.took)) / count;
+					const waits = (side: Side) => (median(side.runs.map((r) => r.waits ?? 0)) / count).toFixed(2);
 					const [h, v] = [sides.httpRequest, sides.vendor];
-					const each = v.runs.map((r, i) => (r.cpuMs / h.runs[i].cpuMs).toFixed(2)).join(' ');
+					const ratios = v.runs.map((r, i) => r.cpuMs / h.runs[i].cpuMs);
 					const cells = [
 						`${latencyMs} ms, ${setting.label} (${setting.executions} x ${setting.items})`.padEnd(48),
 						`${cpu(h).toFixed(3)}, ${wall(h).toFixed(3)}`.padStart(24),
 						`${cpu(v).toFixed(3)}, ${wall(v).toFixed(3)}`.padStart(24),
-						`  ${(cpu(v) / cpu(h)).toFixed(2)}x (${each})`.padEnd(28),
+						`  ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`.padEnd(28),
 						`${(wall(v) / wall(h)).toFixed(2)}x`.padStart(10),
-						`  ${h.maxInFlight}, ${v.maxInFlight}`,
+						`  ${h.maxInFlight}, ${v.maxInFlight}`.padEnd(22),
+						`${waits(h)}, ${waits(v)}`,
 					];
 					console.log(cells.join(' '));
 				}
