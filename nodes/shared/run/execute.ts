@@ -358,9 +358,15 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 function pairedWith(results: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
 	const pairedItem = { item: itemIndex };
 	return results.map((r) => {
-		if (r.binary) return Object.keys(r).length === 2 ? { json: r.json, binary: r.binary, pairedItem } : { ...r, pairedItem };
-		return Object.keys(r).length === 1 ? { json: r.json, pairedItem } : { ...r, pairedItem };
+		if (!onlyJsonAndBinary(r)) return { ...r, pairedItem };
+		return r.binary ? { json: r.json, binary: r.binary, pairedItem } : { json: r.json, pairedItem };
 	});
+}
+
+/** Whether a result holds nothing but `json` and `binary` (looked at without making a list of its keys). */
+function onlyJsonAndBinary(result: INodeExecutionData): boolean {
+	for (const key in result) if (key !== 'json' && key !== 'binary') return false;
+	return true;
 }
 
 /** `item 0: payment_id 1001` for done items whose output carries their resource's id (at most 20 listed). */
