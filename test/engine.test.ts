@@ -205,6 +205,17 @@ describe('the item reader of a node run', () => {
 		expect(reads.filter((r) => r === 'item_id')).toHaveLength(3);
 	});
 
+	test('a plain setting (Simplify) is read once with no expression, per item with one', () => {
+		const fixed = fakeContext({ ...base, simplify: true });
+		const once = new ItemReader(fixed.ctx, booksArea, []);
+		expect([0, 1, 2].map((i) => once.setting('simplify', i, false))).toEqual([true, true, true]);
+		expect(fixed.reads.filter((r) => r === 'simplify')).toHaveLength(1);
+		const dynamic = fakeContext({ ...base, simplify: '={{ $json.short }}' }, { simplify: (i) => i === 1 });
+		const each = new ItemReader(dynamic.ctx, booksArea, []);
+		expect([0, 1, 2].map((i) => each.setting('simplify', i, false))).toEqual([false, true, false]);
+		expect(dynamic.reads.filter((r) => r === 'simplify')).toHaveLength(3);
+	});
+
 	test('a failed read is not kept: the next item reads again and fails with its own error', () => {
 		const { ctx, reads } = fakeContext({ ...base, organizationId: '' });
 		const reader = new ItemReader(ctx, booksArea, []);

@@ -58,7 +58,8 @@ export function simplifyRecord(record: IDataObject, fields: readonly string[]): 
 export function simplifyOutput(ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
 	const fields = run.resource.simplify;
 	if (!fields || !simplifiedOperations(run.resource).includes(run.op.value)) return out;
-	if (ctx.getNodeParameter('simplify', run.itemIndex, false) !== true) return out;
+	const on = run.setting ? run.setting('simplify', false) : ctx.getNodeParameter('simplify', run.itemIndex, false);
+	if (on !== true) return out;
 	return out.map((item) => ({ ...item, json: simplifyRecord(item.json, fields) }));
 }
 

@@ -39,6 +39,8 @@ export interface OperationRun {
 	itemIndex: number;
 	/** The parts plugged into the loop; their `shapeOutput` shapes the standard output. */
 	parts?: readonly ItemPart[];
+	/** A plain parameter of this item (string, number or boolean), read once per run when every item reads the same. */
+	setting?: (name: string, fallback: unknown) => unknown;
 }
 
 /**
@@ -234,6 +236,9 @@ export class ItemReader {
 	/** Values objects checked already (the same object is the same values). */
 	private readonly checked = new WeakSet<IDataObject>();
 
+	/** Plain parameters read already, by name (only when every item reads the same). */
+	private readonly settings = new Map<string, unknown>();
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly area: Area,
@@ -266,6 +271,14 @@ export class ItemReader {
 		return plan;
 	}
 
+	/** A plain parameter (string, number, boolean) of the item; every caller of a name gives the same fallback. */
+	setting(name: string, itemIndex: number, fallback: unknown): unknown {
+		if (this.settings.has(name)) return this.settings.get(name);
+		const value = this.ctx.getNodeParameter(name, itemIndex, fallback);
+		if (this.same && (value === null || typeof value !== 'object')) this.settings.set(name, value);
+		return value;
+	}
+
 	/** Refuses values that break a table rule (each values object is checked once). */
 	check(op: Operation, values: IDataObject, itemIndex: number): void {
 		if (this.checked.has(values)) return;
@@ -292,7 +305,8 @@ export async function runItem(
 	const { resource, op, values: given, organizationId } = reader.planOf(itemIndex);
 	const values = await withCurrentValues(ctx, area, resource, op, given, organizationId, itemIndex);
 	reader.check(op, values, itemIndex);
-	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts };
+	const setting = (name: string, fallback: unknown) => reader.setting(name, itemIndex, fallback);
+	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts, setting };
 	const handler = op.special ? specials[op.special] : undefined;
 	return handler ? await handler(ctx, run) : await runStandard(ctx, run);
 }
