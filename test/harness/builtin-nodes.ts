@@ -151,10 +151,6 @@ export const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
 	'harness.binaryFixture': BinaryFixture,
 };
 
-/**
- * INodeTypes over a fixed set of classes. A package node whose description name is `vendorBooks` is
- * reachable as `vendorBooks`, and as `<packageName>.vendorBooks` (how n8n names community nodes).
- */
 /** Instances kept by `loadOnce` runs: n8n makes one per node type per process, when it loads the package. */
 const loaded = new WeakMap<NodeTypeClass, INodeType | IVersionedNodeType>();
 
@@ -167,6 +163,10 @@ function loadedOnce(Cls: NodeTypeClass): INodeType | IVersionedNodeType {
 	return instance;
 }
 
+/**
+ * INodeTypes over a fixed set of classes. A package node whose description name is `vendorBooks` is
+ * reachable as `vendorBooks`, and as `<packageName>.vendorBooks` (how n8n names community nodes).
+ */
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
 

@@ -55,11 +55,10 @@ export function simplifyRecord(record: IDataObject, fields: readonly string[]): 
 }
 
 /** The standard output of an operation, simplified when the operation has Simplify and it is on. */
-export function simplifyOutput(ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
+export function simplifyOutput(_ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
 	const fields = run.resource.simplify;
 	if (!fields || !simplifiedOperations(run.resource).includes(run.op.value)) return out;
-	const on = run.setting ? run.setting('simplify', false) : ctx.getNodeParameter('simplify', run.itemIndex, false);
-	if (on !== true) return out;
+	if (run.setting('simplify', false) !== true) return out;
 	return out.map((item) => ({ ...item, json: simplifyRecord(item.json, fields) }));
 }
 

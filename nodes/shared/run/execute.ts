@@ -40,7 +40,7 @@ export interface OperationRun {
 	/** The parts plugged into the loop; their `shapeOutput` shapes the standard output. */
 	parts?: readonly ItemPart[];
 	/** A plain parameter of this item (string, number or boolean), read once per run when every item reads the same. */
-	setting?: (name: string, fallback: unknown) => unknown;
+	setting: (name: string, fallback: unknown) => unknown;
 }
 
 /**
@@ -86,8 +86,8 @@ async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, 
 
 async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<IDataObject[]> {
 	const { op, itemIndex } = run;
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	const returnAll = run.setting('returnAll', false) as boolean;
+	const limit = returnAll ? Infinity : (run.setting('limit', 50) as number);
 	const pageSize = Math.max(1, Math.min(op.perPage ?? 200, limit));
 	const records: IDataObject[] = [];
 	for await (const { entries } of listPages(ctx, run.area, op, req, pageSize, itemIndex, run.resource.idField)) {
