@@ -71,13 +71,17 @@ export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
 }
 
 /**
- * A record's identity for "seen before": its ID when the list's records carry one (the record's
- * own string, nothing new is kept), else a digest of its JSON (the records are not kept twice).
+ * What a page holds, as one short string: the digest of its records' keys in sorted order (a
+ * record's ID when the list's records carry one, else its JSON), so a page holding the same
+ * records as an earlier one, in any order, has the same fingerprint. One string a page is
+ * kept, not one a record: the repeat check costs no memory in proportion to the records.
  */
-function recordKey(record: IDataObject, idField?: string): unknown {
-	const id = idField === undefined ? undefined : record?.[idField];
-	if (typeof id === 'string' || typeof id === 'number') return id;
-	return createHash('sha1').update(JSON.stringify(record)).digest('base64');
+function pageFingerprint(entries: IDataObject[], idField?: string): string {
+	const keys = entries.map((record) => {
+		const id = idField === undefined ? undefined : record?.[idField];
+		return typeof id === 'string' || typeof id === 'number' ? `#${id}` : JSON.stringify(record);
+	});
+	return createHash('sha1').update(keys.sort().join('\u0000')).digest('base64');
 }
 
 function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
@@ -86,8 +90,9 @@ function pagingStopped(ctx: VendorContext, message: string, description: string,
 
 /**
  * A list's pages, one call each, until the answer says there is no more (one call for unpaged
- * lists). It always ends: a page with no record not seen before ends it (with an error when
- * the API said there were more), and so does the page limit (an error saying how far it got).
+ * lists). It always ends: a page that holds the same records as an earlier page ends it (with
+ * an error when the API said there were more), and so does the page limit (an error saying how
+ * far it got).
  */
 export async function* listPages(
 	ctx: VendorContext,
@@ -96,7 +101,7 @@ export async function* listPages(
 	req: ApiRequest,
 	pageSize = op.perPage ?? 200,
 	itemIndex?: number,
-	/** The records' ID field (the resource's), when they carry one: "seen before" compares IDs. */
+	/** The records' ID field (the resource's), when they carry one: a page's fingerprint is made of IDs. */
 	idField?: string,
 ): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
 	if (!op.pagination || op.pagination === 'none') {
@@ -104,31 +109,33 @@ export async function* listPages(
 		yield { entries: unwrap(op, body), body };
 		return;
 	}
-	const seen = new Set<unknown>();
+	const pagesSeen = new Set<string>();
+	let records = 0;
 	for (let page = 1; ; page++) {
 		if (page > pageLimit) {
 			throw pagingStopped(
 				ctx,
-				`Return All stopped after ${pageLimit} pages (${seen.size} records): the Vendor API still said there were more`,
+				`Return All stopped after ${pageLimit} pages (${records} records): the Vendor API still said there were more`,
 				`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
 				itemIndex,
 			);
 		}
 		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
 		const entries = unwrap(op, body);
-		const before = seen.size;
-		for (const entry of entries) seen.add(recordKey(entry, idField));
-		if (page > 1 && entries.length > 0 && seen.size === before) {
+		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
+		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {
 			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
 			// One that says there is more and repeats itself would never end: an error.
 			if (pageContext(body)?.has_more_page !== true) return;
 			throw pagingStopped(
 				ctx,
-				`Return All stopped at page ${page} (${seen.size} records): the Vendor API said there were more records but answered with none not seen before`,
+				`Return All stopped at page ${page} (${records} records): the Vendor API said there were more records but answered with a page it had already sent`,
 				'The API repeated records it had already sent while saying more would follow; reading on would never end.',
 				itemIndex,
 			);
 		}
+		pagesSeen.add(fingerprint);
+		records += entries.length;
 		yield { entries, body };
 		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
 	}
