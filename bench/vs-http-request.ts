@@ -11,7 +11,11 @@
  *   and n8n's default worker concurrency: 10 executions of `items` / 2.5 items at once.
  *
  * Vendor Books keeps to Options → Requests in Flight (default 10 per execution); HTTP
- * Request sends every item's request at once (Batching off, its default). Prints, per
+ * Request sends every item's request at once (Batching off, its default). On the busy
+ * worker Vendor Books also runs at the most Requests in Flight the option allows (50: not
+ * its default; a row of its own below the setting's), taken in turn with the other two: the
+ * same code with more requests at once, so the cost of the bound shows apart from the cost
+ * of the code. Prints, per
  * setting, this process's CPU time per item and wall time per item for each (median of
  * `repeats` runs, taken in turn: HTTP Request, Vendor, HTTP Request, ...), the CPU ratio
  * Vendor / HTTP Request as the median of the runs' ratios (each Vendor run against the
@@ -25,7 +29,7 @@
  *   npm run build:tools && node --expose-gc build/bench/vs-http-request.js [items] [repeats] [latencies]     (default 1000 4 0,20,100)
  */
 import type { RecordedRequest } from '../test/emulator/server';
-import { collectGarbage, CREATE_BODY, fixture, httpRequestNode, inFlightCounter, runPeer } from './peers';
+import { collectGarbage, CREATE_BODY, fixture, httpRequestNode, inFlightCounter, requestsInFlightLimits, runPeer } from './peers';
 import type { BenchOperation, Fixture, Measured, PeerName } from './peers';
 import { admin, emulatorProcess, median } from './support';
 import { console, process } from '../test/host/globals';
@@ -50,7 +54,13 @@ interface Setting {
 	executions: number;
 	/** Items per execution. */
 	items: number;
+	/** Vendor Books also runs at the most Requests in Flight the option allows. */
+	lifted?: boolean;
 }
+
+/** The most Requests in Flight the option allows (its maximum, not its default). */
+const LIFTED_IN_FLIGHT = requestsInFlightLimits().max;
+type Run = PeerName | 'lifted';
 
 interface Side {
 	runs: Measured[];
@@ -58,12 +68,14 @@ interface Side {
 }
 
 /** `executions` runs of the peer's workflow at once, measured together (wall and this process's CPU). */
-async function runAtOnce(peer: PeerName, fx: Fixture, operation: BenchOperation, setting: Setting): Promise<Measured> {
-	if (setting.executions === 1) return await runPeer(peer, fx, setting.items, { operation });
+async function runAtOnce(run: Run, fx: Fixture, operation: BenchOperation, setting: Setting): Promise<Measured> {
+	const peer: PeerName = run === 'lifted' ? 'vendor' : run;
+	const config = run === 'lifted' ? { operation, requestsInFlight: LIFTED_IN_FLIGHT } : { operation };
+	if (setting.executions === 1) return await runPeer(peer, fx, setting.items, config);
 	const cpu = process.cpuUsage();
 	const waited = process.resourceUsage().voluntaryContextSwitches;
 	const started = performance.now();
-	await Promise.all(Array.from({ length: setting.executions }, async () => await runPeer(peer, fx, setting.items, { operation })));
+	await Promise.all(Array.from({ length: setting.executions }, async () => await runPeer(peer, fx, setting.items, config)));
 	const used = process.cpuUsage(cpu);
 	return { took: performance.now() - started, cpuMs: (used.user + used.system) / 1000, waits: process.resourceUsage().voluntaryContextSwitches - waited };
 }
@@ -79,7 +91,7 @@ async function main(): Promise<void> {
 	const counter = inFlightCounter();
 	const settings: Setting[] = [
 		{ label: 'one execution', executions: 1, items },
-		{ label: 'busy worker, 4 executions', executions: 4, items },
+		{ label: 'busy worker, 4 executions', executions: 4, items, lifted: true },
 		{ label: 'worker at n8n default, 10 executions', executions: 10, items: Math.round(items / 2.5) },
 	];
 	try {
@@ -100,36 +112,41 @@ async function main(): Promise<void> {
 			const [ours, theirs] = [shape(sent.vendor!), shape(sent.httpRequest!)];
 			if (ours !== theirs) throw new Error(`not the same request: Vendor ${ours}; HTTP Request ${theirs}`);
 			console.log(`\n${NAME[operation]}: both send ${ours}${operation === 'create' ? ` (${JSON.stringify(CREATE_BODY)})` : ''}`);
-			console.log(`${'server latency, setting'.padEnd(48)} ${'HTTP Request cpu, wall'.padStart(24)} ${'Vendor Books cpu, wall'.padStart(24)}  cpu ratio (spread)          wall ratio  in flight (HTTP, Vendor)  waits/item (HTTP, Vendor)`);
+			console.log(`${'server latency, setting'.padEnd(56)} ${'HTTP Request cpu, wall'.padStart(24)} ${'Vendor Books cpu, wall'.padStart(24)}  cpu ratio (spread)          wall ratio  in flight (HTTP, Vendor)  waits/item (HTTP, Vendor)`);
 			for (const latencyMs of latencies) {
 				await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs: 0 });
 				for (const setting of settings) {
-					const sides: Record<PeerName, Side> = { httpRequest: { runs: [], maxInFlight: 0 }, vendor: { runs: [], maxInFlight: 0 } };
+					const sides: Record<Run, Side> = { httpRequest: { runs: [], maxInFlight: 0 }, vendor: { runs: [], maxInFlight: 0 }, lifted: { runs: [], maxInFlight: 0 } };
+					const order: Run[] = setting.lifted ? ['httpRequest', 'vendor', 'lifted'] : ['httpRequest', 'vendor'];
 					for (let round = 0; round < repeats; round++) {
-						for (const peer of ['httpRequest', 'vendor'] as const) {
+						for (const run of order) {
 							await admin(url, 'DELETE', 'requests');
 							collectGarbage();
 							counter.reset();
-							sides[peer].runs.push(await runAtOnce(peer, fx, operation, setting));
-							sides[peer].maxInFlight = Math.max(sides[peer].maxInFlight, counter.max());
+							sides[run].runs.push(await runAtOnce(run, fx, operation, setting));
+							sides[run].maxInFlight = Math.max(sides[run].maxInFlight, counter.max());
 						}
 					}
 					const count = setting.executions * setting.items;
 					const cpu = (side: Side) => median(side.runs.map((r) => r.cpuMs)) / count;
 					const wall = (side: Side) => median(side.runs.map((r) => r.took)) / count;
 					const waits = (side: Side) => (median(side.runs.map((r) => r.waits ?? 0)) / count).toFixed(2);
-					const [h, v] = [sides.httpRequest, sides.vendor];
-					const ratios = v.runs.map((r, i) => r.cpuMs / h.runs[i].cpuMs);
-					const cells = [
-						`${latencyMs} ms, ${setting.label} (${setting.executions} x ${setting.items})`.padEnd(48),
-						`${cpu(h).toFixed(3)}, ${wall(h).toFixed(3)}`.padStart(24),
-						`${cpu(v).toFixed(3)}, ${wall(v).toFixed(3)}`.padStart(24),
-						`  ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`.padEnd(28),
-						`${(wall(v) / wall(h)).toFixed(2)}x`.padStart(10),
-						`  ${h.maxInFlight}, ${v.maxInFlight}`.padEnd(22),
-						`${waits(h)}, ${waits(v)}`,
-					];
-					console.log(cells.join(' '));
+					const h = sides.httpRequest;
+					const row = (label: string, v: Side) => {
+						const ratios = v.runs.map((r, i) => r.cpuMs / h.runs[i].cpuMs);
+						const cells = [
+							label.padEnd(56),
+							`${cpu(h).toFixed(3)}, ${wall(h).toFixed(3)}`.padStart(24),
+							`${cpu(v).toFixed(3)}, ${wall(v).toFixed(3)}`.padStart(24),
+							`  ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`.padEnd(28),
+							`${(wall(v) / wall(h)).toFixed(2)}x`.padStart(10),
+							`  ${h.maxInFlight}, ${v.maxInFlight}`.padEnd(22),
+							`${waits(h)}, ${waits(v)}`,
+						];
+						console.log(cells.join(' '));
+					};
+					row(`${latencyMs} ms, ${setting.label} (${setting.executions} x ${setting.items})`, sides.vendor);
+					if (setting.lifted) row(`  the same, Vendor at Requests in Flight ${LIFTED_IN_FLIGHT}`, sides.lifted);
 				}
 			}
 		}
