@@ -16,7 +16,7 @@
  * collection), both per byte of the records' JSON. Runs alternate between the two; the
  * medians and their ratios are printed, with each run's figures.
  *
- *   npm run build:tools && node build/bench/return-all.js [records] [repeats]     (default 20000 3)
+ *   npm run build:tools && node build/bench/return-all.js [records] [repeats]     (default 20000 7)
  */
 import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	if (args[0] === '--child') return await child(args[1] as PeerName, Number(args[2]));
 	const records = Number(args[0] ?? 20000);
-	const repeats = Number(args[1] ?? 3);
+	const repeats = Number(args[1] ?? 7);
 	setupHttpRequest();
 	const runs: Record<PeerName, Figures[]> = { httpRequest: [], vendor: [] };
 	for (let round = 0; round < repeats; round++) {
