@@ -2,7 +2,7 @@
  * Self-check of the field tables of document 3: customer payments and refunds (Vendor
  * Payments), billing projects (Vendor Billing) and purchase bills (Vendor Purchase Bills).
  */
-import { ACCOUNTING_ERROR_CODES, explainFailure } from '../../nodes/shared/api/errors';
+import { explainFailure } from '../../nodes/shared/api/errors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { billingArea } from '../../nodes/VendorBilling/spec';
@@ -473,16 +473,16 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 	});
 
 	it.each([
-		[3004, 'The customer field is blank or incorrect', 'Set Customer ID'],
-		[9521, 'A retainer invoice cannot be paid partially', 'Record the full payment'],
-		[9523, 'The amount paid to a retainer invoice cannot be changed', 'Delete the payment and record it again'],
-		[24016, 'The amount entered exceeds the balance due on the invoice', 'Lower Amount Applied'],
-		[1002, 'The billing project does not exist', 'Check the Project ID'],
-		[20004, 'The amount must not be negative', 'Enter zero or a positive value'],
-		[20077, 'An expense is recorded for the billing project, so it cannot be deleted', "Remove the project's expenses first"],
-	])('code %i: the message says what went wrong and what to do; the server text is the description', (code, meaning, todo) => {
-		const explained = explainFailure({ status: 400, body: { code, message: 'server words' } });
-		expect(explained.message).toBe(`${meaning} (code ${code}). ${ACCOUNTING_ERROR_CODES[code].resolution}.`);
+		['Payments', invoiceArea, 3004, 'The customer field is blank or incorrect', 'Set Customer ID'],
+		['Payments', invoiceArea, 9521, 'A retainer invoice cannot be paid partially', 'Record the full payment'],
+		['Payments', invoiceArea, 9523, 'The amount paid to a retainer invoice cannot be changed', 'Delete the payment and record it again'],
+		['Payments', invoiceArea, 24016, 'The amount entered exceeds the balance due on the invoice', 'Lower Amount Applied'],
+		['Billing', billingArea, 1002, 'The billing project does not exist', 'Check the Project ID'],
+		['Billing', billingArea, 20004, 'The amount must not be negative', 'Enter zero or a positive value'],
+		['Billing', billingArea, 20077, 'An expense is recorded for the billing project, so it cannot be deleted', "Remove the project's expenses first"],
+	])('%s code %i: the message says what went wrong and what to do; the server text is the description', (_name, area, code, meaning, todo) => {
+		const explained = explainFailure({ status: 400, body: { code, message: 'server words' }, area });
+		expect(explained.message).toBe(`${meaning} (code ${code}). ${area.errorCodes?.[code]?.resolution}.`);
 		expect(explained.message).toContain(todo);
 		expect(explained).toMatchObject({ code: String(code), description: 'The Vendor API answered: server words' });
 	});

@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { explainFailure } from '../../nodes/shared/api/errors';
+import { billingArea } from '../../nodes/VendorBilling/spec';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { DEMO } from '../emulator/demo-data';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
@@ -210,7 +211,7 @@ test("a project's invoices, sorted by the chosen column", async () => {
 	expectSigned();
 });
 
-test('1002, 20004 and 3004 become messages that say what went wrong and what to do', async () => {
+test('1002 and 20004 become messages that say what went wrong and what to do; 3004 (a payment code) keeps the API\'s words', async () => {
 	const result = await env.run([
 		projects('Missing', { operation: 'get', project_id: byId('1699999999999') }, { onError: 'continueRegularOutput' }),
 		projects('Negative', { operation: 'create', project_name: 'Negative', customer_id: DEMO.customers.acme, billing_type: 'fixed_cost_for_project', rate: '-5' }, { onError: 'continueRegularOutput' }),
@@ -225,10 +226,10 @@ test('1002, 20004 and 3004 become messages that say what went wrong and what to 
 	});
 	// A negative rate is refused before sending (document 3, code 20004); the server's 20004 still reads as the documented meaning.
 	expect(json(result, 'Negative')[0].error).toBe('Invalid input: Rate must not be negative (got "-5")');
-	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' } }).message).toBe(
+	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' }, area: billingArea }).message).toBe(
 		'The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.',
 	);
-	expect(json(result, 'Customer')[0].error).toBe('The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer.');
+	expect(json(result, 'Customer')[0].error).toBe('Please enter a valid customer. The customer field is blank or incorrect. (code 3004)');
 	expect(json(result, 'Comment on missing')[0].error).toMatch(/^The billing project does not exist \(code 1002\)/);
 	expect(env.apiRequests().map((r) => [r.method, r.path.replace('/us/api', ''), r.status, (r.body as IDataObject | undefined)?.rate])).toEqual([
 		['GET', '/billing/v1/projects/1699999999999', 404, undefined],
@@ -237,7 +238,7 @@ test('1002, 20004 and 3004 become messages that say what went wrong and what to 
 	]);
 	// 20077 (an expense is recorded, so the project cannot be deleted): no delete operation is
 	// documented, so the emulator cannot produce it; the message it would give:
-	expect(explainFailure({ status: 400, body: { code: 20077, message: 'Expense recorded' } }).message).toBe(
+	expect(explainFailure({ status: 400, body: { code: 20077, message: 'Expense recorded' }, area: billingArea }).message).toBe(
 		"An expense is recorded for the billing project, so it cannot be deleted (code 20077). Remove the project's expenses first.",
 	);
 });

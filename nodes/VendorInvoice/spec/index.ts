@@ -3,6 +3,18 @@ import { payment } from './payment';
 import { refund } from './refund';
 
 /**
+ * Payment error codes (document 3, "Errors"): what went wrong and what to do. An answer with
+ * one of these codes becomes an error that says so, e.g. "The amount entered exceeds the
+ * balance due on the invoice (code 24016). Lower Amount Applied ...".
+ */
+export const PAYMENT_ERROR_CODES: NonNullable<Area['errorCodes']> = {
+	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set Customer ID to the ID of an existing customer' },
+	9521: { meaning: 'A retainer invoice cannot be paid partially', resolution: 'Record the full payment of the retainer invoice' },
+	9523: { meaning: 'The amount paid to a retainer invoice cannot be changed', resolution: 'Delete the payment and record it again' },
+	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Lower Amount Applied to at most the invoice\'s balance due; the rest of the payment stays unused and can be refunded' },
+};
+
+/**
  * The vendor's invoice API (`{api_url}/invoice/v3`): customer payments and their refunds.
  * Shown as "Vendor Payments" (what a user finds inside; invoices are in Vendor Books).
  */
@@ -13,6 +25,7 @@ export const invoiceArea: Area = {
 	basePath: '/invoice/v3',
 	org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },
 	envelope: 'accounting',
+	errorCodes: PAYMENT_ERROR_CODES,
 	scopes: [
 		'VendorInvoice.customerpayments.CREATE',
 		'VendorInvoice.customerpayments.READ',

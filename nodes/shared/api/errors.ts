@@ -1,10 +1,12 @@
 /**
- * The documented error codes and what to do about them. Messages never carry a token,
- * a secret or a request's headers.
+ * The documented error codes and what to do about them: the project-management `errorCode`
+ * table here, the accounting `code` tables on the areas that document them (`Area.errorCodes`).
+ * Messages never carry a token, a secret or a request's headers.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import type { Area } from '../tables/spec';
 import { InputError } from '../tables/validate';
 
 export { InputError };
@@ -17,22 +19,6 @@ export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; res
 	INVALID_METHOD: { meaning: 'The HTTP method is not valid for the URL', resolution: 'Use a valid method' },
 	INVALID_PARAMETER_VALUE: { meaning: 'A parameter value is invalid', resolution: 'Correct the value' },
 	INTERNAL_SERVER_ERROR: { meaning: 'Unexpected server error', resolution: 'Try again later or contact the vendor\'s support' },
-};
-
-/**
- * Accounting-family `code` values (document 3: payments and billing projects). An answer
- * with one of these codes becomes an error whose message says what went wrong and what
- * to do, e.g. "The amount entered exceeds the balance due on the invoice (code 24016).
- * Lower Amount Applied ...". Other codes keep the server's message.
- */
-export const ACCOUNTING_ERROR_CODES: Readonly<Record<number, { meaning: string; resolution: string }>> = {
-	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set Customer ID to the ID of an existing customer' },
-	9521: { meaning: 'A retainer invoice cannot be paid partially', resolution: 'Record the full payment of the retainer invoice' },
-	9523: { meaning: 'The amount paid to a retainer invoice cannot be changed', resolution: 'Delete the payment and record it again' },
-	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Lower Amount Applied to at most the invoice\'s balance due; the rest of the payment stays unused and can be refunded' },
-	1002: { meaning: 'The billing project does not exist', resolution: 'Check the Project ID (pick it from the list)' },
-	20004: { meaning: 'The amount must not be negative', resolution: 'Enter zero or a positive value for the rate and budget of the project and of its tasks and users' },
-	20077: { meaning: 'An expense is recorded for the billing project, so it cannot be deleted', resolution: 'Remove the project\'s expenses first' },
 };
 
 const HTTP_MEANINGS: Readonly<Record<number, string>> = {
@@ -54,6 +40,12 @@ const HTTP_MEANINGS: Readonly<Record<number, string>> = {
 export interface ApiFailure {
 	status: number;
 	body: unknown;
+	/**
+	 * The area that answered: its `errorCodes` give an accounting `code` its meaning (payment
+	 * codes in Vendor Payments, billing project codes in Vendor Billing). Without it, or for a
+	 * code the area does not document, the API's own message leads, with the code.
+	 */
+	area?: Pick<Area, 'errorCodes'>;
 }
 
 /**
@@ -68,7 +60,12 @@ export function redactTokens(text: string): string {
 		.replace(/[A-Za-z0-9_\-.]{32,}/g, (run) => (/[A-Za-z]/.test(run) && /\d/.test(run) ? '<redacted>' : run));
 }
 
-/** A human message for an API failure, from the envelope and the documented tables. */
+/**
+ * A human message for an API failure, from the envelope and the documented tables: a code
+ * documented for the answering area says what went wrong and what to do ("The billing
+ * project does not exist (code 1002). Check the Project ID ..."); any other code keeps the
+ * API's words ("Invoice does not exist. (code 1002)").
+ */
 export function explainFailure(failure: ApiFailure): { message: string; description?: string; code?: string } {
 	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as JsonObject;
 	const serverMessage = typeof body.message === 'string' ? redactTokens(body.message) : undefined;
@@ -83,7 +80,7 @@ export function explainFailure(failure: ApiFailure): { message: string; descript
 	}
 	if (body.code !== undefined && body.code !== 0 && body.code !== '0') {
 		const code = Number(body.code);
-		const known = ACCOUNTING_ERROR_CODES[code];
+		const known = failure.area?.errorCodes?.[code];
 		if (known) {
 			// What went wrong and what to do, in the message itself; the server's words follow.
 			return {

@@ -487,7 +487,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			continue;
 		}
 		if (status >= 400 || envelopeFailed(parsed)) {
-			const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) } };
+			const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) }, area };
 			// A write answered 5xx may have been processed: say so first, never repeat it.
 			const failed = status >= 500 && !idempotent ? apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN) : apiError(ctx.getNode(), failure, opts.itemIndex);
 			throw status === 429 || status >= 500 ? transientFailure(failed) : failed;

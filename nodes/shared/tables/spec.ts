@@ -227,6 +227,13 @@ export interface Area {
 	org?: { in: 'query' | 'header'; name: string };
 	/** Error envelope style. */
 	envelope: 'accounting' | 'projects';
+	/**
+	 * The accounting `code` values this area's document gives, with what to do about each. A
+	 * code has its meaning only in the area that documents it (1002 is a billing project that
+	 * does not exist, not a Books record); other codes, and every code of an area without
+	 * this table, keep the API's own message.
+	 */
+	errorCodes?: Readonly<Record<number, { meaning: string; resolution: string }>>;
 	/** Every scope the area's operations need (for the credential's default scope string). */
 	scopes: readonly string[];
 	resources: Resource[];
