@@ -9,10 +9,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertValid, checkAnswer, chunk, findOperation, runStandard } from '../shared/run/execute';
+import { assertValid, checkAnswer, chunk, findOperation, readBeforeWrite, runStandard } from '../shared/run/execute';
 import type { OperationRun, Special } from '../shared/run/execute';
-import { readRunOptions } from '../shared/api/options';
-import { mapInOrder } from '../shared/run/parallel';
+import { settleCalls, uniqueIds, undoneRecords } from '../shared/run/calls';
+import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
 import { redactTokens } from '../shared/api/errors';
@@ -83,17 +83,21 @@ function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObjec
 const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {
 	const { area, op, values, organizationId, itemIndex } = run;
 	const field = op.batch?.field ?? 'invoice_ids';
+	const groups = chunk(uniqueIds(idsOf(values[field])), op.batch?.size ?? 10);
 	// The calls of 10 go in parallel (bounded by the requests in flight); one output item per invoice, in the order given.
-	const calls = await mapInOrder(
-		chunk(idsOf(values[field]), op.batch?.size ?? 10),
-		readRunOptions(ctx).requestsInFlight,
-		async (ids) => {
-			const callValues = { ...values, [field]: ids };
-			const body = (await vendorRequest(ctx, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
-			checkAnswer(ctx, run, body, callValues);
-			return reminderOutcomes(ids, (body ?? {}) as IDataObject);
-		},
-		ctx.getExecutionCancelSignal?.(),
+	// A failed call does not erase the others: its invoices are not sent or of unknown outcome, with the reason.
+	const settled = await settleCalls(ctx, groups, async (ids) => {
+		const callValues = { ...values, [field]: ids };
+		const body = (await vendorRequest(ctx, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
+		checkAnswer(ctx, run, body, callValues);
+		return reminderOutcomes(ids, body as IDataObject);
+	});
+	if (!settled.some((s) => s.state === 'done')) {
+		const failures = settled.flatMap((s) => (s.state === 'failed' ? [s.error] : []));
+		if (failures.length === 1) throw failures[0];
+	}
+	const calls = settled.map((s, index) =>
+		s.state === 'done' ? s.value : { items: undoneRecords(op, 'invoice_id', groups[index], s), said: s.state === 'failed' ? redactTokens(String((s.error as Error)?.message)) : 'not sent' },
 	);
 	const out = calls.flatMap((call) => call.items);
 	const sent = out.filter((o) => o.sent === true).map((o) => String(o.invoice_id));
@@ -135,8 +139,8 @@ const fromEstimate: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const { area, values, organizationId, itemIndex } = run;
 	const { estimate_id: estimateId, ...overrides } = values;
 	const get = findOperation(area, 'estimate', 'get').op;
-	const answer = (await vendorRequest(ctx, area, buildRequest(area, get, { estimate_id: estimateId }, organizationId), { itemIndex })).body as IDataObject;
-	const estimate = (answer.estimate ?? {}) as IDataObject;
+	const read = async () => answerRecords(ctx.getNode(), area, get, (await vendorRequest(ctx, area, buildRequest(area, get, { estimate_id: estimateId }, organizationId), { itemIndex })).body, { itemIndex })[0];
+	const estimate = await readBeforeWrite(`reading estimate ${String(estimateId)}`, read());
 	const lines = ((estimate.line_items ?? []) as IDataObject[]).map((line) => pick(line, LINE_FIELDS));
 	if (!lines.length) {
 		throw new NodeOperationError(ctx.getNode(), `Estimate ${String(estimateId)} has no line items to invoice`, { itemIndex });

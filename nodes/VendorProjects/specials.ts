@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { unwrap } from '../shared/api/pages';
+import { answerRecords } from '../shared/api/pages';
 import type { OperationRun, Special } from '../shared/run/execute';
 import { buildRequest, inputFailure } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
@@ -25,7 +25,7 @@ const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const req = buildRequest(area, op, values);
 	const body = { ...((req.body as IDataObject) ?? {}), ...custom };
 	const res = await vendorRequest(ctx, area, { ...req, body: Object.keys(body).length ? body : req.body }, { itemIndex });
-	return unwrap(op, res.body).map((json) => ({ json }));
+	return answerRecords(ctx.getNode(), area, op, res.body, { itemIndex, values }).map((json) => ({ json }));
 };
 
 export const projectsSpecials: Record<string, Special> = { customFields };

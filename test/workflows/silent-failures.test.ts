@@ -36,6 +36,12 @@ function errorOf(result: Awaited<ReturnType<typeof env.run>>, node: string): IDa
 	return out[0].json;
 }
 
+/** The node's last output item: the error item that ends a list stopped part way (continue on fail). */
+function lastOf(result: Awaited<ReturnType<typeof env.run>>, node: string): IDataObject {
+	const out = result.output(node);
+	expect(out.length).toBeGreaterThan(1);
+	return out[out.length - 1].json;
+}
 
 describe('a run that ends on a failing item says what became of every item', () => {
 	test('10 payment creates in parallel, one answered 500, no Continue On Fail: the error lists the 9 done with their payment ids', async () => {
@@ -132,8 +138,13 @@ describe('Return All always ends', () => {
 		env.em.clearRequests();
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
 		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
-		const error = errorOf(result, 'List');
+		// the records read are output, then an error item saying where the list stopped
+		const out = result.output('List');
+		expect(out).toHaveLength(5001);
+		const error = out[5000].json;
 		expect(error.error).toBe('Return All stopped after 25 pages (5000 records): the Vendor API still said there were more');
+		expect(error.recordsRead).toBe(5000);
+		expect(out.slice(0, 5000).every((o) => typeof o.json.item_id === 'string' && o.json.error === undefined)).toBe(true);
 		expect(env.apiRequests()).toHaveLength(25);
 	});
 
@@ -141,11 +152,11 @@ describe('Return All always ends', () => {
 		setPageLimit(10);
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'invoice.payment.getAll');
 		const pay = await env.run([payments('List', { operation: 'getAll', returnAll: true }, onError)]);
-		expect(errorOf(pay, 'List').error).toMatch(/^Return All stopped after 10 pages \(\d+ records\)/);
+		expect(lastOf(pay, 'List').error).toMatch(/^Return All stopped after 10 pages \(\d+ records\)/);
 		env.em.faults.clear();
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
 		const call = await env.run([custom('Call', { customMethod: 'GET', customPath: '/items', customReturnAll: true }, onError)]);
-		expect(errorOf(call, 'Call').error).toMatch(/^Return All stopped after 10 pages/);
+		expect(lastOf(call, 'Call').error).toMatch(/^Return All stopped after 10 pages/);
 	});
 });
 

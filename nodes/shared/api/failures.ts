@@ -54,3 +54,21 @@ export function transientFailure<E extends Error>(error: E): E {
 export function isTransientFailure(error: unknown): boolean {
 	return error instanceof RateLimitBlockedError || (typeof error === 'object' && error !== null && transientFailures.has(error));
 }
+
+/** The headline of a write whose outcome is unknown: it may have been processed, and is never repeated. */
+export const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Check the record before running again';
+
+/** Failures that leave a write's outcome unknown (see `outcomeUnknown`). */
+const unknownOutcomes = new WeakSet<object>();
+
+/** Marks a failure after which a write may or may not have been processed (no answer, a 5xx, an answer without evidence). */
+export function outcomeUnknown<E extends Error>(error: E): E {
+	unknownOutcomes.add(error);
+	return error;
+}
+
+/** Whether a failure leaves a write's outcome unknown: marked so, or headed so by the transport. */
+export function isOutcomeUnknown(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	return unknownOutcomes.has(error) || String((error as Error).message ?? '').startsWith('Outcome unknown');
+}

@@ -3,12 +3,14 @@
  * the answer says there are no more (bounded, and ended when a server repeats itself), and
  * the file name of a file answer.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import type { ApiRequest } from './request';
 import type { Operation, Area } from '../tables/spec';
+import { redactTokens } from './errors';
+import { OUTCOME_UNKNOWN, outcomeUnknown } from './failures';
 import { pageContext, vendorRequest } from './transport';
 import type { VendorContext } from './transport';
 
@@ -30,25 +32,117 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 	return [b];
 }
 
-/** An answer that is only the envelope: `{ code, message }` and nothing else. */
-function envelopeOnly(body: unknown): { code: unknown; message: unknown } | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const { code, message, ...rest } = body as IDataObject;
-	return code !== undefined && Object.keys(rest).length === 0 ? { code, message } : undefined;
+/** A code-0 answer that says a value is invalid: what it says, and the field it names if any. */
+export interface Refusal {
+	message: string;
+	/** The name after "invalid value passed for", e.g. `estimate_ids` or `line_items[0].item_id`. */
+	field?: string;
 }
 
 /**
- * The field of the operation a code-0 answer refuses, if it does. Document 2 ("Errors"): "The
- * samples show an error response with `code` 0 and a message for invalid `estimate_ids`, so
- * success and failure cannot be told from `code` alone in that case". Such an answer is the
- * envelope only, with the documented message "Invalid value passed for <field>" naming a field
- * of this operation's table; the field's name is returned.
+ * The refusal in a `code` 0 answer, if it is one. Document 2 ("Errors"): "The samples show an
+ * error response with `code` 0 and a message for invalid `estimate_ids`, so success and
+ * failure cannot be told from `code` alone in that case". The wording of such a message is
+ * not documented: any code-0 message with the word "invalid" (any case, whatever else the
+ * answer holds) is taken as a refusal (docs/ASSUMPTIONS.md).
  */
-export function refusedField(op: Operation, body: unknown): string | undefined {
-	const envelope = envelopeOnly(body);
-	if (!envelope || String(envelope.code) !== '0' || typeof envelope.message !== 'string') return undefined;
-	const named = /^\s*Invalid value passed for ([A-Za-z0-9_]+)/i.exec(envelope.message)?.[1];
-	return named !== undefined && op.fields.some((f) => f.name === named) ? named : undefined;
+export function codeZeroRefusal(body: unknown): Refusal | undefined {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const { code, message } = body as IDataObject;
+	if ((code !== 0 && code !== '0') || typeof message !== 'string' || !/\binvalid\b/i.test(message)) return undefined;
+	const field = /invalid value passed for\s+["'`]?([A-Za-z0-9_.[\]]+)/i.exec(message)?.[1];
+	return { message, field };
+}
+
+/** What an answer holds of what its operation documents: its records, a refusal, or what is missing. */
+export type Evidence = { records: IDataObject[] } | { refusal: Refusal } | { missing: string };
+
+function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Whether an answer shows the operation was done. An operation whose documented answer carries
+ * a record or a list (`responseKey`) is done only when the answer carries it: an object, or a
+ * list (an empty one only for reads: a write answered with an empty list shows nothing done).
+ * An accounting operation answered with the envelope only is done on `code` 0 (document 2 and
+ * 3: "Success responses carry `code` 0"). A code-0 refusal is never a success. The project
+ * area's answer bodies are not shown in the documents: its answers are taken as they come.
+ */
+export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
+	const refusal = codeZeroRefusal(body);
+	if (op.responseKey) {
+		const value = isRecord(body) ? body[op.responseKey] : undefined;
+		if (isRecord(value)) return { records: [value] };
+		if (Array.isArray(value) && (value.length > 0 || op.method === 'GET')) return { records: value as IDataObject[] };
+		return refusal ? { refusal } : { missing: op.responseKey };
+	}
+	if (refusal) return { refusal };
+	if (area.envelope === 'accounting' && !Array.isArray(body)) {
+		const code = isRecord(body) ? body.code : undefined;
+		if (code !== 0 && code !== '0') return { missing: 'code 0' };
+	}
+	return { records: unwrap(op, body) };
+}
+
+/** The API's own words in an answer, for an error: `code 0: "..."`. */
+function apiWords(body: unknown): string {
+	if (!isRecord(body)) return `${Array.isArray(body) ? 'a list' : typeof body}`;
+	const code = body.code === undefined ? 'no code' : `code ${redactTokens(String(body.code))}`;
+	const said = typeof body.message === 'string' ? `: "${redactTokens(body.message)}"` : '';
+	const rest = Object.keys(body).filter((k) => k !== 'code' && k !== 'message');
+	return `${code}${said}${rest.length ? `; members: ${rest.slice(0, 8).join(', ')}` : ''}`;
+}
+
+/** A value as sent, in a few words. */
+function sentText(value: unknown): string {
+	const text = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+	return redactTokens(text.length > 200 ? `${text.slice(0, 200)}...` : text);
+}
+
+/**
+ * The records an answer carries as evidence of success (see `evidenceIn`); otherwise an error
+ * showing the API's code and message. A refusal says the request was refused (nothing done); a
+ * write answered without evidence is "Outcome unknown" (the write may have been processed: it
+ * is not repeated); a read answered without what it reads is an error.
+ */
+export function answerRecords(
+	node: INode,
+	area: Area,
+	op: Operation,
+	body: unknown,
+	options: { itemIndex?: number; values?: IDataObject } = {},
+): IDataObject[] {
+	const evidence = evidenceIn(area, op, body);
+	if ('records' in evidence) return evidence.records;
+	const { itemIndex, values = {} } = options;
+	if ('refusal' in evidence) return refusedBy(node, body, evidence.refusal, itemIndex, values);
+	const what = evidence.missing === 'code 0' ? 'its success code (code 0)' : `the ${evidence.missing} its documented answer carries`;
+	const write = op.method !== 'GET';
+	const message = `${write ? `${OUTCOME_UNKNOWN}: ` : ''}the Vendor API answered without ${what} (${apiWords(body)})`;
+	const description = write
+		? 'Nothing in the answer shows the write was done, nor that it was refused. It was not repeated: check the record before running again.'
+		: 'Nothing in the answer holds what was read.';
+	return noEvidence(node, body, message.charAt(0).toUpperCase() + message.slice(1), description, itemIndex, write);
+}
+
+/** A code-0 refusal in any answer (Custom API Call's too) is an error naming the API's message and the value sent. */
+export function assertNotRefused(node: INode, body: unknown, itemIndex?: number, values: IDataObject = {}): void {
+	const refusal = codeZeroRefusal(body);
+	if (refusal) refusedBy(node, body, refusal, itemIndex, values);
+}
+
+function refusedBy(node: INode, body: unknown, refusal: Refusal, itemIndex: number | undefined, values: IDataObject): never {
+	const { message: said, field } = refusal;
+	const named = field !== undefined && values[field] !== undefined ? field : undefined;
+	const message = `The Vendor API refused ${named ? `the ${named} sent` : 'the request'}: ${redactTokens(said)} (code 0)`;
+	return noEvidence(node, body, message, `${named ? `Sent ${named}: ${sentText(values[named])}. ` : ''}The answer carried code 0 with a message saying a value is invalid: nothing is taken as done.`, itemIndex);
+}
+
+function noEvidence(node: INode, body: unknown, message: string, description: string, itemIndex: number | undefined, unknown = false): never {
+	const code = isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
+	const error = new NodeApiError(node, { message, ...(code === undefined ? {} : { code }) }, { message, description, httpCode: '200', itemIndex });
+	throw unknown ? outcomeUnknown(error) : error;
 }
 
 /**
@@ -106,7 +200,7 @@ export async function* listPages(
 ): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
 	if (!op.pagination || op.pagination === 'none') {
 		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
-		yield { entries: unwrap(op, body), body };
+		yield { entries: answerRecords(ctx.getNode(), area, op, body, { itemIndex }), body };
 		return;
 	}
 	const pagesSeen = new Set<string>();
@@ -121,7 +215,7 @@ export async function* listPages(
 			);
 		}
 		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
-		const entries = unwrap(op, body);
+		const entries = answerRecords(ctx.getNode(), area, op, body, { itemIndex });
 		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
 		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {
 			// A server that ignores `page` (paging guessed) answers the same page again: stop there.

@@ -18,7 +18,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { apiError, redactTokens, tokenRefusal } from './errors';
-import { RateLimitBlockedError, transientFailure } from './failures';
+import { OUTCOME_UNKNOWN, RateLimitBlockedError, transientFailure } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
@@ -57,7 +57,6 @@ function runCredentials(ctx: VendorContext): Promise<ICredentialDataDecryptedObj
 const EXPIRY_MARGIN_MS = 60_000;
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
 const SHORT_WAIT_MS = 60_000;
-const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Check the record before running again';
 const MAX_RETRIES = 3;
 
 /** The headline says the outcome is unknown for writes; no stock "retry" text replaces it (no error code in it). */

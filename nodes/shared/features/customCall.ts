@@ -25,7 +25,8 @@ import type {
 import { inputProperty } from '../describe/describe';
 import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart } from '../run/execute';
-import { fileNameFrom, listPages } from '../api/pages';
+import { readList } from '../run/calls';
+import { assertNotRefused, fileNameFrom, listPages } from '../api/pages';
 import { inputFailure, InputError } from '../api/errors';
 import { tryParseJson } from '../api/request';
 import type { ApiRequest } from '../api/request';
@@ -346,9 +347,7 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 	const { req, file, returnAll, outputField } = call;
 	if (returnAll) {
 		const pageSize = Number(req.qs.per_page) > 0 ? Number(req.qs.per_page) : 200;
-		const out: INodeExecutionData[] = [];
-		for await (const { entries } of listPages(ctx, area, pagedCall(area, req), req, pageSize, itemIndex)) out.push(...entries.map((json) => ({ json })));
-		return out;
+		return await readList(ctx, listPages(ctx, area, pagedCall(area, req), req, pageSize, itemIndex));
 	}
 	const res = file
 		? await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex, binary: true, multipart: multipart(file, req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) }) })
@@ -360,6 +359,8 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 		const binary = await ctx.helpers.prepareBinaryData(res.body, fileName, mimeType);
 		return [{ json: { fileName, mimeType, fileSize: res.body.length }, binary: { [outputField]: binary } }];
 	}
+	// a code-0 answer saying a value is invalid is a refusal here too (document 2, "Errors")
+	assertNotRefused(ctx.getNode(), res.body, itemIndex, { ...req.qs, ...(req.body && !Array.isArray(req.body) ? req.body : {}) });
 	if (Array.isArray(res.body)) return (res.body as IDataObject[]).map((json) => ({ json }));
 	return [{ json: res.body as IDataObject }];
 }

@@ -13,10 +13,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiError, redactTokens } from '../api/errors';
+import { apiError } from '../api/errors';
 import { RateLimitBlockedError } from '../api/failures';
 import { readRunOptions } from '../api/options';
-import { fileNameFrom, hasMore, listPages, refusedField, unwrap } from '../api/pages';
+import { answerRecords, fileNameFrom, hasMore, listPages, unwrap } from '../api/pages';
 import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { multipart, vendorRequest } from '../api/transport';
@@ -26,7 +26,8 @@ import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
 import type { Area, Operation, Resource } from '../tables/spec';
 import { checkValues } from '../tables/validate';
 import { withCurrentValues } from './current';
-import { indexRanges, mapInOrder, partlyDone, runBounded } from './parallel';
+import { errorJson, readList, settleCalls, splitOutcome, uniqueIds } from './calls';
+import { indexRanges, runBounded } from './parallel';
 import type { Settled } from './parallel';
 
 export interface OperationRun {
@@ -84,17 +85,12 @@ async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, 
 	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
 }
 
-async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<IDataObject[]> {
+async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<INodeExecutionData[]> {
 	const { op, itemIndex } = run;
 	const returnAll = run.setting('returnAll', false) as boolean;
 	const limit = returnAll ? Infinity : (run.setting('limit', 50) as number);
 	const pageSize = Math.max(1, Math.min(op.perPage ?? 200, limit));
-	const records: IDataObject[] = [];
-	for await (const { entries } of listPages(ctx, run.area, op, req, pageSize, itemIndex, run.resource.idField)) {
-		records.push(...entries);
-		if (records.length >= limit) break;
-	}
-	return records.length > limit ? records.slice(0, limit) : records;
+	return await readList(ctx, listPages(ctx, run.area, op, req, pageSize, itemIndex, run.resource.idField), limit);
 }
 
 function numbered(fileName: string, index: number, total: number): string {
@@ -145,62 +141,40 @@ export async function readUpload(ctx: IExecuteFunctions, run: OperationRun): Pro
 }
 
 /**
- * A failure inside a code-0 answer is an error: the envelope-only answer whose message says the
- * value passed for one of the operation's fields is invalid (`refusedField`: document 2,
- * "Errors"). The error names the API's message and the value sent.
+ * The records an answer carries as evidence that the operation was done; otherwise an error
+ * with the API's code and message (a code-0 refusal, an answer without the documented record
+ * or list: `answerRecords`).
  */
-export function checkAnswer(ctx: IExecuteFunctions, run: OperationRun, body: unknown, values: IDataObject): void {
-	const field = refusedField(run.op, body);
-	if (!field) return;
-	const said = redactTokens(String((body as IDataObject).message));
-	const value = values[field];
-	const sent = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
-	const message = `The Vendor API refused the ${field} sent: ${said} (code 0)`;
-	throw new NodeApiError(ctx.getNode(), { message, code: '0' }, {
-		message,
-		description: `Sent ${field}: ${sent}. The answer carried code 0, which the documents say can come with this error; nothing is taken as done.`,
-		httpCode: '200',
-		itemIndex: run.itemIndex,
-	});
+export function checkAnswer(ctx: IExecuteFunctions, run: OperationRun, body: unknown, values: IDataObject): IDataObject[] {
+	return answerRecords(ctx.getNode(), run.area, run.op, body, { itemIndex: run.itemIndex, values });
 }
 
 /** What an operation does when its table says all there is to say. */
 export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, values: IDataObject = run.values): Promise<INodeExecutionData[]> {
 	const { area, op } = run;
 	const batchField = op.batch?.field;
-	const batchValues = batchField && Array.isArray(values[batchField]) ? (values[batchField] as unknown[]) : undefined;
+	const batchValues = batchField && Array.isArray(values[batchField]) ? uniqueIds(values[batchField] as unknown[]) : undefined;
 	const groups = batchValues && op.batch ? chunk(batchValues, op.batch.size) : [undefined];
 	// Read (and checked) once; an optional file left out sends plain JSON, the documents' convention.
 	const file = await readUpload(ctx, run);
-	// The calls of a split operation go in parallel (bounded by the requests in flight); results in order.
-	const parts = await mapInOrder(
-		groups,
-		readRunOptions(ctx).requestsInFlight,
-		async (group, index): Promise<INodeExecutionData[]> => {
-			const callValues = group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values;
-			const req = buildRequest(area, op, callValues, run.organizationId);
-			if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
-			if (op.kind === 'list') return (await fetchList(ctx, run, req)).map((json) => ({ json }));
-			let body: unknown;
-			if (file) {
-				const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
-				body = (await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) })).body;
-			} else body = await send(ctx, run, req);
-			checkAnswer(ctx, run, body, callValues);
-			return unwrap(op, body).map((json) => ({ json }));
-		},
-		ctx.getExecutionCancelSignal?.(),
-	);
-	return (run.parts ?? []).reduce((out, part) => (part.shapeOutput ? part.shapeOutput(ctx, run, out) : out), parts.length === 1 ? parts[0] : parts.flat());
-}
-
-function errorJson(error: Error): IDataObject {
-	const json: IDataObject = { error: error.message };
-	const description = (error as NodeApiError).description;
-	if (description) json.description = description;
-	const httpCode = (error as NodeApiError).httpCode;
-	if (httpCode) json.httpCode = httpCode;
-	return json;
+	// The calls of a split operation go in parallel (bounded by the requests in flight); each call's outcome is kept.
+	const settled = await settleCalls(ctx, groups, async (group, index): Promise<INodeExecutionData[]> => {
+		const callValues = group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values;
+		const req = buildRequest(area, op, callValues, run.organizationId);
+		if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
+		if (op.kind === 'list') return await fetchList(ctx, run, req);
+		let body: unknown;
+		if (file) {
+			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
+			body = (await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) })).body;
+		} else body = await send(ctx, run, req);
+		const records = checkAnswer(ctx, run, body, callValues);
+		// an answer of a split operation says which ids it answers for
+		return group && batchField && !op.responseKey ? records.map((json) => ({ json: { ...json, [batchField]: group.map(String) } })) : records.map((json) => ({ json }));
+	});
+	const ids = groups.map((group) => (group ?? []).map(String));
+	const out = splitOutcome(ctx, op, batchField ?? 'ids', ids, settled, run.itemIndex);
+	return (run.parts ?? []).reduce((shaped, part) => (part.shapeOutput ? part.shapeOutput(ctx, run, shaped) : shaped), out);
 }
 
 /** An item's operation and values as its parameters give them (before any read of the record). */
@@ -288,6 +262,22 @@ export class ItemReader {
 }
 
 /**
+ * What a write reads first (the record's current values, the estimate an invoice is made
+ * from): when that read fails, the write is not sent, and the error says so first.
+ */
+export async function readBeforeWrite<T>(what: string, read: Promise<T>): Promise<T> {
+	try {
+		return await read;
+	} catch (error) {
+		if (error instanceof NodeApiError) {
+			error.message = `Not sent: ${what} failed: ${error.message}`;
+			error.description = `${error.description ? `${error.description} ` : ''}Nothing was written.`;
+		}
+		throw error;
+	}
+}
+
+/**
  * The work of one input item: read and check its values, send, and return its output
  * (paired with the item by the caller). Items run in parallel: everything here reads
  * only this item's parameters.
@@ -303,7 +293,7 @@ export async function runItem(
 	const taker = reader.takerOf(itemIndex);
 	if (taker?.run) return await taker.run(ctx, area, itemIndex);
 	const { resource, op, values: given, organizationId } = reader.planOf(itemIndex);
-	const values = await withCurrentValues(ctx, area, resource, op, given, organizationId, itemIndex);
+	const values = await readBeforeWrite(`reading the current ${resource.name.toLowerCase()} (to resend the fields left out)`, withCurrentValues(ctx, area, resource, op, given, organizationId, itemIndex));
 	reader.check(op, values, itemIndex);
 	const setting = (name: string, fallback: unknown) => reader.setting(name, itemIndex, fallback);
 	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts, setting };
@@ -318,17 +308,7 @@ function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): 
 			? caught
 			: inputFailure(ctx.getNode(), caught, { itemIndex });
 	if (error.context) error.context.itemIndex = itemIndex;
-	const partial = partlyDone.get(caught as object);
-	if (partial && !error.description?.includes(PARTLY_DONE)) {
-		error.description = `${error.description ? `${error.description} ` : ''}${PARTLY_DONE}: ${callsPhrase(partial)}.`;
-	}
 	return error;
-}
-
-const PARTLY_DONE = 'Done for this item before the failure';
-
-function callsPhrase({ done, total }: { done: number[]; total: number }): string {
-	return `call${done.length === 1 ? '' : 's'} ${indexRanges(done.map((i) => i + 1))} of ${total}`;
 }
 
 /** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
@@ -409,7 +389,7 @@ function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApiError |
 	error.message = `${error.message} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
 	const report = [
 		`Done: ${itemsPhrase(done)}${doneIds(ctx, area, settled, done)}.`,
-		`Failed: ${itemsPhrase(failed)}${partlySent(settled, failed)}.`,
+		`Failed: ${itemsPhrase(failed)}.`,
 		`Not sent: ${itemsPhrase(notSent)}${notSent.length ? ' (nothing was sent for them)' : ''}.`,
 		done.length ? 'Running the workflow again repeats the done items: run only the failed and unsent ones, or turn on Continue On Fail to get one output item per input item.' : '',
 	]
@@ -454,21 +434,11 @@ function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecut
  * were done and which were not sent; with continue-on-fail the done items' outputs, an
  * error item per failed item and a "not sent" error item per item the block stopped.
  */
-/** ` (item 0: calls 1-2 of 3 done)` for items of split operations stopped after some calls. */
-function partlySent(settled: Array<Settled<INodeExecutionData[]>>, indexes: number[]): string {
-	const notes = indexes.flatMap((i) => {
-		const s = settled[i];
-		const partial = s.state === 'failed' && s.error && typeof s.error === 'object' ? partlyDone.get(s.error) : undefined;
-		return partial ? [`item ${i}: ${callsPhrase(partial)} done`] : [];
-	});
-	return notes.length ? ` (${notes.join('; ')})` : '';
-}
-
 function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>, blocks: RateLimitBlockedError[]) {
 	const until = Math.max(...blocks.map((b) => b.until));
 	const lifts = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
 	const isUnsent = (s: Settled<INodeExecutionData[]>) =>
-		s.state === 'notStarted' || (s.state === 'failed' && s.error instanceof RateLimitBlockedError && !partlyDone.has(s.error));
+		s.state === 'notStarted' || (s.state === 'failed' && s.error instanceof RateLimitBlockedError);
 	const done = indexesWhere(settled, (s) => s.state === 'done');
 	const unsent = indexesWhere(settled, isUnsent);
 	// Failed items include items of a split operation with some calls done before the block (partly sent).
@@ -478,7 +448,7 @@ function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecuti
 	error.description = [
 		`Done: ${itemsPhrase(done)}.`,
 		`Not sent: ${itemsPhrase(unsent)} (nothing was sent for them: run them again after ${lifts}).`,
-		failed.length ? `Failed or partly sent: ${itemsPhrase(failed)}${partlySent(settled, failed)}.` : '',
+		failed.length ? `Failed or partly sent: ${itemsPhrase(failed)}.` : '',
 		'The rate limit was used up (perhaps by another client sharing it). To wait instead, set Options → On Rate-Limit Block to "Wait Until It Lifts".',
 	]
 		.filter(Boolean)

@@ -50,33 +50,6 @@ export async function runBounded<T>(count: number, task: (index: number) => Prom
 	return settled;
 }
 
-/** Calls of a split operation done before the failure that ended it (set on the error thrown by `mapInOrder`). */
-export const partlyDone = new WeakMap<object, { done: number[]; total: number }>();
-
-/**
- * `fn` over `list` with at most `width` at once; the results in the order of `list`.
- * The first failure (in list order, among the calls that ran) is thrown once the calls
- * in flight have settled; no call starts after a failure. When other calls were done,
- * the error is noted in `partlyDone`, so the report does not call the work unsent.
- */
-export async function mapInOrder<T, R>(list: T[], width: number, fn: (entry: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
-	// one call (most operations): the same outcome without the pool's bookkeeping, on every item
-	if (list.length === 1 && !signal?.aborted) return [await fn(list[0], 0)];
-	const settled = await runBounded(list.length, async (index) => await fn(list[index], index), { width, signal });
-	const values: R[] = [];
-	const done = settled.flatMap((s, i) => (s.state === 'done' ? [i] : []));
-	for (const outcome of settled) {
-		if (outcome.state === 'failed') {
-			if (done.length && outcome.error && typeof outcome.error === 'object') partlyDone.set(outcome.error, { done, total: list.length });
-			throw outcome.error;
-		}
-		// Calls start in list order, so a call left out follows a failure (thrown above) or a stop.
-		if (outcome.state === 'notStarted') throw signal?.reason;
-		values.push(outcome.value);
-	}
-	return values;
-}
-
 /** Item indexes as compact ranges: `0-4, 7, 9-12`. */
 export function indexRanges(indexes: number[]): string {
 	const sorted = [...indexes].sort((a, b) => a - b);

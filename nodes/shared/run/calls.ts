@@ -1,0 +1,179 @@
+// Running an item (run/): an item whose ids are split into several calls; what became of each record when a call fails.
+/**
+ * Some operations make several calls for one item: ids split into calls of at most the
+ * documented number (print and PDF in parts of 25, trash in parts of 100, Bulk Reminder in
+ * calls of 10). The calls go in parallel (bounded by Requests in Flight), and every call's
+ * outcome is kept: a failed call does not erase what the others did. A record of a done call
+ * is done; one of a failed call is "not sent" when the API refused it or nothing went out, or
+ * "outcome unknown" when a write may have been processed (no answer, a 5xx, an answer without
+ * evidence); one of a call not made (after a rate-limit block or a stop) is not sent. Ids
+ * given twice are sent once.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { redactTokens } from '../api/errors';
+import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failures';
+import { readRunOptions } from '../api/options';
+import type { Operation } from '../tables/spec';
+import { runBounded } from './parallel';
+import type { Settled } from './parallel';
+
+/** Each id once, in the order first given (a repeated id would be sent, and reported, twice). */
+export function uniqueIds<T>(values: readonly T[]): T[] {
+	const seen = new Set<string>();
+	return values.filter((value) => {
+		const key = String(value);
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}
+
+/** The key of one record's id in a per-record output: `invoice_ids` → `invoice_id`, else `id`. */
+export function recordKey(field: string): string {
+	return field.endsWith('_ids') ? field.slice(0, -1) : 'id';
+}
+
+/** The calls of one item, all settled: each one's value or failure, or not made (after a rate-limit block or a stop). */
+export async function settleCalls<G, R>(ctx: IExecuteFunctions, groups: readonly G[], call: (group: G, index: number) => Promise<R>): Promise<Array<Settled<R>>> {
+	const signal = ctx.getExecutionCancelSignal?.();
+	// one call (most operations): its outcome without the pool's bookkeeping
+	if (groups.length === 1 && !signal?.aborted) {
+		try {
+			return [{ state: 'done', value: await call(groups[0], 0) }];
+		} catch (error) {
+			return [{ state: 'failed', error }];
+		}
+	}
+	// A failed call does not stop the others (their outcome does not depend on Requests in Flight); a rate-limit block does.
+	return await runBounded(groups.length, async (index) => await call(groups[index], index), {
+		width: readRunOptions(ctx).requestsInFlight,
+		signal,
+		stopsOn: (error) => error instanceof RateLimitBlockedError,
+	});
+}
+
+/** What became of the records of a call that was not done: `{ <key>: id, sent: false | null, error }` each. */
+export function undoneRecords(op: Operation, key: string, ids: readonly string[], outcome: Settled<unknown>): IDataObject[] {
+	let sent: false | null = false;
+	let error: string;
+	if (outcome.state === 'failed') {
+		const reason = redactTokens(String((outcome.error as Error)?.message ?? outcome.error));
+		if (op.method !== 'GET' && isOutcomeUnknown(outcome.error)) {
+			sent = null;
+			error = reason.startsWith('Outcome unknown') ? reason : `Outcome unknown: ${reason}`;
+		} else error = `${op.method === 'GET' ? 'Not done' : 'Not sent'}: ${reason}`;
+	} else error = 'Not sent: this call was not made, because the rate limit blocked further requests or the run was stopped';
+	return ids.map((id) => ({ [key]: id, sent, error }));
+}
+
+/** `A, B, C` (at most `max` named, then how many more). */
+function idList(ids: readonly string[], max = 200): string {
+	if (!ids.length) return 'none';
+	return ids.length > max ? `${ids.slice(0, max).join(', ')} and ${ids.length - max} more` : ids.join(', ');
+}
+
+/**
+ * The output of an item whose ids went out in several calls. All done: each call's output, in
+ * order. Nothing done and one call failed: that failure, as a single call's. Otherwise, with
+ * Continue On Fail, the done calls' outputs and one error item per record not done; without
+ * it, an error that names the records done, not sent and of unknown outcome by id.
+ */
+export function splitOutcome(
+	ctx: IExecuteFunctions,
+	op: Operation,
+	field: string,
+	groups: ReadonlyArray<readonly string[]>,
+	settled: Array<Settled<INodeExecutionData[]>>,
+	itemIndex: number,
+): INodeExecutionData[] {
+	const failures = settled.flatMap((s) => (s.state === 'failed' ? [s.error] : []));
+	if (!failures.length && settled.every((s) => s.state === 'done')) return settled.flatMap((s) => (s.state === 'done' ? s.value : []));
+	const signal = ctx.getExecutionCancelSignal?.();
+	if (!failures.length) throw signal?.reason ?? new Error('The execution was stopped');
+	if (failures.length === 1 && !settled.some((s) => s.state === 'done')) throw failures[0];
+	const key = recordKey(field);
+	const done: string[] = [];
+	const undone: IDataObject[] = [];
+	const out: INodeExecutionData[] = [];
+	settled.forEach((s, index) => {
+		if (s.state === 'done') {
+			done.push(...groups[index]);
+			out.push(...s.value);
+		} else {
+			const records = undoneRecords(op, key, groups[index], s);
+			undone.push(...records);
+			out.push(...records.map((json) => ({ json })));
+		}
+	});
+	if (ctx.continueOnFail()) return out;
+	throw notAllDone(ctx, op, field, { done, undone, key, total: done.length + undone.length, failure: failures[0], itemIndex });
+}
+
+/** The error of an item whose calls were partly done: the headline says what is unknown or not sent, the description names every id. */
+function notAllDone(
+	ctx: IExecuteFunctions,
+	op: Operation,
+	field: string,
+	report: { done: string[]; undone: IDataObject[]; key: string; total: number; failure: unknown; itemIndex: number },
+): NodeApiError {
+	const { done, undone, key, total, failure, itemIndex } = report;
+	const unknown = undone.filter((r) => r.sent === null).map((r) => String(r[key]));
+	const notSent = undone.filter((r) => r.sent === false).map((r) => String(r[key]));
+	const verb = op.method === 'GET' ? 'done' : 'sent';
+	const reason = redactTokens(String((failure as Error)?.message ?? failure));
+	const cause = reason.startsWith(`${OUTCOME_UNKNOWN}: `) ? reason.slice(OUTCOME_UNKNOWN.length + 2) : reason;
+	const message = [
+		unknown.length ? `Outcome unknown for ${unknown.length} of ${total} ${field}` : '',
+		notSent.length ? `${unknown.length ? 'not' : 'Not'} ${verb} for ${notSent.length} of ${total} ${field}` : '',
+	]
+		.filter(Boolean)
+		.join(', ');
+	const description = [
+		`Done (${done.length}): ${idList(done)}.`,
+		notSent.length ? `Not ${verb} (${notSent.length}): ${idList(notSent)}.` : '',
+		unknown.length ? `Outcome unknown (${unknown.length}, not repeated: check them before running again): ${idList(unknown)}.` : '',
+		`The first failure: ${reason}.`,
+		done.length ? 'Running the workflow again repeats the done ones: run only the others, or turn on Continue On Fail to get one output item per record.' : '',
+	]
+		.filter(Boolean)
+		.join(' ');
+	const httpCode = (failure as NodeApiError)?.httpCode ?? undefined;
+	const error = new NodeApiError(ctx.getNode(), { message, ...(httpCode ? { httpCode } : {}) }, { message: `${message}: ${cause}`, description, itemIndex, ...(httpCode ? { httpCode } : {}) });
+	return unknown.length ? outcomeUnknown(error) : error;
+}
+
+/** An error as an output item's json (Continue On Fail): its message, description and HTTP code. */
+export function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const description = (error as NodeApiError).description;
+	if (description) json.description = description;
+	const httpCode = (error as NodeApiError).httpCode;
+	if (httpCode) json.httpCode = httpCode;
+	return json;
+}
+
+/**
+ * A list's records, one output item each, read page by page up to `limit`. A page that fails
+ * after others were read does not erase them: with Continue On Fail they are output, followed
+ * by an error item saying where the list stopped; without it the error says how many were read.
+ */
+export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ entries: IDataObject[] }>, limit = Infinity): Promise<INodeExecutionData[]> {
+	const records: INodeExecutionData[] = [];
+	let read = 0;
+	try {
+		for await (const { entries } of pages) {
+			read++;
+			for (const json of entries) records.push({ json });
+			if (records.length >= limit) break;
+		}
+	} catch (error) {
+		if (!records.length || !(error instanceof NodeApiError || error instanceof NodeOperationError)) throw error;
+		const stopped = `The list stopped after page ${read}: the ${records.length} record(s) of pages 1-${read} were read; the rest were not. A list writes nothing, so running it again is safe.`;
+		error.description = `${error.description ? `${error.description} ` : ''}${stopped}`;
+		if (!ctx.continueOnFail()) throw error;
+		return [...records, { json: { ...errorJson(error), recordsRead: records.length } }];
+	}
+	return records.length > limit ? records.slice(0, limit) : records;
+}
