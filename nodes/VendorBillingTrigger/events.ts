@@ -1,5 +1,5 @@
 /**
- * Events of the Vendor Billing Trigger (see nodes/shared/poll.ts for the strategies).
+ * Events of the Vendor Billing Trigger (see nodes/shared/poll/poll.ts for the strategies).
  *
  * The billing-project list documents the sort column `created_time`, so new projects are
  * read newest first down to the cursor. The order parameter `sort_order=D` is inferred from

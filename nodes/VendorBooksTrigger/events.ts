@@ -1,5 +1,5 @@
 /**
- * Events of the Vendor Books Trigger (see nodes/shared/poll.ts for the strategies).
+ * Events of the Vendor Books Trigger (see nodes/shared/poll/poll.ts for the strategies).
  *
  * - Estimates and invoices: the documents name the sort column `created_time` for both
  *   lists, so "created" events read newest first and stop at the cursor. The parameter
@@ -11,7 +11,9 @@
  *   ceil(records in that status / 200) calls; narrow it with the date or customer filters.
  * - Items: the documented sort columns are name, rate and tax_name (no time), and items
  *   carry no time field, so the whole list (`filter_by=Status.All`, so that an item made
- *   inactive is not forgotten and re-emitted later) is compared with the ids known.
+ *   inactive is not forgotten and re-emitted later) is compared with the ids known. With no
+ *   time, an item created while the first baseline could not be read (an outage at
+ *   activation) joins the baseline and is not emitted.
  */
 import type { TriggerEvent } from '../shared/poll/poll';
 

@@ -1,5 +1,5 @@
 /**
- * Events of the Vendor Projects Trigger (see nodes/shared/poll.ts for the strategies).
+ * Events of the Vendor Projects Trigger (see nodes/shared/poll/poll.ts for the strategies).
  *
  * - Projects: the list takes only page / per_page (no sort) and its record fields are not
  *   shown, so every page is read: new ids are "created", a changed record (fingerprint of

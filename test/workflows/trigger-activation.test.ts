@@ -10,7 +10,8 @@
  *
  * Time: n8n's clock (Date, faked here; timers stay real) and the emulator's clock move
  * together, only when the test says so (`later`). The tests run the poll n8n handed the
- * cron instead of waiting for the cron.
+ * cron instead of waiting for the cron. The tests of the "since" time fake n8n's timers too,
+ * so that the transport's waits before a retry (1 s, 2 s, 4 s) pass on that clock (`pass`).
  */
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeType } from 'n8n-workflow';
@@ -18,9 +19,15 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
+import * as wait from '../../nodes/shared/api/wait';
+import { timeOf } from '../../nodes/shared/poll/poll';
+import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../emulator/clock';
+import { until } from '../emulator/fake-timers';
 import { timestamp } from '../emulator/rules/common';
 import { Container } from '../harness/setup';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
@@ -39,12 +46,12 @@ function later(ms: number): void {
 const warn = jest.spyOn(Container.get(Logger), 'warn');
 const active: ActiveTrigger[] = [];
 
+/** What is never faked: the network and the emulator run as usual. */
+const REAL = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'] as const;
+
 beforeAll(async () => {
-	// only Date is faked: the network, the emulator and the transport's timers run as usual
-	jest.useFakeTimers({
-		now: T0,
-		doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
-	});
+	// only Date is faked: the transport's timers run as usual
+	jest.useFakeTimers({ now: T0, doNotFake: [...REAL, 'setTimeout', 'clearTimeout'] });
 	await env.start({ demo: true, clock });
 });
 afterAll(async () => {
@@ -219,6 +226,185 @@ test('a token endpoint that does not answer at activation: stays active; the nex
 	expect(trigger.errors).toEqual([]);
 	expect(emittedIds(trigger, 'estimate_id')).toEqual([x]);
 	expect(env.tokenRequests().map((r) => r.status)).toEqual([503, 200]);
+});
+
+describe('the "since" time is when activation began, before its first request', () => {
+	/** One event: `prepare` makes its records before activation and returns what makes one meanwhile (its id). */
+	interface Case {
+		event: string;
+		type: new () => INodeType;
+		parameters: () => IDataObject;
+		/** The emitted record's id field and time field. */
+		id: string;
+		time: string;
+		prepare: () => Promise<() => Promise<string>>;
+	}
+
+	/** `make` makes a record before activation and another meanwhile. */
+	const twice = (make: () => Promise<string>) => async () => {
+		await make();
+		return make;
+	};
+	const org = () => ({ organizationId: env.org });
+	const portal = () => ({ portal_id: byId(env.portal) });
+	const newInvoice = async () => await create('books', '/invoices', { customer_id: customer(), line_items: [{ name: 'Work', rate: 100, quantity: 1 }] }, 'invoice');
+	let bills = 0;
+	const newBill = async () => {
+		bills += 1;
+		const vendor = String(env.orgTenant().all('vendors')[0]?.vendor_id ?? '1');
+		return await create('inventory', '/bills', { vendor_id: vendor, bill_number: `B-SINCE-${bills}`, date: '2026-03-02', due_date: '2026-04-01', line_items: [{ name: 'Paper', rate: 3, quantity: 2 }] }, 'bill');
+	};
+	/** A status set in the Vendor UI (no documented operation sets it). */
+	const markSent = (id: string) => {
+		Object.assign(env.orgTenant().get('estimates', id) as IDataObject, { status: 'sent', last_modified_time: timestamp(clock.now()) });
+		return id;
+	};
+	const trash = async (id: string) => {
+		await env.call('POST', 'projects', `/portal/${env.portal}/trash`, { json: { module: 'projects', items: [id] } });
+		return id;
+	};
+
+	/** Every strategy, every trigger node: newest first, id sets, status, fingerprints, the bin. */
+	const cases: Case[] = [
+		{ event: 'Books Invoice Created', type: VendorBooksTrigger, parameters: () => ({ ...org(), event: 'invoiceCreated' }), id: 'invoice_id', time: 'created_time', prepare: twice(newInvoice) },
+		{
+			event: 'Books Estimate Status Changed',
+			type: VendorBooksTrigger,
+			parameters: () => ({ ...org(), event: 'estimateStatusChanged', status: 'sent' }),
+			id: 'estimate_id',
+			time: 'last_modified_time',
+			prepare: async () => {
+				markSent(await newEstimate());
+				const draft = await newEstimate();
+				return async () => markSent(draft);
+			},
+		},
+		{
+			event: 'Billing Project Created',
+			type: VendorBillingTrigger,
+			parameters: () => ({ ...org(), event: 'projectCreated' }),
+			id: 'project_id',
+			time: 'created_time',
+			prepare: twice(async () => await create('billing', '/projects', { project_name: 'Retainer', customer_id: customer(), billing_type: 'based_on_task_hours' }, 'project')),
+		},
+		{ event: 'Inventory Bill Created', type: VendorInventoryTrigger, parameters: () => ({ ...org(), event: 'billCreated' }), id: 'bill_id', time: 'created_time', prepare: twice(newBill) },
+		{ event: 'Projects Project Created', type: VendorProjectsTrigger, parameters: () => ({ ...portal(), event: 'projectCreated' }), id: 'id', time: 'created_time', prepare: twice(async () => await newProject('New')) },
+		{
+			event: 'Projects Project Updated',
+			type: VendorProjectsTrigger,
+			parameters: () => ({ ...portal(), event: 'projectUpdated' }),
+			id: 'id',
+			time: 'last_modified_time',
+			prepare: async () => {
+				await newProject('Untouched');
+				const project = await newProject('Changed meanwhile');
+				return async () => {
+					await env.call('PATCH', 'projects', `/portal/${env.portal}/projects/${project}`, { json: { description: 'Changed' } });
+					return project;
+				};
+			},
+		},
+		{
+			event: 'Projects Record Moved to Trash',
+			type: VendorProjectsTrigger,
+			parameters: () => ({ ...portal(), event: 'recordTrashed' }),
+			id: 'id',
+			time: 'trashed_time',
+			prepare: async () => {
+				await trash(await newProject('Trashed before'));
+				const project = await newProject('Trashed meanwhile');
+				return async () => await trash(project);
+			},
+		},
+	];
+
+	const pauses = jest.spyOn(wait, 'pause');
+	/** The transport's waits before a retry begun so far (the Timeout watcher's ticks are shorter). */
+	const retryWaits = () => pauses.mock.calls.filter(([ms]) => ms >= 1_000).length;
+
+	beforeAll(() => jest.useFakeTimers({ now: clock.now(), doNotFake: [...REAL] }));
+	afterAll(async () => {
+		// the Timeout watcher's wait ends, so that it sees it has nothing left to do
+		await jest.runOnlyPendingTimersAsync();
+		jest.useFakeTimers({ now: clock.now(), doNotFake: [...REAL, 'setTimeout', 'clearTimeout'] });
+		pauses.mockRestore();
+	});
+
+	/** Moves n8n's clock (its timers with it) and the emulator's together. */
+	async function pass(ms: number): Promise<void> {
+		clock.advance(ms);
+		await jest.advanceTimersByTimeAsync(ms);
+	}
+
+	/**
+	 * Activates while the list answers 503 (no Retry-After) to the first `failing` attempts of the read: the
+	 * transport retries after 1 s, 2 s and 4 s. `meanwhile` runs 3 s after activation began, once the third
+	 * attempt has failed. With 4 failing the poll at activation gives up 7 s after it began; with 3 its last
+	 * retry reads the list, with the record made meanwhile in it.
+	 */
+	async function activateDuring503(c: Case, failing: 3 | 4): Promise<{ trigger: ActiveTrigger; made: string; began: number }> {
+		const meanwhile = await c.prepare();
+		later(1_000);
+		const began = clock.now();
+		env.em.clearRequests();
+		pauses.mockClear();
+		env.em.faults.next(failing, { kind: 'status', status: 503 }, (r) => r.kind === 'list');
+		let settled = false;
+		const activating = activate(c.type, c.parameters()).finally(() => (settled = true));
+		for (const [i, ms] of [1_000, 2_000].entries()) {
+			await until(() => settled || retryWaits() > i);
+			await pass(ms);
+		}
+		await until(() => settled || retryWaits() > 2);
+		const made = await meanwhile();
+		await pass(4_000);
+		const trigger = await activating;
+		expect(env.apiRequests().filter((r) => r.method === 'GET').map((r) => r.status)).toEqual(failing === 4 ? [503, 503, 503, 503] : [503, 503, 503, 200]);
+		return { trigger, made, began };
+	}
+
+	const emittedJson = (trigger: ActiveTrigger) => trigger.emitted.flatMap((run) => run[0].map((item) => item.json));
+
+	test.each(cases)('$event: activated during a 503 that lasts through the retries, the next poll emits the record made 3 s after activation began, once', async (c) => {
+		const { trigger, made, began } = await activateDuring503(c, 4);
+		expect(trigger.isActive()).toBe(true);
+		expect(trigger.emitted).toEqual([]);
+		expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" failed: .*Service unavailable/)]);
+
+		later(60_000);
+		await trigger.poll();
+		expect(trigger.errors).toEqual([]);
+		const emitted = emittedJson(trigger);
+		expect(emitted.map((r) => String(r[c.id]))).toEqual([made]);
+		expect((timeOf(emitted[0][c.time]) as number) - began).toBe(3_000);
+		await trigger.poll();
+		expect(trigger.emitted).toHaveLength(1);
+	});
+
+	test.each(cases)('$event: activated during a 503 that ends at the last retry, the poll at activation emits the record made 3 s after activation began, once', async (c) => {
+		const { trigger, made } = await activateDuring503(c, 3);
+		expect(warnings()).toEqual([]);
+		expect(emittedJson(trigger).map((r) => String(r[c.id]))).toEqual([made]);
+		later(60_000);
+		await trigger.poll();
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.emitted).toHaveLength(1);
+	});
+
+	test('Invoice Payment Recorded: a payment list entry carries only its date, so one recorded while the baseline could not be read is part of the baseline (not emitted); nothing from before is, and the next payment is', async () => {
+		const invoice = await newInvoice();
+		const pay = async () => await create('invoice', '/customerpayments', { customer_id: customer(), payment_mode: 'cash', amount: 1, date: '2026-03-02', invoices: [{ invoice_id: invoice, amount_applied: 1 }] }, 'payment');
+		const { trigger } = await activateDuring503(
+			{ event: 'Payment Recorded', type: VendorInvoiceTrigger, parameters: () => ({ ...org(), event: 'paymentRecorded' }), id: 'payment_id', time: 'date', prepare: twice(pay) },
+			4,
+		);
+		later(60_000);
+		await trigger.poll();
+		expect(trigger.emitted).toEqual([]);
+		const next = await pay();
+		await trigger.poll();
+		expect(emittedJson(trigger).map((r) => String(r.payment_id))).toEqual([next]);
+	});
 });
 
 describe('a permanent failure still fails the activation with its error', () => {

@@ -24,23 +24,27 @@
  * The status is also checked on each record, so a server that ignored the filter costs
  * calls, not correctness.
  *
- * First activation emits nothing (the current records become the baseline) unless the
+ * First activation takes the baseline: the records listed then are not emitted, unless the
  * option "Start From Existing Records" is on. A manual run ("Fetch Test Event") emits the
  * most recent matching record from one call and leaves the state alone. Changing the
  * event, status or filters starts a new baseline. Errors leave the state untouched, so
  * the next poll covers the same ground.
  *
- * A transient failure of the poll n8n runs at activation (./activation.ts) does not fail the
- * activation: the poll returns nothing and the next scheduled poll catches up. With a state
- * (a restart of n8n, a re-save) the state is simply kept. Without one (first activation, or
- * the event or filters changed) the baseline could not be taken, so the activation time (to
- * the second, by n8n's clock) is kept instead (`since`), and the first poll that succeeds
- * takes the baseline and emits, once, the records whose time field is at or after it: the
- * records created (or, for status and update events, modified; trashed for the bin) after
- * activation. A record whose time field has no time of day (a payment's `date`) or an event
- * without one (items) cannot be placed, so it becomes part of the baseline: those records
- * made during the outage are not emitted. With "Start From Existing Records" on, nothing is
- * kept: the first poll that succeeds emits every existing record, as it would have.
+ * Activation begins when the poll n8n runs at activation (./activation.ts) begins, before its
+ * first request (n8n's clock, to the second); a record is placed by its time field: created
+ * (or, for status and update events, modified; trashed for the bin). The read that takes the
+ * baseline may end seconds later (the transport retries a 5xx for about 7 s), so a record
+ * it lists from a later second than activation began is emitted at once, not buried in the
+ * baseline. A transient failure of that poll does not fail the activation: the poll returns
+ * nothing and the next scheduled poll catches up. With a state (a restart of n8n, a re-save)
+ * the state is simply kept. Without one (first activation, or the event or filters changed)
+ * no baseline could be taken, so the time activation began is kept instead (`since`), and the
+ * first poll that succeeds takes the baseline and emits, once, the records placed at or after
+ * it (its own second included: no baseline tells them apart). A record whose time field has
+ * no time of day (a payment's `date`) or an event without one (items) cannot be placed, so it
+ * becomes part of the baseline: those records made while the baseline could not be read are
+ * not emitted. With "Start From Existing Records" on, nothing is kept: the first poll that
+ * succeeds emits every existing record, as it would have.
  */
 import { createHash } from 'crypto';
 import type {
@@ -112,7 +116,7 @@ interface PollState {
 	keys?: string[];
 	/** `changed`: fingerprint per key. */
 	fp?: Record<string, string>;
-	/** No baseline yet (the poll at activation failed on an outage): the activation time, epoch ms to the second; records from then on are new. */
+	/** No baseline yet (the poll at activation failed on an outage): when activation began, before its first request, epoch ms to the second; records from then on are new. */
 	since?: number;
 }
 
@@ -263,11 +267,11 @@ function missingTime(src: Source, record: IDataObject): NodeOperationError {
 }
 
 /**
- * Newest first, down to `since` (inclusive): every record with a time at or after it.
- * `since === 'newest'` keeps only the records at the newest time. Stops at the first page
- * that reaches older records, unless the answer turned out not to be sorted newest first.
+ * Newest first, down to `since` (inclusive): every record with a time at or after it; with
+ * `newestToo`, also the records at the newest time when they are older. Stops at the first
+ * page that reaches older records, unless the answer turned out not to be sorted newest first.
  */
-async function readNewest(src: Source, since: number | 'newest'): Promise<IDataObject[]> {
+async function readNewest(src: Source, since: number, newestToo = false): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	let previous = Infinity;
 	let max = -Infinity;
@@ -283,12 +287,12 @@ async function readNewest(src: Source, since: number | 'newest'): Promise<IDataO
 			if (t > previous) sorted = false;
 			previous = t;
 			max = Math.max(max, t);
-			if (t < (since === 'newest' ? max : since)) older = true;
+			if (t < (newestToo ? Math.min(max, since) : since)) older = true;
 			else out.push(record);
 		}
 		if (older && sorted) break;
 	}
-	const floor = since === 'newest' ? max : since;
+	const floor = newestToo ? Math.min(max, since) : since;
 	return out.filter((r) => (src.time(r) as number) >= floor);
 }
 
@@ -335,16 +339,25 @@ interface Outcome {
 	state: Omit<PollState, 'sig'>;
 }
 
-type Strategy = (src: Source, previous: PollState | undefined, fromExisting: boolean) => Promise<Outcome>;
+/**
+ * `from`: without a baseline (no state, or one pending since activation), the time from which
+ * a record placed by its time field is new (-Infinity: every record is).
+ */
+type Strategy = (src: Source, previous: PollState | undefined, from: number) => Promise<Outcome>;
 
-const newest: Strategy = async (src, stored, fromExisting) => {
-	// no baseline yet: a cursor at the activation time with nothing known at it
+/** Without a baseline: the records new from `from`. */
+function newFrom(src: Source, records: IDataObject[], from: number): IDataObject[] {
+	return from === -Infinity ? records : records.filter((r) => happenedSince(src, r, from));
+}
+
+const newest: Strategy = async (src, stored, from) => {
+	// pending since activation: a cursor at that time with nothing known at it
 	const previous = stored?.since !== undefined ? { ...stored, t: stored.since, keys: [] } : stored;
-	const since = previous ? (previous.t ?? -Infinity) : fromExisting ? -Infinity : 'newest';
-	const records = uniqueByKey(src, await readNewest(src, since));
+	// no state: down to `from`, and the newest records (the cursor) however old
+	const records = uniqueByKey(src, previous ? await readNewest(src, previous.t ?? -Infinity) : await readNewest(src, from, true));
 	const known = new Set(previous?.keys ?? []);
 	const isOld = (r: IDataObject) => previous?.t !== undefined && previous.t !== null && src.time(r) === previous.t && known.has(src.key(r));
-	const fresh = !previous && !fromExisting ? [] : records.filter((r) => src.matches(r) && !isOld(r));
+	const fresh = (previous ? records.filter((r) => !isOld(r)) : newFrom(src, records, from)).filter(src.matches);
 	const prevT = previous?.t ?? null;
 	const t = records.length ? records.reduce((max, r) => Math.max(max, src.time(r) as number), prevT ?? -Infinity) : prevT;
 	const keys = records.filter((r) => src.time(r) === t).map(src.key);
@@ -352,27 +365,19 @@ const newest: Strategy = async (src, stored, fromExisting) => {
 	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
 };
 
-const scan: Strategy = async (src, previous, fromExisting) => {
+const scan: Strategy = async (src, previous, from) => {
 	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
 	const known = previous?.keys ? new Set(previous.keys) : undefined;
-	const pending = previous?.since;
-	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : pending !== undefined ? records.filter((r) => happenedSince(src, r, pending)) : fromExisting ? records : [];
+	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : newFrom(src, records, from);
 	return { emitted: chronological(src, fresh), state: { keys: records.map(src.key) } };
 };
 
-const changed: Strategy = async (src, previous, fromExisting) => {
+const changed: Strategy = async (src, previous, from) => {
 	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
 	const fp: Record<string, string> = {};
 	for (const r of records) fp[src.key(r)] = fingerprint(r);
 	const before = previous?.fp;
-	const pending = previous?.since;
-	const fresh = before
-		? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)])
-		: pending !== undefined
-			? records.filter((r) => happenedSince(src, r, pending))
-			: fromExisting
-				? records
-				: [];
+	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, from);
 	return { emitted: chronological(src, fresh), state: { fp } };
 };
 
@@ -405,6 +410,8 @@ function readTriggerValues(ctx: IPollFunctions, event: TriggerEvent, op: Operati
 
 /** One poll of a trigger node: what is new since the last poll, oldest first. */
 export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Promise<INodeExecutionData[][] | null> {
+	// before any request: at activation, when activation began (to the second)
+	const began = Math.floor(Date.now() / 1000) * 1000;
 	const eventValue = ctx.getNodeParameter('event') as string;
 	const event = events.find((e) => e.value === eventValue);
 	if (!event) throw new NodeOperationError(ctx.getNode(), `Unknown event "${eventValue}"`);
@@ -460,14 +467,16 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const previous = stored?.sig === sig ? stored : undefined;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const fromExisting = options.startFromExisting === true;
+	// Without a baseline: pending since activation, every record, or what this read lists from a later second than it began.
+	const from = previous?.since ?? (fromExisting ? -Infinity : began + 1000);
 	// Failures pass as they are (the engine's NodeApiError / NodeOperationError), except a transient one at activation.
-	const outcome = await STRATEGIES[event.strategy](src, previous, fromExisting).catch((error: unknown) => {
+	const outcome = await STRATEGIES[event.strategy](src, previous, from).catch((error: unknown) => {
 		if (outlastsFailure(ctx, error, atActivation)) return undefined;
 		throw error;
 	});
 	if (!outcome) {
-		// No baseline could be taken: remember the activation time (a state, even a pending one, is kept).
-		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: Math.floor(Date.now() / 1000) * 1000 } as IDataObject;
+		// No baseline could be taken: remember when activation began (a state, even a pending one, is kept).
+		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: began } as IDataObject;
 		return null;
 	}
 	staticData[STATE_KEY] = { sig, ...outcome.state } as IDataObject;
