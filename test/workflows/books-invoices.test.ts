@@ -293,11 +293,16 @@ test('payment reminder: content, send, disable; a paid invoice is refused with t
 	expect(refused.error('Remind')?.message).toBe('Payment reminders can be sent only for open or overdue invoices; invoice INV-00004 is paid. (code 3)');
 });
 
-test('print: ids joined by commas, more than 25 split into calls of 25', async () => {
-	const ids = Array.from({ length: 27 }, (_, i) => Object.values(DEMO.invoices)[i % 10]);
+test('print: ids joined by commas, more than 25 split into calls of 25, each answer with the ids it answers for', async () => {
+	const ids: string[] = [...Object.values(DEMO.invoices)];
+	while (ids.length < 27) ids.push((await env.newInvoice(DEMO.customers.acme, 10 + ids.length)).id);
+	env.em.clearRequests();
 	const result = await env.run([books('Print', { operation: 'print', invoice_ids: ids.join(',') })]);
 	expectNoError(result);
-	expect(json(result, 'Print')).toEqual([{ code: 0, message: 'success' }, { code: 0, message: 'success' }]);
+	expect(json(result, 'Print')).toEqual([
+		{ code: 0, message: 'success', invoice_ids: ids.slice(0, 25) },
+		{ code: 0, message: 'success', invoice_ids: ids.slice(25) },
+	]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(0, 25).join(','), organization_id: org }, body: undefined },
 		{ method: 'GET', path: '/books/v3/invoices/print', query: { invoice_ids: ids.slice(25).join(','), organization_id: org }, body: undefined },

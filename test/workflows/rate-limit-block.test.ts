@@ -90,23 +90,28 @@ test('items in parallel: the items in flight settle, none starts after the block
 	expect(strict.error('Portal')?.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 7 of 30 items done, 23 not sent`);
 });
 
-test('a split operation stopped by the block after some of its calls is reported as partly sent, naming the calls done', async () => {
+test('a split operation stopped by the block after some of its calls: the records of the done call are done, the others not sent, by id', async () => {
 	const ids = Array.from({ length: 250 }, (_, i) => String(5200000000000 + i));
 	for (const id of ids) env.portalTenant().put('tasks', id, { id, name: `Task ${id}` });
 	blockAfter(1);
 	const result = await env.run([trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } })]);
 	const error = result.error('Trash') as Error & { description?: string };
-	expect(error.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 0 of 1 items done, 0 not sent`);
-	expect(error.description).toContain('Failed or partly sent: item 0 (item 0: call 1 of 3 done).');
+	expect(error.message).toBe(`Not sent for 150 of 250 items: The Vendor API blocks further requests until ${LIFTS}`);
+	expect(error.description).toContain(`Done (100): ${ids.slice(0, 100).join(', ')}.`);
+	expect(error.description).toContain(`Not sent (150): ${ids.slice(100).join(', ')}.`);
 	// the first 100 really went to the trash, the rest did not
 	expect(env.apiRequests()).toHaveLength(1);
 	expect(env.portalTenant().bin.has(`tasks:${ids[0]}`)).toBe(true);
 	expect(env.portalTenant().get('tasks', ids[100])).toBeDefined();
 
 	blockAfter(1);
-	const lenient = await env.run([trash('Trash', { items: ids.slice(100).join(','), options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })]);
+	const rest = ids.slice(100);
+	const lenient = await env.run([trash('Trash', { items: rest.join(','), options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })]);
 	expectNoError(lenient);
-	const [item] = json(lenient, 'Trash');
-	expect(item.notSent).toBeUndefined();
-	expect(String(item.description)).toMatch(/Done for this item before the failure: call 1 of 2\.$/);
+	const out = json(lenient, 'Trash');
+	// the done call's answer with the ids it answers for, then one "not sent" item per id of the blocked calls
+	expect(out[0].items).toEqual(rest.slice(0, 100));
+	expect(out.slice(1).map((o) => [o.id, o.sent])).toEqual(rest.slice(100).map((id) => [id, false]));
+	expect(String(out[1].error)).toBe(`Not sent: The Vendor API blocks further requests until ${LIFTS}`);
+	expect(String(out[out.length - 1].error)).toMatch(/^Not sent: /);
 });
