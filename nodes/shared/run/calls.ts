@@ -162,6 +162,7 @@ export function errorJson(error: Error): IDataObject {
 export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ entries: IDataObject[] }>, limit = Infinity): Promise<INodeExecutionData[]> {
 	const records: INodeExecutionData[] = [];
 	let read = 0;
+	let failure: unknown;
 	try {
 		for await (const { entries } of pages) {
 			read++;
@@ -169,11 +170,12 @@ export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ en
 			if (records.length >= limit) break;
 		}
 	} catch (error) {
-		if (!records.length || !(error instanceof NodeApiError || error instanceof NodeOperationError)) throw error;
-		const stopped = `The list stopped after page ${read}: the ${records.length} record(s) of pages 1-${read} were read; the rest were not. A list writes nothing, so running it again is safe.`;
-		error.description = `${error.description ? `${error.description} ` : ''}${stopped}`;
-		if (!ctx.continueOnFail()) throw error;
-		return [...records, { json: { ...errorJson(error), recordsRead: records.length } }];
+		failure = error;
 	}
-	return records.length > limit ? records.slice(0, limit) : records;
+	if (failure === undefined) return records.length > limit ? records.slice(0, limit) : records;
+	if (!records.length || !(failure instanceof NodeApiError || failure instanceof NodeOperationError)) throw failure;
+	const stopped = `The list stopped after page ${read}: the ${records.length} record(s) of pages 1-${read} were read; the rest were not. A list writes nothing, so running it again is safe.`;
+	failure.description = `${failure.description ? `${failure.description} ` : ''}${stopped}`;
+	if (!ctx.continueOnFail()) throw failure;
+	return [...records, { json: { ...errorJson(failure), recordsRead: records.length } }];
 }

@@ -266,15 +266,13 @@ export class ItemReader {
  * from): when that read fails, the write is not sent, and the error says so first.
  */
 export async function readBeforeWrite<T>(what: string, read: Promise<T>): Promise<T> {
-	try {
-		return await read;
-	} catch (error) {
+	return await read.catch((error: unknown) => {
 		if (error instanceof NodeApiError) {
 			error.message = `Not sent: ${what} failed: ${error.message}`;
 			error.description = `${error.description ? `${error.description} ` : ''}Nothing was written.`;
 		}
 		throw error;
-	}
+	});
 }
 
 /**
