@@ -237,7 +237,8 @@ test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, no
 	env.em.clearRequests();
 
 	const strict = await env.run([books('PDF', { operation: 'getPdf', estimate_ids: bad })]);
-	expect(strict.error('PDF')?.message).toBe(`No file was returned for estimate_ids ${bad}: Invalid value passed for estimate_ids (HTTP 200)`);
+	expect(strict.error('PDF')?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0)');
+	expect((strict.error('PDF') as { description?: string }).description).toContain(`Sent estimate_ids: ${bad}.`);
 	expect(strict.output('PDF')).toHaveLength(0);
 
 	env.em.clearRequests();
@@ -247,7 +248,8 @@ test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, no
 	);
 	expectNoError(lenient);
 	const out = lenient.output('PDF');
-	expect(out[0].json.error).toContain(`for estimate_ids ${bad}`);
+	expect(out[0].json.error).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0)');
+	expect(out[0].json.description).toContain(`Sent estimate_ids: ${bad}.`);
 	expect(out[0].binary).toBeUndefined();
 	expect(out[1].binary?.data.fileName).toBe('EST-00004.pdf');
 	expect(out.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);

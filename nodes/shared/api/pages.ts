@@ -86,7 +86,7 @@ export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 }
 
 /** The API's own words in an answer, for an error: `code 0: "..."`. */
-function apiWords(body: unknown): string {
+export function apiWords(body: unknown): string {
 	if (!isRecord(body)) return `${Array.isArray(body) ? 'a list' : typeof body}`;
 	const code = body.code === undefined ? 'no code' : `code ${redactTokens(String(body.code))}`;
 	const said = typeof body.message === 'string' ? `: "${redactTokens(body.message)}"` : '';

@@ -13,10 +13,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiError } from '../api/errors';
 import { RateLimitBlockedError } from '../api/failures';
 import { readRunOptions } from '../api/options';
-import { answerRecords, fileNameFrom, hasMore, listPages, unwrap } from '../api/pages';
+import { answerRecords, apiWords, assertNotRefused, fileNameFrom, hasMore, listPages, unwrap } from '../api/pages';
 import { buildRequest, InputError, inputFailure, nodeRequest, readValues } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { multipart, vendorRequest } from '../api/transport';
@@ -104,8 +103,11 @@ async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequ
 	const res = await vendorRequest(ctx, run.area, req, { itemIndex, binary: true });
 	const ids = op.batch ? run.values[op.batch.field] : undefined;
 	if (!Buffer.isBuffer(res.body)) {
+		// a code-0 refusal says which value was refused; any other answer shows its code and message
+		assertNotRefused(ctx.getNode(), res.body, itemIndex, req.qs);
 		const detail = ids ? ` for ${op.batch?.field} ${String(req.qs[op.batch?.field ?? ''] ?? '')}` : '';
-		throw apiError(ctx.getNode(), { status: res.statusCode, body: { message: `No file was returned${detail}: ${String((res.body as IDataObject)?.message ?? 'the API answered without a file')}` } }, itemIndex);
+		const message = `No file was returned${detail}: the Vendor API answered ${apiWords(res.body)}`;
+		throw new NodeApiError(ctx.getNode(), { message }, { message, description: 'A file was expected; the answer holds none.', httpCode: String(res.statusCode), itemIndex });
 	}
 	const spec = op.binaryOutput ?? { mimeType: 'application/octet-stream', fileName: 'file' };
 	const mimeType = String(res.headers['content-type'] ?? spec.mimeType).split(';')[0];
