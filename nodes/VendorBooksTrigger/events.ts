@@ -5,10 +5,15 @@
  *   lists, so "created" events read newest first and stop at the cursor. The parameter
  *   names `sort_column` and `sort_order` (`D`, as `page_context.sort_order` answers) are
  *   inferred; if a server ignored them the engine notices the order and reads every page.
- * - Status changes: no sort by modification time is documented, so the list filtered by
+ * - Status changes: the documented sort columns (estimates: customer_name, estimate_number,
+ *   date, total, created_time; invoices: the same with invoice_number, due_date, balance) have
+ *   no modification time, so nothing documented lets a poll stop early: the list filtered by
  *   the status (`status`, name inferred) is read in full and compared with the ids that
  *   were in that status at the last poll (only those are remembered). Cost per poll:
  *   ceil(records in that status / 200) calls; narrow it with the date or customer filters.
+ *   A guessed sort by last_modified_time is not used: whether a status reached by time
+ *   (overdue) changes last_modified_time is not shown, so a wrong guess could lose records
+ *   without any answer showing it.
  * - Items: the documented sort columns are name, rate and tax_name (no time), and items
  *   carry no time field, so the whole list (`filter_by=Status.All`, so that an item made
  *   inactive is not forgotten and re-emitted later) is compared with the ids known. With no

@@ -202,7 +202,8 @@ test('n8n restarts during an outage: the kept state is kept, and the next poll e
 	});
 	active.push(restarted);
 	expect(restarted.isActive()).toBe(true);
-	expect(restarted.staticData()).toEqual(state);
+	// the poll state is kept as it was (the day's call count may grow: the failed call was spent)
+	expect(restarted.staticData()['node:Trigger']).toMatchObject({ vendorPoll: (state['node:Trigger'] as IDataObject).vendorPoll });
 	later(1_000);
 	const meanwhile = await newEstimate();
 	await restarted.poll();

@@ -418,6 +418,17 @@ describe('trigger descriptions', () => {
 		for (const e of ['estimateCreated', 'invoiceCreated', 'itemCreated']) expect(filtersFor(e).filter((n) => String(n).startsWith('sort_'))).toEqual([]);
 		const options = books.properties.find((p) => p.name === 'options');
 		expect(options?.options?.map((o) => (o as unknown as IDataObject).name)).toEqual(['startFromExisting']);
+		// a daily budget on every trigger; the date window only where an event offers one (Payment Recorded)
+		expect(books.properties.find((p) => p.name === 'maxCallsPerDay')).toMatchObject({ displayName: 'Max API Calls per Day', type: 'number', default: 500 });
+		expect(books.properties.find((p) => p.name === 'windowDays')).toBeUndefined();
+		const payments = new VendorInvoiceTrigger().description.properties;
+		expect(payments.find((p) => p.name === 'windowDays')).toMatchObject({
+			displayName: 'Only Payments Dated Within the Last N Days',
+			type: 'number',
+			default: 0,
+			displayOptions: { show: { event: ['paymentRecorded'] } },
+		});
+		expect(payments.find((p) => p.name === 'windowDays')?.description).toMatch(/never emitted/);
 
 		const projects = new VendorProjectsTrigger();
 		const portalProp = projects.description.properties.find((p) => p.name === 'portal_id');
