@@ -6,7 +6,7 @@
  * the accounting lists' `page_context.sort_order`; if a server ignored it the engine
  * notices the order and reads every page.
  */
-import type { TriggerEvent } from '../shared/poll/poll';
+import type { TriggerEvent } from '../shared/poll/event';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

@@ -20,7 +20,7 @@
  *   time, an item created while the first baseline could not be read (an outage at
  *   activation) joins the baseline and is not emitted.
  */
-import type { TriggerEvent } from '../shared/poll/poll';
+import type { TriggerEvent } from '../shared/poll/event';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

@@ -5,7 +5,7 @@
  * bill ids compared with those known at the last poll. Cost per poll: ceil(bills / 200)
  * calls. New bills are emitted ordered by `created_time` (a documented bill field).
  */
-import type { TriggerEvent } from '../shared/poll/poll';
+import type { TriggerEvent } from '../shared/poll/event';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

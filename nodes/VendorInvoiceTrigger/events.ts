@@ -14,7 +14,7 @@
  * call a day of the window instead of one per 200 payments. Its cost, said in the form: a
  * payment recorded with a date before the window is never emitted.
  */
-import type { TriggerEvent } from '../shared/poll/poll';
+import type { TriggerEvent } from '../shared/poll/event';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

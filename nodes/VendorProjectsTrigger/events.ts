@@ -11,7 +11,7 @@
  *   a record trashed, restored and trashed again is emitted again. The entry fields `id`,
  *   `module` and `trashed_time` are not shown in the documents: inferred.
  */
-import type { TriggerEvent } from '../shared/poll/poll';
+import type { TriggerEvent } from '../shared/poll/event';
 
 /** The resource's list operation (a value in the field tables). */
 const LIST = 'getAll';

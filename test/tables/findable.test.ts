@@ -12,7 +12,7 @@ import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Area } from '../../nodes/shared/tables/spec';
-import type { TriggerEvent } from '../../nodes/shared/poll/poll';
+import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import { billingArea } from '../../nodes/VendorBilling/spec';
 import { booksArea } from '../../nodes/VendorBooks/spec';
 import { inventoryArea } from '../../nodes/VendorInventory/spec';

@@ -20,7 +20,7 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import * as wait from '../../nodes/shared/api/wait';
-import { timeOf } from '../../nodes/shared/poll/poll';
+import { timeOf } from '../../nodes/shared/poll/read';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';

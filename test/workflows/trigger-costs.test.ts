@@ -12,7 +12,7 @@ import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } fr
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule, ACCOUNTING_RULE, DOCUMENTED_RULE } from '../../nodes/shared/api/pacing';
-import { DEFAULT_MAX_CALLS_PER_DAY } from '../../nodes/shared/poll/poll';
+import { DEFAULT_MAX_CALLS_PER_DAY } from '../../nodes/shared/poll/budget';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';

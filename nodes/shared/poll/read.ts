@@ -1,0 +1,151 @@
+// Polling (poll/): reading an event's list (pages counted against the budget, the sort check, newest first); imports tables/, api/ and poll/.
+/**
+ * Reading the list of an event for a poll: the pages of each read, one call each, counted by
+ * the poll's meter (./budget.ts); whether an answer confirms the sort asked; reading newest
+ * first down to a time; and what the strategies (./strategies.ts) tell records apart by.
+ */
+import { createHash } from 'crypto';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { hasMore, listPages } from '../api/pages';
+import type { ApiRequest } from '../api/request';
+import type { Area, Operation } from '../tables/spec';
+import { pageContext } from '../api/transport';
+import { BudgetSpent } from './budget';
+import type { Meter } from './budget';
+import type { TriggerEvent } from './event';
+
+/** Epoch ms of a timestamp (`...+0530`, `...Z`, `yyyy-mm-dd`) or undefined. */
+export function timeOf(value: unknown): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'number') return value;
+	const t = Date.parse(String(value).replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+	return Number.isNaN(t) ? undefined : t;
+}
+
+export interface Source {
+	ctx: IPollFunctions;
+	area: Area;
+	op: Operation;
+	/** The list request (its query sorts and filters). */
+	req: ApiRequest;
+	/** The reads of a poll: `req`, or one per day of a date window. */
+	reads: ApiRequest[];
+	meter: Meter;
+	event: TriggerEvent;
+	key: (r: IDataObject) => string;
+	time: (r: IDataObject) => number | undefined;
+	matches: (r: IDataObject) => boolean;
+}
+
+/** The pages of each read, one call each (counted), until the answer says there is no more. */
+export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+	const size = src.op.perPage ?? 200;
+	for (const req of src.reads) {
+		const read = listPages(src.ctx, src.area, src.op, req, size);
+		for (let more = true; more; ) {
+			if (src.meter.calls >= src.meter.left) throw new BudgetSpent();
+			src.meter.calls++;
+			const page = await read.next();
+			if (page.done) {
+				src.meter.calls--;
+				break;
+			}
+			yield page.value;
+			more = page.value.entries.length > 0 && hasMore(src.op, page.value.body, page.value.entries, size);
+		}
+	}
+}
+
+export async function readAll(src: Source): Promise<IDataObject[]> {
+	const out: IDataObject[] = [];
+	for await (const { entries } of pages(src)) out.push(...entries);
+	return out;
+}
+
+function missingTime(src: Source, record: IDataObject): NodeOperationError {
+	return new NodeOperationError(
+		src.ctx.getNode(),
+		`The ${src.event.resource} list answered a record without a readable "${src.event.timeField}" (key ${src.key(record)}), so new records cannot be told from old ones`,
+		{ description: 'Nothing was emitted and the trigger state was kept. Check the API answer or choose another event.' },
+	);
+}
+
+/**
+ * Whether an answer does not contradict the sort asked: the `page_context` of the accounting
+ * lists echoes `sort_column` and `sort_order` (document 2); an echo that differs means the server
+ * sorted otherwise. Lists without an echo (the bin) are checked by the order of their records only.
+ */
+export function confirmsSort(src: Source, body: unknown): boolean {
+	const context = pageContext(body);
+	return ['sort_column', 'sort_order'].every((name) => {
+		const asked = src.req.qs[name];
+		const answered = context?.[name];
+		return asked === undefined || answered === undefined || String(answered) === String(asked);
+	});
+}
+
+/**
+ * Newest first, down to `since` (inclusive): every record with a time at or after it; with
+ * `newestToo`, also the records at the newest time when they are older. Stops at the first
+ * page that reaches older records, unless the answer turned out not to be sorted newest first.
+ */
+export async function readNewest(src: Source, since: number, newestToo = false): Promise<IDataObject[]> {
+	const out: IDataObject[] = [];
+	let previous = Infinity;
+	let max = -Infinity;
+	let sorted = true;
+	for await (const { entries, body } of pages(src)) {
+		if (!confirmsSort(src, body)) sorted = false;
+		let older = false;
+		for (const record of entries) {
+			const t = src.time(record);
+			if (t === undefined) throw missingTime(src, record);
+			if (t > previous) sorted = false;
+			previous = t;
+			max = Math.max(max, t);
+			if (t < (newestToo ? Math.min(max, since) : since)) older = true;
+			else out.push(record);
+		}
+		if (older && sorted) break;
+	}
+	const floor = newestToo ? Math.min(max, since) : since;
+	return out.filter((r) => (src.time(r) as number) >= floor);
+}
+
+export function uniqueByKey(src: Source, records: IDataObject[]): IDataObject[] {
+	const seen = new Set<string>();
+	return records.filter((r) => {
+		const k = src.key(r);
+		if (seen.has(k)) return false;
+		seen.add(k);
+		return true;
+	});
+}
+
+/** Oldest first by the time field when every record has one; else in the given order. */
+export function chronological(src: Source, records: IDataObject[]): IDataObject[] {
+	if (!src.event.timeField || records.some((r) => src.time(r) === undefined)) return records;
+	return [...records].sort((a, b) => (src.time(a) as number) - (src.time(b) as number));
+}
+
+/**
+ * Whether a record happened at or after `since` by its time field: only a value with a time
+ * of day (or epoch ms) says so; a bare date or no time field cannot tell.
+ */
+export function happenedSince(src: Source, record: IDataObject, since: number): boolean {
+	const value = src.event.timeField ? record[src.event.timeField] : undefined;
+	const t = src.time(record);
+	return t !== undefined && (typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))) && t >= since;
+}
+
+export function fingerprint(record: IDataObject): string {
+	const stable = (v: unknown): unknown =>
+		Array.isArray(v)
+			? v.map(stable)
+			: v && typeof v === 'object'
+				? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as IDataObject)[k])]))
+				: v;
+	return createHash('sha1').update(JSON.stringify(stable(record))).digest('base64').slice(0, 12);
+}

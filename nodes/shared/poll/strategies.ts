@@ -1,0 +1,93 @@
+// Polling (poll/): the strategies (newest / scan / changed) and the state they keep; imports poll/ only.
+/**
+ * Strategies (chosen per event in its table):
+ * - `newest`: the list sorted newest first (a documented sort column plus the sort order),
+ *   read page by page until a record older than the cursor shows up. State: the cursor
+ *   time and the keys of the records seen at exactly that time (records sharing a
+ *   timestamp are neither missed nor repeated). A poll that finds nothing new costs one
+ *   call. If the answer is not in newest-first order (the server ignored the sort), the
+ *   poll reads every page instead: slower, never wrong.
+ * - `scan`: for lists without a documented newest-first sort (items, payments, bills,
+ *   projects) every page is read and the keys are compared with those remembered from the
+ *   last poll. State: the keys of the records currently listed (records that disappear are
+ *   forgotten, so the state never outgrows the list). Cost: ceil(records / page size).
+ * - `changed`: like `scan`, remembering a short fingerprint of each record; emits the
+ *   records whose fingerprint changed (updates).
+ * Status events (`status` in the table) use `scan` over the list filtered by the status:
+ * the documents name no sort by modification time, so a record that enters the status can
+ * be anywhere in the list. State: the keys of the records currently in that status only.
+ * The status is also checked on each record, so a server that ignored the filter costs
+ * calls, not correctness.
+ * A guessed sort is checked on every answer: the `page_context` echo of `sort_column` and
+ * `sort_order` where the list gives one, and the order of the records; an answer that does not
+ * confirm it makes the poll read every page. A `scan` event may offer a date window (`window`):
+ * the user opts into reading only the records dated in the last N days, one call a day.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PollStrategy } from './event';
+import { chronological, fingerprint, happenedSince, readAll, readNewest, uniqueByKey } from './read';
+import type { Source } from './read';
+
+export interface PollState {
+	sig: string;
+	/** `newest`: cursor time (null: the list was empty, everything after is new). */
+	t?: number | null;
+	/** `newest`: keys at the cursor time; `scan`: keys currently listed. */
+	keys?: string[];
+	/** `changed`: fingerprint per key. */
+	fp?: Record<string, string>;
+	/** No baseline yet (the poll at activation failed on an outage): when activation began, before its first request, epoch ms to the second; records from then on are new. */
+	since?: number;
+	/** Date window: the newest day read (the next poll reads back to it, so nothing dated between two polls is missed). */
+	day?: string;
+}
+
+export interface Outcome {
+	emitted: IDataObject[];
+	state: Omit<PollState, 'sig'>;
+}
+
+/**
+ * `from`: without a baseline (no state, or one pending since activation), the time from which
+ * a record placed by its time field is new (-Infinity: every record is).
+ */
+type Strategy = (src: Source, previous: PollState | undefined, from: number) => Promise<Outcome>;
+
+/** Without a baseline: the records new from `from`. */
+function newFrom(src: Source, records: IDataObject[], from: number): IDataObject[] {
+	return from === -Infinity ? records : records.filter((r) => happenedSince(src, r, from));
+}
+
+const newest: Strategy = async (src, stored, from) => {
+	// pending since activation: a cursor at that time with nothing known at it
+	const previous = stored?.since !== undefined ? { ...stored, t: stored.since, keys: [] } : stored;
+	// no state: down to `from`, and the newest records (the cursor) however old
+	const records = uniqueByKey(src, previous ? await readNewest(src, previous.t ?? -Infinity) : await readNewest(src, from, true));
+	const known = new Set(previous?.keys ?? []);
+	const isOld = (r: IDataObject) => previous?.t !== undefined && previous.t !== null && src.time(r) === previous.t && known.has(src.key(r));
+	const fresh = (previous ? records.filter((r) => !isOld(r)) : newFrom(src, records, from)).filter(src.matches);
+	const prevT = previous?.t ?? null;
+	const t = records.length ? records.reduce((max, r) => Math.max(max, src.time(r) as number), prevT ?? -Infinity) : prevT;
+	const keys = records.filter((r) => src.time(r) === t).map(src.key);
+	if (t !== null && t === prevT) keys.push(...known);
+	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
+};
+
+const scan: Strategy = async (src, previous, from) => {
+	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
+	const known = previous?.keys ? new Set(previous.keys) : undefined;
+	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : newFrom(src, records, from);
+	return { emitted: chronological(src, fresh), state: { keys: records.map(src.key) } };
+};
+
+const changed: Strategy = async (src, previous, from) => {
+	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
+	const fp: Record<string, string> = {};
+	for (const r of records) fp[src.key(r)] = fingerprint(r);
+	const before = previous?.fp;
+	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, from);
+	return { emitted: chronological(src, fresh), state: { fp } };
+};
+
+export const STRATEGIES: Record<PollStrategy, Strategy> = { newest, scan, changed };
