@@ -231,7 +231,8 @@ const operations: Operation[] = [
 		value: 'update',
 		name: 'Update',
 		action: 'Update a billing project',
-		description: 'Update a billing project; fields left out keep their values (the node reads the project first and sends its current name, customer, billing type and rate with your changes)',
+		description:
+			'Update a billing project; a name, customer, billing type or rate you leave out is read from the project just before the write and sent again, overwriting any change someone else makes to it between the read and the write (the API offers no conditional update)',
 		kind: 'update',
 		method: 'PUT',
 		path: '/projects/{project_id}',
@@ -239,7 +240,7 @@ const operations: Operation[] = [
 		fields: [projectIdPath, ...projectInput],
 		responseKey: 'project',
 		keepCurrent: ['project_name', 'customer_id', 'billing_type', 'rate'],
-		notes: `Same fields as create (project_name, customer_id and billing_type required on every update: the current values, read first, where the user leaves them out). ${BILLING_RATE_NOTE}`,
+		notes: `Same fields as create (project_name, customer_id and billing_type required on every update: the current values, read just before the write, where the user leaves them out; the API offers no conditional update, so a change made to them by someone else between the read and the write is overwritten, and a given-but-blank value is refused, never replaced by the read one). ${BILLING_RATE_NOTE}`,
 	},
 	{
 		value: 'removeUser',

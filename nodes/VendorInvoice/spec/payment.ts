@@ -287,7 +287,8 @@ const operations: Operation[] = [
 		value: 'update',
 		name: 'Update',
 		action: 'Update a customer payment',
-		description: 'Update a customer payment; fields left out keep their values (the node reads the payment first and sends its current customer and amount with your changes)',
+		description:
+			'Update a customer payment; a customer or amount you leave out is read from the payment just before the write and sent again, overwriting any change someone else makes to it between the read and the write (the API offers no conditional update)',
 		kind: 'update',
 		method: 'PUT',
 		path: '/customerpayments/{payment_id}',
@@ -296,7 +297,7 @@ const operations: Operation[] = [
 		responseKey: 'payment',
 		keepCurrent: ['customer_id', 'amount'],
 		notes:
-			'Update input is the same set as create; customer_id and amount are sent on every update (the current values, read first, where the user leaves them out). Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
+			'Update input is the same set as create; customer_id and amount are sent on every update (the current values, read just before the write, where the user leaves them out; the API offers no conditional update, so a change made to them by someone else between the read and the write is overwritten, and a given-but-blank value is refused, never replaced by the read one). Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
 	},
 	{
 		value: 'delete',

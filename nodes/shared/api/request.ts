@@ -8,7 +8,7 @@ import { InputError, inputFailure } from './errors';
 
 import { ENTRY_MORE, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalText, formName, locationOf } from '../tables/validate';
+import { decimalText, formName, isBlank, locationOf, trimBlank } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -29,7 +29,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 /** Empty, or an empty list: what an untouched entry form or an empty JSON list holds. */
-function isBlank(value: unknown): boolean {
+function noEntries(value: unknown): boolean {
 	return isEmpty(value) || (Array.isArray(value) && value.length === 0);
 }
 
@@ -37,8 +37,8 @@ function isBlank(value: unknown): boolean {
 export function splitList(value: string): string[] {
 	return value
 		.split(/[,\n]/)
-		.map((s) => s.trim())
-		.filter((s) => s !== '');
+		.map(trimBlank)
+		.filter((s) => !isBlank(s));
 }
 
 /**
@@ -51,18 +51,54 @@ export function normaliseScalar(field: Field, value: unknown): unknown {
 	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
 		return (value as { toISODate(): string }).toISODate();
 	}
-	if (field.type === 'id' && typeof value === 'string') return value.trim();
-	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) {
+	if (field.type === 'id' && typeof value === 'string') return trimBlank(value);
+	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && !isBlank(value) && !Number.isNaN(Number(value))) {
 		return Number(value);
 	}
 	if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
 	return value;
 }
 
-/** Turns what n8n gives for a field (UI shape) into the API's shape. Empty values become undefined. */
-export function fromUi(field: Field, value: unknown): unknown {
-	if (value && typeof value === 'object' && '__rl' in (value as IDataObject)) value = (value as IDataObject).value;
+/** A resource locator's value (`{ __rl, mode, value }`), or the value itself. */
+function located(value: unknown): unknown {
+	return value && typeof value === 'object' && '__rl' in (value as IDataObject) ? (value as IDataObject).value : value;
+}
+
+/** Whether a parameter as the workflow stores it is an expression: n8n marks one with a leading `=`. */
+function isExpression(raw: unknown): boolean {
+	const text = located(raw);
+	return typeof text === 'string' && text.startsWith('=');
+}
+
+/** `raw[key]` of a parameter as stored (an entry, a member), if it has one. */
+function rawPart(raw: unknown, key: string | number): unknown {
+	return raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * A value the user gave blank (`isBlank`): an expression that resolved to blank text or to no
+ * value, or blank text typed in (`raw`: the parameter as stored; undefined when the field is
+ * not there at all). It is kept as given ('' or the text, null for no value), for validation
+ * to refuse naming the field; undefined when it is not given blank. A field left at the
+ * form's empty start (no text, "Not Set", an empty number) is not given.
+ */
+function givenBlank(value: unknown, raw: unknown): string | null | undefined {
+	value = located(value);
+	if (raw === undefined || !isBlank(value)) return undefined;
+	if (!isExpression(raw) && !(typeof value === 'string' && value !== '')) return undefined;
+	return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Turns what n8n gives for a field (UI shape) into the API's shape. Empty values become
+ * undefined; blank text (`isBlank`) stays as given, for the reader to drop where it means "not
+ * given" and for validation to refuse where it was given. `raw`, the parameter as the workflow
+ * stores it, tells entry members set by an expression that gave nothing (`givenBlank`).
+ */
+export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
+	value = located(value);
 	if (isEmpty(value)) return undefined;
+	if (typeof value === 'string' && isBlank(value)) return value;
 	if (field.sortFields) return sortFromUi(field, value);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
@@ -77,11 +113,11 @@ export function fromUi(field: Field, value: unknown): unknown {
 		case 'object': {
 			if (typeof value === 'string') return parseJson(field, value);
 			const entry = (value as IDataObject).values;
-			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined);
+			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined);
 		}
 		case 'array': {
 			if (typeof value === 'string') {
-				if (field.fields || value.trim().startsWith('[')) return parseJson(field, value);
+				if (field.fields || trimBlank(value).startsWith('[')) return parseJson(field, value);
 				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v) : v));
 			}
 			if (Array.isArray(value)) {
@@ -89,7 +125,9 @@ export function fromUi(field: Field, value: unknown): unknown {
 			}
 			const entries = (value as IDataObject).values;
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
-			return list.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, true));
+			const stored = rawPart(raw, 'values');
+			const rawList = Array.isArray(stored) ? stored : stored ? [stored] : [];
+			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i]));
 		}
 		default:
 			return normaliseScalar(field, value);
@@ -103,12 +141,13 @@ function isPlainObject(value: unknown): value is IDataObject {
 /**
  * The members of an object or array entry. From a fixed collection (`fixedCollection`)
  * n8n gives every member a value: an optional number starts empty (null, not sent), so an
- * entered 0 is sent; an empty nested list or object is taken as not entered. A JSON value
- * from an expression is taken as written. Response-only members (`readOnly`) are never
- * sent, as the entry form never offers them. An entry that is not an object is left as it
- * is, for validation to refuse.
+ * entered 0 is sent; an empty nested list or object is taken as not entered; a member given
+ * blank (`givenBlank`, from `raw`: the entry as stored) is kept, for validation to refuse. A
+ * JSON value from an expression is taken as written (an empty text or null member: not
+ * given). Response-only members (`readOnly`) are never sent, as the entry form never offers
+ * them. An entry that is not an object is left as it is, for validation to refuse.
  */
-function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false): IDataObject {
+function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
 	// the entry's less common members come in its Additional Fields
 	if (fixedCollection && isPlainObject(obj?.[ENTRY_MORE])) {
@@ -119,9 +158,11 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {
 		if (f.readOnly) continue;
-		const v = fromUi(f, obj?.[f.name]);
+		const stored = rawPart(raw, f.name) ?? rawPart(rawPart(raw, ENTRY_MORE), f.name);
+		const blank = givenBlank(obj?.[f.name], stored);
+		const v = blank !== undefined ? blank : fromUi(f, obj?.[f.name], stored);
 		// an entry form fills every member with its default: an optional `[]` or `{}` there is "not entered"
-		if (fixedCollection && !f.required && isBlank(v)) continue;
+		if (fixedCollection && !f.required && blank === undefined && noEntries(v)) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
 	}
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;
@@ -145,7 +186,7 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
 	const text =
 		typeof picked === 'object' && picked !== null
 			? `${String((picked as IDataObject).direction ?? 'asc')}(${String((picked as IDataObject).field ?? '')})`
-			: String(picked).trim();
+			: trimBlank(String(picked));
 	const fields = field.sortFields ?? [];
 	const match = /^(asc|desc)\((\w+)\)$/.exec(text);
 	if (!match || !fields.includes(match[2])) {
@@ -163,7 +204,7 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
 function jsonAlternative(field: Field, raw: unknown): unknown {
 	if (isEmpty(raw)) return undefined;
 	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field), label: jsonAlternativeLabel(field) }, raw) : raw;
-	if (isBlank(value)) return undefined;
+	if (noEntries(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
 	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject));
@@ -186,30 +227,45 @@ function parseJson(field: Field, text: string): unknown {
 	return parsed.value;
 }
 
-/** Reads every field of an operation from the node parameters of item `i`, in API shape. */
+/**
+ * Reads every field of an operation from the node parameters of item `i`, in API shape. A
+ * value present is a value given; blank ones (`isBlank`) are present only where the user gave
+ * the field, so validation refuses them naming it: a required field, and a field added to a
+ * collection (Update Fields, Additional Fields, Filters) or an entry member that an
+ * expression gave blank or nothing, or that holds blank text typed in (`givenBlank`). A field
+ * left as the form starts it is not given, and so is an optional field the form shows at the
+ * top level: it is there whether or not the user meant it.
+ */
 export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): IDataObject {
 	const values: IDataObject = {};
 	const collections = new Map<string, IDataObject>();
+	// the parameters as the workflow stores them: what tells an expression from a value left as the form starts it
+	const stored = ctx.getNode().parameters;
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op);
 		let raw: unknown;
 		let rawJson: unknown;
+		const asStored = where === 'top' ? stored[field.name] : rawPart(stored[where], field.name);
 		if (where === 'top') {
 			raw = ctx.getNodeParameter(field.name, i, undefined, { extractValue: true });
 			if (field.jsonAlternative) rawJson = ctx.getNodeParameter(jsonAlternativeName(field), i, undefined);
 		} else {
 			if (!collections.has(where)) collections.set(where, ctx.getNodeParameter(where, i, {}) as IDataObject);
-			raw = collections.get(where)?.[field.name];
-			rawJson = collections.get(where)?.[jsonAlternativeName(field)];
+			const collection = collections.get(where) ?? {};
+			raw = collection[field.name];
+			rawJson = collection[jsonAlternativeName(field)];
 		}
-		let value = fromUi(field, raw);
+		// added to a collection and given blank: kept for validation to refuse, not taken as left out
+		const blank = where === 'top' ? undefined : givenBlank(raw, asStored);
+		let value = blank !== undefined ? blank : fromUi(field, raw, asStored);
+		if (where === 'top' && !field.required && isBlank(value)) value = undefined;
 		if (field.jsonAlternative) {
-			if (isEmpty(value)) value = undefined;
+			if (blank === undefined && isEmpty(value)) value = undefined;
 			const json = jsonAlternative(field, rawJson);
 			if (json !== undefined) {
 				// A fixed collection whose entries were all removed is empty, not given.
-				if (!isBlank(value)) {
+				if (!noEntries(value)) {
 					throw new InputError(`Give ${formName(field)} either as fields or as ${jsonAlternativeLabel(field)}, not both`);
 				}
 				value = json;

@@ -24,7 +24,7 @@ import { searchMethodName } from '../tables/naming';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
 import type { Area, Operation, Resource } from '../tables/spec';
 import { checkValues } from '../tables/validate';
-import { withCurrentValues } from './current';
+import { readFirstNote, withCurrentValues } from './current';
 import { errorJson, readList, settleCalls, splitOutcome, uniqueIds } from './calls';
 import { indexRanges, runBounded } from './parallel';
 import type { Settled } from './parallel';
@@ -171,6 +171,9 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 			body = (await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) })).body;
 		} else body = await send(ctx, run, req);
 		const records = checkAnswer(ctx, run, body, callValues);
+		// a read-first update: what its answer shows of a change by someone else since the read
+		const note = records.length === 1 ? readFirstNote(values, records[0]) : undefined;
+		if (note) records[0] = { ...records[0], ...note };
 		// an answer of a split operation says which ids it answers for
 		return group && batchField && !op.responseKey ? records.map((json) => ({ json: { ...json, [batchField]: group.map(String) } })) : records.map((json) => ({ json }));
 	});

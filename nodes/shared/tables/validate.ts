@@ -236,9 +236,36 @@ export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeA
 	});
 }
 
-/** No value: also text of spaces only (an expression or an AI agent that gave nothing). */
+/**
+ * The characters of blank text: spaces, tabs and line breaks, the no-break spaces (U+00A0,
+ * U+202F, U+2007: `\s` holds them) and the zero-width characters (U+200B, U+200C, U+200D,
+ * U+2060, U+FEFF) that pasted text and expressions carry unseen.
+ */
+const ALL_BLANK = /^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)*$/;
+const EDGE_BLANK = /^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+|(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+$/g;
+
+/**
+ * The one rule of "not given": no value, or text of blank characters only (an expression or
+ * an AI agent that gave nothing). Every part of the engine asks this function.
+ */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return value === undefined || value === null || (typeof value === 'string' && ALL_BLANK.test(value));
+}
+
+/** `text` without blank characters at either end (an ID pasted with a space or a zero-width space). */
+export function trimBlank(text: string): string {
+	return text.replace(EDGE_BLANK, '');
+}
+
+/**
+ * The problem of a value given blank: refused, never sent, and never replaced by another
+ * value. A required one is simply required (blank is no value); an optional one was given,
+ * so the text says it is blank and what is there, as blank text does not show.
+ */
+function blankMessage(value: unknown, required: boolean | undefined): string {
+	if (required) return 'is required';
+	const what = typeof value === 'string' && value !== '' ? ' (only spaces or invisible characters)' : '';
+	return `is blank${what}: give it a value or leave it out`;
 }
 
 /**
@@ -284,18 +311,75 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 		if (field.readOnly) continue;
 		let value = values[field.name];
 		if (side === 'server' && locationOf(field, op) !== 'body') value = coerceFromQuery(field, value);
+		// a value given blank is refused on the client (the reading keeps a blank value only where the user gave it)
+		if (side === 'client' && value !== undefined && isBlank(value)) {
+			// a field the update reads when left out (`keepCurrent`) was given: blank, it is not left out
+			problems.push({ field: field.name, message: blankMessage(value, field.required && !op.keepCurrent?.includes(field.name)) });
+			continue;
+		}
 		if (isBlank(value)) {
 			if (field.required) problems.push({ field: field.name, message: 'is required' });
 			const conditional = field.required ? undefined : missingConditional(field, { ...values, [field.name]: value }, side === 'client' ? op.fields : undefined);
 			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
 		}
+		// blank members and lines that say nothing of what they are first: they name the cause where the type check would not
+		if (side === 'client' && typeof value === 'object') problems.push(...memberProblems(field, value, field.name));
 		const result = cachedFieldSchema(field, side).safeParse(value);
 		if (!result.success) {
 			for (const issue of result.error.issues) {
 				problems.push({ field: joinPath(field.name, issue.path), message: issueMessage(issue) });
 			}
 		}
+	}
+	return problems;
+}
+
+/**
+ * The members of a line that say what it is: the item it sells or the named product or
+ * service (the rule's words), or the record it changes or bills. A line with none of them is
+ * refused, naming the line. The documents mark no line member required; this is a guess
+ * (docs/ASSUMPTIONS.md).
+ */
+const LINE_IDENTITY = { field: 'line_items', primary: ['item_id', 'name'], also: ['line_item_id', 'expense_id', 'time_entry_ids', 'purchaseorder_item_id', 'receive_item_id', 'account_id'] };
+
+/** "Item ID or Name (or Line Item ID or Expense ID)": the members of `entry` named `names`, in the form's words. */
+function orList(entry: readonly Field[], names: readonly string[]): string {
+	const labels = names.flatMap((name) => entry.filter((m) => m.name === name).map(formName));
+	return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}` : labels.join('');
+}
+
+/** Why a line (an entry of `line_items`) says nothing of what it is, if it does not (a member given blank has its own problem). */
+function lineIdentityProblem(entry: readonly Field[], line: Record<string, unknown>): string | undefined {
+	const given = (name: string): boolean => line[name] !== undefined && !(Array.isArray(line[name]) && !(line[name] as unknown[]).length);
+	if (!entry.some((m) => LINE_IDENTITY.primary.includes(m.name)) || [...LINE_IDENTITY.primary, ...LINE_IDENTITY.also].some(given)) return undefined;
+	const primary = orList(entry, LINE_IDENTITY.primary);
+	const also = orList(entry, LINE_IDENTITY.also);
+	return `needs ${primary || also}${primary && also ? ` (or ${also})` : ''}`;
+}
+
+/**
+ * The problems inside an object or list value (client side): a member given blank (an entry
+ * member set by an expression, a JSON key written blank; members left empty are not given
+ * and not here), and a line that says nothing of what it is. Free JSON (`json`) is as written.
+ */
+function memberProblems(field: Field, value: unknown, path: string): Problem[] {
+	const problems: Problem[] = [];
+	const entries = Array.isArray(value) ? value.map((v, i) => [v, `${path}[${i}]`] as const) : [[value, path] as const];
+	for (const [entry, at] of entries) {
+		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+			if (field.type === 'array' && field.of && isBlank(entry)) problems.push({ field: at, message: blankMessage(entry, false) });
+			continue;
+		}
+		if (!field.fields) continue;
+		const members = entry as Record<string, unknown>;
+		for (const [name, member] of Object.entries(members)) {
+			const f = field.fields.find((m) => m.name === name);
+			if (member !== undefined && isBlank(member)) problems.push({ field: `${at}.${name}`, message: blankMessage(member, f?.required) });
+			else if (f && (f.type === 'object' || f.type === 'array')) problems.push(...memberProblems(f, member, `${at}.${name}`));
+		}
+		const identity = field.name === LINE_IDENTITY.field && field.type === 'array' ? lineIdentityProblem(field.fields, members) : undefined;
+		if (identity) problems.push({ field: at, message: identity });
 	}
 	return problems;
 }
@@ -365,6 +449,7 @@ function describeGot(values: Record<string, unknown>, path: string, length = tru
 		if (v === null || typeof v !== 'object') return '';
 		v = (v as Record<string, unknown>)[k];
 	}
+	if (typeof v === 'string' && isBlank(v)) return ''; // blank text shows nothing: the message says what is there
 	if (typeof v === 'string') return length || v.length > 40 ? ` (got ${v.length} characters)` : ` (got "${v}")`;
 	if (Array.isArray(v)) return ` (got ${v.length} entries)`;
 	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
