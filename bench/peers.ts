@@ -15,7 +15,7 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParamet
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
 import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
-import { runWorkflow } from '../test/harness';
+import { runWorkflow, UNPACED_PER_MINUTE } from '../test/harness';
 import type { HarnessCredential, HarnessWorkflow } from '../test/harness';
 import { loadHttpRequestNode } from './setup-http-request';
 import { admin } from './support';
@@ -54,6 +54,7 @@ export async function fixture(url: string, credential: { id: string; name: strin
 				clientId: DEFAULT_CLIENT.clientId,
 				clientSecret: DEFAULT_CLIENT.clientSecret,
 				scope: DEFAULT_SCOPES,
+				accountingRequestsPerMinute: UNPACED_PER_MINUTE,
 				oauthTokenData: tokens,
 			},
 		},

@@ -132,5 +132,14 @@ export class VendorOAuth2Api implements ICredentialType {
 			description:
 				'This n8n process\'s share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). In queue mode count every process that calls it (main with its triggers and manual runs, each worker, each webhook processor) and keep a margin: e.g. main + 2 workers: 30 each.',
 		},
+		{
+			displayName: 'Accounting Requests per Minute (This n8n)',
+			name: 'accountingRequestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 100,
+			description:
+				'How many requests this n8n process sends per minute to each organization in Vendor Books, Invoice (payments), Billing and Inventory (purchase bills), all four together. The service allows about 100 per minute per organization (HTTP 429 past it), shared by every integration of the organization: lower this when other apps use the same organization. In queue mode count every process that calls it (main with its triggers and manual runs, each worker, each webhook processor) and keep a margin: e.g. main + 2 workers: 30 each.',
+		},
 	];
 }

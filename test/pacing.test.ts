@@ -10,11 +10,15 @@
  * the test's clock, and waited out even when its timer ends a millisecond before Date.now()
  * says it is over, as Node's timers can).
  *
+ * At the end, the same pacer under the accounting areas' rule of its own (per organization, no
+ * block: test/workflows/accounting-pacing.test.ts runs it end to end), and a request let
+ * through but not sent, which does not count.
+ *
  * No test asserts an upper bound on elapsed time: that depends on how busy the machine is.
  * How close to the minimum time real runs come is a figure of the benchmark (bench/pacing.ts,
  * `npm run bench`).
  */
-import { DOCUMENTED_RULE, marginMs, Pacer, setPacingRule } from '../nodes/shared/api/pacing';
+import { ACCOUNTING_RULE, DOCUMENTED_RULE, getPacingRule, marginMs, Pacer, pacerFor, setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from './emulator/clock';
 import { until, useFakeClock } from './emulator/fake-timers';
 import type { RecordedRequest } from './emulator/server';
@@ -422,4 +426,49 @@ test.each([
 	if (inFlight === 50 && latencyMs === 0) expect([times[0], times[10], times[29]]).toEqual([0, 1101, 2202]);
 	// never more than the limit within any window, counting from the answers as the pacer does
 	for (let i = RULE.limit; i < 30; i++) expect(times[i] - (times[i - RULE.limit] + latencyMs)).toBeGreaterThan(RULE.windowMs);
+});
+
+test('a request let through but not sent after all (a hold began while it waited for a slot) does not count', async () => {
+	await onFakeClock(async () => {
+		const pacer = new Pacer();
+		const done: Array<(sent?: boolean) => void> = [];
+		for (let i = 0; i < RULE.limit; i++) done.push(await pacer.take());
+		expect(pacer.inFlight).toBe(RULE.limit);
+		done[0](false);
+		for (const d of done.slice(1)) d();
+		expect(pacer.inFlight).toBe(0);
+		// nine counted: one more goes at once, the next waits for the window
+		(await pacer.take())();
+		const next = tracked(pacer.take());
+		await jest.advanceTimersByTimeAsync(0);
+		expect(next.through).toBe(false);
+		expect(pacer.waiting).toBe(1);
+		await jest.advanceTimersByTimeAsync(RULE.windowMs + marginMs(RULE) + 1);
+		expect(next.through).toBe(true);
+		(await next.done)();
+	});
+});
+
+test('the accounting areas: a rule of their own (scaled apart from the project area\'s), a share above all of it for a higher figure, a 429 held a window and never a block', async () => {
+	const accounting = { limit: 4, windowMs: 600 };
+	setPacingRule(accounting, 'accounting');
+	try {
+		const books = pacerFor('accounting:test:1', 1, 'accounting');
+		expect(books.rule).toEqual(accounting);
+		expect(books.limit).toBe(4);
+		expect(pacerFor('accounting:test:1', 2.5, 'accounting').limit).toBe(10);
+		expect(pacerFor('accounting:test:1', 0.3, 'accounting').limit).toBe(1);
+		// the project area: never more than its documented limit, whatever the share
+		expect(pacerFor('test:projects', 2).limit).toBe(RULE.limit);
+		expect(books.holdAfterRefusal).toBe(accounting.windowMs);
+		expect(pacerFor('test:projects').holdAfterRefusal).toBe(RULE.blockMs);
+		// a fresh rule for one area starts its pacers afresh, not the other's
+		const projects = pacerFor('test:projects');
+		setPacingRule(accounting, 'accounting');
+		expect(pacerFor('accounting:test:1', 1, 'accounting')).not.toBe(books);
+		expect(pacerFor('test:projects')).toBe(projects);
+		expect(getPacingRule()).toEqual(RULE);
+	} finally {
+		setPacingRule(ACCOUNTING_RULE, 'accounting');
+	}
 });

@@ -11,8 +11,8 @@
  *   /__admin/...                    test and demo switches (not recorded, no auth)
  *
  * Every API request goes: route (tables) -> fault -> token (401) -> rate limit (project
- * management only, 429) -> scope (403) -> organisation / portal -> rule `pre` -> table
- * keys no table names (400 naming them) -> table validation (400, nested keys no table names
+ * management; the accounting areas' per organization when enabled, 429) -> scope (403) ->
+ * organisation / portal -> rule `pre` -> table keys no table names (400 naming them) -> table validation (400, nested keys no table names
  * included) -> rule or generic behaviour by operation kind. Error bodies and the
  * emulator's choices are listed in rules/common.ts; area behaviour in rules/*.ts. Faults
  * (faults.ts) that answer without processing (status, drop, html) act at "fault"; those
@@ -37,6 +37,12 @@
  *   `blockMs` during which every request gets 429 `{ errorCode: 'TOO_MANY_REQUESTS',
  *   message }`. Requests refused with 401 do not count. `Retry-After` (seconds left) is sent
  *   only with the option `retryAfterHeader: true` (the documents do not show it).
+ * - Accounting rate limit (off by default; the service's help pages, not the documents):
+ *   with `accountingRateLimit: { limit, windowMs, retryAfter? }`, at most `limit` requests
+ *   per sliding `windowMs` per region and organization (the organization id the request
+ *   carries, whatever the client) across Books, Invoice, Billing and Inventory; past it
+ *   429 `{ code: 429, message }`, no block, with `Retry-After` when `retryAfter` (limits.ts).
+ *   `resetRateLimits()` forgets its counts too.
  * - The clock defaults to real time (`new Clock({ realTime: true })`); pass a frozen Clock
  *   for deterministic tests. Restore windows, token expiry and rate limits read it;
  *   `RecordedRequest.time` is wall-clock time.
@@ -59,6 +65,7 @@ import type { ClientRegistration } from './accounts';
 import { Clock } from './clock';
 import { seedDemo, seedItems } from './demo-data';
 import { checkFault, endlessPage, type Fault, Faults, listOf } from './faults';
+import { type OrganizationRateLimit, OrganizationLimits } from './limits';
 import { allScopes, type Family, type MatchResult, type Route, Router } from './routes';
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
 import { generic, RULES } from './rules';
@@ -87,6 +94,8 @@ export interface EmulatorOptions {
 	rateLimit?: { limit: number; windowMs: number; blockMs: number };
 	/** Send `Retry-After` with rate-limit 429s (default off: the documents do not show it). */
 	retryAfterHeader?: boolean;
+	/** The accounting areas' limit per organization (default off; the service: 100 per 60000 ms): limits.ts. */
+	accountingRateLimit?: OrganizationRateLimit;
 	/** Milliseconds every answer (API areas and accounts server, not admin routes) waits before it is processed (default 0): a network and server delay. */
 	latencyMs?: number;
 	/**
@@ -390,6 +399,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		return undefined;
 	}
 
+	// ---- rate limit (accounting, per organization; off unless asked for)
+	const organizationLimits = opts.accountingRateLimit ? new OrganizationLimits(opts.accountingRateLimit, clock) : undefined;
+
 	// ---- the API pipeline
 	function api(req: http.IncomingMessage, found: MatchResult, family: Family, region: string, query: Record<string, string>, body: ParsedBody, rec: RecordedRequest): Reply {
 		const method = rec.method;
@@ -417,6 +429,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			if (wait !== undefined) {
 				const reply = familyError(family, 429, 'rate', `Too many requests: at most ${rateLimit.limit} per ${rateLimit.windowMs / 1000} s; blocked for ${Math.ceil(wait / 1000)} s`);
 				if (opts.retryAfterHeader) reply.headers = { 'Retry-After': String(Math.ceil(wait / 1000)) };
+				return reply;
+			}
+		}
+		if (organizationLimits && area.org) {
+			const raw = area.org.in === 'query' ? query[area.org.name] : req.headers[area.org.name.toLowerCase()];
+			const organization = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+			const wait = organization ? organizationLimits.hit(`${region}:${organization}`) : undefined;
+			if (wait !== undefined) {
+				const { limit, windowMs } = organizationLimits.rule;
+				const reply = familyError(family, 429, 'rate', `Too many requests: at most ${limit} per ${windowMs / 1000} s per organization`);
+				reply.headers = organizationLimits.headers(wait);
 				return reply;
 			}
 		}
@@ -656,6 +679,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				return reply(200, { now: clock.now(), iso: new Date(clock.now()).toISOString() });
 			case 'POST /__admin/rate-limit/reset':
 				rates.clear();
+				organizationLimits?.reset();
 				return reply(200, { reset: true });
 			case 'GET /__admin/mails': {
 				const org = store.org(url.searchParams.get('region') ?? 'us', url.searchParams.get('organization_id') ?? DEFAULT_ORGANIZATION_ID);
@@ -773,7 +797,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		organizationId: DEFAULT_ORGANIZATION_ID,
 		portalId: DEFAULT_PORTAL_ID,
 		router,
-		resetRateLimits: () => rates.clear(),
+		resetRateLimits: () => {
+			rates.clear();
+			organizationLimits?.reset();
+		},
 		setLatency: (ms: number, jitter = 0) => {
 			latencyMs = Math.max(0, ms);
 			jitterMs = Math.min(latencyMs, Math.max(0, jitter));

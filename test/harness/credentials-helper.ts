@@ -346,3 +346,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return Object.assign(credentials, output);
 	}
 }
+
+/** Accounting Requests per Minute for tests and benchmarks that do not measure pacing: far above any run's rate (test/workflows/accounting-pacing.test.ts and bench/accounting-pacing.ts set the real figure). */
+export const UNPACED_PER_MINUTE = 1_000_000;

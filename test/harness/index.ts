@@ -33,7 +33,7 @@ import { Container, ensureHarnessSetup, externalSecretsProxy } from './setup';
 import { setTimeout, clearTimeout } from '../host/globals';
 
 export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp, ScheduleTrigger } from './builtin-nodes';
-export { HarnessCredentialsHelper, HarnessCredentialTypes } from './credentials-helper';
+export { HarnessCredentialsHelper, HarnessCredentialTypes, UNPACED_PER_MINUTE } from './credentials-helper';
 export type { HarnessCredential } from './credentials-helper';
 export { OAuth2Api } from './oauth2-api.credentials';
 export { ensureHarnessSetup, useFilesystemBinaryData } from './setup';

@@ -18,7 +18,7 @@ import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorP
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
 import { apiClient, startEmulator } from '../emulator/server';
 import type { Tenant } from '../emulator/store';
-import { listSearch, runWorkflow } from '../harness';
+import { listSearch, runWorkflow, UNPACED_PER_MINUTE } from '../harness';
 import type { HarnessCredential, RunResult } from '../harness';
 
 export const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
@@ -44,6 +44,7 @@ export function connectedCredential(em: Emulator, region = 'us'): HarnessCredent
 			clientId: em.defaultClient.clientId,
 			clientSecret: em.defaultClient.clientSecret,
 			scope: DEFAULT_SCOPES,
+			accountingRequestsPerMinute: UNPACED_PER_MINUTE,
 			oauthTokenData: { ...tokens } as unknown as IDataObject,
 		},
 	};

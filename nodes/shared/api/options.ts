@@ -51,7 +51,7 @@ export const RUN_OPTIONS_PROPERTY: INodeProperties = {
 				},
 			],
 			default: 'fail',
-			description: 'What to do when the API blocks further requests for a while (HTTP 429)',
+			description: 'What to do when the API blocks further requests for a while (HTTP 429): Vendor Projects past its limit, or any area asking for a wait of more than a minute. A wait of a minute or less is always waited.',
 		},
 		{
 			displayName: 'Requests in Flight',
@@ -60,7 +60,7 @@ export const RUN_OPTIONS_PROPERTY: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_FLIGHT },
 			default: DEFAULT_REQUESTS_IN_FLIGHT,
 			description:
-				'How many requests this node sends at once, across items and batches (at most 50). Output order and item pairing stay as the input. Vendor Projects still keeps to its 100 requests per 2 minutes.',
+				'How many requests this node sends at once, across items and batches (at most 50). Output order and item pairing stay as the input. Each area still keeps to its pace: Vendor Projects 100 requests per 2 minutes, the others the credential\'s Accounting Requests per Minute per organization.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

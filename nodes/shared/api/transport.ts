@@ -1,9 +1,10 @@
 // Talking to the API (api/): owns requests from values, transport, pacing, limits, errors, waits and reading pages; imports only tables/.
 /**
  * The one path every request takes: signs with `Vendor-oauthtoken`, refreshes the token
- * before a known-expired one is used and once on 401 / INVALID_OAUTHTOKEN, paces the
- * project-management area under its rate limit, waits on 429, retries only what a
- * repeat cannot duplicate, and turns envelopes into data or NodeApiErrors.
+ * before a known-expired one is used and once on 401 / INVALID_OAUTHTOKEN, paces every
+ * area by count (the project area per credential, the accounting areas per organization),
+ * waits on 429, retries only what a repeat cannot duplicate, and turns envelopes into data
+ * or NodeApiErrors.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -21,7 +22,7 @@ import { apiError, redactTokens, tokenRefusal } from './errors';
 import { OUTCOME_UNKNOWN, RateLimitBlockedError, transientFailure } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
-import { DOCUMENTED_RULE, getPacingRule, pacerFor } from './pacing';
+import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import type { ApiRequest } from './request';
 import type { Area } from '../tables/spec';
@@ -58,6 +59,12 @@ const EXPIRY_MARGIN_MS = 60_000;
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
 const SHORT_WAIT_MS = 60_000;
 const MAX_RETRIES = 3;
+/**
+ * In an area without a block (the accounting areas) a 429 is the organization's minute used up,
+ * by this n8n or another client: waited as long as one request's holds add up to at most this
+ * many windows (a Retry-After may free one request's room at a time), then an error.
+ */
+const MAX_HELD_WINDOWS = 5;
 
 /** The headline says the outcome is unknown for writes; no stock "retry" text replaces it (no error code in it). */
 function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean, itemIndex?: number, expired = false): NodeApiError {
@@ -202,6 +209,33 @@ interface TokenData extends IDataObject {
 function credentialKey(ctx: VendorContext): string {
 	const ref = ctx.getNode().credentials?.[CREDENTIAL];
 	return ref?.id ?? ref?.name ?? 'default';
+}
+
+/** The organization a request of an accounting area is for (its query parameter or header, as the area sends it); '' when none. */
+function organizationOf(area: Area, req: ApiRequest): string {
+	if (!area.org) return '';
+	const { in: where, name } = area.org;
+	if (where === 'query') return String(req.qs?.[name] ?? '');
+	const lower = name.toLowerCase();
+	const header = Object.keys(req.headers ?? {}).find((k) => k.toLowerCase() === lower);
+	return header === undefined ? '' : String(req.headers[header] ?? '');
+}
+
+/** A credential's requests per window for this n8n, as a share of the rule's limit (absent or not a positive number: all of it). */
+function shareOf(value: unknown, limit: number): number {
+	const perInstance = Number(value ?? limit);
+	return Number.isFinite(perInstance) && perInstance > 0 ? perInstance / limit : 1;
+}
+
+/**
+ * The pacer of a request: the project area's per credential, under its documented rule, at the
+ * credential's Projects share; the accounting areas' one per credential and organization (they
+ * share the organization's requests per minute), at the credential's Accounting Requests per
+ * Minute. Per process: every execution of this n8n process with the credential shares it.
+ */
+function pacerOf(ctx: VendorContext, area: Area, req: ApiRequest, credentials: IDataObject): Pacer {
+	if (area.root === 'projects') return pacerFor(`${credentialKey(ctx)}:${area.value}`, shareOf(credentials.projectsRequestsPerWindow, DOCUMENTED_RULE.limit));
+	return pacerFor(`accounting:${credentialKey(ctx)}:${organizationOf(area, req)}`, shareOf(credentials.accountingRequestsPerMinute, ACCOUNTING_RULE.limit), 'accounting');
 }
 
 /** The root URL of an area for these credentials. */
@@ -391,10 +425,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(String(stored.error)), httpCode: '401', itemIndex: opts.itemIndex });
 	}
 	if (!tokenOf() || isExpired(tokenOf())) await useRefreshed();
-	// Queue mode: each instance paces to its share of the documented 100 per 2 minutes (credential field).
-	const perInstance = Number(credentials.projectsRequestsPerWindow ?? DOCUMENTED_RULE.limit);
-	const share = Number.isFinite(perInstance) && perInstance > 0 ? perInstance / DOCUMENTED_RULE.limit : 1;
-	const pacer = area.root === 'projects' ? pacerFor(`${credentialKey(ctx)}:${area.value}`, share) : undefined;
+	const pacer = pacerOf(ctx, area, req, credentials);
 	const idempotent = req.method === 'GET';
 	const payload = opts.multipart
 		? { body: opts.multipart.body, contentType: opts.multipart.contentType }
@@ -403,6 +434,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			: undefined;
 	let refreshed = false;
 	let waitedBlock = false;
+	/** How long this request has waited out the minute of an area without a block (ms). */
+	let heldMs = 0;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	const run = readRunOptions(ctx);
 	const wait = async (ms: number) => await pause(ms, signal);
@@ -426,13 +459,16 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			json: false,
 		};
 		// counted by the pacer until its answer is back
-		const answered = pacer ? await pacer.take(signal, blockedError) : undefined;
-		let sent: { response: IN8nHttpFullResponse } | { blocked: Error };
+		const answered = await pacer.take(signal, blockedError);
+		let sent: { response: IN8nHttpFullResponse } | { blocked: Error } | { held: true };
 		let timer: ReturnType<typeof deadline> | undefined;
 		try {
 			sent = await requestLimiter(ctx).run(async () => {
 				// A block that began while this request waited for a slot: nothing is sent.
-				if (pacer && blockedError && pacer.blockedTill > Date.now()) return { blocked: blockedError(pacer.blockedTill) };
+				if (blockedError && pacer.blockedTill > Date.now()) return { blocked: blockedError(pacer.blockedTill) };
+				// A hold that began while this request waited for a slot (another request's 429): not sent
+				// into it, nor counted; it waits its turn again.
+				if (pacer.heldTill > Date.now()) return { held: true as const };
 				// the Timeout counts from here, when the request is sent, to the last byte of its answer
 				timer = deadline(run.timeoutMs, signal);
 				try {
@@ -442,7 +478,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 				}
 			}, signal);
 		} catch (error) {
-			answered?.();
+			answered();
 			if (signal?.aborted) throw cancelled(ctx, opts.itemIndex);
 			if (!isNetworkFailure(error)) throw unexpectedFailure(ctx, error, idempotent, opts.itemIndex);
 			if (idempotent && attempt < MAX_RETRIES) {
@@ -453,8 +489,12 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		}
 		// Marked here, in the same synchronous run as the 429 check below (not in a `finally` on
 		// the call): a waiter the mark wakes must see the block this answer may set.
-		answered?.();
+		answered(!('held' in sent));
 		if ('blocked' in sent) throw sent.blocked;
+		if ('held' in sent) {
+			attempt--;
+			continue;
+		}
 		const { response } = sent;
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as IDataObject;
@@ -467,16 +507,23 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			attempt--;
 			continue;
 		}
-		// A 429 with a short Retry-After is waited; one without it (in the paced area: the documented
-		// 30-minute block) or with a long one is a block: by default the run ends saying when it lifts,
-		// with Options → On Rate-Limit Block = wait it is waited out once (cancellable).
+		// A 429 holds every request of the pacer's key (the project area's credential, an accounting
+		// organization) for its Retry-After, else the rule's wait: the project area's documented
+		// 30-minute block, an accounting area's minute (a whole window). A short hold is waited and
+		// the request sent again (a 429 was not processed, so a write too): in the project area up to
+		// 3 times, in the accounting areas while the holds add up to at most MAX_HELD_WINDOWS windows.
+		// A block (the project area's, or a long Retry-After) by default ends the run saying when it
+		// lifts, with Options → On Rate-Limit Block = wait it is waited out once (cancellable).
 		if (status === 429) {
-			const holdMs = !headers['retry-after'] && pacer ? getPacingRule().blockMs : retryAfterMs(headers, attempt);
-			const isBlock = holdMs > SHORT_WAIT_MS || (!!pacer && !headers['retry-after']);
-			if (pacer) pacer.block(holdMs, isBlock);
+			const told = headers['retry-after'] ? retryAfterMs(headers, attempt) : undefined;
+			const holdMs = told ?? pacer.holdAfterRefusal;
+			const isBlock = told === undefined ? pacer.rule.blockMs !== undefined : told > SHORT_WAIT_MS;
+			pacer.block(holdMs, isBlock);
 			if (isBlock && blockedError) throw blockedError(Date.now() + holdMs);
-			if (isBlock ? !waitedBlock : attempt < MAX_RETRIES) {
+			const minute = !isBlock && pacer.rule.blockMs === undefined;
+			if (isBlock ? !waitedBlock : minute ? heldMs + holdMs <= MAX_HELD_WINDOWS * pacer.rule.windowMs : attempt < MAX_RETRIES) {
 				waitedBlock ||= isBlock;
+				if (minute) heldMs += holdMs;
 				await wait(holdMs);
 				continue;
 			}
