@@ -49,7 +49,11 @@ describe('validation built from the field tables', () => {
 		expect(ok({ name: 'p', type: 'phone', maxLength: 15 }, '+1 (555) 010-99')).toBe(true);
 		expect(ok({ name: 'p', type: 'phone', maxLength: 15 }, '+1 (555) 010-9999')).toBe(false);
 		expect(ok({ name: 'i', type: 'id' }, '460000000026049')).toBe(true);
-		expect(ok({ name: 'i', type: 'id' }, '46abc')).toBe(false);
+		// an ID documented as a string is any text but a blank, a control character or . / ..; one documented as a number is digits
+		expect(ok({ name: 'i', type: 'id' }, '46abc')).toBe(true);
+		for (const bad of [' \u00a0', 'a\nb', '..']) expect(ok({ name: 'i', type: 'id' }, bad)).toBe(false);
+		expect(ok({ name: 'i', type: 'id', numeric: true }, '46abc')).toBe(false);
+		expect(ok({ name: 'i', type: 'id', numeric: true }, '460000000026049')).toBe(true);
 	});
 
 	test('integer digits and array sizes', () => {

@@ -219,6 +219,27 @@ describe('validation from the tables', () => {
 		expect(bad.status).toBe(400);
 		expect(((await bad.json()) as { code: number }).code).toBe(2);
 	});
+
+	test('query parameters whose names the documents do not show pass where the documents give them (estimate and invoice create / update flags, the estimate get selector): a listed guess', async () => {
+		const body = { customer_id: DEMO.customers.acme, line_items: [{ item_id: DEMO.items.consulting, quantity: 1 }] };
+		const flags = { ignore_auto_number_generation: false, send: true };
+		const estimate = await call('POST', 'books', '/estimates', { json: body, query: flags });
+		expect([estimate.status, estimate.body.code]).toEqual([201, 0]);
+		const id = estimate.body.estimate.estimate_id;
+		expect((await call('PUT', 'books', `/estimates/${id}`, { json: { reference_number: 'R-1' }, query: { a_flag: true } })).body.estimate).toMatchObject({ estimate_id: id, reference_number: 'R-1' });
+		const read = await call('GET', 'books', `/estimates/${id}`, { query: { accept: 'json' } });
+		expect([read.status, read.body.estimate.estimate_id]).toEqual([200, id]);
+		const invoice = await call('POST', 'books', '/invoices', { json: body, query: flags });
+		expect([invoice.status, invoice.body.code]).toEqual([201, 0]);
+		const inv = invoice.body.invoice.invoice_id;
+		expect((await call('PUT', 'books', `/invoices/${inv}`, { json: { reference_number: 'R-2' }, query: { a_flag: false } })).status).toBe(200);
+		// Named parameters are still checked there, and elsewhere unknown names are still refused.
+		expect((await call('GET', 'books', `/estimates/${id}`, { query: { accept: 'pdf', organization_id: '999' } })).body.code).toBe(6041);
+		const list = await call('GET', 'books', '/estimates', { query: { send: true } });
+		expect([list.status, list.body.message]).toEqual([400, 'Invalid value passed for send: is not a query parameter of this operation (no field table names it)']);
+		const email = await call('POST', 'books', `/invoices/${inv}/email`, { json: {}, query: { send: true } });
+		expect(email.status).toBe(400);
+	});
 });
 
 describe('envelopes, lists and CRUD', () => {

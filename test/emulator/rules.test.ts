@@ -4,6 +4,7 @@
  */
 import { Clock } from './clock';
 import { DEMO } from './demo-data';
+import { GUESS } from './rules/common';
 import { apiClient, type Emulator, startEmulator } from './server';
 
 let em: Emulator;
@@ -131,6 +132,20 @@ describe('books: invoices', () => {
 		expect(inv).toMatchObject({ is_emailed: true, status: 'sent' });
 		const bad = await call('POST', 'books', `/invoices/${id}/email`, { json: { to_mail_ids: ['not-an-email'] } });
 		expect(bad.body.message).toContain('to_mail_ids[0]');
+	});
+
+	test('Send Email without to_mail_ids to a customer without an address is sent to no one (document 001 marks no member required); a reminder is refused (a listed guess)', async () => {
+		const org = em.store.org('us', em.organizationId);
+		const customer = org?.get('customers', DEMO.customers.initech);
+		if (customer) customer.email = '';
+		const id = DEMO.invoices.overdue3; // Initech's
+		const sent = await call('POST', 'books', `/invoices/${id}/email`, { json: { subject: 'Your invoice' } });
+		expect(sent.body).toEqual({ code: 0, message: 'Your invoice has been sent.' });
+		expect(org?.mails.at(-1)).toMatchObject({ kind: 'invoice', invoiceId: id, to: [], subject: 'Your invoice' });
+		const reminder = await call('POST', 'books', `/invoices/${id}/paymentreminder`, { json: {} });
+		expect([reminder.status, reminder.body.message]).toEqual([400, 'Invalid value passed for to_mail_ids: is required (the customer has no e-mail address)']);
+		expect(reminder.headers['x-emulator-source']).toBe(GUESS.reminderRecipient);
+		expect((await call('POST', 'books', `/invoices/${id}/paymentreminder`, { json: { to_mail_ids: ['ap@initech.example'] } })).body.code).toBe(0);
 	});
 
 	test('e-mail and reminder content have the documented data shape', async () => {
@@ -326,7 +341,18 @@ describe('billing projects', () => {
 		const noRate = await call('POST', 'billing', '/projects', { json: { ...body, billing_type: 'fixed_cost_for_project' } });
 		expect(noRate.status).toBe(400);
 		expect(noRate.body).toEqual({ code: 2, message: 'Invalid value passed for rate: is required when billing_type is fixed_cost_for_project' });
-		expect((await call('POST', 'billing', '/projects', { json: { ...body, customer_id: '1199999999999' } })).body.code).toBe(3004);
+	});
+
+	test('a blank or unknown customer: the emulator\'s own codes (document 002 gives 3004 to payments only; a listed guess)', async () => {
+		const unknown = await call('POST', 'billing', '/projects', { json: { ...body, customer_id: '1199999999999' } });
+		expect([unknown.status, unknown.body]).toEqual([400, { code: 1000, message: 'Customer 1199999999999 does not exist.' }]);
+		expect(unknown.headers['x-emulator-source']).toBe(GUESS.billingCustomer);
+		const update = await call('PUT', 'billing', `/projects/${DEMO.billingProjects.website}`, { json: { ...body, customer_id: '1199999999999' } });
+		expect([update.status, update.body.code]).toEqual([400, 1000]);
+		const blank = await call('PUT', 'billing', `/projects/${DEMO.billingProjects.website}`, { json: { project_name: 'x', billing_type: 'based_on_task_hours' } });
+		expect([blank.status, blank.body.code]).toEqual([400, 2]);
+		expect(blank.body.message).toContain('customer_id');
+		expect(em.store.org('us', em.organizationId)?.get('projects', DEMO.billingProjects.website)?.project_name).toBe('Website relaunch');
 	});
 
 	test('create with tasks and users, update, list filters, remove a user', async () => {

@@ -68,7 +68,7 @@ import { checkFault, endlessPage, type Fault, Faults, listOf } from './faults';
 import { type OrganizationRateLimit, OrganizationLimits } from './limits';
 import { allScopes, type Family, type MatchResult, type Route, Router } from './routes';
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
-import { generic, RULES } from './rules';
+import { acceptsUnnamedQuery, generic, RULES } from './rules';
 import { Store, type Rec } from './store';
 import { setTimeout, clearTimeout } from '../host/globals';
 
@@ -462,7 +462,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
 		// Project bodies also carry custom-field values keyed by the portal's custom-field API names.
 		const customNames = route.resource.value === 'project' && tenant && 'customFields' in tenant ? tenant.customFields.filter((d) => d.module === 'projects').map((d) => d.api_name) : [];
-		const unknown = unknownKeys(area, op, query, body.json, customNames);
+		// query parameters the documents give without names are accepted where they do (rules' `unnamedQuery`)
+		const unknown = unknownKeys(area, op, acceptsUnnamedQuery(route.id) ? {} : query, body.json, customNames);
 		if (unknown) return invalid(area, unknown.keys.map((key) => ({ field: key, message: `is not a ${unknown.where === 'query' ? 'query parameter' : 'body key'} of this operation (no field table names it)` })), unknown.where);
 
 		const ctx: Ctx = { id: route.id, area, resource: route.resource, op, region, tenant, params, query, body: body.json, files: body.files, token: check.info, store, clock };

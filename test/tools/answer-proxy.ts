@@ -13,8 +13,8 @@
  * (1-based, counted per rule since it was added). Every request that passed through is recorded
  * with who answered it and how.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
+import * as http from '../host/http';
+import type { AddressInfo } from '../host/net';
 
 /** An answer the proxy gives itself. */
 export interface MadeAnswer {
@@ -27,7 +27,7 @@ export interface MadeAnswer {
 /** What the emulator answered, given to a `replace` rule. */
 export interface UpstreamAnswer {
 	status: number;
-	headers: http.IncomingHttpHeaders;
+	headers: http.IncomingMessage['headers'];
 	body: Buffer;
 	/** The body parsed as JSON, when it is JSON. */
 	json?: unknown;
@@ -43,7 +43,7 @@ export interface ProxiedRequest {
 	text: string;
 	/** The body parsed as JSON, when it is JSON. */
 	json?: unknown;
-	headers: http.IncomingHttpHeaders;
+	headers: http.IncomingMessage['headers'];
 }
 
 export type ProxyAction =

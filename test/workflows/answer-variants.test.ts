@@ -30,7 +30,7 @@ import * as wait from '../../nodes/shared/api/wait';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { checkValues } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../emulator/demo-data';
-import { binaryItem } from '../harness';
+import { binaryItem, runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
 import { setImmediate } from '../host/globals';
 import { jsonAnswer } from '../tools/answer-proxy';
@@ -39,7 +39,6 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import { NODE_OF, nodeParameters, requiredValues, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../harness';
 import { chain, NODE_TYPES, steps } from './support';
 import type { Step } from './support';
 

@@ -59,6 +59,28 @@ test('POST with a JSON body: the organisation header of the billing area, the bo
 	env.expectSigned({ org: 'subscriptionsHeader', ok: true });
 });
 
+test('the estimate and invoice query flags and the estimate get selector, whose names the documents do not show, reach the API and are accepted; elsewhere an unknown name is refused', async () => {
+	const body = JSON.stringify({ customer_id: DEMO.customers.acme, line_items: [{ item_id: DEMO.items.consulting, quantity: 2 }] });
+	const flags = { parameters: [{ name: 'ignore_auto_number_generation', value: 'false' }, { name: 'send', value: 'true' }] };
+	const result = await env.run([
+		books('Estimate', { customMethod: 'POST', customPath: '/estimates', customQuery: flags, customBodyType: 'json', customBody: body }),
+		books('Invoice', { customMethod: 'POST', customPath: '/invoices', customQuery: flags, customBodyType: 'json', customBody: body }),
+		books('Read', { customMethod: 'GET', customPath: `/estimates/${DEMO.estimates.sent}`, customQuery: { parameters: [{ name: 'accept', value: 'json' }] } }),
+		books('List', { customMethod: 'GET', customPath: '/estimates', customQuery: { parameters: [{ name: 'send', value: 'true' }] } }, { onError: 'continueRegularOutput' }),
+	]);
+	expectNoError(result);
+	expect(json(result, 'Estimate')[0]).toMatchObject({ code: 0, estimate: { customer_id: DEMO.customers.acme } });
+	expect(json(result, 'Invoice')[0]).toMatchObject({ code: 0, invoice: { customer_id: DEMO.customers.acme } });
+	expect(json(result, 'Read')[0]).toMatchObject({ code: 0, estimate: { estimate_id: DEMO.estimates.sent } });
+	expect(String(json(result, 'List')[0].error)).toContain('send: is not a query parameter of this operation');
+	expect(env.apiRequests().map((r) => [r.method, r.path.replace('/us/api', ''), r.query, r.status])).toEqual([
+		['POST', '/books/v3/estimates', { ignore_auto_number_generation: 'false', send: 'true', organization_id: env.org }, 201],
+		['POST', '/books/v3/invoices', { ignore_auto_number_generation: 'false', send: 'true', organization_id: env.org }, 201],
+		['GET', `/books/v3/estimates/${DEMO.estimates.sent}`, { accept: 'json', organization_id: env.org }, 200],
+		['GET', '/books/v3/estimates', { send: 'true', organization_id: env.org }, 400],
+	]);
+});
+
 test('a file answer becomes binary data; a file body is sent as multipart', async () => {
 	const invoice = DEMO.invoices.sent;
 	const result = await env.run(

@@ -183,25 +183,22 @@ test('3. negative amounts (code 20004) and non-numeric rates are refused naming 
 	expect(env.apiRequests()).toHaveLength(0);
 });
 
-test('4. an organization ID that is not a digit string is refused before anything is sent: node, picker and trigger', async () => {
-	const bad = '../600';
+test('4. an organization ID (its format never given) is any text but blanks and control characters: one with a line break is refused before anything is sent, in node, picker, trigger and custom call; other text is sent', async () => {
+	const bad = '600\r\nX-Injected: 1';
+	const said = 'Organization ID must not hold control characters (line breaks, tabs) (got "600\\r\\nX-Injected: 1")';
 	const result = await env.run([projects('Get', { operation: 'get', organizationId: bad, project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' })]);
-	expect(json(result, 'Get')[0].error).toBe('Organization ID must be an ID made of digits (got "../600")');
+	expect(json(result, 'Get')[0].error).toBe(said);
 	// Every area with an organization, whether it travels in the query (Books, Inventory) or a header (Invoice, Billing).
 	const others = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'item' })('Books', { operation: 'getAll', organizationId: bad, returnAll: true }, { onError: 'continueRegularOutput' }),
 		env.orgSteps('vendorInventory', { resource: 'bill' })('Inventory', { operation: 'getAll', organizationId: ` ${env.em.organizationId} `, returnAll: true }, { onError: 'continueRegularOutput' }),
-		env.orgSteps('vendorInvoice', { resource: 'payment' })('Invoice', { operation: 'getAll', organizationId: '6e2', returnAll: true }, { onError: 'continueRegularOutput' }),
+		env.orgSteps('vendorInvoice', { resource: 'payment' })('Invoice', { operation: 'getAll', organizationId: 'org\t6', returnAll: true }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([
-		'Organization ID must be an ID made of digits (got "../600")',
-		undefined,
-		'Organization ID must be an ID made of digits (got "6e2")',
-	]);
+	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([said, undefined, 'Organization ID must not hold control characters (line breaks, tabs) (got "org\\t6")']);
 	expect(env.apiRequests().map((r) => [r.path, r.query.organization_id])).toEqual([['/us/api/inventory/v1/bills', env.em.organizationId]]);
 	env.em.clearRequests();
 	const picker = env.picker(VendorBilling, 'searchProjects', { organizationId: bad, resource: 'project', operation: 'get', project_id: fromList('') });
-	await expect(picker()).rejects.toThrow('Organization ID must be an ID made of digits');
+	await expect(picker()).rejects.toThrow(said);
 	const poll = pollOnce({
 		nodeType: VendorBillingTrigger,
 		node: vendorNode(VendorBillingTrigger, { organizationId: bad, event: 'projectCreated' }, 'Trigger'),
@@ -209,12 +206,18 @@ test('4. an organization ID that is not a digit string is refused before anythin
 		credentialTypes: [VendorOAuth2Api],
 		staticData: {},
 	});
-	await expect(poll).rejects.toThrow('Organization ID must be an ID made of digits');
+	await expect(poll).rejects.toThrow(said);
 	const custom = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'customApiCall' })('Custom', { organizationId: bad, customMethod: 'GET', customPath: '/items' }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(json(custom, 'Custom')[0].error).toBe('Invalid input: Organization ID must be an ID made of digits (got "../600")');
+	expect(json(custom, 'Custom')[0].error).toBe(`Invalid input: ${said}`);
 	expect(env.em.requests).toHaveLength(0);
+	// text that is not digits is sent: the service says whether it is an organization of the account
+	const sent = await env.run([
+		projects('Get', { operation: 'get', organizationId: 'org-600', project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' }),
+		env.orgSteps('vendorBooks', { resource: 'customApiCall' })('Custom', { organizationId: 'org-600', customMethod: 'GET', customPath: '/items' }, { onError: 'continueRegularOutput' }),
+	]);
+	for (const name of ['Get', 'Custom']) expect([name, json(sent, name)[0].error]).toEqual([name, expect.stringMatching(/org-600.*\(code 6041\)/)]);
 });
 
 test('5. a project update addresses existing tasks by task_id with is_billable; is_billable left empty is not sent', async () => {

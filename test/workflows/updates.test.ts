@@ -4,7 +4,8 @@
  * the editor leaves it (n8n's defaults, plus the record's ID and the fields the form marks
  * required), against the emulator. The request carries no member nobody set, and the call is
  * not refused for a value nobody chose. Where the API needs a field on every update
- * (`keepCurrent`), the node reads the record and sends the record's own value.
+ * (`keepCurrent`: Billing Project → Update, documented), the node reads the record and sends
+ * the record's own value; Payment → Update reads nothing and sends only what the user set.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -112,21 +113,51 @@ test.each(UPDATES.map((u) => [u.key, u]))('%s, as the editor leaves it, sends on
 		const reads = env.apiRequests().filter((r) => r.method === 'GET');
 		expect(reads).toHaveLength(1);
 		const sent = writes[0].body as IDataObject;
-		const record = (reads[0].path.includes('/customerpayments/') ? env.orgTenant().get('customerpayments', DEMO.payments.paid1) : env.orgTenant().get('projects', DEMO.billingProjects.website)) as IDataObject;
+		const record = env.orgTenant().get('projects', DEMO.billingProjects.website) as IDataObject;
 		for (const name of op.keepCurrent.filter((n) => n in sent)) expect([name, String(sent[name])]).toEqual([name, String(record[name])]);
 		expect(Object.keys(sent).filter((n) => op.keepCurrent?.includes(n)).length).toBeGreaterThanOrEqual(2);
 	}
 });
 
-test('Payment → Update with only a description keeps the payment mode, customer and amount as stored', async () => {
+test('Payment → Update with only a description sends only the description, reads nothing, and the payment keeps its mode, customer and amount', async () => {
 	const before = { ...env.orgTenant().get('customerpayments', DEMO.payments.paid2) } as IDataObject;
 	env.orgTenant().put('customerpayments', DEMO.payments.paid2, { ...before, payment_mode: 'banktransfer' });
 	const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
 	const result = await env.run([payments('Update', { operation: 'update', payment_id: byId(DEMO.payments.paid2), updateFields: { description: 'typo fix' } })]);
 	expectNoError(result);
-	const put = env.apiRequests().find((r) => r.method === 'PUT');
-	expect(put?.body).toEqual({ customer_id: before.customer_id, amount: before.amount, description: 'typo fix' });
-	expect(json(result, 'Update')[0]).toMatchObject({ payment_mode: 'banktransfer', description: 'typo fix' });
+	expect(env.apiRequests().map((r) => [r.method, r.body])).toEqual([['PUT', { description: 'typo fix' }]]);
+	expect(json(result, 'Update')[0]).toMatchObject({ payment_mode: 'banktransfer', description: 'typo fix', customer_id: before.customer_id, amount: before.amount });
+	expect(json(result, 'Update')[0].readFirstWarning).toBeUndefined();
+});
+
+test('Payment → Update: the operation says it sends only what is set and what to do on 3004; Customer ID and Amount are optional there, required on create', () => {
+	const payment = invoiceArea.resources.find((r) => r.value === 'payment')!;
+	const op = (value: string) => payment.operations.find((o) => o.value === value)!;
+	const field = (value: string, name: string) => op(value).fields.find((f) => f.name === name)!;
+	expect(op('update').keepCurrent).toBeUndefined();
+	expect(op('update').description).not.toMatch(/\bread\b/);
+	expect(op('update').description).toMatch(/sending only the fields you set/);
+	expect(op('update').description).toMatch(/Customer ID and Amount/);
+	expect(op('update').description).toMatch(/3004/);
+	expect([field('update', 'customer_id').required, field('update', 'amount').required]).toEqual([undefined, undefined]);
+	expect([field('create', 'customer_id').required, field('create', 'amount').required]).toEqual([true, true]);
+});
+
+test('Payment → Update with a customer that is sent: an unknown one is answered 3004 saying to set Customer ID; the emulator keeps what is not sent', async () => {
+	const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
+	const soft = { onError: 'continueRegularOutput' as const };
+	const result = await env.run([
+		payments('Unknown', { operation: 'update', payment_id: byId(DEMO.payments.paid2), updateFields: { customer_id: '1199999999999', description: 'x' } }, soft),
+	]);
+	expect(json(result, 'Unknown')[0].error).toBe('The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer.');
+	expect(env.apiRequests().map((r) => [r.method, r.status])).toEqual([['PUT', 400]]);
+	// the emulator's partial update: a PUT without customer_id and amount keeps them (a listed guess)
+	const stored = { ...env.orgTenant().get('customerpayments', DEMO.payments.paid2) } as IDataObject;
+	const direct = await env.call('PUT', 'invoice', `/customerpayments/${DEMO.payments.paid2}`, { json: { reference_number: 'R-9' } });
+	expect(direct.body.code).toBe(0);
+	expect(direct.body.payment).toMatchObject({ customer_id: stored.customer_id, amount: stored.amount, reference_number: 'R-9' });
+	const blank = await env.call('PUT', 'invoice', `/customerpayments/${DEMO.payments.paid2}`, { json: { customer_id: '' } });
+	expect([blank.status, blank.body.code]).toEqual([400, 3004]);
 });
 
 test('Billing Project → Update renaming a project keeps its billing type and rate; a new billing type needs its own rate', async () => {

@@ -207,7 +207,7 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
 	fields: [
-		{ name: 'item_id', top: true, type: 'id', locator: 'item', description: 'ID of the item' },
+		{ name: 'item_id', top: true, type: 'id', numeric: true, locator: 'item', description: 'ID of the item' },
 		{ name: 'line_item_id', top: true, type: 'id', description: 'ID of the line item (to change an existing line)' },
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },

@@ -109,7 +109,7 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the invoice',
 	fields: [
-		{ name: 'item_id', top: true, type: 'id', locator: 'item', description: 'ID of the item' },
+		{ name: 'item_id', top: true, type: 'id', numeric: true, locator: 'item', description: 'ID of the item' },
 		{ name: 'line_item_id', top: true, type: 'id', description: 'ID of the line item (to change an existing line)' },
 		{ name: 'project_id', type: 'id', description: 'ID of the project' },
 		{

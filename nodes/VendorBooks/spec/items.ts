@@ -17,6 +17,7 @@ export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked requi
 const itemId: Field = {
 	name: 'item_id',
 	type: 'id',
+	numeric: true, // document 2, Item: item_id | number; tax_id, purchase_tax_rule_id, sales_tax_rule_id | number
 	required: true,
 	locator: 'item',
 	description: 'ID of the item',
@@ -42,7 +43,7 @@ const itemFields: Field[] = [
 		default: 'sales',
 		description: 'Item type (the default is sales)',
 	},
-	{ name: 'tax_id', type: 'id', description: 'ID of the tax applied to the item' },
+	{ name: 'tax_id', type: 'id', numeric: true, description: 'ID of the tax applied to the item' },
 	// named and computed by the service from tax_id
 	{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
 	{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
@@ -52,8 +53,8 @@ const itemFields: Field[] = [
 		readOnly: true,
 		description: 'Tax percentage as text, e.g. a number followed by %',
 	},
-	{ name: 'purchase_tax_rule_id', type: 'id', description: 'ID of the purchase tax rule' },
-	{ name: 'sales_tax_rule_id', type: 'id', description: 'ID of the sales tax rule' },
+	{ name: 'purchase_tax_rule_id', type: 'id', numeric: true, description: 'ID of the purchase tax rule' },
+	{ name: 'sales_tax_rule_id', type: 'id', numeric: true, description: 'ID of the sales tax rule' },
 	{
 		name: 'hsn_or_sac',
 		type: 'string',
@@ -69,7 +70,7 @@ const itemFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Tax preferences of the item',
 		fields: [
-			{ name: 'tax_id', type: 'id', description: 'ID of the tax' },
+			{ name: 'tax_id', type: 'id', numeric: true, description: 'ID of the tax' },
 			{ name: 'tax_specification', type: 'string', description: 'Tax specification' },
 		],
 	},

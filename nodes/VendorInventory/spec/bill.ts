@@ -41,17 +41,17 @@ const LINE_MEMBER_TYPES: Readonly<Record<string, Field['type']>> = {
  * skip (a fixed collection's members cannot be grouped into collections of their own).
  */
 const lineItemFields: Field[] = [
-	{ name: 'line_item_id', top: true, type: 'id', description: 'ID of an existing line item (when updating)' },
-	{ name: 'purchaseorder_item_id', type: 'id', label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
-	{ name: 'receive_item_id', type: 'id', description: 'ID of the received line billed' },
+	{ name: 'line_item_id', top: true, type: 'id', numeric: true, description: 'ID of an existing line item (when updating)' },
+	{ name: 'purchaseorder_item_id', type: 'id', numeric: true, label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
+	{ name: 'receive_item_id', type: 'id', numeric: true, description: 'ID of the received line billed' },
 	{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
-	{ name: 'account_id', top: true, type: 'id', description: 'ID of the expense account' },
-	{ name: 'warehouse_id', type: 'id', description: 'ID of the warehouse' },
+	{ name: 'account_id', top: true, type: 'id', numeric: true, description: 'ID of the expense account' },
+	{ name: 'warehouse_id', type: 'id', numeric: true, description: 'ID of the warehouse' },
 	{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
 	{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 	{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
 	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
-	{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax applied' },
+	{ name: 'tax_id', top: true, type: 'id', numeric: true, description: 'ID of the tax applied' },
 	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item; starts at 0' },
 	{
 		name: 'tds_tax_id',
@@ -93,7 +93,7 @@ const lineItemFields: Field[] = [
 
 /** The bill create input; the update takes the same fields with the same required ones. */
 const billInput: Field[] = [
-	{ name: 'vendor_id', type: 'id', required: true, description: 'ID of the vendor' },
+	{ name: 'vendor_id', type: 'id', numeric: true, required: true, description: 'ID of the vendor' },
 	{ name: 'bill_number', type: 'string', required: true, description: 'Number of the bill' },
 	{ name: 'date', type: 'date', required: true, description: 'Date of the bill (yyyy-mm-dd)' },
 	{
@@ -111,9 +111,9 @@ const billInput: Field[] = [
 		description: 'Lines of the bill',
 		fields: lineItemFields,
 	},
-	{ name: 'purchaseorder_id', type: 'id', label: 'Purchase Order ID', description: 'ID of the purchase order billed' },
+	{ name: 'purchaseorder_id', type: 'id', numeric: true, label: 'Purchase Order ID', description: 'ID of the purchase order billed' },
 	{ name: 'reference_number', type: 'string', description: 'Reference number of the bill' },
-	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
+	{ name: 'currency_id', type: 'id', numeric: true, description: 'ID of the currency' },
 	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the bill currency' },
 	{
 		name: 'is_item_level_tax_calc',
@@ -133,7 +133,7 @@ const billInput: Field[] = [
 		jsonAlternative: true,
 		description: 'Values of custom fields',
 		fields: [
-			{ name: 'customfield_id', type: 'id', description: 'ID of the custom field' },
+			{ name: 'customfield_id', type: 'id', numeric: true, description: 'ID of the custom field' },
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
@@ -236,6 +236,7 @@ const operations: Operation[] = [
 			{
 				name: 'bill_id',
 				type: 'id',
+				numeric: true, // document 3, Bill: bill_id, purchaseorder_id, vendor_id, currency_id | long; line ids and custom field ids long
 				required: true,
 				locator: 'bill',
 				description: 'ID of the bill',

@@ -97,26 +97,51 @@ const invoiceEntryFields: Field[] = [
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
-	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice (left at 0: not sent)' },
-	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice (left at 0: not sent)' },
+	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice (left empty: not sent; an entered 0 is sent)' },
+	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice (left empty: not sent; an entered 0 is sent)' },
 ];
 
-/** The create input, minus `invoices` (which differs between create and update). */
+/**
+ * The customer and the amount: required on create, optional on update. Document 3 marks no
+ * update field required ("Update input is the same set"); error 3004 (customer field blank or
+ * incorrect) hints that the service may want the customer on every update. The update sends
+ * only what the user set; the form says what to do if the service refuses it.
+ */
+function customerAndAmount(kind: 'create' | 'update'): Field[] {
+	if (kind === 'update') {
+		return [
+			{
+				name: 'customer_id',
+				type: 'id',
+				description: 'ID of the paying customer. Left out: not sent. If the service answers code 3004 (customer field blank or incorrect), set it',
+			},
+			{
+				name: 'amount',
+				type: 'number',
+				description: 'Amount received. Left out: not sent. If the service refuses the update without it, set it',
+			},
+		];
+	}
+	return [
+		{
+			name: 'customer_id',
+			type: 'id',
+			required: true,
+			description:
+				'ID of the paying customer. Required: error 3004 says the customer field must not be blank.',
+		},
+		{
+			name: 'amount',
+			type: 'number',
+			required: true,
+			inferredRule: 'required (not marked required in the vendor\'s API reference; a payment needs an amount)',
+			description: 'Amount received',
+		},
+	];
+}
+
+/** The create and update input after the customer and the amount, minus `invoices` (which differs between create and update). */
 const paymentFieldsBeforeInvoices: Field[] = [
-	{
-		name: 'customer_id',
-		type: 'id',
-		required: true,
-		description:
-			'ID of the paying customer. Required: error 3004 says the customer field must not be blank.',
-	},
-	{
-		name: 'amount',
-		type: 'number',
-		required: true,
-		inferredRule: 'required (not marked required in the vendor\'s API reference; a payment needs an amount)',
-		description: 'Amount received',
-	},
 	{
 		name: 'payment_mode',
 		type: 'enum',
@@ -153,6 +178,7 @@ const paymentFieldsAfterInvoices: Field[] = [
 ];
 
 const createFields: Field[] = [
+	...customerAndAmount('create'),
 	...paymentFieldsBeforeInvoices,
 	{
 		name: 'invoices',
@@ -167,6 +193,7 @@ const createFields: Field[] = [
 
 const updateFields: Field[] = [
 	paymentIdPath,
+	...customerAndAmount('update'),
 	...paymentFieldsBeforeInvoices,
 	{
 		name: 'invoices',
@@ -288,16 +315,15 @@ const operations: Operation[] = [
 		name: 'Update',
 		action: 'Update a customer payment',
 		description:
-			'Update a customer payment; a customer or amount you leave out is read from the payment just before the write and sent again, overwriting any change someone else makes to it between the read and the write (the API offers no conditional update)',
+			'Update a customer payment, sending only the fields you set; the service may require Customer ID and Amount on every update (code 3004: the customer is blank or incorrect), so set them if it refuses the update',
 		kind: 'update',
 		method: 'PUT',
 		path: '/customerpayments/{payment_id}',
 		scope: `${SCOPE}UPDATE`,
 		fields: updateFields,
 		responseKey: 'payment',
-		keepCurrent: ['customer_id', 'amount'],
 		notes:
-			'Update input is the same set as create; customer_id and amount are sent on every update (the current values, read just before the write, where the user leaves them out; the API offers no conditional update, so a change made to them by someone else between the read and the write is overwritten, and a given-but-blank value is refused, never replaced by the read one). Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
+			'Update input is the same set as create, with no field marked required on update: only the fields the user set are sent (nothing is read first). Error 3004 (customer field blank or incorrect) may mean the service wants customer_id on every update; its message tells the user to set Customer ID. Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
 	},
 	{
 		value: 'delete',

@@ -18,6 +18,7 @@ export const myTasks: Resource = {
 				{
 					name: 'portal_id',
 					type: 'id',
+					numeric: true, // document 1, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 					required: true,
 					locator: 'portal',
 					label: 'Portal',

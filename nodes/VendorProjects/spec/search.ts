@@ -10,6 +10,7 @@ const portalId: Field = {
 	required: true,
 	locator: 'portal',
 	label: 'Portal',
+	numeric: true, // document 1, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 	description: 'ID of the portal (a string of digits)',
 };
 
@@ -19,6 +20,11 @@ const searchTerm: Field = {
 	required: true,
 	description: 'Text to search for',
 };
+
+/*
+ * Module and Status: required, with no default in document 1 ("Search query parameters"): they
+ * start unset and the user picks them.
+ */
 
 /** The form's words for the extra search parameters (their types are not shown: sent as the text entered). */
 const EXTRA = 'Sent as the text you enter; if the service does not accept it, the search fails with its message';
@@ -54,7 +60,6 @@ export const search: Resource = {
 					type: 'enum',
 					required: true,
 					values: ['all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
-					default: 'all',
 					description: 'Module to search in',
 				},
 				{
@@ -62,7 +67,6 @@ export const search: Resource = {
 					type: 'enum',
 					required: true,
 					values: ['all', 'active', 'archived', 'template'],
-					default: 'all',
 					description: 'Status of the projects to search in',
 				},
 				...extraParameters,
@@ -90,6 +94,7 @@ export const search: Resource = {
 					required: true,
 					locator: 'project',
 					label: 'Project',
+					numeric: true,
 					description: 'ID of the project (a string of digits)',
 				},
 				searchTerm,
@@ -98,7 +103,6 @@ export const search: Resource = {
 					type: 'enum',
 					required: true,
 					values: ['all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
-					default: 'all',
 					description: 'Module to search in',
 				},
 				...extraParameters,

@@ -11,6 +11,7 @@ const portalId: Field = {
 	required: true,
 	locator: 'portal',
 	label: 'Portal',
+	numeric: true, // document 1, Endpoints: `{portal_id}` is a digit string
 	description: 'ID of the portal (a string of digits)',
 };
 
@@ -87,7 +88,9 @@ export const trash: Resource = {
 					name: 'sort_by',
 					type: 'string',
 					sortFields: ['trashed_time', 'name'],
-					description: 'Sort order, sent as asc(field) or desc(field), e.g. desc(trashed_time)',
+					inferredRule: 'desc(field) offered besides asc(field), the only form the vendor\'s API reference shows',
+					description:
+						'Sort order, sent as asc(field), e.g. asc(trashed_time). Descending is sent as desc(field): if the service refuses it or the records come in the wrong order, sort Ascending',
 				},
 				{
 					name: 'filter',
@@ -126,7 +129,7 @@ export const trash: Resource = {
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
 			notes:
-				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" / "desc(field)". filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
+				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" (document 1) or "desc(field)" (a listed guess: the documents show only asc(field); the Record Moved to Trash trigger reads with desc(trashed_time)). filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
 		},
 		{
 			value: 'restore',

@@ -8,7 +8,7 @@ import { InputError, inputFailure } from './errors';
 
 import { ENTRY_MORE, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalText, formName, isBlank, locationOf, trimBlank } from '../tables/validate';
+import { decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -277,13 +277,13 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 }
 
 /**
- * The organization ID is a digit string like every other ID: checked before it goes into a
- * query or header (nodes, pickers and triggers all build their requests here).
+ * The organization ID (its format never given in the documents) follows the rule of IDs
+ * documented as strings: any text but blanks and control characters, checked before it goes
+ * into a query or header (nodes, pickers and triggers all build their requests here).
  */
 export function checkOrganizationId(organizationId: string): void {
-	if (!/^\d+$/.test(organizationId)) {
-		throw new InputError(`Organization ID must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
-	}
+	const problem = idTextProblem(organizationId);
+	if (problem) throw new InputError(`Organization ID ${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`);
 }
 
 function encodeQuery(field: Field, value: unknown): unknown {

@@ -90,6 +90,10 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 			// starts empty: an untouched number is not sent (not as 0), an entered 0 is
 			return { ...base, type: 'number', default: null, ...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}) } as INodeProperties;
 		case 'boolean':
+			// a required true/false without a documented default is a choice the user makes: it starts unset
+			if (field.required && field.default === undefined) {
+				return { ...base, type: 'options', options: [NOT_SET, { name: 'Yes', value: true }, { name: 'No', value: false }], default: '' } as INodeProperties;
+			}
 			return { ...base, type: 'boolean', default: false };
 		case 'enum':
 			return { ...base, type: 'options', ...choice(field, enumOptions(field)) } as INodeProperties;
@@ -250,7 +254,8 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 460000000026049',
-				validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' } }],
+				// only an ID the documents give as a number is checked for digits (issue 36)
+				...(field.numeric ? { validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' } }] } : {}),
 			},
 		],
 	};
@@ -374,7 +379,7 @@ export const ORGANIZATION_ID: INodeProperties = {
 			type: 'string',
 			label: 'Organization ID',
 			locator: ORGANIZATION.value,
-			description: 'The organization the records belong to (an ID of digits). If the list stays empty or fails, enter the ID (By ID)',
+			description: 'The organization the records belong to. If the list stays empty or fails, enter the ID (By ID)',
 		},
 		ORGANIZATION.name,
 	),

@@ -31,6 +31,7 @@ import { inputFailure, InputError } from '../api/errors';
 import { tryParseJson } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
+import { idTextProblem } from '../tables/validate';
 import { multipart, vendorRequest } from '../api/transport';
 
 /** The value of the option in the resource and operation lists (not n8n's `__CUSTOM_API_CALL__`). */
@@ -59,6 +60,7 @@ export function customCallOption(area: Area): INodePropertyOptions {
 const PORTAL: Field = {
 	name: 'portal_id',
 	type: 'id',
+	numeric: true, // document 1: `{portal_id}` is a digit string
 	locator: 'portal',
 	label: 'Portal',
 	description: 'Replaces {portal_id} in the path',
@@ -295,7 +297,9 @@ async function readCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: num
 	if (area.org) {
 		const organizationId = String(param('organizationId', '') ?? '').trim();
 		if (!organizationId) throw new CustomCallInputError('Organization ID', 'is required');
-		if (!/^\d+$/.test(organizationId)) throw new CustomCallInputError('Organization ID', `must be an ID made of digits (got "${organizationId.slice(0, 40)}")`);
+		// its format is never given in the documents: any text but control characters (the rule of IDs documented as strings)
+		const problem = idTextProblem(organizationId);
+		if (problem) throw new CustomCallInputError('Organization ID', `${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`);
 		if (area.org.in === 'query') qs[area.org.name] = organizationId;
 		else headers[area.org.name] = organizationId;
 	}

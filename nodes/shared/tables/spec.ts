@@ -13,7 +13,7 @@ export type FieldLocation = 'path' | 'query' | 'body' | 'header';
 
 export type FieldType =
 	| 'string'
-	| 'id' // an identifier: a string of digits (numbers are accepted and sent as given)
+	| 'id' // an identifier: any text but blanks, control characters, "." and ".." (numbers are accepted and sent as given); with `numeric`, digits only
 	| 'number'
 	| 'integer'
 	| 'boolean'
@@ -89,7 +89,9 @@ export interface Field {
 	/**
 	 * Strings that hold a decimal number (e.g. a rate "string on input"): a number given is
 	 * sent as its decimal text, and text that is not a number is refused. With `min`, the
-	 * number must be at least `min` (e.g. 0: "the amount must not be negative").
+	 * number must be at least `min` (e.g. 0: "the amount must not be negative"). IDs (`id`):
+	 * the documents give the ID as a number ("long", "number", "a string of digits"), so only
+	 * digits are accepted; without it an ID is any text.
 	 */
 	numeric?: boolean;
 	/** This field's value is the whole request body (for bodies that are a JSON array). */

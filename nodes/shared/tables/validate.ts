@@ -23,6 +23,35 @@ const PHONE = /^[0-9+()\-.\s]*$/;
 
 export type Side = 'client' | 'server';
 
+/** Control characters (C0, DEL, C1): never part of an ID, and a line break in a header or a query splits it. */
+/** Whether `text` holds a control character (C0, DEL, C1), told by code point (a regular expression of them trips n8n's lint). */
+function hasControl(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+	}
+	return false;
+}
+
+/**
+ * Why `text` cannot be an ID documented as a string (or whose type is not shown), if it
+ * cannot: blank, holding a control character, or a path segment that addresses another
+ * path (`.` and `..`, which URLs resolve even when encoded). Any other text is an ID; the
+ * service says whether it exists. The organization ID (its format never given) follows the
+ * same rule.
+ */
+export function idTextProblem(text: string): string | undefined {
+	if (isBlank(text)) return 'is blank';
+	if (hasControl(text)) return 'must not hold control characters (line breaks, tabs)';
+	if (text === '.' || text === '..') return 'cannot be "." or ".."';
+	return undefined;
+}
+
+function stringIdIssue(value: string, ctx: z.RefinementCtx): void {
+	const problem = idTextProblem(value);
+	if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+}
+
 function isRealDate(value: string): boolean {
 	const [y, m, d] = value.split('-').map(Number);
 	const date = new Date(Date.UTC(y, m - 1, d));
@@ -117,13 +146,15 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 			if (field.type === 'string' && side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
 			break;
 		case 'id':
-			schema = z.union(
-				[
-					z.string().regex(DIGITS, { message: 'must be an ID made of digits' }),
-					z.number().int().nonnegative(),
-				],
-				{ errorMap: () => ({ message: 'must be an ID made of digits' }) },
-			);
+			schema = field.numeric
+				? // documented as a number ("long", "number", "a string of digits"): digits only
+					z.union([z.string().regex(DIGITS, { message: 'must be an ID made of digits' }), z.number().int().nonnegative()], {
+						errorMap: () => ({ message: 'must be an ID made of digits' }),
+					})
+				: // documented as a string, or its type not shown: any text an ID can be
+					z.union([z.string().superRefine(stringIdIssue), z.number().int().nonnegative()], {
+						errorMap: (issue, ctx) => ({ message: issue.code === 'invalid_union' ? 'must be an ID: text, or a whole number' : ctx.defaultError }),
+					});
 			schema = maxChars(schema, field);
 			break;
 		case 'number':

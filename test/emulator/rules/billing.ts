@@ -10,7 +10,9 @@
  * Choices: 20004 and then `rate` missing when billing_type is fixed_cost_for_project or
  * based_on_project_hours (-> 400 code 2 naming `rate`) are checked before the table
  * validation (the table's `requiredWhen` would say the same in longer words); a non-numeric rate -> 400 code 2; a
- * blank or unknown customer -> 400 code 3004 (the payments' code, same meaning). `rate` is
+ * blank customer -> 400 code 2 naming customer_id, an unknown one -> 400 code 1000 (the
+ * emulator's codes, a listed guess: document 002 gives billing projects no customer error,
+ * and 3004 only for payments). `rate` is
  * kept as a number (the documents: string on input, number in responses). Tasks and users
  * given on update replace the old lists. Removing a user who is not on the project -> 404
  * code 1000. Project invoices: books invoices of the organisation with a line whose
@@ -23,6 +25,7 @@ import { customerName } from './books';
 import {
 	acctError,
 	addComment,
+	BILLING_PROJECT_NOT_FOUND,
 	bodyObject,
 	CODE,
 	commentsOf,
@@ -31,12 +34,25 @@ import {
 	genericCreate,
 	genericList,
 	genericUpdate,
+	GUESS,
 	invalidField,
+	NOT_FOUND,
 	notFound,
+	refuse,
 	type Reply,
 	type Rules,
+	type Source,
 	tenantOf,
 } from './common';
+
+/** The document passages the billing refusals rest on. */
+const S = {
+	negative: 'doc 002, Errors: "20004 | the amount must not be negative"',
+	rateRequired: 'doc 002, Billing project: "mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+} as const satisfies Record<string, Source>;
+
+/** What a rule with a project id in its path may refuse: 1002, and records of the project that do not exist. */
+const PROJECT_PATH: readonly Source[] = [BILLING_PROJECT_NOT_FOUND, ...NOT_FOUND];
 
 const RATE_REQUIRED = ['fixed_cost_for_project', 'based_on_project_hours'];
 
@@ -60,19 +76,19 @@ function checkAmountsAndRate(ctx: Ctx): Reply | undefined {
 	for (const list of [body.tasks, body.users]) {
 		if (Array.isArray(list)) for (const e of list as Rec[]) amounts.push(e?.rate, e?.budget_hours);
 	}
-	if (amounts.some(negative)) return acctError(400, CODE.negativeAmount, 'The amount must not be negative.');
+	if (amounts.some(negative)) return refuse(S.negative, acctError(400, CODE.negativeAmount, 'The amount must not be negative.'));
 	if (RATE_REQUIRED.includes(String(body.billing_type)) && (body.rate === undefined || body.rate === null || body.rate === '')) {
-		return invalidField(ctx, 'rate', `is required when billing_type is ${body.billing_type}`);
+		return refuse(S.rateRequired, invalidField(ctx, 'rate', `is required when billing_type is ${body.billing_type}`));
 	}
 	return undefined;
 }
 
 function checkProjectBody(ctx: Ctx): Reply | undefined {
 	const body = bodyObject(ctx);
-	if (body.rate !== undefined && body.rate !== '' && !Number.isFinite(Number(body.rate))) return invalidField(ctx, 'rate', 'must be a number');
-	if (!tenantOf(ctx).get('customers', String(body.customer_id))) {
-		return acctError(400, CODE.customer, 'Please enter a valid customer. The customer field is blank or incorrect.');
-	}
+	if (body.rate !== undefined && body.rate !== '' && !Number.isFinite(Number(body.rate))) return refuse(GUESS.billingRate, invalidField(ctx, 'rate', 'must be a number'));
+	const customer = body.customer_id === undefined || body.customer_id === null ? '' : String(body.customer_id).trim();
+	if (customer === '') return refuse(GUESS.billingCustomer, invalidField(ctx, 'customer_id', 'is required'));
+	if (!tenantOf(ctx).get('customers', customer)) return refuse(GUESS.billingCustomer, acctError(400, CODE.notFound, `Customer ${customer} does not exist.`));
 	return undefined;
 }
 
@@ -101,15 +117,18 @@ function fillProject(ctx: Ctx, rec: Rec, previous?: Rec): void {
 
 export const billingRules: Rules = {
 	'billing.project.create': {
+		sources: [S.negative, S.rateRequired, GUESS.billingRate, GUESS.billingCustomer],
 		pre: checkAmountsAndRate,
 		handle: (ctx) => checkProjectBody(ctx) ?? genericCreate(ctx, (rec) => fillProject(ctx, rec)),
 	},
 	'billing.project.update': {
+		sources: [...PROJECT_PATH, S.negative, S.rateRequired, GUESS.billingRate, GUESS.billingCustomer],
 		pre: (ctx) => requireProject(ctx) ?? checkAmountsAndRate(ctx),
 		handle: (ctx) => checkProjectBody(ctx) ?? genericUpdate(ctx, (rec, _ctx, previous) => fillProject(ctx, rec, previous)),
 	},
-	'billing.project.get': { pre: requireProject },
+	'billing.project.get': { sources: PROJECT_PATH, pre: requireProject },
 	'billing.project.getAll': {
+		sources: [GUESS.paging],
 		handle: (ctx) =>
 			genericList(ctx, {
 				reportName: 'Projects',
@@ -122,6 +141,7 @@ export const billingRules: Rules = {
 			}),
 	},
 	'billing.project.removeUser': {
+		sources: PROJECT_PATH,
 		pre: requireProject,
 		handle: (ctx) => {
 			const p = project(ctx) as Rec;
@@ -132,6 +152,7 @@ export const billingRules: Rules = {
 		},
 	},
 	'billing.project.getInvoices': {
+		sources: [...PROJECT_PATH, GUESS.paging],
 		pre: requireProject,
 		handle: (ctx) => {
 			const id = ctx.params.project_id;
@@ -157,14 +178,17 @@ export const billingRules: Rules = {
 		},
 	},
 	'billing.comment.create': {
+		sources: PROJECT_PATH,
 		pre: requireProject,
 		handle: (ctx) => envelope('Comment added successfully.', { comments: addComment(ctx, 'project_comments', 'project_id', ctx.params.project_id) }, 201),
 	},
 	'billing.comment.getAll': {
+		sources: PROJECT_PATH,
 		pre: requireProject,
 		handle: (ctx) => envelope('success', { comments: commentsOf(ctx, 'project_comments', 'project_id', ctx.params.project_id) }),
 	},
 	'billing.comment.delete': {
+		sources: PROJECT_PATH,
 		pre: requireProject,
 		handle: (ctx) => {
 			const c = tenantOf(ctx).get('project_comments', ctx.params.comment_id);

@@ -22,15 +22,22 @@
  *   filename="<number>.pdf"` for one id, `estimates.pdf` for several. Invoices alike
  *   (`invoices.pdf`), but unknown ids are a 400 code 2 (no quirk documented for invoices).
  * - Print answers the envelope only; more than 25 ids -> 400 code 2; an unknown id -> the
- *   documented code-0 failure (document 2, "Errors"): HTTP 200 `{ code: 0, message: 'Invalid
- *   value passed for estimate_ids' }` (`invoice_ids` for invoices).
+ *   documented code-0 failure (document 001, "Errors"): HTTP 200 `{ code: 0, message: 'Invalid
+ *   value passed for estimate_ids' }` (`invoice_ids` for invoices: a listed guess, the
+ *   document shows it for estimate ids only).
  * - Bulk reminders: more than 10 ids -> 400 code 2. Otherwise 200 with `info`:
  *   `{ email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
  *   code }`, one errors entry per reason (not remindable, not found), ids as strings;
  *   `info.code` is 0 when every reminder went out, else 1 (emulator's choice).
  * - Sent mail is recorded on the organisation (`tenant.mails`: to, cc, subject, body);
- *   without `to_mail_ids` the customer's e-mail is used. Reminders add to `reminders_sent`
- *   and set `last_reminder_sent_date`.
+ *   without `to_mail_ids` the customer's e-mail is used. Send Email is not refused when
+ *   there is neither (document 001 marks no e-mail member required: the mail is recorded
+ *   with no recipient); a single payment reminder is (a listed guess). Reminders add to
+ *   `reminders_sent` and set `last_reminder_sent_date`.
+ * - Query parameters no table names are accepted on estimate and invoice create and update
+ *   and on estimate get (document 001: "two true/false query flags", "query selecting
+ *   json, pdf or html", names not shown; a listed guess): `unnamedQuery`.
+ * - Each refusal cites its source (`S` below, `GUESS` and `notFound` in common.ts).
  * - Attachments: multipart, the first file part whatever its field name; type decided by the
  *   file name's extension; a new upload replaces the old file. Download answers the bytes
  *   with the stored MIME type and `Content-Disposition: attachment; filename="<name>"`.
@@ -55,15 +62,33 @@ import {
 	genericList,
 	genericUpdate,
 	genericDelete,
+	GUESS,
 	idList,
 	invalidField,
 	isReply,
 	money,
+	NOT_FOUND,
 	notFound,
+	refuse,
 	type Reply,
 	type Rules,
+	type Source,
 	tenantOf,
 } from './common';
+
+/** The document passages the Books refusals rest on. */
+const S = {
+	itemInUse: 'doc 001, States and transitions: "An item that is part of a transaction cannot be deleted."',
+	estimatePdfQuirk: 'doc 001, Errors: "The samples show an error response with `code` 0 and a message for invalid `estimate_ids`"',
+	estimatePrint25: 'doc 001, Limits: "Bulk print of estimates | 25"',
+	invoice25: 'doc 001, Limits: "Bulk export or print of invoices | 25 per PDF"',
+	reminders10: 'doc 001, Limits: "Bulk invoice reminders | 10 per call"',
+	reminderOpen: 'doc 001, States and transitions: "Payment reminders can be sent only for invoices that are open or overdue."',
+	attachmentFile: 'doc 001, Invoices: "a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
+	attachmentType: 'doc 001, Limits: "Invoice attachment types | gif, png, jpeg, jpg, bmp, pdf"',
+} as const satisfies Record<string, Source>;
+
+const UNNAMED_QUERY = { unnamedQuery: GUESS.unnamedQuery } as const;
 
 const OPEN = ['sent', 'unpaid', 'partially_paid', 'viewed'];
 const MIME: Record<string, string> = {
@@ -149,6 +174,7 @@ function commentRules(collection: string, thing: string, parentField: string): R
 	const parent = (ctx: Ctx) => findRecord(ctx, collection, thing);
 	return {
 		addComment: {
+			sources: NOT_FOUND,
 			handle: (ctx) => {
 				const p = parent(ctx);
 				if (isReply(p)) return p;
@@ -164,6 +190,7 @@ function commentRules(collection: string, thing: string, parentField: string): R
 			},
 		},
 		getComments: {
+			sources: NOT_FOUND,
 			handle: (ctx) => {
 				const p = parent(ctx);
 				if (isReply(p)) return p;
@@ -171,6 +198,7 @@ function commentRules(collection: string, thing: string, parentField: string): R
 			},
 		},
 		updateComment: {
+			sources: NOT_FOUND,
 			handle: (ctx) => {
 				const p = tenantOf(ctx).get(collection, ctx.params[parentField]);
 				if (!p) return notFound(ctx, thing, ctx.params[parentField]);
@@ -204,27 +232,27 @@ function pdfReply(recs: Rec[], numberField: string, plural: string): Reply {
 }
 
 /** Ids of a bulk query parameter, checked against a limit and the collection. */
-function bulk(ctx: Ctx, param: string, collection: string, max: number): { recs: Rec[]; missing: string[] } | Reply {
+function bulk(ctx: Ctx, param: string, collection: string, max: number, limit: Source): { recs: Rec[]; missing: string[] } | Reply {
 	const ids = idList(ctx.query[param]);
-	if (ids.length === 0) return invalidField(ctx, param, 'is required', 'query');
-	if (ids.length > max) return invalidField(ctx, param, `at most ${max} ids per request (got ${ids.length})`, 'query');
+	if (ids.length === 0) return refuse(GUESS.bulkIds, invalidField(ctx, param, 'is required', 'query'));
+	if (ids.length > max) return refuse(limit, invalidField(ctx, param, `at most ${max} ids per request (got ${ids.length})`, 'query'));
 	const tenant = tenantOf(ctx);
 	const recs = ids.map((id) => tenant.get(collection, id)).filter((r): r is Rec => !!r);
 	const missing = ids.filter((id) => !tenant.get(collection, id));
 	return { recs, missing };
 }
 
-/** Print: the envelope, or the documented code-0 answer naming `param` when an id is unknown. */
-function print(ctx: Ctx, param: string, collection: string): Reply {
-	const b = bulk(ctx, param, collection, 25);
+/** Print: the envelope, or the code-0 answer naming `param` when an id is unknown (`unknown`: its source). */
+function print(ctx: Ctx, param: string, collection: string, limit: Source, unknown: Source): Reply {
+	const b = bulk(ctx, param, collection, 25, limit);
 	if (isReply(b)) return b;
-	return envelope(b.missing.length ? `Invalid value passed for ${param}` : 'success');
+	return b.missing.length ? refuse(unknown, envelope(`Invalid value passed for ${param}`)) : envelope('success');
 }
 
-function allExist(ctx: Ctx, param: string, collection: string, max: number): Rec[] | Reply {
-	const b = bulk(ctx, param, collection, max);
+function allExist(ctx: Ctx, param: string, collection: string, max: number, limit: Source): Rec[] | Reply {
+	const b = bulk(ctx, param, collection, max, limit);
 	if (isReply(b)) return b;
-	if (b.missing.length) return invalidField(ctx, param, `no such record: ${b.missing.join(', ')}`, 'query');
+	if (b.missing.length) return refuse(GUESS.invoiceIds, invalidField(ctx, param, `no such record: ${b.missing.join(', ')}`, 'query'));
 	return b.recs;
 }
 
@@ -292,10 +320,11 @@ function sendMail(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): void {
 	}
 }
 
+/** A single payment reminder with no recipient: refused (a listed guess; Send Email is not refused). */
 function noRecipient(ctx: Ctx, inv: Rec): Reply | undefined {
 	const body = bodyObject(ctx);
 	if (Array.isArray(body.to_mail_ids) && body.to_mail_ids.length) return undefined;
-	return mailContent(ctx, inv, 'invoice').to_mails_str ? undefined : invalidField(ctx, 'to_mail_ids', 'is required (the customer has no e-mail address)');
+	return mailContent(ctx, inv, 'reminder').to_mails_str ? undefined : refuse(GUESS.reminderRecipient, invalidField(ctx, 'to_mail_ids', 'is required (the customer has no e-mail address)'));
 }
 
 const invoice = (ctx: Ctx) => findRecord(ctx, 'invoices', 'Invoice');
@@ -344,7 +373,7 @@ function mergeLines(rec: Rec, ctx: Ctx, previous: Rec): Reply | undefined {
 			continue;
 		}
 		const before = old.find((l) => String(l.line_item_id) === String(line.line_item_id));
-		if (!before) return invalidField(ctx, `line_items[${i}].line_item_id`, `no line item ${String(line.line_item_id)} in this ${ctx.resource.value}`);
+		if (!before) return refuse(GUESS.unknownLine, invalidField(ctx, `line_items[${i}].line_item_id`, `no line item ${String(line.line_item_id)} in this ${ctx.resource.value}`));
 		merged.push({ ...before, ...line });
 	}
 	rec.line_items = merged;
@@ -387,6 +416,7 @@ function prepareTransaction(kind: 'estimate' | 'invoice') {
 
 const itemRules: Rules = {
 	'books.item.create': {
+		sources: [],
 		handle: (ctx) =>
 			genericCreate(ctx, (rec) => {
 				rec.status = 'active';
@@ -394,6 +424,7 @@ const itemRules: Rules = {
 			}),
 	},
 	'books.item.getAll': {
+		sources: [GUESS.paging],
 		handle: (ctx) => {
 			const all = tenantOf(ctx).all('items');
 			const explicit = ctx.query.filter_by !== undefined || ctx.query.status !== undefined;
@@ -401,43 +432,51 @@ const itemRules: Rules = {
 		},
 	},
 	'books.item.delete': {
+		sources: [...NOT_FOUND, S.itemInUse],
 		handle: (ctx) => {
 			const rec = findRecord(ctx);
 			if (isReply(rec)) return rec;
 			if (itemInUse(tenantOf(ctx), String(rec.item_id))) {
-				return acctError(400, CODE.itemInUse, `The item "${rec.name}" is part of a transaction and cannot be deleted. Mark it as inactive instead.`);
+				return refuse(S.itemInUse, acctError(400, CODE.itemInUse, `The item "${rec.name}" is part of a transaction and cannot be deleted. Mark it as inactive instead.`));
 			}
 			return genericDelete(ctx);
 		},
 	},
-	'books.item.updateCustomFields': { handle: updateCustomFields('items', 'Item') },
-	'books.item.markActive': { handle: setStatus('items', 'Item', 'active', 'The item has been marked as active.') },
-	'books.item.markInactive': { handle: setStatus('items', 'Item', 'inactive', 'The item has been marked as inactive.') },
+	'books.item.updateCustomFields': { sources: NOT_FOUND, handle: updateCustomFields('items', 'Item') },
+	'books.item.markActive': { sources: NOT_FOUND, handle: setStatus('items', 'Item', 'active', 'The item has been marked as active.') },
+	'books.item.markInactive': { sources: NOT_FOUND, handle: setStatus('items', 'Item', 'inactive', 'The item has been marked as inactive.') },
 };
 
 // ---------------------------------------------------------------- estimates
 
 const estimateRules: Rules = {
-	'books.estimate.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')) },
-	'books.estimate.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')) },
-	'books.estimate.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates', entry: listEntry(ESTIMATE_LIST_FIELDS) }) },
+	'books.estimate.create': { ...UNNAMED_QUERY, sources: [], handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')) },
+	'books.estimate.update': { ...UNNAMED_QUERY, sources: [...NOT_FOUND, GUESS.unknownLine], handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')) },
+	// No behaviour of its own (the json/pdf/html selector's name is not shown: the record is answered).
+	'books.estimate.get': { ...UNNAMED_QUERY, sources: NOT_FOUND },
+	'books.estimate.getAll': { sources: [GUESS.paging], handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates', entry: listEntry(ESTIMATE_LIST_FIELDS) }) },
 	'books.estimate.getPdf': {
+		sources: [GUESS.estimatePdf25, S.estimatePdfQuirk],
 		// Before the table validation: malformed ids get the documented code-0 answer too.
 		pre: (ctx) => {
 			const ids = idList(ctx.query.estimate_ids);
-			if (ids.length > 25) return invalidField(ctx, 'estimate_ids', `at most 25 ids per request (got ${ids.length})`, 'query');
+			if (ids.length > 25) return refuse(GUESS.estimatePdf25, invalidField(ctx, 'estimate_ids', `at most 25 ids per request (got ${ids.length})`, 'query'));
 			const tenant = tenantOf(ctx);
 			if (ids.length === 0 || ids.some((id) => !tenant.get('estimates', id))) {
-				return envelope('Invalid value passed for estimate_ids');
+				return refuse(S.estimatePdfQuirk, envelope('Invalid value passed for estimate_ids'));
 			}
 			return pdfReply(ids.map((id) => tenant.get('estimates', id) as Rec), 'estimate_number', 'estimates');
 		},
 	},
-	'books.estimate.print': { handle: (ctx) => print(ctx, 'estimate_ids', 'estimates') },
-	'books.estimate.updateBillingAddress': { handle: setAddress('billing_address') },
-	'books.estimate.updateShippingAddress': { handle: setAddress('shipping_address') },
-	'books.estimateTemplate.getAll': { handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
+	'books.estimate.print': {
+		sources: [GUESS.bulkIds, S.estimatePrint25, S.estimatePdfQuirk],
+		handle: (ctx) => print(ctx, 'estimate_ids', 'estimates', S.estimatePrint25, S.estimatePdfQuirk),
+	},
+	'books.estimate.updateBillingAddress': { sources: NOT_FOUND, handle: setAddress('billing_address') },
+	'books.estimate.updateShippingAddress': { sources: NOT_FOUND, handle: setAddress('shipping_address') },
+	'books.estimateTemplate.getAll': { sources: [], handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
 	'books.estimate.applyTemplate': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const rec = estimate(ctx);
 			if (isReply(rec)) return rec;
@@ -453,31 +492,33 @@ const estimateRules: Rules = {
 // ---------------------------------------------------------------- invoices
 
 const invoiceRules: Rules = {
-	'books.invoice.create': { handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')) },
-	'books.invoice.update': { handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')) },
-	'books.invoice.getAll': { handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices', entry: listEntry(INVOICE_LIST_FIELDS) }) },
+	'books.invoice.create': { ...UNNAMED_QUERY, sources: [], handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')) },
+	'books.invoice.update': { ...UNNAMED_QUERY, sources: [...NOT_FOUND, GUESS.unknownLine], handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')) },
+	'books.invoice.getAll': { sources: [GUESS.paging], handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices', entry: listEntry(INVOICE_LIST_FIELDS) }) },
 	'books.invoice.sendEmail': {
+		sources: NOT_FOUND,
+		// No recipient at all (no to_mail_ids, a customer without address) is not refused: document 001 marks no member of the e-mail input required.
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
-			const refused = noRecipient(ctx, inv);
-			if (refused) return refused;
 			sendMail(ctx, inv, 'invoice');
 			return envelope('Your invoice has been sent.');
 		},
 	},
 	'books.invoice.getEmailContent': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			return isReply(inv) ? inv : envelope('success', { data: mailContent(ctx, inv, 'invoice') });
 		},
 	},
 	'books.invoice.sendReminder': {
+		sources: [...NOT_FOUND, S.reminderOpen, GUESS.reminderRecipient],
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
 			if (!isRemindable(inv)) {
-				return acctError(400, CODE.reminderNotAllowed, `Payment reminders can be sent only for open or overdue invoices; invoice ${inv.invoice_number} is ${inv.status}.`);
+				return refuse(S.reminderOpen, acctError(400, CODE.reminderNotAllowed, `Payment reminders can be sent only for open or overdue invoices; invoice ${inv.invoice_number} is ${inv.status}.`));
 			}
 			const refused = noRecipient(ctx, inv);
 			if (refused) return refused;
@@ -486,14 +527,16 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.getReminderContent': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			return isReply(inv) ? inv : envelope('success', { data: mailContent(ctx, inv, 'reminder') });
 		},
 	},
 	'books.invoice.bulkReminder': {
+		sources: [GUESS.bulkIds, S.reminders10],
 		handle: (ctx) => {
-			const b = bulk(ctx, 'invoice_ids', 'invoices', 10);
+			const b = bulk(ctx, 'invoice_ids', 'invoices', 10, S.reminders10);
 			if (isReply(b)) return b;
 			const sent: string[] = [];
 			const refused: string[] = [];
@@ -517,6 +560,7 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.disableReminder': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
@@ -525,21 +569,26 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.getPdf': {
+		sources: [GUESS.bulkIds, S.invoice25, GUESS.invoiceIds],
 		handle: (ctx) => {
-			const recs = allExist(ctx, 'invoice_ids', 'invoices', 25);
+			const recs = allExist(ctx, 'invoice_ids', 'invoices', 25, S.invoice25);
 			return isReply(recs) ? recs : pdfReply(recs, 'invoice_number', 'invoices');
 		},
 	},
-	'books.invoice.print': { handle: (ctx) => print(ctx, 'invoice_ids', 'invoices') },
+	'books.invoice.print': {
+		sources: [GUESS.bulkIds, S.invoice25, GUESS.invoiceIds],
+		handle: (ctx) => print(ctx, 'invoice_ids', 'invoices', S.invoice25, GUESS.invoiceIds),
+	},
 	'books.invoice.uploadAttachment': {
+		sources: [...NOT_FOUND, S.attachmentFile, S.attachmentType],
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
 			const file = ctx.files[0];
-			if (!file) return invalidField(ctx, 'attachment', 'a file is required (multipart/form-data)');
+			if (!file) return refuse(S.attachmentFile, invalidField(ctx, 'attachment', 'a file is required (multipart/form-data)'));
 			const ext = file.fileName.includes('.') ? file.fileName.slice(file.fileName.lastIndexOf('.') + 1).toLowerCase() : '';
 			if (!(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext)) {
-				return acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
+				return refuse(S.attachmentType, acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`));
 			}
 			tenantOf(ctx).files.set(String(inv.invoice_id), { fileName: file.fileName, mimeType: MIME[ext], data: file.data, canSendInMail: false });
 			Object.assign(inv, { has_attachment: true, attachment_name: file.fileName, can_send_in_mail: false });
@@ -547,6 +596,7 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.updateAttachment': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
@@ -558,6 +608,7 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.downloadAttachment': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
@@ -567,6 +618,7 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.deleteAttachment': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
@@ -576,6 +628,7 @@ const invoiceRules: Rules = {
 		},
 	},
 	'books.invoice.deleteExpenseReceipt': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const id = ctx.params.expense_id;
 			const line = tenantOf(ctx)
@@ -587,8 +640,9 @@ const invoiceRules: Rules = {
 			return envelope('The attached expense receipt has been deleted.');
 		},
 	},
-	'books.invoice.updateCustomFields': { handle: updateCustomFields('invoices', 'Invoice') },
+	'books.invoice.updateCustomFields': { sources: NOT_FOUND, handle: updateCustomFields('invoices', 'Invoice') },
 	'books.invoice.deleteAppliedCredit': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;

@@ -18,8 +18,7 @@
  * | 429 / 500 / 503 | same | injected faults (see faults.ts) |
  *
  * Documented codes used as documented: 1002 (billing project does not exist, HTTP 404),
- * 3004, 9521, 9523, 20004, 24016 (HTTP 400). 3004 is also used for a blank or unknown
- * customer of a billing project (same meaning, same family).
+ * 3004 (payments only), 9521, 9523, 20004, 24016 (HTTP 400).
  *
  * Project-management family (`{ errorCode, message }`): 400 INVALID_INPUTSTREAM (body
  * value), 400 INVALID_PARAMETER_VALUE (path / query value, restore window passed, record not
@@ -27,6 +26,18 @@
  * INVALID_OAUTHTOKEN, 403 INVALID_OAUTHSCOPE (token without the scope; emulator's code),
  * 404 URL_RULE_NOT_CONFIGURED, 405 INVALID_METHOD, 429 TOO_MANY_REQUESTS (emulator's code),
  * 500 INTERNAL_SERVER_ERROR.
+ *
+ * Every refusal a rule makes names its source (`refuse(source, reply)`; `notFound` and
+ * `listReply` tag their own): a section of a document, `doc 000` / `doc 001` / `doc 002`
+ * being ../shared/api/000_*.txt (project management), 001_*.txt (Books) and 002_*.txt
+ * (payments, billing projects, bills), with the words it rests on in double quotes
+ * (`doc 001, Limits: "Bulk invoice reminders | 10 per call"`), or a guess listed in
+ * docs/ASSUMPTIONS.md (`guess: <words of its bullet>`). The source travels as the
+ * `X-Emulator-Source` header of the answer (clients ignore it). Each rule declares the
+ * sources its refusals may cite (`Rule.sources`); rules/index.ts checks at run time that a
+ * refusal (status 400 and up, or tagged) cites one of them, and
+ * test/emulator/sources.test.ts checks every source against the documents and
+ * docs/ASSUMPTIONS.md.
  */
 import type { Area, Operation, Resource } from '../../../nodes/shared/tables/spec';
 import type { Problem } from '../../../nodes/shared/tables/validate';
@@ -83,16 +94,71 @@ export interface Reply {
 	json?: unknown;
 	file?: { data: Buffer; contentType: string; fileName: string };
 	headers?: Record<string, string>;
+	/** Where a refusal comes from (set by `refuse`; also sent as the `X-Emulator-Source` header). */
+	source?: Source;
 }
+
+/**
+ * Where a refusal comes from: `doc 00N, <section heading>: "<words of the document>"`, or
+ * `guess: <words of a docs/ASSUMPTIONS.md bullet>`. ASCII only (it travels as a header).
+ */
+export type Source = `doc 00${'0' | '1' | '2'}, ${string}` | `guess: ${string}`;
+
+export const SOURCE_HEADER = 'X-Emulator-Source';
 
 export interface Rule {
 	/** Runs before the table validation (for documented errors that win over it, e.g. 3004). */
 	pre?: (ctx: Ctx) => Reply | undefined;
 	/** The operation's behaviour; without it the generic behaviour of the operation's kind runs. */
 	handle?: (ctx: Ctx) => Reply;
+	/**
+	 * Every source the rule's refusals may cite ([] when it refuses nothing itself); a
+	 * refusal citing another source, or none, is an emulator bug (rules/index.ts throws).
+	 */
+	sources?: readonly Source[];
+	/**
+	 * Query parameters no field table names are accepted (not refused) on this operation: the
+	 * documents say it takes parameters whose names they do not show. The value is the guess
+	 * that says so (server.ts reads it through `acceptsUnnamedQuery`).
+	 */
+	unnamedQuery?: Source;
 }
 
 export type Rules = Record<string, Rule>;
+
+// ---------------------------------------------------------------- sources
+
+/**
+ * The guesses the emulator's refusals rest on, in the words of their docs/ASSUMPTIONS.md
+ * bullets (test/emulator/sources.test.ts finds each there).
+ */
+export const GUESS = {
+	notFound: 'guess: The emulator refuses a request naming a record that does not exist',
+	paging: 'guess: The emulator refuses a `page` or `per_page` that is not a whole number of at least 1',
+	bulkIds: 'guess: The emulator refuses a print, PDF or bulk reminder call without ids',
+	estimatePdf25: 'guess: split into calls of 25 IDs, one PDF each',
+	invoiceIds: 'guess: Unknown ids of an invoice PDF are refused (400); unknown ids of an invoice print get the code-0 answer of the estimate print',
+	unknownLine: 'guess: The emulator refuses an update naming a `line_item_id` the record does not have',
+	reminderRecipient: 'guess: The emulator refuses a payment reminder without `to_mail_ids` when the customer has no e-mail address',
+	billingRate: 'guess: The emulator refuses a billing project `rate` that is not a number',
+	billingCustomer: 'guess: The emulator refuses a billing project whose customer is blank or unknown with its own codes',
+	binFilter: 'guess: The emulator refuses bin filters with a `cfid` other than module, name and id or a `criteria_condition` other than is, is_not, contains and starts_with',
+	unnamedQuery: 'guess: The emulator accepts query parameters no table names on estimate and invoice create and update and on estimate get',
+} as const satisfies Record<string, Source>;
+
+/** Tags a refusal with its source (in the reply and in the `X-Emulator-Source` header). */
+export function refuse(source: Source, reply: Reply): Reply {
+	return { ...reply, source, headers: { ...reply.headers, [SOURCE_HEADER]: source } };
+}
+
+/** The source of `notFound` for a billing project (code 1002). */
+export const BILLING_PROJECT_NOT_FOUND: Source = 'doc 002, Errors: "1002 | project does not exist"';
+
+/** The source of `notFound` for every other record. */
+export const NOT_FOUND: readonly Source[] = [GUESS.notFound];
+
+/** Sources of the refusals the generic behaviour and `listReply` make. */
+export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJECT_NOT_FOUND, GUESS.paging];
 
 // ---------------------------------------------------------------- replies
 
@@ -129,9 +195,9 @@ export function invalidField(ctx: Ctx, field: string, message: string, location:
 }
 
 export function notFound(ctx: Ctx, thing: string, id: string, status = 404): Reply {
-	if (ctx.area.value === 'billing' && thing === 'Project') return acctError(status, CODE.billingProjectNotFound, 'Project does not exist.');
-	if (isAccounting(ctx.area)) return acctError(status, CODE.notFound, `${thing} ${id} does not exist.`);
-	return pmError(status, 'INVALID_PARAMETER_VALUE', `No ${thing.toLowerCase()} with id ${id}`);
+	if (ctx.area.value === 'billing' && thing === 'Project') return refuse(BILLING_PROJECT_NOT_FOUND, acctError(status, CODE.billingProjectNotFound, 'Project does not exist.'));
+	if (isAccounting(ctx.area)) return refuse(GUESS.notFound, acctError(status, CODE.notFound, `${thing} ${id} does not exist.`));
+	return refuse(GUESS.notFound, pmError(status, 'INVALID_PARAMETER_VALUE', `No ${thing.toLowerCase()} with id ${id}`));
 }
 
 // ---------------------------------------------------------------- small helpers
@@ -294,8 +360,8 @@ export function listReply(ctx: Ctx, key: string, records: Rec[], opts: ListOptio
 	const accounting = isAccounting(ctx.area);
 	const page = ctx.query.page === undefined ? 1 : Number(ctx.query.page);
 	const perPage = ctx.query.per_page === undefined ? (opts.perPage ?? (accounting ? 200 : 100)) : Number(ctx.query.per_page);
-	if (!Number.isInteger(page) || page < 1) return invalidField(ctx, 'page', 'must be a whole number of at least 1', 'query');
-	if (!Number.isInteger(perPage) || perPage < 1) return invalidField(ctx, 'per_page', 'must be a whole number of at least 1', 'query');
+	if (!Number.isInteger(page) || page < 1) return refuse(GUESS.paging, invalidField(ctx, 'page', 'must be a whole number of at least 1', 'query'));
+	if (!Number.isInteger(perPage) || perPage < 1) return refuse(GUESS.paging, invalidField(ctx, 'per_page', 'must be a whole number of at least 1', 'query'));
 	const sortColumn = ctx.query.sort_column;
 	const sortOrder = ctx.query.sort_order === 'D' ? 'D' : 'A';
 	const sorted = sortRecords(records, sortColumn, sortOrder === 'D');
@@ -444,9 +510,8 @@ export function generic(ctx: Ctx): Reply {
 		case 'delete':
 			return genericDelete(ctx);
 		default:
-			return isAccounting(ctx.area)
-				? acctError(501, 501, `The emulator does not implement ${ctx.id}`)
-				: pmError(501, 'INTERNAL_SERVER_ERROR', `The emulator does not implement ${ctx.id}`);
+			// An emulator bug, not an answer of the service (sources.test.ts: every other kind has a rule): 500.
+			throw new Error(`The emulator does not implement ${ctx.id}`);
 	}
 }
 

@@ -1,12 +1,58 @@
-/** Every area's rules, keyed by operation id (`books.item.create`). */
+/**
+ * Every area's rules, keyed by operation id (`books.item.create`).
+ *
+ * Each rule that declares `sources` (and the generic behaviour, with GENERIC_SOURCES) is
+ * wrapped so that a refusal it answers (status 400 and up, or a reply tagged with a
+ * source) must cite one of its declared sources: an untagged refusal, or one citing a
+ * source the rule does not declare, throws (the server answers 500), so no test passes
+ * on a refusal without a source. test/emulator/sources.test.ts checks the declarations.
+ */
 import { billingRules } from './billing';
 import { booksRules } from './books';
-import type { Rules } from './common';
+import { type Ctx, generic as genericBehaviour, GENERIC_SOURCES, type Reply, type Rule, type Rules, type Source } from './common';
 import { inventoryRules } from './inventory';
 import { paymentRules } from './payments';
 import { projectsRules } from './projects';
 
-export const RULES: Rules = { ...projectsRules, ...booksRules, ...paymentRules, ...billingRules, ...inventoryRules };
+/** The rules as each area declares them (unchecked). */
+export const DECLARED: Rules = { ...projectsRules, ...booksRules, ...paymentRules, ...billingRules, ...inventoryRules };
 
-export { generic } from './common';
-export type { Ctx, FilePart, Reply, Rule, Rules } from './common';
+/** Throws when `reply` is a refusal that cites no source, or one `sources` does not hold. */
+export function checkRefusal(id: string, sources: readonly Source[], reply: Reply): Reply {
+	const refusal = reply.status >= 400 || reply.source !== undefined;
+	if (!refusal) return reply;
+	if (reply.source === undefined) throw new Error(`${id}: a refusal (HTTP ${reply.status}) names no source`);
+	if (!sources.includes(reply.source)) throw new Error(`${id}: a refusal cites "${reply.source}", which the rule does not declare`);
+	return reply;
+}
+
+/** `rule` with its `pre` and `handle` checked against its declared sources (unchanged when it declares none). */
+export function checked(id: string, rule: Rule): Rule {
+	const sources = rule.sources;
+	if (!sources) return rule;
+	return {
+		...rule,
+		pre: rule.pre && ((ctx: Ctx) => {
+			const reply = rule.pre?.(ctx);
+			return reply && checkRefusal(id, sources, reply);
+		}),
+		handle: rule.handle && ((ctx: Ctx) => checkRefusal(id, sources, (rule.handle as (c: Ctx) => Reply)(ctx))),
+	};
+}
+
+export const RULES: Rules = Object.fromEntries(Object.entries(DECLARED).map(([id, rule]) => [id, checked(id, rule)]));
+
+/** The behaviour of an operation without a rule of its own, its refusals checked against GENERIC_SOURCES. */
+export function generic(ctx: Ctx): Reply {
+	return checkRefusal(ctx.id, GENERIC_SOURCES, genericBehaviour(ctx));
+}
+
+/**
+ * Whether operation `id` accepts query parameters no field table names (the documents say
+ * it takes parameters whose names they do not show): server.ts leaves them unrefused.
+ */
+export function acceptsUnnamedQuery(id: string): boolean {
+	return DECLARED[id]?.unnamedQuery !== undefined;
+}
+
+export type { Ctx, FilePart, Reply, Rule, Rules, Source } from './common';

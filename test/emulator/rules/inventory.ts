@@ -10,10 +10,13 @@
  * timestamps `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` as documented for bills; vendor_name from the
  * organisation's `vendors` collection ('' when unknown: bill error codes are not shown, so
  * an unknown vendor is not refused). The list answers `page_context` as an object.
+ * Refusals cite their sources (common.ts).
  */
 import { ATTACHMENT_EXTENSIONS } from '../../../nodes/VendorBooks/spec/invoices';
 import type { Rec } from '../store';
-import { acctError, CODE, type Ctx, day, genericCreate, genericList, genericUpdate, money, type Reply, type Rules, tenantOf } from './common';
+import { acctError, CODE, type Ctx, day, genericCreate, genericList, genericUpdate, GUESS, money, NOT_FOUND, refuse, type Reply, type Rules, type Source, tenantOf } from './common';
+
+const ATTACHMENT_TYPE: Source = 'doc 002, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf."';
 
 function fillBill(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 	const tenant = tenantOf(ctx);
@@ -21,7 +24,7 @@ function fillBill(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 	if (file) {
 		const ext = file.fileName.includes('.') ? file.fileName.slice(file.fileName.lastIndexOf('.') + 1).toLowerCase() : '';
 		if (!(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext)) {
-			return acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
+			return refuse(ATTACHMENT_TYPE, acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`));
 		}
 		tenant.files.set(`bill:${rec.bill_id}`, { fileName: file.fileName, mimeType: file.contentType, data: file.data, canSendInMail: false });
 		rec.attachment_name = file.fileName;
@@ -44,7 +47,7 @@ function fillBill(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 }
 
 export const inventoryRules: Rules = {
-	'inventory.bill.create': { handle: (ctx) => genericCreate(ctx, (rec) => fillBill(ctx, rec)) },
-	'inventory.bill.update': { handle: (ctx) => genericUpdate(ctx, (rec, _ctx, previous) => fillBill(ctx, rec, previous)) },
-	'inventory.bill.getAll': { handle: (ctx) => genericList(ctx, { reportName: 'Bills' }) },
+	'inventory.bill.create': { sources: [ATTACHMENT_TYPE], handle: (ctx) => genericCreate(ctx, (rec) => fillBill(ctx, rec)) },
+	'inventory.bill.update': { sources: [...NOT_FOUND, ATTACHMENT_TYPE], handle: (ctx) => genericUpdate(ctx, (rec, _ctx, previous) => fillBill(ctx, rec, previous)) },
+	'inventory.bill.getAll': { sources: [GUESS.paging], handle: (ctx) => genericList(ctx, { reportName: 'Bills' }) },
 };

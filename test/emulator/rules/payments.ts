@@ -2,19 +2,29 @@
  * Vendor Invoice (`/invoice/v3`): customer payments and refunds (document 002). Payments
  * work on the books invoices of the same organisation.
  *
- * Documented errors (HTTP 400): 3004 blank or unknown customer_id (checked before the table
- * validation, so a blank customer is 3004 and not a "required" refusal); 24016 an amount
- * applied above the invoice's balance; 9521 a partial payment of a retainer invoice
- * (invoice flag `is_retainer`); 9523 a changed amount on a retainer invoice on update
- * (including dropping it).
+ * Documented errors (HTTP 400, document 3 "Payment error codes"): 3004 blank or unknown
+ * customer_id (on create, checked before the table validation, so a blank customer is 3004
+ * and not a "required" refusal; on update, only a customer_id that is sent); 24016 an amount
+ * applied above the invoice's balance; 9521 a partial payment of a retainer invoice (invoice
+ * flag `is_retainer`); 9523 a changed amount on a retainer invoice on update (including
+ * dropping it).
  *
- * Choices: an unknown invoice in `invoices` -> 400 code 1000; an invoice of another
- * customer, or amounts applied above the payment's `amount` -> 400 code 2. A refund above
- * the payment's unused amount (amount - applied - refunded) -> 400 code 2. Payment numbers
- * are `1`, `2`, ... per organisation; `status` is `success`. Delete gives the applied
- * amounts back to the invoices. Refund list: `GET /customerpayments/{payment_id}/refunds`
- * (inferred path) answering `{ code, message, payment_refunds: [...] }`, no page_context.
- * Payment list: `page_context` as an object.
+ * Update is partial (a listed guess, docs/ASSUMPTIONS.md: document 3 says only "Update input
+ * is the same set" and marks no field required on update): the members sent replace the
+ * stored ones, the members not sent keep their values; `invoices`, when sent, replaces the
+ * applications.
+ *
+ * Not refused (the documents do not refuse them): an invoice of another customer in
+ * `invoices`, amounts applied above the payment's `amount`.
+ *
+ * Every refusal names its source (`refuse`, rules/common.ts): the documented codes above in
+ * the words of document 3, or a guess listed in docs/ASSUMPTIONS.md: an unknown invoice in
+ * `invoices` -> 400 code 1000 (GUESS.notFound); a refund above the payment's unused amount
+ * (amount - applied - refunded) -> 400 code 2. Payment numbers are `1`, `2`,
+ * ... per organisation; `status` is `success`. Delete gives the applied amounts back to the
+ * invoices. Refund list: `GET /customerpayments/{payment_id}/refunds` (inferred path)
+ * answering `{ code, message, payment_refunds: [...] }`, no page_context. Payment list:
+ * `page_context` as an object.
  */
 import type { Rec } from '../store';
 import { customerName, settleInvoice } from './books';
@@ -30,14 +40,30 @@ import {
 	genericDelete,
 	genericList,
 	genericUpdate,
+	GUESS,
 	invalidField,
 	isReply,
 	money,
+	NOT_FOUND,
 	notFound,
+	refuse,
 	type Reply,
 	type Rules,
+	type Source,
 	tenantOf,
 } from './common';
+
+/** The documented payment errors (document 3, "Errors"), in its words. */
+const S = {
+	customer: 'doc 002, Errors: "3004 | customer field blank or incorrect"',
+	retainerPartial: 'doc 002, Errors: "9521 | partial payment of a retainer invoice is not allowed; record the full payment"',
+	retainerChange: 'doc 002, Errors: "9523 | the payment amount made to a retainer invoice cannot be changed; delete it and add it again"',
+	overBalance: 'doc 002, Errors: "24016 | the amount entered exceeds the balance due on the invoice"',
+	refundOverUnused: 'guess: The emulator refuses a refund above the payment\'s unused amount',
+} as const satisfies Record<string, Source>;
+
+/** What a payment create or update may be refused for: its customer, its invoices (unknown, over the balance, a retainer's rules), the payment itself unknown. */
+const WRITE_SOURCES: readonly Source[] = [S.customer, S.retainerPartial, S.retainerChange, S.overBalance, GUESS.notFound];
 
 interface Application {
 	invoice_id: string;
@@ -45,10 +71,13 @@ interface Application {
 	invoice_payment_id?: string;
 }
 
-function checkCustomer(ctx: Ctx): Reply | undefined {
-	const id = bodyObject(ctx).customer_id;
+/** 3004 (document 3): the customer field blank or incorrect. On update only a customer that is sent is checked (a partial update keeps the stored one). */
+function checkCustomer(ctx: Ctx, onUpdate = false): Reply | undefined {
+	const body = bodyObject(ctx);
+	if (onUpdate && !('customer_id' in body)) return undefined;
+	const id = body.customer_id;
 	if (id === undefined || id === null || String(id).trim() === '' || !tenantOf(ctx).get('customers', String(id))) {
-		return acctError(400, CODE.customer, 'Please enter a valid customer. The customer field is blank or incorrect.');
+		return refuse(S.customer, acctError(400, CODE.customer, 'Please enter a valid customer. The customer field is blank or incorrect.'));
 	}
 	return undefined;
 }
@@ -83,35 +112,30 @@ function checkApplications(ctx: Ctx, previous?: Rec): Application[] | Reply {
 	const old = applicationsOf(previous);
 	const entries: Rec[] = Array.isArray(body.invoices) ? body.invoices : previous ? (previous.invoices ?? []) : [];
 	const apps: Application[] = [];
-	for (const [i, e] of entries.entries()) {
+	for (const e of entries) {
 		const id = String(e.invoice_id);
 		const inv = tenant.get('invoices', id);
-		if (!inv) return acctError(400, CODE.notFound, `Invoice ${id} does not exist.`);
-		if (String(inv.customer_id) !== String(body.customer_id)) {
-			return invalidField(ctx, `invoices[${i}].invoice_id`, `invoice ${inv.invoice_number} belongs to another customer`);
-		}
+		if (!inv) return refuse(GUESS.notFound, acctError(400, CODE.notFound, `Invoice ${id} does not exist.`));
 		const before = old.filter((a) => a.invoice_id === id).reduce((s, a) => s + a.amount_applied, 0);
 		const balance = money(Number(inv.balance) + before);
 		const amount = Number(e.amount_applied);
 		if (inv.is_retainer && previous && old.some((a) => a.invoice_id === id) && amount !== before) {
-			return acctError(400, CODE.retainerChange, 'The payment amount made to a retainer invoice cannot be changed. Delete the payment and add it again.');
+			return refuse(S.retainerChange, acctError(400, CODE.retainerChange, 'The payment amount made to a retainer invoice cannot be changed. Delete the payment and add it again.'));
 		}
 		if (amount > balance + 1e-9) {
-			return acctError(400, CODE.overBalance, 'The amount entered is more than the balance due for the selected invoice(s).');
+			return refuse(S.overBalance, acctError(400, CODE.overBalance, 'The amount entered is more than the balance due for the selected invoice(s).'));
 		}
 		if (inv.is_retainer && amount < balance - 1e-9 && !(previous && before === amount)) {
-			return acctError(400, CODE.retainerPartial, 'Partial payment of a retainer invoice is not allowed. Please record the full payment.');
+			return refuse(S.retainerPartial, acctError(400, CODE.retainerPartial, 'Partial payment of a retainer invoice is not allowed. Please record the full payment.'));
 		}
 		apps.push({ invoice_id: id, amount_applied: amount, invoice_payment_id: e.invoice_payment_id });
 	}
 	for (const a of old) {
 		const inv = tenant.get('invoices', a.invoice_id);
 		if (inv?.is_retainer && !apps.some((n) => n.invoice_id === a.invoice_id)) {
-			return acctError(400, CODE.retainerChange, 'The payment amount made to a retainer invoice cannot be changed. Delete the payment and add it again.');
+			return refuse(S.retainerChange, acctError(400, CODE.retainerChange, 'The payment amount made to a retainer invoice cannot be changed. Delete the payment and add it again.'));
 		}
 	}
-	const applied = apps.reduce((s, a) => s + a.amount_applied, 0);
-	if (applied > Number(body.amount) + 1e-9) return invalidField(ctx, 'amount', `is less than the amounts applied to invoices (${money(applied)})`);
 	return apps;
 }
 
@@ -140,6 +164,7 @@ function fill(ctx: Ctx, rec: Rec, apps: Application[]): void {
 
 export const paymentRules: Rules = {
 	'invoice.payment.create': {
+		sources: WRITE_SOURCES,
 		pre: checkCustomer,
 		handle: (ctx) => {
 			const apps = checkApplications(ctx);
@@ -155,7 +180,8 @@ export const paymentRules: Rules = {
 		},
 	},
 	'invoice.payment.update': {
-		pre: checkCustomer,
+		sources: WRITE_SOURCES,
+		pre: (ctx) => checkCustomer(ctx, true),
 		handle: (ctx) => {
 			const previous = findRecord(ctx);
 			if (isReply(previous)) return previous;
@@ -169,6 +195,7 @@ export const paymentRules: Rules = {
 		},
 	},
 	'invoice.payment.delete': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const rec = findRecord(ctx);
 			if (isReply(rec)) return rec;
@@ -178,6 +205,7 @@ export const paymentRules: Rules = {
 		},
 	},
 	'invoice.payment.getAll': {
+		sources: [GUESS.paging],
 		handle: (ctx) =>
 			genericList(ctx, {
 				reportName: 'Customer Payments',
@@ -197,13 +225,14 @@ export const paymentRules: Rules = {
 			}),
 	},
 	'invoice.refund.create': {
+		sources: [...NOT_FOUND, S.refundOverUnused],
 		handle: (ctx) => {
 			const payment = tenantOf(ctx).get('customerpayments', ctx.params.payment_id);
 			if (!payment) return notFound(ctx, 'Payment', ctx.params.payment_id);
 			const body = bodyObject(ctx);
 			const amount = Number(body.amount);
 			if (amount > Number(payment.unused_amount ?? 0) + 1e-9) {
-				return invalidField(ctx, 'amount', `is more than the unused amount of the payment (${payment.unused_amount ?? 0})`);
+				return refuse(S.refundOverUnused, invalidField(ctx, 'amount', `is more than the unused amount of the payment (${payment.unused_amount ?? 0})`));
 			}
 			const refund: Rec = { payment_refund_id: ctx.store.nextId(), payment_id: payment.payment_id, date: day(ctx.clock.now()), ...body, amount };
 			tenantOf(ctx).put('payment_refunds', refund.payment_refund_id, refund);
@@ -213,6 +242,7 @@ export const paymentRules: Rules = {
 		},
 	},
 	'invoice.refund.getAll': {
+		sources: NOT_FOUND,
 		handle: (ctx) => {
 			const payment = tenantOf(ctx).get('customerpayments', ctx.params.payment_id);
 			if (!payment) return notFound(ctx, 'Payment', ctx.params.payment_id);

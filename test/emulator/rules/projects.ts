@@ -36,6 +36,7 @@
  *   limits, select options); on update multi-select / multi-user fields also take
  *   `[ { add: [...], remove: [...] } ]`. A URL without protocol is stored with `https://`.
  *   Refusals: 400 INVALID_INPUTSTREAM naming the field.
+ * - Each refusal cites its source (`S` below, `GUESS` and `notFound` in common.ts).
  */
 import type { Field, Operation } from '../../../nodes/shared/tables/spec';
 import { validateValues } from '../../../nodes/shared/tables/validate';
@@ -47,17 +48,33 @@ import {
 	type Ctx,
 	genericCreate,
 	genericUpdate,
+	GUESS,
 	invalid,
 	invalidField,
 	listReply,
+	NOT_FOUND,
 	notFound,
 	ok,
 	pmError,
+	refuse,
 	type Reply,
 	type Rules,
+	type Source,
 	tenantOf,
 	timestampMs,
 } from './common';
+
+/** The document passages the project-management refusals rest on. */
+const S = {
+	trash100: 'doc 000, Limits: "Trash request `items` | 0 to 100 ids"',
+	restoreWindow: 'doc 000, Limits: "Restore window | 30 days"',
+	sortBy: 'doc 000, Endpoints: "sort_by (string; sortable fields trashed_time or name, written in the form asc(field))"',
+	filterJson: 'doc 000, Endpoints: "filter (JSON string:"',
+	customFieldValue: 'doc 000, Custom field values: "Field type | JSON shape of the value | Limit"',
+	addRemoveOnUpdate: 'doc 000, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
+} as const satisfies Record<string, Source>;
+
+const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate];
 
 export const RESTORE_WINDOW_MS = 30 * 86_400_000;
 
@@ -74,8 +91,8 @@ export function portalRecord(t: Tenant): Rec {
 	return { id: t.id, name: t.name, region: t.region, is_default: true, plan: 'Enterprise', owner: t.currentUser };
 }
 
-function badParam(message: string): Reply {
-	return pmError(400, 'INVALID_PARAMETER_VALUE', message);
+function badParam(source: Source, message: string): Reply {
+	return refuse(source, pmError(400, 'INVALID_PARAMETER_VALUE', message));
 }
 
 // ---------------------------------------------------------------- trash / bin
@@ -94,16 +111,16 @@ function binKey(module: string, id: string): string {
 	return `${module}:${id}`;
 }
 
-/** Bin entries of the requests; a refusal when one is not in the bin or fails `check`. */
-function binEntries(ctx: Ctx, check?: (e: BinEntry) => string | undefined): BinEntry[] | Reply {
+/** Bin entries of the requests; a refusal when one is not in the bin or fails `check` (whose refusals cite `source`). */
+function binEntries(ctx: Ctx, check?: (e: BinEntry) => string | undefined, source: Source = GUESS.notFound): BinEntry[] | Reply {
 	const tenant = tenantOf(ctx);
 	const out: BinEntry[] = [];
 	for (const r of trashRequests(ctx)) {
 		for (const id of r.items) {
 			const e = tenant.bin.get(binKey(r.module, id));
-			if (!e) return badParam(`Record ${id} of module ${r.module} is not in the bin`);
+			if (!e) return badParam(GUESS.notFound, `Record ${id} of module ${r.module} is not in the bin`);
 			const problem = check?.(e);
-			if (problem) return badParam(problem);
+			if (problem) return badParam(source, problem);
 			out.push(e);
 		}
 	}
@@ -125,19 +142,19 @@ function matchesCriterion(entry: Rec, c: Rec): boolean {
 	}
 }
 
-function binFilter(filter: unknown): ((e: Rec) => boolean) | string {
+function binFilter(filter: unknown): ((e: Rec) => boolean) | Reply {
 	if (filter === undefined) return () => true;
 	let parsed: Rec;
 	try {
 		parsed = typeof filter === 'string' ? JSON.parse(filter) : (filter as Rec);
 	} catch {
-		return 'filter must be JSON';
+		return badParam(S.filterJson, 'filter must be JSON');
 	}
 	const criteria: Rec[] = Array.isArray(parsed?.criteria) ? parsed.criteria : [];
 	for (const c of criteria) {
-		if (!['module', 'name', 'id'].includes(c.cfid)) return `filter: cfid "${c.cfid}" is not supported (module, name, id)`;
+		if (!['module', 'name', 'id'].includes(c.cfid)) return badParam(GUESS.binFilter, `filter: cfid "${c.cfid}" is not supported (module, name, id)`);
 		if (!['is', 'is_not', 'contains', 'starts_with'].includes(c.criteria_condition)) {
-			return `filter: criteria_condition "${c.criteria_condition}" is not supported (is, is_not, contains, starts_with)`;
+			return badParam(GUESS.binFilter, `filter: criteria_condition "${c.criteria_condition}" is not supported (is, is_not, contains, starts_with)`);
 		}
 	}
 	const any = /\bOR\b/i.test(String(parsed?.pattern ?? ''));
@@ -167,12 +184,12 @@ function applyCustomFields(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 		if (!rule) continue;
 		const addRemove = Array.isArray(value) && value.length === 1 && value[0] && typeof value[0] === 'object' && ('add' in value[0] || 'remove' in value[0]);
 		if (addRemove && rule.entry) {
-			if (!previous) return invalidField(ctx, def.api_name, 'the add / remove form is accepted on update only');
+			if (!previous) return refuse(S.addRemoveOnUpdate, invalidField(ctx, def.api_name, 'the add / remove form is accepted on update only'));
 			const change = (value as Rec[])[0];
 			for (const part of ['add', 'remove'] as const) {
 				for (const [i, v] of ((change[part] ?? []) as unknown[]).entries()) {
 					const problem = check({ ...rule.entry, name: `${def.api_name}[0].${part}[${i}]` }, v);
-					if (problem) return invalid(ctx.area, [{ field: `${def.api_name}[0].${part}[${i}]`, message: problem }]);
+					if (problem) return refuse(S.customFieldValue, invalid(ctx.area, [{ field: `${def.api_name}[0].${part}[${i}]`, message: problem }]));
 				}
 			}
 			const key = (v: unknown) => JSON.stringify(v);
@@ -180,16 +197,16 @@ function applyCustomFields(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 			const current = ((previous[def.api_name] ?? []) as unknown[]).filter((v) => !removed.has(key(v)));
 			for (const v of (change.add ?? []) as unknown[]) if (!current.some((c) => key(c) === key(v))) current.push(v);
 			const limit = rule.field.maxItems;
-			if (limit !== undefined && current.length > limit) return invalidField(ctx, def.api_name, `must hold at most ${limit} entries`);
+			if (limit !== undefined && current.length > limit) return refuse(S.customFieldValue, invalidField(ctx, def.api_name, `must hold at most ${limit} entries`));
 			rec[def.api_name] = current;
 			continue;
 		}
 		if (def.type === 'url' && typeof value === 'string') {
-			if (value.length > 200) return invalidField(ctx, def.api_name, 'must be at most 200 characters');
+			if (value.length > 200) return refuse(S.customFieldValue, invalidField(ctx, def.api_name, 'must be at most 200 characters'));
 			if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) value = `https://${value}`;
 		}
 		const problem = check({ ...rule.field, maxLength: def.type === 'url' ? undefined : rule.field.maxLength }, value);
-		if (problem) return invalid(ctx.area, [{ field: def.api_name, message: problem.replace(`"${def.api_name}" `, '') }]);
+		if (problem) return refuse(S.customFieldValue, invalid(ctx.area, [{ field: def.api_name, message: problem.replace(`"${def.api_name}" `, '') }]));
 		rec[def.api_name] = value;
 	}
 }
@@ -202,17 +219,19 @@ function liveRecord(t: Tenant, module: string, id: string): Rec | undefined {
 
 export const projectsRules: Rules = {
 	'projects.portal.getAll': {
+		sources: [GUESS.paging],
 		handle: (ctx) => listReply(ctx, 'portals', ctx.store.portalsIn(ctx.region).map(portalRecord)),
 	},
-	'projects.portal.get': { handle: (ctx) => ok(portalRecord(tenantOf(ctx))) },
+	'projects.portal.get': { sources: [], handle: (ctx) => ok(portalRecord(tenantOf(ctx))) },
 
 	'projects.trash.moveToTrash': {
+		sources: [S.trash100, GUESS.notFound],
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const [req] = trashRequests(ctx);
-			if (req.items.length > 100) return invalidField(ctx, 'items', `must hold at most 100 entries (got ${req.items.length})`);
+			if (req.items.length > 100) return refuse(S.trash100, invalidField(ctx, 'items', `must hold at most 100 entries (got ${req.items.length})`));
 			const missing = req.items.find((id) => !liveRecord(t, req.module, id));
-			if (missing) return badParam(`No live record ${missing} in module ${req.module}`);
+			if (missing) return badParam(GUESS.notFound, `No live record ${missing} in module ${req.module}`);
 			const now = ctx.clock.now();
 			for (const id of req.items) {
 				const record = liveRecord(t, req.module, id) as Rec;
@@ -237,11 +256,12 @@ export const projectsRules: Rules = {
 		},
 	},
 	'projects.trash.getBin': {
+		sources: [S.sortBy, S.filterJson, GUESS.binFilter, GUESS.paging],
 		handle: (ctx) => {
 			const m = /^(asc|desc)\((trashed_time|name)\)$/.exec(ctx.query.sort_by ?? 'desc(trashed_time)');
-			if (!m) return badParam('sort_by must be asc(field) or desc(field) with field trashed_time or name');
+			if (!m) return badParam(S.sortBy, 'sort_by must be asc(field) or desc(field) with field trashed_time or name');
 			const filter = binFilter(ctx.query.filter);
-			if (typeof filter === 'string') return badParam(filter);
+			if (typeof filter !== 'function') return filter;
 			const [, direction, field] = m;
 			const entries = [...tenantOf(ctx).bin.values()]
 				.sort((a, b) => (field === 'name' ? String(a.entry.name).localeCompare(String(b.entry.name)) : a.trashedAt - b.trashedAt))
@@ -251,12 +271,16 @@ export const projectsRules: Rules = {
 		},
 	},
 	'projects.trash.restore': {
+		sources: [GUESS.notFound, S.restoreWindow],
 		handle: (ctx) => {
 			const now = ctx.clock.now();
-			const entries = binEntries(ctx, (e) =>
-				now - e.trashedAt > RESTORE_WINDOW_MS
-					? `Record ${e.id} of module ${e.module} was trashed on ${e.entry.trashed_time}, more than 30 days ago, and cannot be restored`
-					: undefined,
+			const entries = binEntries(
+				ctx,
+				(e) =>
+					now - e.trashedAt > RESTORE_WINDOW_MS
+						? `Record ${e.id} of module ${e.module} was trashed on ${e.entry.trashed_time}, more than 30 days ago, and cannot be restored`
+						: undefined,
+				S.restoreWindow,
 			);
 			if (!Array.isArray(entries)) return entries;
 			const t = tenantOf(ctx);
@@ -268,6 +292,7 @@ export const projectsRules: Rules = {
 		},
 	},
 	'projects.trash.deletePermanently': {
+		sources: [GUESS.notFound],
 		handle: (ctx) => {
 			const entries = binEntries(ctx);
 			if (!Array.isArray(entries)) return entries;
@@ -276,6 +301,7 @@ export const projectsRules: Rules = {
 		},
 	},
 	'projects.trash.emptyBin': {
+		sources: [],
 		handle: (ctx) => {
 			const count = tenantOf(ctx).bin.size;
 			tenantOf(ctx).bin.clear();
@@ -283,17 +309,19 @@ export const projectsRules: Rules = {
 		},
 	},
 
-	'projects.search.search': { handle: (ctx) => search(ctx) },
+	'projects.search.search': { sources: [GUESS.paging], handle: (ctx) => search(ctx) },
 	'projects.search.searchInProject': {
+		sources: [GUESS.notFound, GUESS.paging],
 		handle: (ctx) => (tenantOf(ctx).get('projects', ctx.params.project_id) ? search(ctx, ctx.params.project_id) : notFound(ctx, 'Project', ctx.params.project_id)),
 	},
 
 	'projects.project.create': {
+		sources: [GUESS.notFound, ...CUSTOM_FIELDS],
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const body = bodyObject(ctx);
 			const source = body.copy_from !== undefined ? t.get('projects', String(body.copy_from)) : undefined;
-			if (body.copy_from !== undefined && !source) return invalidField(ctx, 'copy_from', `no project or template with id ${body.copy_from}`);
+			if (body.copy_from !== undefined && !source) return refuse(GUESS.notFound, invalidField(ctx, 'copy_from', `no project or template with id ${body.copy_from}`));
 			return genericCreate(ctx, (rec) => {
 				if (source) {
 					for (const [k, v] of Object.entries(source)) if (!(k in rec) && !['id', 'created_time', 'last_modified_time', 'name'].includes(k)) rec[k] = structuredClone(v);
@@ -307,9 +335,11 @@ export const projectsRules: Rules = {
 		},
 	},
 	'projects.project.update': {
+		sources: [...NOT_FOUND, ...CUSTOM_FIELDS],
 		handle: (ctx) => genericUpdate(ctx, (rec, _ctx, previous) => applyCustomFields(ctx, rec, previous)),
 	},
 	'projects.myTasks.get': {
+		sources: [],
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const mine = t.all('tasks').filter((task) => ((task.owners ?? []) as Rec[]).some((o) => o.zpuid === t.currentUser.zpuid));
