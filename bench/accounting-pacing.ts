@@ -29,7 +29,7 @@ import { runWorkflow } from '../test/harness';
 import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
-import { admin, emulatorProcess } from './support';
+import { admin, emulatorProcess, mostInOneWindow } from './support';
 import { console, process } from '../test/host/globals';
 
 interface Recorded {
@@ -38,15 +38,6 @@ interface Recorded {
 	area?: string;
 }
 
-/** The most requests that arrived within any `windowMs` (arrival times in order). */
-function mostInOneWindow(times: number[], windowMs: number): number {
-	let most = 0;
-	for (let i = 0, first = 0; i < times.length; i++) {
-		while (times[i] - times[first] >= windowMs) first++;
-		most = Math.max(most, i - first + 1);
-	}
-	return most;
-}
 
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);

@@ -28,6 +28,7 @@ import type { RecordedRequest } from '../test/emulator/server';
 import { steps, WorkflowEnv } from '../test/workflows/support';
 import type { Step } from '../test/workflows/support';
 import { console, process } from '../test/host/globals';
+import { mostInOneWindow } from './support';
 
 interface Scenario {
 	name: string;
@@ -36,15 +37,6 @@ interface Scenario {
 	latencyMs?: number;
 }
 
-/** The most requests that arrived within any `windowMs` (arrival times in order). */
-function mostInOneWindow(times: number[], windowMs: number): number {
-	let most = 0;
-	for (let i = 0, first = 0; i < times.length; i++) {
-		while (times[i] - times[first] >= windowMs) first++;
-		most = Math.max(most, i - first + 1);
-	}
-	return most;
-}
 
 const ratio = (took: number, minimum: number) => (minimum ? `${(took / minimum).toFixed(2)}x` : '-');
 const row = (values: Array<string | number>, widths: number[]) => values.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]) : String(v).padStart(widths[i]))).join(' ');

@@ -31,3 +31,13 @@ export function median(values: number[]): number {
 	const mid = sorted.length >> 1;
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/** The most requests that arrived within any `windowMs` (arrival times in order). */
+export function mostInOneWindow(times: number[], windowMs: number): number {
+	let most = 0;
+	for (let i = 0, first = 0; i < times.length; i++) {
+		while (times[i] - times[first] >= windowMs) first++;
+		most = Math.max(most, i - first + 1);
+	}
+	return most;
+}

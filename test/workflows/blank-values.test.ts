@@ -10,15 +10,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
 import { jsonAlternativeName, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { formName, isBlank, trimBlank } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../emulator/demo-data';
+import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
 import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
 
 const env = useWorkflowEnv({ demo: true });
@@ -39,13 +35,7 @@ describe('isBlank, the one rule', () => {
 	});
 });
 
-const AREAS: Array<{ area: Area; type: string }> = [
-	{ area: booksArea, type: 'vendorBooks' },
-	{ area: projectsArea, type: 'vendorProjects' },
-	{ area: invoiceArea, type: 'vendorInvoice' },
-	{ area: billingArea, type: 'vendorBilling' },
-	{ area: inventoryArea, type: 'vendorInventory' },
-];
+const AREAS: Array<{ area: Area; type: string }> = ACTION_AREAS.map((area) => ({ area, type: NODE_OF[area.value] }));
 
 /** Field types entered as text. */
 const TEXT: readonly FieldType[] = ['string', 'id', 'email', 'url', 'phone', 'date', 'time', 'dateTime'];

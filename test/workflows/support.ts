@@ -18,7 +18,7 @@ import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorP
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
 import { apiClient, startEmulator } from '../emulator/server';
 import type { Tenant } from '../emulator/store';
-import { listSearch, runWorkflow, UNPACED_PER_MINUTE } from '../harness';
+import { listSearch, pollOnce, runWorkflow, UNPACED_PER_MINUTE } from '../harness';
 import type { HarnessCredential, RunResult } from '../harness';
 
 export const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
@@ -296,3 +296,32 @@ export const byId = (value: string): IDataObject => ({ __rl: true, mode: 'id', v
 export const fromList = (value: string, cachedResultName?: string): IDataObject =>
 	cachedResultName === undefined ? { __rl: true, mode: 'list', value } : { __rl: true, mode: 'list', value, cachedResultName };
 
+
+/**
+ * A trigger node in a workflow; each poll (`pollTrigger`) runs with the static data the
+ * previous one left.
+ */
+export class PolledTrigger {
+	staticData: IDataObject = {};
+
+	constructor(
+		protected readonly env: WorkflowEnv,
+		protected readonly type: new () => INodeType,
+		protected readonly parameters: IDataObject,
+	) {}
+
+	/** One poll: the emitted items' JSON and the API requests it made (a manual one leaves the static data alone). */
+	async pollTrigger(mode: 'trigger' | 'manual' = 'trigger'): Promise<{ items: IDataObject[]; calls: RecordedRequest[] }> {
+		this.env.em.clearRequests();
+		const result = await pollOnce({
+			nodeType: this.type,
+			node: vendorNode(this.type, this.parameters, 'Trigger'),
+			credentials: this.env.credentials,
+			credentialTypes: [VendorOAuth2Api],
+			staticData: this.staticData,
+			mode,
+		});
+		if (mode === 'trigger') this.staticData = result.staticData;
+		return { items: (result.items?.[0] ?? []).map((i) => i.json), calls: this.env.apiRequests() };
+	}
+}

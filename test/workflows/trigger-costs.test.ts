@@ -10,7 +10,6 @@
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule, ACCOUNTING_RULE, DOCUMENTED_RULE } from '../../nodes/shared/api/pacing';
 import { DEFAULT_MAX_CALLS_PER_DAY } from '../../nodes/shared/poll/budget';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
@@ -20,9 +19,8 @@ import { Clock } from '../emulator/clock';
 import { RULES } from '../emulator/rules';
 import { day, timestampMs } from '../emulator/rules/common';
 import type { Reply } from '../emulator/rules/common';
-import { pollOnce } from '../harness';
 import { Container } from '../harness/setup';
-import { vendorNode, WorkflowEnv } from './support';
+import { PolledTrigger, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';
 
 const N = 10_000;
@@ -73,32 +71,19 @@ function withPollTimes(Type: new () => INodeType): new () => INodeType {
 	};
 }
 
-/** A trigger node in a workflow; each poll runs with the static data the previous one left. */
-class Trigger {
-	staticData: IDataObject = {};
-	private readonly type: new () => INodeType;
-
+/** A trigger node (with n8n's Poll Times) in a workflow; each poll runs with the static data the previous one left. */
+class Trigger extends PolledTrigger {
 	constructor(
 		type: new () => INodeType,
-		private readonly parameters: IDataObject,
+		parameters: IDataObject,
 		private readonly idField: string,
 	) {
-		this.type = withPollTimes(type);
+		super(env, withPollTimes(type), parameters);
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<Poll> {
-		env.em.clearRequests();
-		const result = await pollOnce({
-			nodeType: this.type,
-			node: vendorNode(this.type, this.parameters, 'Trigger'),
-			credentials: env.credentials,
-			credentialTypes: [VendorOAuth2Api],
-			staticData: this.staticData,
-			mode,
-		});
-		if (mode === 'trigger') this.staticData = result.staticData;
-		const items = (result.items?.[0] ?? []).map((i) => i.json);
-		return { items, ids: items.map((i) => String(i[this.idField])), calls: env.apiRequests().length };
+		const { items, calls } = await this.pollTrigger(mode);
+		return { items, ids: items.map((i) => String(i[this.idField])), calls: calls.length };
 	}
 
 	budget(): IDataObject {

@@ -6,7 +6,6 @@
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
@@ -17,8 +16,7 @@ import { RULES } from '../emulator/rules';
 import { timestamp } from '../emulator/rules/common';
 import type { RecordedRequest } from '../emulator/server';
 import type { Tenant } from '../emulator/store';
-import { pollOnce } from '../harness';
-import { vendorNode, WorkflowEnv } from './support';
+import { PolledTrigger, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });
@@ -41,27 +39,14 @@ interface Poll {
 	calls: RecordedRequest[];
 }
 
-/** A trigger node in a workflow; each poll runs with the static data the previous one left. */
-class Trigger {
-	staticData: IDataObject = {};
-
-	constructor(
-		private readonly type: new () => INodeType,
-		private readonly parameters: IDataObject,
-	) {}
+/** A trigger node of this file's emulator; each poll runs with the static data the previous one left. */
+class Trigger extends PolledTrigger {
+	constructor(type: new () => INodeType, parameters: IDataObject) {
+		super(env, type, parameters);
+	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<Poll> {
-		env.em.clearRequests();
-		const result = await pollOnce({
-			nodeType: this.type,
-			node: vendorNode(this.type, this.parameters, 'Trigger'),
-			credentials: env.credentials,
-			credentialTypes: [VendorOAuth2Api],
-			staticData: this.staticData,
-			mode,
-		});
-		if (mode === 'trigger') this.staticData = result.staticData;
-		return { items: (result.items?.[0] ?? []).map((i) => i.json), calls: env.apiRequests() };
+		return await this.pollTrigger(mode);
 	}
 }
 

@@ -9,26 +9,17 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
 import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
 import type { Area } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../emulator/demo-data';
+import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
 import type { RecordedRequest } from '../emulator/server';
 import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 
-const AREAS: Array<{ area: Area; type: string }> = [
-	{ area: booksArea, type: 'vendorBooks' },
-	{ area: projectsArea, type: 'vendorProjects' },
-	{ area: invoiceArea, type: 'vendorInvoice' },
-	{ area: billingArea, type: 'vendorBilling' },
-	{ area: inventoryArea, type: 'vendorInventory' },
-];
+const AREAS: Array<{ area: Area; type: string }> = ACTION_AREAS.map((area) => ({ area, type: NODE_OF[area.value] }));
 
 const customFields = { values: [{ customfield_id: '501', value: 'Blue' }] };
 
