@@ -11,7 +11,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError, normaliseScalar, splitList } from '../shared/api/request';
 import type { Field, Operation } from '../shared/tables/spec';
-import { validateValues } from '../shared/tables/validate';
+import { isBlank, validateValues } from '../shared/tables/validate';
 import { customFieldTypes } from './spec/customFieldTypes';
 import type { CustomFieldType } from './spec/customFieldTypes';
 
@@ -190,8 +190,9 @@ function shapeValue(type: CustomFieldType, value: unknown): unknown {
 	}
 }
 
-function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+/** No value: blank by the shared rule (spaces, no-break and zero-width spaces too), or an empty list. */
+function noValue(value: unknown): boolean {
+	return isBlank(value) || (Array.isArray(value) && value.length === 0);
 }
 
 /** Limits of a number as written (characters, digits): checked on what the user typed, before any rounding. */
@@ -250,7 +251,7 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 			continue;
 		}
 		const raw = type.shape === 'boolean' ? (entry.value !== undefined && entry.value !== '' ? entry.value : entry.booleanValue) : entry.value;
-		if (isBlank(raw)) {
+		if (noValue(raw)) {
 			problems.push(`"${name}" needs a value (${type.name})`);
 			continue;
 		}
