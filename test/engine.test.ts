@@ -6,7 +6,7 @@ import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/t
 import { booksArea } from '../nodes/VendorBooks/spec';
 import { invoiceArea } from '../nodes/VendorInvoice/spec';
 import { billingArea } from '../nodes/VendorBilling/spec';
-import { findOperation, ItemReader } from '../nodes/shared/run/execute';
+import { findOperation, ItemReader } from '../nodes/shared/run/reader';
 
 const ok = (field: Field, value: unknown) => fieldSchema(field).safeParse(value).success;
 

@@ -9,8 +9,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertValid, checkAnswer, chunk, findOperation, readBeforeWrite, runStandard } from '../shared/run/execute';
-import type { OperationRun, Special } from '../shared/run/execute';
+import { readBeforeWrite } from '../shared/run/execute';
+import { assertValid, findOperation } from '../shared/run/reader';
+import { checkAnswer, chunk, runStandard } from '../shared/run/standard';
+import type { OperationRun, Special } from '../shared/run/types';
 import { settleCalls, uniqueIds, undoneRecords } from '../shared/run/calls';
 import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';

@@ -14,8 +14,9 @@ import { pollArea } from './poll/poll';
 import { triggerNodeDescription } from './poll/description';
 import type { TriggerMeta } from './poll/description';
 import type { TriggerEvent } from './poll/event';
-import { executeArea, listSearchMethods } from './run/execute';
-import type { ItemPart, Special } from './run/execute';
+import { executeArea } from './run/execute';
+import { listSearchMethods } from './run/listSearch';
+import type { ItemPart, Special } from './run/types';
 import type { Area } from './tables/spec';
 
 /** The features of every action node, in the order their properties follow the operations'. */

@@ -24,7 +24,7 @@ import type {
 
 import { inputProperty } from '../describe/describe';
 import type { DescriptionPart } from '../describe/describe';
-import type { ItemPart } from '../run/execute';
+import type { ItemPart } from '../run/types';
 import { readList } from '../run/calls';
 import { assertNotRefused, fileNameFrom, listPages } from '../api/pages';
 import { inputFailure, InputError } from '../api/errors';

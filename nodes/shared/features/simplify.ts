@@ -9,7 +9,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { DescriptionPart } from '../describe/describe';
-import type { ItemPart, OperationRun } from '../run/execute';
+import type { ItemPart, OperationRun } from '../run/types';
 import type { Area, Operation, Resource } from '../tables/spec';
 
 /**

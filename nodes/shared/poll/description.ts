@@ -8,7 +8,7 @@ import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { fieldProperty, inputProperty, ORGANIZATION_ID } from '../describe/describe';
 import type { NodeMeta } from '../describe/describe';
-import { findOperation } from '../run/execute';
+import { findOperation } from '../run/reader';
 import type { Area, Field, Operation } from '../tables/spec';
 import { DEFAULT_MAX_CALLS_PER_DAY } from './budget';
 import type { TriggerEvent } from './event';

@@ -36,7 +36,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findOperation } from '../run/execute';
+import { findOperation } from '../run/reader';
 import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';
 import { checkValues } from '../tables/validate';
