@@ -10,12 +10,12 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { areaProperties } from '../nodes/shared/node';
 import type { Area } from '../nodes/shared/tables/spec';
-import { billingArea } from '../nodes/VendorBilling/spec';
-import { booksArea } from '../nodes/VendorBooks/spec';
-import { inventoryArea } from '../nodes/VendorInventory/spec';
-import { invoiceArea } from '../nodes/VendorInvoice/spec';
+import { billingArea } from '../nodes/VendorBilling/tables';
+import { booksArea } from '../nodes/VendorBooks/tables';
+import { inventoryArea } from '../nodes/VendorInventory/tables';
+import { invoiceArea } from '../nodes/VendorInvoice/tables';
 import { customFieldProperties } from '../nodes/VendorProjects/customFields';
-import { projectsArea } from '../nodes/VendorProjects/spec';
+import { projectsArea } from '../nodes/VendorProjects/tables';
 
 import { VendorBilling } from '../nodes/VendorBilling/VendorBilling.node';
 import { VendorBillingTrigger } from '../nodes/VendorBillingTrigger/VendorBillingTrigger.node';

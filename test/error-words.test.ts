@@ -10,10 +10,10 @@
 import type { INode } from 'n8n-workflow';
 
 import { apiError, explainFailure } from '../nodes/shared/api/errors';
-import { billingArea } from '../nodes/VendorBilling/spec';
-import { booksArea } from '../nodes/VendorBooks/spec';
-import { inventoryArea } from '../nodes/VendorInventory/spec';
-import { invoiceArea } from '../nodes/VendorInvoice/spec';
+import { billingArea } from '../nodes/VendorBilling/tables';
+import { booksArea } from '../nodes/VendorBooks/tables';
+import { inventoryArea } from '../nodes/VendorInventory/tables';
+import { invoiceArea } from '../nodes/VendorInvoice/tables';
 import { DEMO } from './emulator/demo-data';
 import { byId, expectNoError, json, useWorkflowEnv } from './workflows/support';
 

@@ -1,6 +1,6 @@
 import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
-import { billingArea } from './spec';
+import { billingArea } from './tables';
 
 /** Thin: description, pickers and execute are derived from the field tables in ./spec. */
 export class VendorBilling extends areaNodeClass(billingArea, {

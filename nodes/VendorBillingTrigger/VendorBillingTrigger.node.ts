@@ -1,6 +1,6 @@
 import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
-import { billingArea } from '../VendorBilling/spec';
+import { billingArea } from '../VendorBilling/tables';
 import { billingEvents } from './events';
 
 /** Thin: polls the billing-project list named in ./events. */

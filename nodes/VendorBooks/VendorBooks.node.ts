@@ -1,6 +1,6 @@
 import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
-import { booksArea } from './spec';
+import { booksArea } from './tables';
 import { booksSpecials } from './specials';
 
 /** Thin: derived from the field tables in ./spec; irregular operations in ./specials. */

@@ -1,6 +1,6 @@
 import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
-import { booksArea } from '../VendorBooks/spec';
+import { booksArea } from '../VendorBooks/tables';
 import { booksEvents } from './events';
 
 /** Thin: polls the Books lists named in ./events. */

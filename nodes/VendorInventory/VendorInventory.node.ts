@@ -1,6 +1,6 @@
 import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
-import { inventoryArea } from './spec';
+import { inventoryArea } from './tables';
 
 /** Thin: description, pickers and execute are derived from the field tables in ./spec. */
 export class VendorInventory extends areaNodeClass(inventoryArea, {

@@ -1,6 +1,6 @@
 import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
-import { inventoryArea } from '../VendorInventory/spec';
+import { inventoryArea } from '../VendorInventory/tables';
 import { inventoryEvents } from './events';
 
 /** Thin: polls the bill list named in ./events. */

@@ -1,6 +1,6 @@
 import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
-import { invoiceArea } from './spec';
+import { invoiceArea } from './tables';
 
 /** Thin: description, pickers and execute are derived from the field tables in ./spec. */
 export class VendorInvoice extends areaNodeClass(invoiceArea, {

@@ -1,6 +1,6 @@
 import { ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
-import { invoiceArea } from '../VendorInvoice/spec';
+import { invoiceArea } from '../VendorInvoice/tables';
 import { invoiceEvents } from './events';
 
 /** Thin: polls the customer-payment list named in ./events. */

@@ -1,7 +1,7 @@
 import { idHint, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
 import { customFieldProperties } from './customFields';
-import { projectsArea } from './spec';
+import { projectsArea } from './tables';
 import { projectsSpecials } from './specials';
 
 /** Thin: description, pickers and execute are derived from the field tables in ./spec. */

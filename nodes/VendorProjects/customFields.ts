@@ -1,7 +1,7 @@
 /**
  * Typed custom-field values of projects (document 000, "Custom field values"), entered by
  * API name in the node's "Custom Fields" list, turned into the documented JSON shapes and
- * checked against the limits of spec/customFieldTypes.ts before anything is sent.
+ * checked against the limits of tables/customFieldTypes.ts before anything is sent.
  *
  * The call that lists a portal's custom fields has no documented path, so the user names
  * each field's API name and type; select options are not known to the node (the server
@@ -12,8 +12,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { InputError, normaliseScalar, splitList } from '../shared/api/request';
 import type { Field, Operation } from '../shared/tables/spec';
 import { isBlank, validateValues } from '../shared/tables/validate';
-import { customFieldTypes } from './spec/customFieldTypes';
-import type { CustomFieldType } from './spec/customFieldTypes';
+import { customFieldTypes } from './tables/customFieldTypes';
+import type { CustomFieldType } from './tables/customFieldTypes';
 
 const PROTOCOL = /^[a-z][a-z0-9+.-]*:\/\//i;
 

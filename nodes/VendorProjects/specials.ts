@@ -2,7 +2,7 @@
  * Irregular Projects operations, named by `special` in the tables:
  * - customFields (project create / update): the "Custom Fields" list becomes top-level body
  *   keys in the documented JSON shapes (the add / remove form for multi-value types on
- *   update), checked against spec/customFieldTypes.ts before anything is sent.
+ *   update), checked against tables/customFieldTypes.ts before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 

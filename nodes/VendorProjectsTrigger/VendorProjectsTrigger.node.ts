@@ -1,6 +1,6 @@
 import { idHint, related } from '../shared/tables/hints';
 import { triggerNodeClass } from '../shared/node';
-import { projectsArea } from '../VendorProjects/spec';
+import { projectsArea } from '../VendorProjects/tables';
 import { projectsEvents } from './events';
 
 /** Thin: polls the project-management lists named in ./events. */

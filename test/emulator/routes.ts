@@ -15,11 +15,11 @@
  */
 import type { Area, HttpMethod, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 
 export const AREAS: readonly Area[] = [projectsArea, booksArea, invoiceArea, billingArea, inventoryArea];
 

@@ -42,7 +42,7 @@ export interface CustomFieldDef {
 	/** API name, the key used in project / task bodies. */
 	api_name: string;
 	label: string;
-	/** `value` of a type in nodes/VendorProjects/spec/customFieldTypes.ts. */
+	/** `value` of a type in nodes/VendorProjects/tables/customFieldTypes.ts. */
 	type: string;
 	module: 'projects' | 'tasks';
 	/** Select types: the predefined options. */

@@ -3,7 +3,7 @@
  * Run: npx jest test/tables/books
  */
 import type { Field, Operation, Resource } from '../../nodes/shared/tables/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
+import { booksArea } from '../../nodes/VendorBooks/tables';
 import { booksSpecials } from '../../nodes/VendorBooks/specials';
 
 /** The documented calls, copied literally from document 001. */

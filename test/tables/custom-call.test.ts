@@ -8,11 +8,11 @@ import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workf
 import { CUSTOM_CALL, CUSTOM_CALL_NAME, customPath } from '../../nodes/shared/features/customCall';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { booksArea } from '../../nodes/VendorBooks/spec';
+import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 
 const nodes: Array<[string, INodeType]> = [
 	['Vendor Books', new VendorBooks()],

@@ -13,11 +13,11 @@ import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Area } from '../../nodes/shared/tables/spec';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
 import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
 import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';

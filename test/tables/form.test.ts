@@ -8,8 +8,8 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, IN
 import { ENTRY_MORE, ENTRY_SHOWN_MAX } from '../../nodes/shared/tables/naming';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { checkValues } from '../../nodes/shared/tables/validate';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { NODE_TYPES } from '../workflows/support';
 

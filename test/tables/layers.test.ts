@@ -4,7 +4,7 @@
  * README's Design section maps them:
  *
  *   tables    nodes/shared/tables/   the field tables' types, naming, inferred texts, validation
- *   spec      nodes/<Node>/spec/     the field tables themselves (data)
+ *   areaTables nodes/<Node>/tables/  the field tables themselves (data)
  *   api       nodes/shared/api/      requests, transport, pacing, limits, errors, waits, pages
  *   describe  nodes/shared/describe/ node properties from the tables
  *   run       nodes/shared/run/      the item loop and the pickers
@@ -18,19 +18,19 @@ import { dirname, join, relative, resolve } from '../host/path';
 
 const ROOT = resolve(module.path, '../..');
 
-type Part = 'tables' | 'spec' | 'api' | 'describe' | 'run' | 'features' | 'poll' | 'root' | 'node' | 'credentials';
+type Part = 'tables' | 'areaTables' | 'api' | 'describe' | 'run' | 'features' | 'poll' | 'root' | 'node' | 'credentials';
 
 /** What each part may import (besides packages). */
 const MAY_IMPORT: Record<Part, readonly Part[]> = {
 	tables: ['tables'],
-	spec: ['tables', 'spec'],
+	areaTables: ['tables', 'areaTables'],
 	api: ['tables', 'api'],
 	describe: ['tables', 'api', 'describe'],
 	run: ['tables', 'api', 'run'],
 	features: ['tables', 'api', 'describe', 'run', 'features'],
 	poll: ['tables', 'api', 'describe', 'run', 'poll'],
 	root: ['tables', 'api', 'describe', 'run', 'features', 'poll', 'root'],
-	node: ['tables', 'spec', 'api', 'run', 'poll', 'root', 'node'],
+	node: ['tables', 'areaTables', 'api', 'run', 'poll', 'root', 'node'],
 	credentials: ['tables', 'api'],
 };
 
@@ -51,7 +51,7 @@ function partOf(file: string): Part {
 		if (!['tables', 'api', 'describe', 'run', 'features', 'poll'].includes(folder)) throw new Error(`${file}: unknown folder of nodes/shared/`);
 		return folder;
 	}
-	return parts[2] === 'spec' ? 'spec' : 'node';
+	return parts[2] === 'tables' ? 'areaTables' : 'node';
 }
 
 function sources(dir: string): string[] {
@@ -124,8 +124,8 @@ function layerViolations(): string[] {
 	for (const [from, targets] of graph) {
 		for (const to of targets) {
 			if (!MAY_IMPORT[partOf(from)].includes(partOf(to))) out.push(`${from} -> ${to}`);
-			// a node's spec reads only the shared tables and its own node's tables
-			else if (partOf(from) === 'spec' && partOf(to) === 'spec' && from.split('/')[1] !== to.split('/')[1]) out.push(`${from} -> ${to}`);
+			// a node's field tables read only the shared tables and its own node's tables
+			else if (partOf(from) === 'areaTables' && partOf(to) === 'areaTables' && from.split('/')[1] !== to.split('/')[1]) out.push(`${from} -> ${to}`);
 		}
 	}
 	return out.sort();

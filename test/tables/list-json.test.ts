@@ -2,11 +2,11 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import * as Billing from '../../nodes/VendorBilling/spec';
-import * as Books from '../../nodes/VendorBooks/spec';
-import * as Inventory from '../../nodes/VendorInventory/spec';
-import * as Invoice from '../../nodes/VendorInvoice/spec';
-import * as Projects from '../../nodes/VendorProjects/spec';
+import * as Billing from '../../nodes/VendorBilling/tables';
+import * as Books from '../../nodes/VendorBooks/tables';
+import * as Inventory from '../../nodes/VendorInventory/tables';
+import * as Invoice from '../../nodes/VendorInvoice/tables';
+import * as Projects from '../../nodes/VendorProjects/tables';
 import type { Area } from '../../nodes/shared/tables/spec';
 
 const areas = [Books, Inventory, Invoice, Billing, Projects].flatMap((m) => Object.values(m).filter((v): v is Area => typeof v === 'object' && v !== null && 'resources' in v));

@@ -5,9 +5,9 @@
 import { explainFailure } from '../../nodes/shared/api/errors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 
 interface Documented {
 	/** The method and path exactly as the document's endpoint tables write them. */

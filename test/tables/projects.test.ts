@@ -1,6 +1,6 @@
 import type { Field, Operation } from '../../nodes/shared/tables/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
-import { customFieldTypes } from '../../nodes/VendorProjects/spec/customFieldTypes';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
+import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
 import type { IDataObject } from 'n8n-workflow';
 import { customFieldValues } from '../../nodes/VendorProjects/customFields';
 

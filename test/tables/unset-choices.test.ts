@@ -10,7 +10,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
 
 /** The property `name` shown for `resource` / `operation`, at the top or inside one of its collections (Additional Fields, Filters). */

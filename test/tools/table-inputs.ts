@@ -7,11 +7,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { inputProperty } from '../../nodes/shared/describe/describe';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';

@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { booksArea } from '../../nodes/VendorBooks/spec';
+import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { DEMO } from '../emulator/demo-data';
 import { runWorkflow } from '../harness';

@@ -9,15 +9,15 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import type { Area, Resource } from '../../nodes/shared/tables/spec';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
-import { billingArea } from '../../nodes/VendorBilling/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { booksArea } from '../../nodes/VendorBooks/spec';
+import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
-import { inventoryArea } from '../../nodes/VendorInventory/spec';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { DEMO } from '../emulator/demo-data';
 import { byId, expectNoError, json, steps, useWorkflowEnv } from './support';
 

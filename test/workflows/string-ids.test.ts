@@ -10,10 +10,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
-import { billingArea } from '../../nodes/VendorBilling/spec';
-import { booksArea } from '../../nodes/VendorBooks/spec';
-import { projectsArea } from '../../nodes/VendorProjects/spec';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { projectsArea } from '../../nodes/VendorProjects/tables';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { checkValues, idTextProblem } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../emulator/demo-data';

@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { invoiceArea } from '../../nodes/VendorInvoice/spec';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import type { Area } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../emulator/demo-data';

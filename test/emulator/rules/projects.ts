@@ -32,7 +32,7 @@
  *   Result entries `{ id, name, module, project: { id, name } }`.
  * - My tasks: the portal's tasks owned by the signed-in user (`owners[].zpuid`).
  * - Custom fields: body keys equal to the API name of a custom field defined on the portal
- *   for projects are checked against nodes/VendorProjects/spec/customFieldTypes.ts (shape and
+ *   for projects are checked against nodes/VendorProjects/tables/customFieldTypes.ts (shape and
  *   limits, select options); on update multi-select / multi-user fields also take
  *   `[ { add: [...], remove: [...] } ]`. A URL without protocol is stored with `https://`.
  *   Refusals: 400 INVALID_INPUTSTREAM naming the field.
@@ -41,7 +41,7 @@
 import type { Field, Operation } from '../../../nodes/shared/tables/spec';
 import { validateValues } from '../../../nodes/shared/tables/validate';
 import { customFieldRule as sharedRule } from '../../../nodes/VendorProjects/customFields';
-import { customFieldTypes } from '../../../nodes/VendorProjects/spec/customFieldTypes';
+import { customFieldTypes } from '../../../nodes/VendorProjects/tables/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
 	bodyObject,
