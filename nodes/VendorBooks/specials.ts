@@ -13,7 +13,7 @@ import { readBeforeWrite } from '../shared/run/execute';
 import { assertValid, findOperation } from '../shared/run/reader';
 import { checkAnswer, chunk, runStandard } from '../shared/run/standard';
 import type { OperationRun, Special } from '../shared/run/types';
-import { settleCalls, uniqueIds, undoneRecords } from '../shared/run/calls';
+import { settleCalls, throwLoneFailure, uniqueIds, undoneRecords } from '../shared/run/calls';
 import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
@@ -94,10 +94,7 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 		checkAnswer(ctx, run, body, callValues);
 		return reminderOutcomes(ids, body as IDataObject);
 	});
-	if (!settled.some((s) => s.state === 'done')) {
-		const failures = settled.flatMap((s) => (s.state === 'failed' ? [s.error] : []));
-		if (failures.length === 1) throw failures[0];
-	}
+	throwLoneFailure(settled);
 	const calls = settled.map((s, index) =>
 		s.state === 'done' ? s.value : { items: undoneRecords(op, 'invoice_id', groups[index], s), said: s.state === 'failed' ? redactTokens(String((s.error as Error)?.message)) : 'not sent' },
 	);

@@ -67,8 +67,7 @@ export function outcomeUnknown<E extends Error>(error: E): E {
 	return error;
 }
 
-/** Whether a failure leaves a write's outcome unknown: marked so, or headed so by the transport. */
+/** Whether a failure leaves a write's outcome unknown (marked so where it was told: the transport, the answer check, a split's report). */
 export function isOutcomeUnknown(error: unknown): boolean {
-	if (typeof error !== 'object' || error === null) return false;
-	return unknownOutcomes.has(error) || String((error as Error).message ?? '').startsWith('Outcome unknown');
+	return typeof error === 'object' && error !== null && unknownOutcomes.has(error);
 }

@@ -65,7 +65,7 @@ function located(value: unknown): unknown {
 }
 
 /** Whether a parameter as the workflow stores it is an expression: n8n marks one with a leading `=`. */
-function isExpression(raw: unknown): boolean {
+export function isExpression(raw: unknown): boolean {
 	const text = located(raw);
 	return typeof text === 'string' && text.startsWith('=');
 }

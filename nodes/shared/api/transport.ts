@@ -19,7 +19,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { apiError, redactTokens, tokenRefusal } from './errors';
-import { OUTCOME_UNKNOWN, RateLimitBlockedError, transientFailure } from './failures';
+import { OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failures';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
@@ -73,11 +73,16 @@ function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean,
 	const cutShort = !timedOut && /^Z_/.test(code ?? '');
 	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'connection failed';
 	const message = idempotent ? `The Vendor API ${what}; the read was retried and kept failing` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
-	return transientFailure(new NodeApiError(ctx.getNode(), { message }, {
+	return transientFailure(ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, {
 		message,
 		description: `${idempotent ? 'Reads are retried up to 3 times.' : 'The request was not repeated, because repeating a write can create a duplicate.'} Cause: ${code ?? error.message}.`,
 		itemIndex,
-	}));
+	})));
+}
+
+/** A write's failure after the request went out leaves its outcome unknown (marked for the per-record reports); a read's does not. */
+function ofWrite<E extends Error>(idempotent: boolean, error: E): E {
+	return idempotent ? error : outcomeUnknown(error);
 }
 
 /** What n8n's HTTP helper throws when the network (not the code) failed: an axios error or a system error code. */
@@ -91,7 +96,7 @@ function unexpectedFailure(ctx: VendorContext, error: unknown, idempotent: boole
 	const e = (error ?? {}) as { name?: string; message?: string };
 	const what = `${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
 	const message = idempotent ? `An unexpected error while sending the request: ${what}` : `${OUTCOME_UNKNOWN}: an unexpected error while sending it: ${what}`;
-	return new NodeApiError(ctx.getNode(), { message }, { message, description: 'Not retried: this is not a network failure.', itemIndex });
+	return ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, { message, description: 'Not retried: this is not a network failure.', itemIndex }));
 }
 
 function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
@@ -535,7 +540,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		if (status >= 400 || envelopeFailed(parsed)) {
 			const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) }, area };
 			// A write answered 5xx may have been processed: say so first, never repeat it.
-			const failed = status >= 500 && !idempotent ? apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN) : apiError(ctx.getNode(), failure, opts.itemIndex);
+			const failed = status >= 500 && !idempotent ? outcomeUnknown(apiError(ctx.getNode(), failure, opts.itemIndex, undefined, OUTCOME_UNKNOWN)) : apiError(ctx.getNode(), failure, opts.itemIndex);
 			throw status === 429 || status >= 500 ? transientFailure(failed) : failed;
 		}
 		const problem = unexpectedAnswer(raw, contentType, parsed, opts.binary === true);
@@ -548,7 +553,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 			const message = idempotent
 				? `The Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}; the read was retried and kept failing`
 				: `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}`;
-			throw transientFailure(new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex }));
+			throw transientFailure(ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex })));
 		}
 		return { body: parsed === undefined ? raw : parsed, headers, statusCode: status };
 	}

@@ -54,6 +54,13 @@ export async function settleCalls<G, R>(ctx: IExecuteFunctions, groups: readonly
 	});
 }
 
+/** Nothing done and one call failed: that failure is thrown as a single call's would be (the item's error, not a per-record report). */
+export function throwLoneFailure(settled: ReadonlyArray<Settled<unknown>>): void {
+	if (settled.some((s) => s.state === 'done')) return;
+	const failures = settled.flatMap((s) => (s.state === 'failed' ? [s.error] : []));
+	if (failures.length === 1) throw failures[0];
+}
+
 /** What became of the records of a call that was not done: `{ <key>: id, sent: false | null, error }` each. */
 export function undoneRecords(op: Operation, key: string, ids: readonly string[], outcome: Settled<unknown>): IDataObject[] {
 	let sent: false | null = false;
@@ -92,7 +99,7 @@ export function splitOutcome(
 	if (!failures.length && settled.every((s) => s.state === 'done')) return settled.flatMap((s) => (s.state === 'done' ? s.value : []));
 	const signal = ctx.getExecutionCancelSignal?.();
 	if (!failures.length) throw signal?.reason ?? new Error('The execution was stopped');
-	if (failures.length === 1 && !settled.some((s) => s.state === 'done')) throw failures[0];
+	throwLoneFailure(settled);
 	const key = recordKey(field);
 	const done: string[] = [];
 	const undone: IDataObject[] = [];

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { InputError, inputFailure, readValues } from '../api/request';
+import { InputError, inputFailure, isExpression, readValues } from '../api/request';
 import type { Area, Operation, Resource } from '../tables/spec';
 import { checkValues } from '../tables/validate';
 import type { ItemPart } from './types';
@@ -36,7 +36,7 @@ interface ItemPlan {
 
 /** Whether any parameter (at any depth) is an expression: n8n marks one with a leading `=`. */
 function hasExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
+	if (typeof value === 'string') return isExpression(value);
 	if (Array.isArray(value)) return value.some(hasExpression);
 	if (value !== null && typeof value === 'object') return Object.values(value).some(hasExpression);
 	return false;
