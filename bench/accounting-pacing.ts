@@ -1,6 +1,6 @@
 /**
  * Accounting pacing figures: Vendor Books Item -> Get runs against the emulator (in a process of
- * its own) enforcing a limit per organization (test/emulator/limits.ts: 429 past it), with the
+ * its own) enforcing a limit per organization (emulator/limits.ts: 429 past it), with the
  * package's accounting rule set to the same numbers. Prints per run the calls, the 429s, the most
  * requests the server saw within one window, the wall time, the limit's minimum (items / limit
  * windows: 1,000 items at 100 a minute take 10 minutes) and their ratio. The test
@@ -24,7 +24,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { ACCOUNTING_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pacing';
-import { DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { runWorkflow } from '../test/harness';
 import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';

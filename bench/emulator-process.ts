@@ -4,7 +4,7 @@
  * Started by a bench with `fork()`; sends `{ url }` once listening; ends when the parent
  * disconnects. Options as JSON in argv[2] (EmulatorOptions, e.g. `{"latencyMs":20}`).
  */
-import { startEmulator } from '../test/emulator/server';
+import { startEmulator } from '../emulator/server';
 import { console, process } from '../test/host/globals';
 
 async function main(): Promise<void> {

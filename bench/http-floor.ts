@@ -12,7 +12,7 @@
 import http from '../test/host/http';
 
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
-import { DEFAULT_ORGANIZATION_ID } from '../test/emulator/server';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { admin, emulatorProcess } from './support';
 import { console, process } from '../test/host/globals';
 

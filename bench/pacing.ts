@@ -24,7 +24,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pacing';
-import type { RecordedRequest } from '../test/emulator/server';
+import type { RecordedRequest } from '../emulator/server';
 import { steps, WorkflowEnv } from '../test/workflows/support';
 import type { Step } from '../test/workflows/support';
 import { console, process } from '../test/host/globals';

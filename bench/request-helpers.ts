@@ -35,7 +35,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { DEMO } from '../test/emulator/demo-data';
+import { DEMO } from '../emulator/demo-data';
 import { runWorkflow } from '../test/harness';
 import type { HarnessWorkflow } from '../test/harness';
 import { collectGarbage, fixture } from './peers';

@@ -20,7 +20,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule } from '../nodes/shared/api/pacing';
-import { Clock } from '../test/emulator/clock';
+import { Clock } from '../emulator/clock';
 import { pollOnce } from '../test/harness';
 import { console, process } from '../test/host/globals';
 import { vendorNode, WorkflowEnv } from '../test/workflows/support';

@@ -28,7 +28,7 @@
  *
  *   npm run build:tools && node --expose-gc build/bench/vs-http-request.js [items] [repeats] [latencies]     (default 1000 4 0,20,100)
  */
-import type { RecordedRequest } from '../test/emulator/server';
+import type { RecordedRequest } from '../emulator/server';
 import { collectGarbage, CREATE_BODY, fixture, httpRequestNode, inFlightCounter, requestsInFlightLimits, runPeer } from './peers';
 import type { BenchOperation, Fixture, Measured, PeerName } from './peers';
 import { admin, emulatorProcess, median } from './support';

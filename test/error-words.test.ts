@@ -14,7 +14,7 @@ import { billingArea } from '../nodes/VendorBilling/tables';
 import { booksArea } from '../nodes/VendorBooks/tables';
 import { inventoryArea } from '../nodes/VendorInventory/tables';
 import { invoiceArea } from '../nodes/VendorInvoice/tables';
-import { DEMO } from './emulator/demo-data';
+import { DEMO } from '../emulator/demo-data';
 import { byId, expectNoError, json, useWorkflowEnv } from './workflows/support';
 
 const answer = (code: number, message: string) => ({ code, message });

@@ -19,10 +19,10 @@
  * `npm run bench`).
  */
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, getPacingRule, marginMs, Pacer, pacerFor, setPacingRule } from '../nodes/shared/api/pacing';
-import { Clock } from './emulator/clock';
-import { until, useFakeClock } from './emulator/fake-timers';
-import type { RecordedRequest } from './emulator/server';
-import { apiClient } from './emulator/server';
+import { Clock } from '../emulator/clock';
+import { until, useFakeClock } from './tools/fake-timers';
+import type { RecordedRequest } from '../emulator/server';
+import { apiClient } from '../emulator/server';
 import { expectNoError, json, steps, WorkflowEnv } from './workflows/support';
 import { setTimeout } from './host/globals';
 

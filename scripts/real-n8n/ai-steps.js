@@ -418,7 +418,7 @@ function outageStep(s) {
 		const warning = log.split('\n').find((l) => l.includes(`The first poll of "${trigger}"`));
 		check(warning && /failed: Service unavailable\. Try again later\. \(code 503\)/.test(warning) && /The workflow stays active/.test(warning), `no package warning in n8n's log since the activation:\n${log.slice(-1500)}`);
 		// after the outage: an estimate created in the Vendor UI (here: through the API with a token of its own)
-		const { apiClient } = require(path.join(ROOT, 'build', 'test', 'emulator', 'server.js'));
+		const { apiClient } = require(path.join(ROOT, 'build', 'emulator', 'server.js'));
 		const ui = apiClient(s.em, { token: s.em.issueToken({ region: 'us' }).access_token });
 		const customerId = String(s.tenant.all('customers')[0].customer_id);
 		const created = await ui('POST', 'books', '/estimates', { json: { customer_id: customerId, line_items: [{ name: 'Work after the outage', rate: 100, quantity: 1 }] } });

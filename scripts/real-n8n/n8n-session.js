@@ -351,8 +351,8 @@ async function emulatorStep(s, port) {
 	s.base = `http://127.0.0.1:${port}`;
 	s.redirectUri = `http://localhost:${port}/rest/oauth2-credential/callback`;
 	return step('emulator with demo data on 127.0.0.1', async () => {
-		const { startEmulator } = require(path.join(ROOT, 'build', 'test', 'emulator', 'server.js'));
-		const { Clock } = require(path.join(ROOT, 'build', 'test', 'emulator', 'clock.js'));
+		const { startEmulator } = require(path.join(ROOT, 'build', 'emulator', 'server.js'));
+		const { Clock } = require(path.join(ROOT, 'build', 'emulator', 'clock.js'));
 		// As `npm run demo -- --redirect-uri <n8n's callback>`: the demo data, and the default
 		// client accepting the callback of this n8n (its port need not be 5678).
 		s.em = await startEmulator({ demo: true, clock: new Clock({ realTime: true }), redirectUri: s.redirectUri });

@@ -1,9 +1,9 @@
 import http from '../host/http';
 import type { AddressInfo } from '../host/net';
 import { request } from 'undici';
-import { Accounts, parseScopes, parseVendorAuthorization, scopeCovers } from './accounts';
-import type { ClientRegistration } from './accounts';
-import { Clock } from './clock';
+import { Accounts, parseScopes, parseVendorAuthorization, scopeCovers } from '../../emulator/accounts';
+import type { ClientRegistration } from '../../emulator/accounts';
+import { Clock } from '../../emulator/clock';
 
 const REGIONS = ['us', 'eu', 'in', 'au', 'cn'];
 const REDIRECT = 'http://localhost:5678/rest/oauth2-credential/callback';

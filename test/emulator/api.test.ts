@@ -3,10 +3,10 @@
  * scopes, organisations, validation, envelopes, pagination, CRUD, request recording.
  * Run: npx jest test/emulator/api
  */
-import { Clock } from './clock';
-import { DEMO } from './demo-data';
-import { RULES } from './rules';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { DEMO } from '../../emulator/demo-data';
+import { RULES } from '../../emulator/rules';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

@@ -5,10 +5,10 @@
  */
 import http from '../host/http';
 import zlib from '../host/zlib';
-import { Clock } from './clock';
-import { until } from './fake-timers';
-import { endlessId } from './faults';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { until } from '../tools/fake-timers';
+import { endlessId } from '../../emulator/faults';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 import { process, setTimeout } from '../host/globals';
 
 let em: Emulator;

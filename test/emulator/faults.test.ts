@@ -2,9 +2,9 @@
  * Fault switches, the admin routes and the project-management rate limit.
  * Run: npx jest test/emulator/faults
  */
-import { Clock } from './clock';
-import { until, useFakeTimersOnly } from './fake-timers';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { until, useFakeTimersOnly } from '../tools/fake-timers';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

@@ -2,9 +2,9 @@
  * The emulator's latency (a delay before every answer) and its count of API requests in
  * flight at once, as the parallel-item tests and the bench use them.
  */
-import { Clock } from './clock';
-import { until, useFakeTimersOnly } from './fake-timers';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { until, useFakeTimersOnly } from '../tools/fake-timers';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

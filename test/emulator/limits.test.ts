@@ -4,8 +4,8 @@
  * 429 past it without a block, Retry-After only with the option.
  * Run: npx jest test/emulator/limits
  */
-import { Clock } from './clock';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

@@ -3,9 +3,9 @@
  * URL): `--redirect-uri` or VENDOR_REDIRECT_URI; the emulator's default client then accepts
  * exactly that one.
  */
-import { Clock } from './clock';
-import { redirectUriOption } from './demo-options';
-import { DEFAULT_CLIENT, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { redirectUriOption } from '../../emulator/demo-options';
+import { DEFAULT_CLIENT, startEmulator } from '../../emulator/server';
 
 const OTHER = 'http://127.0.0.1:5690/rest/oauth2-credential/callback';
 

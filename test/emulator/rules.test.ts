@@ -2,10 +2,10 @@
  * The documented rules of each area, over real HTTP against the demo data.
  * Run: npx jest test/emulator/rules
  */
-import { Clock } from './clock';
-import { DEMO } from './demo-data';
-import { GUESS } from './rules/common';
-import { apiClient, type Emulator, startEmulator } from './server';
+import { Clock } from '../../emulator/clock';
+import { DEMO } from '../../emulator/demo-data';
+import { GUESS } from '../../emulator/rules/common';
+import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

@@ -9,11 +9,11 @@
 import { readdirSync, readFileSync } from '../host/fs';
 import { join } from '../host/path';
 
-import { DEMO } from './demo-data';
-import { AREAS, Router } from './routes';
-import { acctError, GENERIC_SOURCES, GUESS, refuse, type Rule, SOURCE_HEADER, type Source } from './rules/common';
-import { acceptsUnnamedQuery, checked, DECLARED, RULES } from './rules/index';
-import { apiClient, startEmulator } from './server';
+import { DEMO } from '../../emulator/demo-data';
+import { AREAS, Router } from '../../emulator/routes';
+import { acctError, GENERIC_SOURCES, GUESS, refuse, type Rule, SOURCE_HEADER, type Source } from '../../emulator/rules/common';
+import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
+import { apiClient, startEmulator } from '../../emulator/server';
 
 const ROOT = join(module.path, '..', '..');
 const DOCS_DIR = join(ROOT, '..', 'shared', 'api');

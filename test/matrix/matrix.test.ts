@@ -27,8 +27,8 @@ import { join, sep } from '../host/path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { until } from '../emulator/fake-timers';
-import type { RecordedRequest } from '../emulator/server';
+import { until } from '../tools/fake-timers';
+import type { RecordedRequest } from '../../emulator/server';
 import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson } from '../packaging/n8n-install';
 import { chain, connectedCredential, WorkflowEnv } from '../workflows/support';
 import { ensureReleaseInstalled, type ReleaseInstall } from './install';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { EmulatorOptions } from '../emulator/server';
+import type { EmulatorOptions } from '../../emulator/server';
 import { useWorkflowEnv } from '../workflows/support';
 import type { WorkflowEnv } from '../workflows/support';
 import { startAnswerProxy } from './answer-proxy';

@@ -1,7 +1,7 @@
 /**
  * Pacing of the accounting areas (Books, Payments, Billing, Purchase Bills) by count, per
  * organization, against the emulator enforcing the service's limit (100 requests per minute per
- * organization, 429 past it: test/emulator/limits.ts), end to end on n8n's engine.
+ * organization, 429 past it: emulator/limits.ts), end to end on n8n's engine.
  *
  * Every test runs on the test's clock (fake timers and Date: the node's waits, its pacer and the
  * emulator's clock move only when the test moves them). The clock is moved to the next timer
@@ -21,10 +21,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { Limiter } from '../../nodes/shared/api/limit';
 import { ACCOUNTING_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
-import { until, useFakeClock } from '../emulator/fake-timers';
-import type { OrganizationRateLimit } from '../emulator/limits';
-import type { RecordedRequest } from '../emulator/server';
-import { apiClient } from '../emulator/server';
+import { until, useFakeClock } from '../tools/fake-timers';
+import type { OrganizationRateLimit } from '../../emulator/limits';
+import type { RecordedRequest } from '../../emulator/server';
+import { apiClient } from '../../emulator/server';
 import type { RunResult } from '../harness';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 

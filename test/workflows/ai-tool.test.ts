@@ -14,7 +14,7 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
 import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';

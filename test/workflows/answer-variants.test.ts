@@ -29,7 +29,7 @@ import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import * as wait from '../../nodes/shared/api/wait';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { checkValues } from '../../nodes/shared/tables/validate';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { binaryItem, runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
 import { setImmediate } from '../host/globals';

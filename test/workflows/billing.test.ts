@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { explainFailure } from '../../nodes/shared/api/errors';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

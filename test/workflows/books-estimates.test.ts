@@ -4,8 +4,8 @@
  * to the emulator; each request (method, path, query, body, Authorization) and each output.
  */
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { DEMO } from '../emulator/demo-data';
-import type { Rec } from '../emulator/store';
+import { DEMO } from '../../emulator/demo-data';
+import type { Rec } from '../../emulator/store';
 import { readBinary } from '../harness';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 

@@ -1,7 +1,7 @@
 /** Vendor Books irregular invoice operations, end to end on n8n's engine against the emulator. */
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { DEMO } from '../emulator/demo-data';
-import type { Rec } from '../emulator/store';
+import { DEMO } from '../../emulator/demo-data';
+import type { Rec } from '../../emulator/store';
 import { binaryItem, readBinary } from '../harness';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 

@@ -10,8 +10,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { Clock } from '../emulator/clock';
-import type { Tenant } from '../emulator/store';
+import { Clock } from '../../emulator/clock';
+import type { Tenant } from '../../emulator/store';
 import { pollOnce, runWorkflow } from '../harness';
 import type { HarnessCredential, HarnessWorkflow } from '../harness';
 import { expectNoError, json, NODE_TYPES, WorkflowEnv } from './support';

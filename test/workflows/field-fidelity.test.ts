@@ -31,7 +31,7 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { fieldSchema } from '../../nodes/shared/tables/validate';
 import { normaliseScalar } from '../../nodes/shared/api/request';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { pollOnce } from '../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
 

@@ -9,7 +9,7 @@ import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2A
 import { REGIONS } from '../../nodes/shared/api/regions';
 import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../harness';
 import type { HarnessCredential } from '../harness';
-import { Clock } from '../emulator/clock';
+import { Clock } from '../../emulator/clock';
 import { CREDENTIAL_ID, expectNoError, json, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();

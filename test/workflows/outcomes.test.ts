@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

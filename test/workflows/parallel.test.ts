@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../../nodes/shared/api/options';
-import { until, useFakeTimersOnly } from '../emulator/fake-timers';
+import { until, useFakeTimersOnly } from '../tools/fake-timers';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const LATENCY_MS = 60;

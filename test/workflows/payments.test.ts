@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

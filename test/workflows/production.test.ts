@@ -5,7 +5,7 @@
  * together on an expired token share one refresh.
  */
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { until, useFakeTimersOnly } from '../emulator/fake-timers';
+import { until, useFakeTimersOnly } from '../tools/fake-timers';
 import { runWorkflow } from '../harness';
 import { chain, NODE_TYPES, useWorkflowEnv } from './support';
 

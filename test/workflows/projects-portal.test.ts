@@ -3,7 +3,7 @@
  * engine against the emulator.
  */
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, fromList, json, PROJECTS_ROOT as ROOT, sentRequest, steps, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -4,7 +4,7 @@
  * copy_from, sub-module settings) and typed custom fields, get, get many with Return All,
  * update with the multi-select add / remove form, and refusals before sending.
  */
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -2,7 +2,7 @@
  * Vendor Projects -> Search, end to end on n8n's engine against the emulator: portal-wide
  * (search_term, module, status) and within one project (no status).
  */
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

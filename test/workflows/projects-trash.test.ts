@@ -3,7 +3,7 @@
  * batch trash (250 ids -> 3 calls), the bin list with sort and filter (fields or raw JSON),
  * restore and delete of several modules at once, empty bin.
  */
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { byId, expectNoError, json } from './support';
 

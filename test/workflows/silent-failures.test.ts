@@ -7,9 +7,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setPageLimit } from '../../nodes/shared/api/pages';
 import * as wait from '../../nodes/shared/api/wait';
-import { DEMO } from '../emulator/demo-data';
-import { useFakeClock } from '../emulator/fake-timers';
-import type { Fault } from '../emulator/faults';
+import { DEMO } from '../../emulator/demo-data';
+import { useFakeClock } from '../tools/fake-timers';
+import type { Fault } from '../../emulator/faults';
 import { byId, expectNoError, useWorkflowEnv } from './support';
 import { setImmediate } from '../host/globals';
 

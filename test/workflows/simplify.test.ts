@@ -18,7 +18,7 @@ import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, steps, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -8,8 +8,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Fault, FaultTarget } from '../emulator/faults';
-import { DEMO } from '../emulator/demo-data';
+import type { Fault, FaultTarget } from '../../emulator/faults';
+import { DEMO } from '../../emulator/demo-data';
 import { expectNoError, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -16,7 +16,7 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { checkValues, idTextProblem } from '../../nodes/shared/tables/validate';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -15,9 +15,9 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import type { Emulator, EmulatorOptions, RecordedRequest } from '../emulator/server';
-import { apiClient, startEmulator } from '../emulator/server';
-import type { Tenant } from '../emulator/store';
+import type { Emulator, EmulatorOptions, RecordedRequest } from '../../emulator/server';
+import { apiClient, startEmulator } from '../../emulator/server';
+import type { Tenant } from '../../emulator/store';
 import { listSearch, pollOnce, runWorkflow, UNPACED_PER_MINUTE } from '../harness';
 import type { HarnessCredential, RunResult } from '../harness';
 

@@ -12,9 +12,9 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import type { Clock } from '../emulator/clock';
-import { day, timestamp, timestampMs } from '../emulator/rules/common';
-import type { Store, Tenant } from '../emulator/store';
+import type { Clock } from '../../emulator/clock';
+import { day, timestamp, timestampMs } from '../../emulator/rules/common';
+import type { Store, Tenant } from '../../emulator/store';
 
 /** Statuses the seeded estimates and invoices cycle through: a quarter of them in each. */
 const ESTIMATE_STATUSES = ['accepted', 'sent', 'declined', 'invoiced'];

@@ -26,9 +26,9 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import { Clock } from '../emulator/clock';
-import { until } from '../emulator/fake-timers';
-import { timestamp } from '../emulator/rules/common';
+import { Clock } from '../../emulator/clock';
+import { until } from '../tools/fake-timers';
+import { timestamp } from '../../emulator/rules/common';
 import { Container } from '../harness/setup';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { byId, vendorNode, WorkflowEnv } from './support';

@@ -11,11 +11,11 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import { Clock } from '../emulator/clock';
-import { RULES } from '../emulator/rules';
-import { timestamp } from '../emulator/rules/common';
-import type { RecordedRequest } from '../emulator/server';
-import type { Tenant } from '../emulator/store';
+import { Clock } from '../../emulator/clock';
+import { RULES } from '../../emulator/rules';
+import { timestamp } from '../../emulator/rules/common';
+import type { RecordedRequest } from '../../emulator/server';
+import type { Tenant } from '../../emulator/store';
 import { PolledTrigger, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();

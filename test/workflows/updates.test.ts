@@ -12,9 +12,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import type { Area } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/validate';
-import { DEMO } from '../emulator/demo-data';
+import { DEMO } from '../../emulator/demo-data';
 import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
-import type { RecordedRequest } from '../emulator/server';
+import type { RecordedRequest } from '../../emulator/server';
 import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
 
 const env = useWorkflowEnv({ demo: true });

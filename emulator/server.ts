@@ -54,12 +54,12 @@
  * - Data: a default organisation (600000001) and portal (7000000000001) exist in every
  *   region; `demo: true` seeds demo data into the US ones (demo-data.ts).
  */
-import http from '../host/http';
-import type { AddressInfo } from '../host/net';
-import zlib from '../host/zlib';
-import type { Area, Operation } from '../../nodes/shared/tables/spec';
-import { ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
-import { locationOf, validateValues } from '../../nodes/shared/tables/validate';
+import http from '../test/host/http';
+import type { AddressInfo } from '../test/host/net';
+import zlib from '../test/host/zlib';
+import type { Area, Operation } from '../nodes/shared/tables/spec';
+import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
+import { locationOf, validateValues } from '../nodes/shared/tables/validate';
 import { Accounts, parseVendorAuthorization } from './accounts';
 import type { ClientRegistration } from './accounts';
 import { Clock } from './clock';
@@ -70,7 +70,7 @@ import { allScopes, type Family, type MatchResult, type Route, Router } from './
 import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
 import { acceptsUnnamedQuery, generic, RULES } from './rules';
 import { Store, type Rec } from './store';
-import { setTimeout, clearTimeout } from '../host/globals';
+import { setTimeout, clearTimeout } from '../test/host/globals';
 
 export const REGIONS = ['us', 'eu', 'in', 'au', 'cn'] as const;
 export const DEFAULT_ORGANIZATION_ID = '600000001';

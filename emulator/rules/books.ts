@@ -45,7 +45,7 @@
  * - Applied credits: entries of the invoice's `credits` array `{ credit_id, amount }`;
  *   deleting one gives its amount back to the balance.
  */
-import { ATTACHMENT_EXTENSIONS } from '../../../nodes/VendorBooks/tables/invoices';
+import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Rec, Tenant } from '../store';
 import { makePdf } from '../pdf';
 import {

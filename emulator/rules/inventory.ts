@@ -12,7 +12,7 @@
  * an unknown vendor is not refused). The list answers `page_context` as an object.
  * Refusals cite their sources (common.ts).
  */
-import { ATTACHMENT_EXTENSIONS } from '../../../nodes/VendorBooks/tables/invoices';
+import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Rec } from '../store';
 import { acctError, CODE, type Ctx, day, genericCreate, genericList, genericUpdate, GUESS, money, NOT_FOUND, refuse, type Reply, type Rules, type Source, tenantOf } from './common';
 

@@ -13,13 +13,13 @@
  *   order wins. createFromEstimate never reaches the server as such (the node builds it
  *   from GET estimate + POST invoices).
  */
-import type { Area, HttpMethod, Operation, Resource } from '../../nodes/shared/tables/spec';
-import { ORGANIZATION, ORGANIZATIONS_LIST } from '../../nodes/shared/tables/organizations';
-import { billingArea } from '../../nodes/VendorBilling/tables';
-import { booksArea } from '../../nodes/VendorBooks/tables';
-import { inventoryArea } from '../../nodes/VendorInventory/tables';
-import { invoiceArea } from '../../nodes/VendorInvoice/tables';
-import { projectsArea } from '../../nodes/VendorProjects/tables';
+import type { Area, HttpMethod, Operation, Resource } from '../nodes/shared/tables/spec';
+import { ORGANIZATION, ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
+import { billingArea } from '../nodes/VendorBilling/tables';
+import { booksArea } from '../nodes/VendorBooks/tables';
+import { inventoryArea } from '../nodes/VendorInventory/tables';
+import { invoiceArea } from '../nodes/VendorInvoice/tables';
+import { projectsArea } from '../nodes/VendorProjects/tables';
 
 export const AREAS: readonly Area[] = [projectsArea, booksArea, invoiceArea, billingArea, inventoryArea];
 

@@ -6,17 +6,17 @@
  * `npm run demo -- --editor [options]` hands over to `npm run demo:editor` (a real n8n editor
  * with the package, the credential and the examples: scripts/real-n8n/demo-editor.js).
  */
-import { spawn } from '../host/child_process';
-import path from '../host/path';
+import { spawn } from '../test/host/child_process';
+import path from '../test/host/path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../workflows/support';
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../harness';
+import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../test/workflows/support';
+import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
+import { runWorkflow } from '../test/harness';
 import { Clock } from './clock';
 import { redirectUriOption } from './demo-options';
 import { startEmulator } from './server';
-import { console, process, setInterval } from '../host/globals';
+import { console, process, setInterval } from '../test/host/globals';
 
 const port = Number(process.env.DEMO_PORT ?? 8787);
 
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
  */
 function handOverToEditor(argv: string[]): boolean {
 	if (!argv.includes('--editor')) return false;
-	const script = path.resolve(module.path, '..', '..', '..', 'scripts', 'real-n8n', 'demo-editor.js');
+	const script = path.resolve(module.path, '..', '..', 'scripts', 'real-n8n', 'demo-editor.js');
 	const child = spawn(process.execPath, [script, ...argv.filter((a) => a !== '--editor'), '--skip-build'], { stdio: 'inherit' });
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
 	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

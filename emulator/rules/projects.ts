@@ -38,10 +38,10 @@
  *   Refusals: 400 INVALID_INPUTSTREAM naming the field.
  * - Each refusal cites its source (`S` below, `GUESS` and `notFound` in common.ts).
  */
-import type { Field, Operation } from '../../../nodes/shared/tables/spec';
-import { validateValues } from '../../../nodes/shared/tables/validate';
-import { customFieldRule as sharedRule } from '../../../nodes/VendorProjects/customFields';
-import { customFieldTypes } from '../../../nodes/VendorProjects/tables/customFieldTypes';
+import type { Field, Operation } from '../../nodes/shared/tables/spec';
+import { validateValues } from '../../nodes/shared/tables/validate';
+import { customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
+import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
 	bodyObject,

@@ -39,8 +39,8 @@
  * test/emulator/sources.test.ts checks every source against the documents and
  * docs/ASSUMPTIONS.md.
  */
-import type { Area, Operation, Resource } from '../../../nodes/shared/tables/spec';
-import type { Problem } from '../../../nodes/shared/tables/validate';
+import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
+import type { Problem } from '../../nodes/shared/tables/validate';
 import type { TokenInfo } from '../accounts';
 import type { Clock } from '../clock';
 import type { Rec, Store, Tenant } from '../store';

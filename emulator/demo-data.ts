@@ -5,7 +5,7 @@
  * estimates 13..., invoices 14..., payments 15..., billing projects 16..., bills 17...,
  * portal projects 30..., tasks 31...), so tests and the demo script can name them.
  */
-import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
+import { customFieldTypes } from '../nodes/VendorProjects/tables/customFieldTypes';
 import type { Clock } from './clock';
 import { computeTotals, settleInvoice } from './rules/books';
 import { day, timestamp, timestampMs } from './rules/common';

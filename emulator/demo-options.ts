@@ -1,4 +1,4 @@
-import { process } from '../host/globals';
+import { process } from '../test/host/globals';
 /** Command-line options of `npm run demo`. */
 
 /**

@@ -66,7 +66,7 @@
  * Secrets and tokens are never logged (this module logs nothing).
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from '../host/http';
+import type { IncomingMessage, ServerResponse } from '../test/host/http';
 import type { Clock } from './clock';
 
 export interface ClientRegistration {
