@@ -4,76 +4,17 @@
  * words found there (`doc 001, Limits: "Bulk invoice reminders | 10 per call"`) or a guess
  * whose words are a bullet of docs/ASSUMPTIONS.md (`guess: ...`). At run time a refusal
  * citing no declared source throws (rules/index.ts). Canaries show that the checks fail.
+ * The checker itself (documents, sections, the source format) is test/tools/doc-sources.ts.
  * Run: npx jest test/emulator/sources
  */
-import { readdirSync, readFileSync } from '../host/fs';
-import { join } from '../host/path';
-
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS, Router } from '../../emulator/routes';
 import { acctError, GENERIC_SOURCES, GUESS, refuse, type Rule, SOURCE_HEADER, type Source } from '../../emulator/rules/common';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
 import { apiClient, startEmulator } from '../../emulator/server';
+import { DOCS, section, sourceProblems } from '../tools/doc-sources';
 
-const ROOT = join(module.path, '..', '..');
-const DOCS_DIR = join(ROOT, '..', 'shared', 'api');
-const normal = (s: string): string => s.replace(/\s+/g, ' ').trim();
-
-/** The three documents by number (`000`, `001`, `002`): heading -> the text under it. */
-function readDocuments(): Map<string, Map<string, string>> {
-	const out = new Map<string, Map<string, string>>();
-	for (const file of readdirSync(DOCS_DIR)) {
-		const m = /^(00\d)_.*\.txt$/.exec(file);
-		if (!m) continue;
-		const sections = new Map<string, string>();
-		let heading = '';
-		let body: string[] = [];
-		const flush = (): void => {
-			if (heading) sections.set(heading, normal(body.join('\n')));
-		};
-		for (const line of readFileSync(join(DOCS_DIR, file), 'utf8').split('\n')) {
-			const h = /^#+\s+(.*)$/.exec(line);
-			if (h) {
-				flush();
-				heading = h[1].trim();
-				body = [];
-			} else body.push(line);
-		}
-		flush();
-		out.set(m[1], sections);
-	}
-	return out;
-}
-
-const DOCS = readDocuments();
-const ASSUMPTIONS = normal(readFileSync(join(ROOT, 'docs', 'ASSUMPTIONS.md'), 'utf8'));
-
-/** The section of a document a heading names (`Billing projects` names "Billing projects (`{api_url}/billing/v1`, ...)"). */
-function section(doc: Map<string, string>, name: string): string | undefined {
-	for (const [heading, text] of doc) if (heading === name || heading.startsWith(`${name} (`)) return text;
-	return undefined;
-}
-
-/** What is wrong with a source (empty: nothing). `guesses: false` leaves the docs/ASSUMPTIONS.md lookup out. */
-export function sourceProblems(source: unknown, opts: { guesses?: boolean } = {}): string[] {
-	if (typeof source !== 'string' || source.trim() === '') return ['no source'];
-	if (!/^[\x20-\x7e]+$/.test(source)) return [`"${source}": not printable ASCII (it travels as a header)`];
-	const doc = /^doc (00\d), ([^:]+): "(.+)"$/.exec(source);
-	if (doc) {
-		const [, number, name, words] = doc;
-		const sections = DOCS.get(number);
-		if (!sections) return [`"${source}": no document ${number}`];
-		const text = section(sections, name);
-		if (text === undefined) return [`"${source}": document ${number} has no section "${name}"`];
-		return text.includes(normal(words)) ? [] : [`"${source}": section "${name}" of document ${number} does not say "${words}"`];
-	}
-	const guess = /^guess: (.+)$/.exec(source);
-	if (guess) {
-		if (opts.guesses === false) return [];
-		return ASSUMPTIONS.includes(normal(guess[1])) ? [] : [`"${source}": docs/ASSUMPTIONS.md has no bullet with these words`];
-	}
-	return [`"${source}": neither a document section ("doc 00N, <section>: \\"<words>\\"") nor a listed guess ("guess: <words>")`];
-}
+export { sourceProblems };
 
 /** What is wrong with a rule's declaration: no `sources`, or a source that fails `sourceProblems`. */
 export function ruleProblems(id: string, rule: Rule, opts: { guesses?: boolean } = {}): string[] {
