@@ -139,7 +139,7 @@ export const GUESS = {
 	estimatePdf25: 'guess: split into calls of 25 IDs, one PDF each',
 	invoiceIds: 'guess: Unknown ids of an invoice PDF are refused (400); unknown ids of an invoice print get the code-0 answer of the estimate print',
 	unknownLine: 'guess: The emulator refuses an update naming a `line_item_id` the record does not have',
-	reminderRecipient: 'guess: The emulator refuses a payment reminder without `to_mail_ids` when the customer has no e-mail address',
+	reminderRecipient: 'guess: The emulator refuses a payment reminder without `to_mail_ids` when the customer has no email address',
 	billingRate: 'guess: The emulator refuses a billing project `rate` that is not a number',
 	billingCustomer: 'guess: The emulator refuses a billing project whose customer is blank or unknown with its own codes',
 	binFilter: 'guess: The emulator refuses bin filters with a `cfid` other than module, name and id or a `criteria_condition` other than is, is_not, contains and starts_with',
