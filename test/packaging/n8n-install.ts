@@ -64,7 +64,7 @@ export function assertDistBuilt(): void {
 }
 
 /** The environment for npm: ours without the `npm_*` variables of an enclosing `npm test`, with a private cache. */
-function npmEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function npmEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (!/^npm_/i.test(key)) env[key] = value;

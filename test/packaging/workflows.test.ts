@@ -12,7 +12,11 @@ import { join } from '../host/path';
 import { process } from '../host/globals';
 
 const ROOT = join(module.path, '..', '..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+	version: string;
+	scripts: Record<string, string>;
+	publishConfig?: Record<string, unknown>;
+};
 
 interface Step {
 	name?: string;
@@ -66,7 +70,7 @@ describe('publish.yml', () => {
 	});
 
 	test("the release is n8n's: `npm run release` is `n8n-node release` (lint, build, npm publish), with provenance, the NPM_TOKEN secret only as a fallback", () => {
-		expect(pkg.scripts.release).toBe('n8n-node release');
+		expect(pkg.scripts.release).toMatch(/ && n8n-node release$/);
 		const release = steps[steps.length - 1];
 		expect(release.env).toEqual({ NPM_TOKEN: '${{ secrets.NPM_TOKEN }}', NPM_CONFIG_PROVENANCE: 'true' });
 		expect(release.run).toMatch(/^if \[ -n "\$NPM_TOKEN" \]; then npm config set \/\/registry\.npmjs\.org\/:_authToken "\$NPM_TOKEN"; fi$/m);
@@ -82,6 +86,43 @@ describe('publish.yml', () => {
 		expect(run(`v${pkg.version}.1`)).not.toBe(0);
 		expect(run('v9.9.9')).not.toBe(0);
 	});
+});
+
+describe('publishing outside the release workflow', () => {
+	const [guard] = pkg.scripts.release.split(' && n8n-node release');
+	/** The guard of `npm run release` alone (never `n8n-node release` itself), with GITHUB_ACTIONS as given. */
+	const runGuard = (githubActions: string | undefined) => {
+		const env = { ...process.env };
+		delete env.GITHUB_ACTIONS;
+		if (githubActions !== undefined) env.GITHUB_ACTIONS = githubActions;
+		return spawnSync('bash', ['-c', guard], { cwd: ROOT, env, encoding: 'utf8' });
+	};
+
+	test('`npm run release` outside GitHub Actions stops before n8n-node release, saying where releases happen', () => {
+		const outside = runGuard(undefined);
+		expect(outside.status).toBe(1);
+		expect(outside.stderr).toMatch(/GitHub Actions only/);
+		expect(outside.stderr).toMatch(/npm version patch \(or minor, major\) && git push --follow-tags/);
+		expect(runGuard('true').status).toBe(0);
+	});
+
+	test("`npm publish` runs n8n's guard (n8n-node prerelease) although .npmrc turns install scripts off, and refuses outside `n8n-node release`", () => {
+		expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^ignore-scripts=true$/m);
+		expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).not.toMatch(/^yes=/m);
+		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
+		// npm skips prepublishOnly under ignore-scripts; publishConfig turns scripts back on for the pack step of a publish
+		expect(pkg.scripts.prepack).toBe('n8n-node prerelease');
+		expect(pkg.publishConfig).toEqual({ 'ignore-scripts': false });
+		const env: Record<string, string | undefined> = {};
+		for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|RELEASE_MODE$|GITHUB_ACTIONS$)/i.test(key)) env[key] = value;
+		const publish = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['publish', '--dry-run'], {
+			cwd: ROOT,
+			env: { ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+			encoding: 'utf8',
+		});
+		expect(publish.status).not.toBe(0);
+		expect(`${publish.stdout}${publish.stderr}`).toMatch(/Run `npm run release` to publish the package/);
+	}, 60_000);
 });
 
 describe('ci.yml', () => {
@@ -102,5 +143,9 @@ describe('ci.yml', () => {
 		const ciRun = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(ciRun).toMatch(/^npm ci --no-audit --no-fund$/m);
 		expect(ciRun).toMatch(/^npm test$/m);
+		// the lock file is checked with the npm of Node 22 and 24 too, by npm ci's own check (--dry-run)
+		expect(ciRun).toMatch(/^for version in 10\.9\.\d+ 11\.\d+\.\d+; do$/m);
+		expect(ciRun).toMatch(/npx --yes "npm@\$version" ci --dry-run /);
+		expect(ciRun).toMatch(/^NPM_10_8=10\.8\.\d+ /m);
 	});
 });
