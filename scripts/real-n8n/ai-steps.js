@@ -20,8 +20,10 @@
  *    the `$fromAI` parameter in its input schema) and calls it: the emulator's estimates of
  *    that customer come back.
  *  - outageStep: a Vendor Books Trigger (Estimate Created, every minute) activated while the
- *    emulator answers the Books area 503 (POST /__admin/faults): the activation succeeds, the
+ *    emulator answers the Books area 503 (POST /__admin/faults): the activation succeeds, its
+ *    read (n8n's first four calls: the first try and 3 retries) answered 503 each, the
  *    workflow is active without an activation error, n8n's log has the package's warning;
+ *    any later call (n8n's scheduled poll, which may come right after) answered 200;
  *    an estimate created after that is emitted by the next scheduled poll, in exactly one
  *    execution. Then the refresh token revoked and the access tokens expired
  *    (POST /__admin/tokens/revoke, /tokens/expire): activating again fails with the refresh
@@ -119,7 +121,48 @@ const callLine = (r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '
 // ------------------------------------------------------------------ 1. AI Agent with a scripted model
 
 const STATUS_DESCRIPTION = 'The invoice status to list: one of draft, sent, overdue, paid, partially_paid, unpaid, viewed, void';
-const AGENT_NODES = { trigger: 'When clicking ‘Execute workflow’', agent: 'AI Agent', chat: 'OpenAI Chat Model', tool: 'Get Invoices' };
+const AGENT_NODES = { trigger: 'When clicking ‘Execute workflow’', agent: 'AI Agent', chat: 'OpenAI Chat Model', tool: 'Get Invoices', createTool: 'Create Invoice' };
+/** The Invoice -> Create parameters a model fills in agentStep's second tool (display names). */
+const CREATE_FROM_AI = ['Customer ID', 'Line Items (JSON)'];
+
+/** n8n's editor: the $fromAI key of a top-level parameter (its display name, sanitized; fromAIOverride.utils). */
+const fromAiKey = (displayName) => displayName.replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
+/** n8n's editor: the $fromAI type of a parameter type (fromAIOverride.utils fieldTypeToFromAiType). */
+const fromAiType = (type) => (['boolean', 'number', 'json'].includes(type) ? type : 'string');
+
+/**
+ * The Vendor Books Tool's Invoice -> Create as the model gets to fill it: for each parameter of
+ * CREATE_FROM_AI, the value n8n's editor writes when the user lets the model define it (the ✨
+ * override: `$fromAI(<key from the display name>, <description>, <type from the parameter
+ * type>)`), with the parameter's own description (as served in /types/nodes.json) as the
+ * override's description, which the editor leaves for the user to write. So the schema the model
+ * is offered follows the node description. Resolves to the tool node's parameters.
+ */
+async function createInvoiceToolParameters(s) {
+	await editorVersion(s, BOOKS_TOOL);
+	const tool = s.nodeTypes.find((n) => n.name === BOOKS_TOOL);
+	const shown = (p) => {
+		const show = (p.displayOptions && p.displayOptions.show) || {};
+		return (!show.resource || show.resource.includes('invoice')) && (!show.operation || show.operation.includes('create'));
+	};
+	const parameters = { organizationId: org(s), resource: 'invoice', operation: 'create' };
+	for (const displayName of CREATE_FROM_AI) {
+		const p = tool.properties.find((q) => q.displayName === displayName && shown(q));
+		check(p, `${BOOKS_TOOL} has no parameter "${displayName}" for Invoice -> Create`);
+		// a parameter whose builder hint gives the $fromAI call to use (the JSON alternatives): that call
+		const hinted = /\{\{ \$fromAI\(.*\) \}\}/.exec((p.builderHint && p.builderHint.message) || '');
+		if (hinted) {
+			parameters[p.name] = `=${hinted[0]}`;
+			continue;
+		}
+		const description = String(p.description || '').replace(/\s+/g, ' ').trim();
+		// quoted as the editor quotes it: in backticks unless it holds one, the quote and backslashes escaped
+		const q = !description.includes('`') ? '`' : !description.includes('"') ? '"' : "'";
+		const quoted = `${q}${description.replace(/\\/g, '\\\\').split(q).join(`\\${q}`)}${q}`;
+		parameters[p.name] = `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${fromAiKey(displayName)}', ${quoted}, '${fromAiType(p.type)}') }}`;
+	}
+	return parameters;
+}
 
 /**
  * A scripted model (scripted-model.js) and an OpenAI credential whose Base URL is it; `script`:
@@ -142,10 +185,12 @@ async function scriptedModel(s, name, script) {
  * `credential` (responsesApiEnabled false) and the Vendor Books Tool (Invoice -> Get Many, status
  * from `$fromAI`) as its tool; `toolSettings`: node settings of the tool (e.g. onError). Its id.
  */
-async function createAgentWorkflow(s, { name, credential, toolSettings = {} }) {
+async function createAgentWorkflow(s, { name, credential, toolSettings = {}, createTool = false }) {
 	const { trigger, agent, chat, tool } = AGENT_NODES;
 	s.agentVersion = await editorVersion(s, AGENT);
 	s.chatVersion = await editorVersion(s, CHAT_MODEL, { min: 1.3 });
+	// with `createTool`, a second tool: Invoice -> Create, filled by the model (createInvoiceToolParameters)
+	const extra = createTool ? [node(AGENT_NODES.createTool, BOOKS_TOOL, 1, await createInvoiceToolParameters(s), 600, { credentials: vendorCredential() })] : [];
 	return await createWorkflow(s, {
 		name,
 		nodes: [
@@ -160,11 +205,13 @@ async function createAgentWorkflow(s, { name, credential, toolSettings = {} }) {
 				400,
 				{ credentials: vendorCredential(), ...toolSettings },
 			),
+			...extra,
 		],
 		connections: {
 			[trigger]: { main: [[{ node: agent, type: 'main', index: 0 }]] },
 			[chat]: { ai_languageModel: [[{ node: agent, type: 'ai_languageModel', index: 0 }]] },
 			[tool]: { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] },
+			...Object.fromEntries(extra.map((n) => [n.name, { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] }])),
 		},
 		settings: { executionOrder: 'v1' },
 	});
@@ -176,7 +223,7 @@ function agentStep(s) {
 		check(overdue.length > 0, 'no overdue invoices in the demo data');
 		const numbers = overdue.map((i) => String(i.invoice_number)).sort();
 		const { model, credential } = await scriptedModel(s, 'Scripted model', {
-			tool: /invoice/i,
+			tool: new RegExp(`^${toolNameOf(AGENT_NODES.tool)}$`),
 			args: () => ({ status: 'overdue' }),
 			// the final message: the invoice numbers the tool answered (JSON, or JSON inside a string)
 			answer: (text) => {
@@ -186,7 +233,7 @@ function agentStep(s) {
 		});
 		try {
 			const { trigger, agent, tool } = AGENT_NODES;
-			const id = await createAgentWorkflow(s, { name: 'AI Agent: overdue invoices through the Vendor Books Tool', credential });
+			const id = await createAgentWorkflow(s, { name: 'AI Agent: overdue invoices through the Vendor Books Tool', credential, createTool: true });
 			s.em.clearRequests();
 			const result = await runAndWait(s, id, trigger);
 			const modelTalk = `the model got ${model.requests.length} chat request(s); tool calls ${JSON.stringify(model.toolCalls)}`;
@@ -200,6 +247,7 @@ function agentStep(s) {
 			check(offeredTool, `the model was offered ${offered.map((t) => t.name).join(', ') || 'no tools'}; expected ${toolNameOf(tool)}`);
 			const props = (offeredTool.parameters && offeredTool.parameters.properties) || {};
 			check(props.status && props.status.type === 'string' && props.status.description === STATUS_DESCRIPTION, `the tool's parameters: ${JSON.stringify(offeredTool.parameters)}`);
+			s.offeredTools = offered; // agentToolSchemaStep reads the Invoice -> Create tool from them
 			// the tool's API call, made by n8n with the OAuth token
 			const calls = n8nCalls(s);
 			const lists = calls.filter((r) => r.method === 'GET' && r.path.endsWith('/invoices'));
@@ -219,6 +267,31 @@ function agentStep(s) {
 		} finally {
 			await model.close();
 		}
+	});
+}
+
+/**
+ * What agentStep's model was offered for the Vendor Books Tool's Invoice -> Create (the second
+ * tool, its CREATE_FROM_AI parameters filled by the model): the tool's parameter schema is
+ * printed, and Line Items (JSON) must come with a JSON-schema `type` and a `description`, so
+ * that a model knows what to send (n8n's `$fromAI` type 'json' gives an untyped, undescribed
+ * schema).
+ */
+function agentToolSchemaStep(s) {
+	return step('AI Agent: the model is offered Vendor Books Tool Invoice -> Create with Line Items (JSON) typed and described', async () => {
+		check(s.offeredTools, 'the AI Agent step did not record the offered tools');
+		const name = toolNameOf(AGENT_NODES.createTool);
+		const offered = s.offeredTools.find((t) => t.name === name);
+		check(offered, `the model was offered ${s.offeredTools.map((t) => t.name).join(', ')}; expected ${name}`);
+		const props = (offered.parameters && offered.parameters.properties) || {};
+		const schema = JSON.stringify(props);
+		const [customer, lines] = CREATE_FROM_AI.map(fromAiKey);
+		check(props[customer] && props[customer].type === 'string', `${name}: ${customer} is not a string: ${schema}`);
+		const line = props[lines];
+		check(line, `${name}: no ${lines} in ${schema}`);
+		const missing = ['type', 'description'].filter((k) => !(k in line) || line[k] === '' || line[k] === undefined);
+		check(missing.length === 0, `${name}: ${lines} has no ${missing.join(' and no ')}: ${JSON.stringify(line)} (tool schema ${schema})`);
+		return [`${name}: "${String(offered.description).slice(0, 90)}"`, `tool schema: ${schema}`, `required: ${JSON.stringify(offered.parameters.required || [])}`];
 	});
 }
 
@@ -373,6 +446,21 @@ async function admin(s, route, body) {
 	return json;
 }
 
+/**
+ * Stamps each request the emulator records from now on with its arrival (`at`, Date.now()): the
+ * emulator's records carry no time, and which poll made a call is told by when it came.
+ */
+function stampArrivals(s) {
+	const records = s.em.requests;
+	if (records.stamped) return;
+	const push = records.push;
+	records.push = function pushStamped(...added) {
+		for (const r of added) r.at = Date.now();
+		return push.apply(this, added);
+	};
+	records.stamped = true;
+}
+
 /** GET /rest/executions of one workflow (newest first). */
 async function executionsOf(s, id) {
 	const list = await s.api.json('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`);
@@ -396,14 +484,25 @@ function outageStep(s) {
 		// the outage: every attempt of the activation's read (first try and 3 retries) answered 503
 		const queued = await admin(s, 'faults', { count: 4, scope: 'books', fault: { kind: 'status', status: 503, retryAfter: 0 } });
 		check(queued.faults.length === 1 && queued.faults[0].remaining === 4, `faults queued: ${JSON.stringify(queued.faults)}`);
+		stampArrivals(s);
 		s.em.clearRequests();
 		const logOffset = fs.statSync(s.logFile).size;
 		const t0 = Date.now();
 		const activated = await activate(s, id);
 		const activationTook = Date.now() - t0;
 		check(activated.ok, `activation during the outage (${activated.way}) failed: HTTP ${activated.status} ${activated.message || ''} ${JSON.stringify(activated.publication || '')}`);
-		const outage = n8nCalls(s).map((r) => r.status);
-		check(JSON.stringify(outage) === '[503,503,503,503]', `the activation's calls answered ${outage.join(', ') || 'nothing'}; expected 503 x 4`);
+		const timed = (r) => `${r.status} at +${r.at - t0} ms`;
+		// The poll at activation makes n8n's first calls: its read, retried 3 times (4 calls, all
+		// 503). n8n itself may poll again right after, before this script reads the calls: its
+		// scheduled poll (at a random second of the minute) or, since 2.40's publication service,
+		// a re-publication of the workflow (its reconciler runs every 10 s), whose first poll reads
+		// the list afresh. Those later calls are not the activation's: they must succeed.
+		const sinceActivation = n8nCalls(s);
+		const activationCalls = sinceActivation.slice(0, 4);
+		const outage = activationCalls.map((r) => r.status);
+		const seen = `n8n's calls: ${sinceActivation.map(timed).join(', ') || 'none'} (the activation done after ${activationTook} ms)`;
+		check(activationCalls.length === 4 && activationCalls.every((r) => r.status === 503 && r.method === 'GET'), `the activation's read answered ${outage.join(', ') || 'nothing'}; expected 503 x 4 (the first try and 3 retries); ${seen}`);
+		check(sinceActivation.slice(4).every((r) => r.status === 200), `after the activation's four 503s: ${seen}`);
 		const pending = (await (await fetch(`${s.em.url}/__admin/faults`)).json()).faults;
 		check(pending.length === 0, `faults left: ${JSON.stringify(pending)}`);
 		const wf = await s.api.json('GET', `/rest/workflows/${id}`);
@@ -443,8 +542,10 @@ function outageStep(s) {
 		check(ex.status === 'success' && ex.mode === 'trigger', `execution ${ex.id}: status ${ex.status}, mode ${ex.mode}`);
 		const emitted = outputOf(data, trigger).map((j) => String(j.estimate_id));
 		check(JSON.stringify(emitted) === JSON.stringify([String(estimate.estimate_id)]), `the execution emitted ${emitted.join(', ') || 'nothing'}; expected only ${estimate.estimate_id} (${estimate.estimate_number})`);
-		const polls = n8nCalls(s).filter((r) => r.status !== 503);
+		const untilEmitted = n8nCalls(s);
+		const polls = untilEmitted.slice(4);
 		check(polls.length > 0 && polls.every((r) => r.status === 200), `n8n's calls after the outage: ${polls.map(callLine).join('; ')}`);
+		const early = polls.filter((r) => r.at < createdAt);
 
 		// a refusal still fails the activation: the refresh token revoked, the access tokens expired
 		await deactivate(s, id);
@@ -465,10 +566,11 @@ function outageStep(s) {
 		return [
 			`workflow ${id}: activation during the outage (${activated.way}) answered ${activated.status}${activated.publication ? `, publication ${activated.publication.status} (triggers ${activated.publication.triggers.map((tr) => tr.status).join(', ')})` : ''}, done after ${(activationTook / 1000).toFixed(1)} s (the Books API answered ${outage.join(', ')}); active, listed in /rest/active-workflows, no activation error`,
 			`n8n's log: ${warning.trim().slice(0, 260)}`,
-			`estimate ${estimate.estimate_number} created after activation; execution ${ex.id} (mode ${ex.mode}) ${Math.round(caughtUp / 1000)} s later emitted exactly it; 1 execution in all; poll calls ${polls.map(callLine).join('; ')}`,
+			`estimate ${estimate.estimate_number} created ${createdAt - t0} ms after the activation began; execution ${ex.id} (mode ${ex.mode}) ${Math.round(caughtUp / 1000)} s later emitted exactly it; 1 execution in all; poll calls ${polls.map(callLine).join('; ')}`,
+			`n8n's calls from the activation to the emission: ${untilEmitted.map(timed).join(', ')}${early.length ? `; ${early.length} poll(s) before the estimate was created (n8n polling again right after the activation)` : ''}`,
 			`every refresh token of the client revoked (${refreshTokens.length}: n8n's and this script's), access tokens expired: activation (${refused.way}) answered HTTP ${refused.status}${refused.publication ? `, publication ${refused.publication.status}` : ''}: "${message.slice(0, 200)}"; workflow active: ${after.active}; activation error: ${JSON.stringify(errorAfter).slice(0, 160)}; n8n's refresh calls answered HTTP ${tokenCalls.join(', ') || 'nothing'} (the emulator answers token errors with 200, as the vendor does)`,
 		];
 	});
 }
 
-module.exports = { agentStep, agentToolErrorStep, mcpStep, outageStep };
+module.exports = { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate };

@@ -3,8 +3,8 @@
  * `npm run check:n8n`: the package in a real n8n, end to end (not part of `npm test`: it
  * downloads n8n, about 2.5 GB, on the first run).
  *
- *  1. n8n (2.20.12 unless --n8n says another) with a Node 24 runtime in a cache folder of its
- *     own version (install-n8n.sh; reused when present). Verified with 2.20.12 and 2.40.7.
+ *  1. n8n (2.41.1 unless --n8n says another) with a Node 24 runtime in a cache folder of its
+ *     own version (install-n8n.sh; reused when present). Verified with 2.20.12, 2.40.7 and 2.41.1.
  *  2. the package built, `npm pack`ed and installed from the tarball the way n8n installs a
  *     community package, into an isolated n8n user folder
  *  3. the emulator with demo data on 127.0.0.1 (in this process), its demo client accepting
@@ -31,7 +31,10 @@
  *     Manual Trigger -> AI Agent with the Vendor Books Tool (Invoice -> Get Many, status from
  *     `$fromAI`) as its tool. The model is offered the tool with the `$fromAI` parameter, calls
  *     it with status overdue; the emulator gets that call with the OAuth token, and the agent's
- *     answer names exactly the emulator's overdue invoices. Then the same agent while the Books
+ *     answer names exactly the emulator's overdue invoices. The agent also has the Vendor Books
+ *     Tool's Invoice -> Create (Customer ID and Line Items (JSON) filled by the model, as the
+ *     editor's "let the model define this" writes them): its tool schema is printed, and Line
+ *     Items (JSON) must have a JSON-schema type and a description. Then the same agent while the Books
  *     API answers 503: with the tool's On Error set to continue, the model gets the error text
  *     and the run succeeds with its answer about it; with the default On Error, what this n8n
  *     does is reported (2.20 ends the run with the tool's error, 2.40 hands the model the error)
@@ -40,7 +43,9 @@
  *     <n8n>/mcp/<path>) lists the tool with that parameter in its input schema and calls it:
  *     the emulator's estimates of that customer come back
  * 10. a Vendor Books Trigger (Estimate Created, every minute) activated while the emulator
- *     answers the Books area 503 (POST /__admin/faults): the activation succeeds, the workflow is
+ *     answers the Books area 503 (POST /__admin/faults): the activation succeeds, its read (n8n's
+ *     first four calls) answered 503 each and any later call (n8n's scheduled poll may come right
+ *     after) 200, the workflow is
  *     active with no activation error and n8n's log has the package's warning; an estimate
  *     created then is emitted by the next scheduled poll (up to about 2 minutes of real
  *     waiting) in exactly one execution. Then the refresh token is revoked and the access tokens
@@ -60,18 +65,22 @@
  * 13. n8n and the emulator stopped, the user folder removed (the n8n install is kept)
  *
  * Every step prints one PASS or FAIL line; the exit code is 1 on the first failure. Steps 1-6
- * and the cleanup are n8n-session.js, which `npm run demo:editor` (demo-editor.js) shares.
+ * and the cleanup are n8n-session.js (install.js, start.js, connect.js, workflows.js), which
+ * `npm run demo:editor` (demo-editor.js) shares.
  *
  * Options (flags or environment), e.g. `npm run check:n8n -- --n8n 2.40.7`:
  *   --n8n <version> / REAL_N8N_VERSION=<version>
- *                                  the n8n release to check, exact (default 2.20.12); each
+ *                                  the n8n release to check, exact (default 2.41.1); each
  *                                  version is installed once into <REAL_N8N_DIR>/<version>
  *   --fresh   / REAL_N8N_FRESH=1   remove the cached install of that version and install again
  *   --keep    / REAL_N8N_KEEP=1    keep the n8n user folder and log (its path is printed)
  *   REAL_N8N_DIR=<dir>             the parent of the per-version installs (default
- *                                  <project>/.real-n8n, so .real-n8n/2.20.12, .real-n8n/2.40.7)
+ *                                  <project>/.real-n8n, so .real-n8n/2.41.1, .real-n8n/2.40.7)
  *   REAL_N8N_PORT=<port>           n8n's port (default: a free one)
  *   --skip-build                   use dist/ and build/ as they are
+ *   --trigger-runs <n>             after the set-up (steps 1-9), only the trigger step of 10,
+ *                                  n times (the credential connected again before each
+ *                                  further run); prints how many runs passed
  *   REAL_N8N_CHROMIUM=<path>       the Chromium of step 8 (default /usr/bin/chromium, from
  *                                  `apt-get update && apt-get install -y chromium`)
  *
@@ -85,11 +94,11 @@ const path = require('node:path');
 
 const {
 	ROOT,
-	DEFAULT_N8N_VERSION,
 	PACKAGE,
 	parseOptions,
 	step,
 	stepsRun,
+	Reported,
 	check,
 	reportFailure,
 	secs,
@@ -99,6 +108,7 @@ const {
 	N8nClient,
 	Session,
 	setUp,
+	connectCredential,
 	signIn,
 	importExample,
 	itemsStep,
@@ -111,10 +121,13 @@ const {
 	cleanup,
 } = require('./n8n-session');
 const { nodePanelSearchStep, chromiumNote } = require('./editor-search');
-const { agentStep, agentToolErrorStep, mcpStep, outageStep } = require('./ai-steps');
+const { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate } = require('./ai-steps');
 
-const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build]';
-const options = parseOptions(process.argv.slice(2), { command: 'check:n8n', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n'] });
+const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build] [--trigger-runs <n>]';
+const options = parseOptions(process.argv.slice(2), { command: 'check:n8n', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n', '--trigger-runs'] });
+/** --trigger-runs <n>: after the set-up, only the trigger step (outageStep), n times. */
+const triggerRuns = options.value['trigger-runs'] === undefined ? undefined : Number(options.value['trigger-runs']);
+if (triggerRuns !== undefined && !(Number.isInteger(triggerRuns) && triggerRuns > 0)) options.fail(`--trigger-runs needs a whole number of runs, got "${options.value['trigger-runs']}"`);
 const session = new Session(options);
 const started = Date.now();
 /** The package's node types as n8n names them once installed: <package>.<camelCase name>. */
@@ -133,12 +146,13 @@ onStopSignal((signal) => {
 async function main() {
 	let failed = false;
 	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})`);
-	const oldLayout = ['node_modules', `.installed-n8n-${DEFAULT_N8N_VERSION}`].filter((f) => fs.existsSync(path.join(options.cacheParent, f)));
+	const oldLayout = fs.existsSync(options.cacheParent) ? fs.readdirSync(options.cacheParent).filter((f) => f === 'node_modules' || f.startsWith('.installed-n8n-')) : [];
 	const noChromium = chromiumNote();
 	if (noChromium) console.log(noChromium);
 	if (oldLayout.length) console.log(`note: ${path.relative(ROOT, options.cacheParent) || options.cacheParent} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`);
 	try {
-		await steps(session);
+		if (triggerRuns) failed = !(await triggerStepRuns(session, triggerRuns));
+		else await steps(session);
 	} catch (error) {
 		failed = true;
 		reportFailure(session, error);
@@ -226,6 +240,7 @@ async function steps(s) {
 	// 8-10. real clients (ai-steps.js): an AI Agent with a scripted model, an MCP client through the
 	// MCP Server Trigger, a polling trigger activated during an outage (last: it revokes the token)
 	await agentStep(s);
+	await agentToolSchemaStep(s);
 	await agentToolErrorStep(s);
 	await mcpStep(s);
 	await outageStep(s);
@@ -257,6 +272,43 @@ async function steps(s) {
 	});
 
 	console.log(`\nScope separator n8n sent: ${s.seen.separator}`);
+}
+
+/**
+ * --trigger-runs <n>: the set-up (steps 1-9), then the trigger step alone n times (it revokes the
+ * credential's refresh token at its end: the credential is connected again before each further
+ * run, through n8n's OAuth2 round trip). Resolves to whether every run passed; prints the tally.
+ */
+async function triggerStepRuns(s, runs) {
+	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
+	await setUp(s, { owner, port: async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort()) });
+	const failedRuns = [];
+	for (let run = 1; run <= runs && !isStopping(); run++) {
+		console.log(`\n--- trigger step, run ${run} of ${runs}`);
+		if (run > 1) {
+			await reconnect(s);
+		}
+		try {
+			await outageStep(s);
+		} catch (error) {
+			if (!(error instanceof Reported)) throw error;
+			failedRuns.push(run);
+		}
+	}
+	console.log(`\nTrigger step: ${runs - failedRuns.length} of ${runs} runs passed${failedRuns.length ? ` (failed: run ${failedRuns.join(', ')})` : ''}`);
+	return failedRuns.length === 0;
+}
+
+/**
+ * Between two runs of the trigger step: the workflows it left published deactivated (none may
+ * poll with the new token), every refresh token of the emulator's client revoked (a failed run
+ * may have left n8n's), then the credential connected again (n8n's OAuth2 round trip).
+ */
+async function reconnect(s) {
+	for (const id of await s.api.json('GET', '/rest/active-workflows')) await deactivate(s, id);
+	for (const r of [...s.em.accounts.refreshTokens.values()].filter((t) => t.clientId === s.em.defaultClient.clientId)) s.em.accounts.revokeRefreshToken(r.token);
+	s.em.clearRequests();
+	await connectCredential(s);
 }
 
 /** GET /types/nodes.json, /types/credentials.json as the owner (step 5, after the login). */

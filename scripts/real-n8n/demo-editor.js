@@ -13,7 +13,7 @@
  * stops n8n and the emulator and removes the user folder.
  *
  * Options, e.g. `npm run demo:editor -- --n8n 2.40.7 --port 5700`:
- *   --n8n <version> / REAL_N8N_VERSION   the n8n release (default 2.20.12), as check:n8n
+ *   --n8n <version> / REAL_N8N_VERSION   the n8n release (default 2.41.1), as check:n8n
  *   --port <port>                        n8n's port (default 5678 if free, else a free one)
  *   --smoke                              after start-up, n8n runs Vendor Books Item -> Get Many
  *                                        and it must return the demo items: PASS or FAIL, then

@@ -7,15 +7,20 @@
 #
 # usage: install-n8n.sh <cache dir> [<n8n version>] [--fresh]
 #   <cache dir> is the folder of this one version (check.js passes <REAL_N8N_DIR>/<version>);
-#   <n8n version> defaults to 2.20.12 (or REAL_N8N_VERSION).
-# Verified with n8n 2.20.12 and 2.40.7 (same wrapper, same overrides). n8n 2.35+ other than
-# 2.40.7 and 2.41.x do not install from the registry reachable here (dependency versions missing).
+#   <n8n version> defaults to 2.41.1 (or REAL_N8N_VERSION).
+# Verified with n8n 2.20.12, 2.40.7 and 2.41.1 (same wrapper, same overrides); 2.40.7 and 2.41.1
+# installed from nothing through `npm run` on 2026-11-27. Other 2.35+ releases, 2.41.3 included (its n8n-core
+# 2.41.2 is missing), do not install from the registry reachable here.
+#
+# `npm run check:n8n` / `demo:editor` export the project's .npmrc to this script, so
+# npm_config_ignore_scripts=true is in its environment: every npm call here that must run install
+# scripts says --ignore-scripts=false itself (else Node 24 is never set up).
 set -euo pipefail
 
 NODE_VERSION=24.21.0
 CACHE_DIR="${1:?usage: install-n8n.sh <cache dir> [<n8n version>] [--fresh]}"
 shift
-N8N_VERSION="${REAL_N8N_VERSION:-2.20.12}"
+N8N_VERSION="${REAL_N8N_VERSION:-2.41.1}"
 FRESH="${REAL_N8N_FRESH:-0}"
 for arg in "$@"; do
   case "$arg" in
@@ -47,7 +52,7 @@ rm -f .installed-n8n-*
 # The overrides: `linkedom` newest needs `cssomnom` (absent from the registry here); `xlsx` is
 # otherwise a CDN tarball (no network); the newest `@langchain/langgraph` and its checkpoint need
 # versions absent here; `@opentelemetry/core` 2.6.0 at the top, or --legacy-peer-deps hoists 0.10
-# and n8n crashes at start. The same for 2.20.12 and 2.40.7.
+# and n8n crashes at start. The same for 2.20.12, 2.40.7 and 2.41.1.
 cat > package.json <<JSON
 {
   "name": "n8n-runtime",
