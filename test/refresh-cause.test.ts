@@ -19,12 +19,12 @@ test('an HTTP status without an error code', () => {
 test('no answer: the network failure in words (n8n replaces messages naming a system code)', () => {
 	expect(refreshFailureCause(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe('the token call got no answer: connection closed');
 	expect(refreshFailureCause(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe('the token call got no answer: connection refused');
-	expect(refreshFailureCause(Object.assign(new Error('odd'), { code: 'EPIPE' }))).toBe('the token call got no answer: network error');
+	expect(refreshFailureCause(Object.assign(new Error('odd'), { code: 'EPIPE' }))).toBe('the token call got no answer: no network answer');
 });
 
 test('anything else is reported as itself, with tokens redacted', () => {
 	expect(refreshFailureCause(new TypeError('ctx.helpers.refreshOAuth2Token is not a function'))).toBe(
-		'an unexpected error: TypeError: ctx.helpers.refreshOAuth2Token is not a function',
+		'an unexpected exception: TypeError: ctx.helpers.refreshOAuth2Token is not a function',
 	);
 	const token = `1000.${'abcdef0123456789'.repeat(2)}.0123456789abcdef`;
 	expect(refreshFailureCause(new Error(`bad token ${token}`))).not.toContain(token);

@@ -67,9 +67,9 @@ function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObjec
 	} else if (Number.isNaN(count)) {
 		why = `Outcome unknown: the answer does not say how many reminders were sent (${said})`;
 	} else if (!explained) {
-		why = `Outcome unknown: the answer's info.code is not 0 and no error entry names an invoice, yet it counts ${count} sent of ${rest.length} (${said})`;
+		why = `Outcome unknown: the answer's info.code is not 0 and no entry of email_errors_info names an invoice, yet it counts ${count} sent of ${rest.length} (${said})`;
 	} else {
-		why = `Outcome unknown: the answer counts ${count} sent of the ${rest.length} invoice(s) it names in no error, so which were sent cannot be told (${said})`;
+		why = `Outcome unknown: the answer counts ${count} sent of the ${rest.length} invoice(s) it does not name as not sent, so which were sent cannot be told (${said})`;
 	}
 	const api: IDataObject = {};
 	if (info.code !== undefined) api.code = info.code;
@@ -107,7 +107,7 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 		const headline = !sent.length && !unknown.length
 			? `No payment reminder was sent for ${failed.length} invoice(s): the Vendor API answered ${said}`
 			: [
-					failed.length ? `Payment reminders failed for ${failed.length} invoice(s): ${failed.join(', ')}` : '',
+					failed.length ? `Payment reminders not sent for ${failed.length} invoice(s): ${failed.join(', ')}` : '',
 					unknown.length ? `${failed.length ? 'outcome' : 'Payment reminders: outcome'} unknown for ${unknown.length} invoice(s): ${unknown.join(', ')}` : '',
 				]
 					.filter(Boolean)

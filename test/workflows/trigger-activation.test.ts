@@ -117,7 +117,7 @@ test('Vendor Projects Trigger activated during a rate-limit block: stays active,
 	expect(trigger.scheduled).toBe(1);
 	expect(trigger.emitted).toEqual([]);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
-	expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" failed: The Vendor API blocks further requests until .*\. The workflow stays active/)]);
+	expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" did not succeed: The Vendor API blocks further requests until .*\. The workflow stays active/)]);
 
 	later(1_000);
 	const a = await newProject('Alpha');
@@ -157,7 +157,7 @@ test('Vendor Books Trigger activated while the API answers 503: stays active; af
 	const trigger = await activate(VendorBooksTrigger, { organizationId: org, event: 'estimateCreated' });
 	expect(trigger.isActive()).toBe(true);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([503, 503, 503, 503]);
-	expect(warnings()).toEqual([expect.stringContaining('failed: Service unavailable. Try again later. (code 503)')]);
+	expect(warnings()).toEqual([expect.stringContaining('did not succeed: Service unavailable. Try again later. (code 503)')]);
 
 	later(1_000);
 	const x = await newEstimate();
@@ -217,7 +217,7 @@ test('a token endpoint that does not answer at activation: stays active; the nex
 	expect(trigger.isActive()).toBe(true);
 	// the expired token answered 401, the refresh got a 503
 	expect(env.apiRequests().map((r) => r.status)).toEqual([401]);
-	expect(warnings()).toEqual([expect.stringContaining('failed: The access token could not be refreshed (the token endpoint answered HTTP 503)')]);
+	expect(warnings()).toEqual([expect.stringContaining('did not succeed: The access token could not be refreshed (the token endpoint answered HTTP 503)')]);
 	// an estimate made in the Vendor UI meanwhile (the stored token is expired, so not through the API)
 	later(1_000);
 	const x = env.em.store.nextId();
@@ -370,7 +370,7 @@ describe('the "since" time is when activation began, before its first request', 
 		const { trigger, made, began } = await activateDuring503(c, 4);
 		expect(trigger.isActive()).toBe(true);
 		expect(trigger.emitted).toEqual([]);
-		expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" failed: .*Service unavailable/)]);
+		expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" did not succeed: .*Service unavailable/)]);
 
 		later(60_000);
 		await trigger.poll();

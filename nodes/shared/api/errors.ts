@@ -18,7 +18,7 @@ export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; res
 	INVALID_INPUTSTREAM: { meaning: 'The request has an invalid input parameter', resolution: 'Correct the parameter' },
 	INVALID_METHOD: { meaning: 'The HTTP method is not valid for the URL', resolution: 'Use a valid method' },
 	INVALID_PARAMETER_VALUE: { meaning: 'A parameter value is invalid', resolution: 'Correct the value' },
-	INTERNAL_SERVER_ERROR: { meaning: 'Unexpected server error', resolution: 'Try again later or contact the vendor\'s support' },
+	INTERNAL_SERVER_ERROR: { meaning: 'The server met an unexpected condition', resolution: 'Try again later or contact the vendor\'s support' },
 };
 
 const HTTP_MEANINGS: Readonly<Record<number, string>> = {
@@ -30,7 +30,7 @@ const HTTP_MEANINGS: Readonly<Record<number, string>> = {
 	405: 'Method not allowed for the invoked API',
 	409: 'Conflict',
 	429: 'Too many requests',
-	500: 'Internal error',
+	500: 'The server could not process the request',
 	501: 'Not supported',
 	502: 'Bad gateway',
 	503: 'Service unavailable',
@@ -91,7 +91,7 @@ export function explainFailure(failure: ApiFailure): { message: string; descript
 		}
 		return { code: redactTokens(String(body.code)), message: `${serverMessage ?? 'Request refused'} (code ${redactTokens(String(body.code))})` };
 	}
-	const meaning = HTTP_MEANINGS[failure.status] ?? 'Request failed';
+	const meaning = HTTP_MEANINGS[failure.status] ?? 'Request not accepted';
 	return { message: serverMessage ? `${serverMessage} (HTTP ${failure.status})` : `${meaning} (HTTP ${failure.status})` };
 }
 

@@ -71,8 +71,8 @@ function connectionFailed(ctx: VendorContext, error: Error, idempotent: boolean,
 	const code = (error as Error & { code?: string }).code;
 	const timedOut = expired || code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message);
 	const cutShort = !timedOut && /^Z_/.test(code ?? '');
-	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'connection failed';
-	const message = idempotent ? `The Vendor API ${what}; the read was retried and kept failing` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
+	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'lost the connection';
+	const message = idempotent ? `The Vendor API ${what}; the read was retried without success` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
 	return transientFailure(ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, {
 		message,
 		description: `${idempotent ? 'Reads are retried up to 3 times.' : 'The request was not repeated, because repeating a write can create a duplicate.'} Cause: ${code ?? error.message}.`,
@@ -95,8 +95,8 @@ function isNetworkFailure(error: unknown): boolean {
 function unexpectedFailure(ctx: VendorContext, error: unknown, idempotent: boolean, itemIndex?: number): NodeApiError {
 	const e = (error ?? {}) as { name?: string; message?: string };
 	const what = `${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
-	const message = idempotent ? `An unexpected error while sending the request: ${what}` : `${OUTCOME_UNKNOWN}: an unexpected error while sending it: ${what}`;
-	return ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, { message, description: 'Not retried: this is not a network failure.', itemIndex }));
+	const message = idempotent ? `The request could not be sent: ${what}` : `${OUTCOME_UNKNOWN}: sending it stopped unexpectedly: ${what}`;
+	return ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, { message, description: 'Not retried: the network was not the cause.', itemIndex }));
 }
 
 function cancelled(ctx: VendorContext, itemIndex?: number): NodeApiError {
@@ -276,9 +276,9 @@ export function refreshFailureCause(error: unknown): string {
 	if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && !['EAUTH', 'ESTATUS'].includes(e.code)) {
 		// in words: n8n replaces a message that names a system code with its own stock text
 		const words: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection closed', ETIMEDOUT: 'timed out', ECONNABORTED: 'timed out', ENOTFOUND: 'host not found' };
-		return `the token call got no answer: ${words[e.code] ?? 'network error'}`;
+		return `the token call got no answer: ${words[e.code] ?? 'no network answer'}`;
 	}
-	return `an unexpected error: ${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
+	return `an unexpected exception: ${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
 }
 
 type OAuth2Helpers = {
@@ -551,7 +551,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 				continue;
 			}
 			const message = idempotent
-				? `The Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}; the read was retried and kept failing`
+				? `The Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}; the read was retried without success`
 				: `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} with ${problem.split(' (')[0]}`;
 			throw transientFailure(ofWrite(idempotent, new NodeApiError(ctx.getNode(), { message }, { message, description: `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`, itemIndex: opts.itemIndex })));
 		}

@@ -39,7 +39,7 @@ export function outlastsFailure(ctx: IPollFunctions, error: unknown, atActivatio
 	if (!atActivation || !isTransientFailure(error)) return false;
 	const workflow = ctx.getWorkflow();
 	ctx.logger.warn(
-		`The first poll of "${ctx.getNode().name}" at the activation of workflow "${workflow.name ?? ''}" failed: ${(error as Error).message}. ` +
+		`The first poll of "${ctx.getNode().name}" at the activation of workflow "${workflow.name ?? ''}" did not succeed: ${(error as Error).message}. ` +
 			'The workflow stays active; the next scheduled poll catches up on what happened meanwhile.',
 		{ workflowId: workflow.id, nodeName: ctx.getNode().name },
 	);

@@ -169,7 +169,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		if (atActivation || budget.failed === day) return skip();
 		budget.failed = day;
 		throw new NodeOperationError(ctx.getNode(), `A poll of this trigger needs at least ${count(estimate)} API calls, more than its Max API Calls per Day (${count(max)}): it does not poll`, {
-			description: 'No call was made. Raise Max API Calls per Day within your plan, narrow the filters (or the date window), or choose another event. This error is reported once a day.',
+			description: 'No call was made. Raise Max API Calls per Day within your plan, narrow the filters (or the date window), or choose another event. This is reported once a day.',
 		});
 	}
 	const baseline = previous !== undefined && previous.since === undefined;

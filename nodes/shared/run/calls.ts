@@ -19,6 +19,17 @@ import type { Operation } from '../tables/spec';
 import { runBounded } from './parallel';
 import type { Settled } from './parallel';
 
+/** What to do for one output item per input item (or record), in the words of n8n's node settings. */
+export const CONTINUE_ON_FAIL = 'set the node\'s \'On Error\' setting to \'Continue\'';
+
+/** ` [item 3]` at the end of a message (or `[item 3; ...]` of a run report). */
+export const ITEM_MARK = / \[item \d+(;[^\]]*)?\]$/;
+
+/** A message with the item it belongs to appended, ` [item 3]` (n8n's UX guidelines), once. */
+export function withItemMark(message: string, itemIndex: number): string {
+	return ITEM_MARK.test(message) ? message : `${message} [item ${itemIndex}]`;
+}
+
 /** Each id once, in the order first given (a repeated id would be sent, and reported, twice). */
 export function uniqueIds<T>(values: readonly T[]): T[] {
 	const seen = new Set<string>();
@@ -141,8 +152,8 @@ function notAllDone(
 		`Done (${done.length}): ${idList(done)}.`,
 		notSent.length ? `Not ${verb} (${notSent.length}): ${idList(notSent)}.` : '',
 		unknown.length ? `Outcome unknown (${unknown.length}, not repeated: check them before running again): ${idList(unknown)}.` : '',
-		`The first failure: ${reason}.`,
-		done.length ? 'Running the workflow again repeats the done ones: run only the others, or turn on Continue On Fail to get one output item per record.' : '',
+		`Why the first call was not done: ${reason}.`,
+		done.length ? `Running the workflow again repeats the done ones: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per record.` : '',
 	]
 		.filter(Boolean)
 		.join(' ');
@@ -184,5 +195,8 @@ export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ en
 	const stopped = `The list stopped after page ${read}: the ${records.length} record(s) of pages 1-${read} were read; the rest were not. A list writes nothing, so running it again is safe.`;
 	failure.description = `${failure.description ? `${failure.description} ` : ''}${stopped}`;
 	if (!ctx.continueOnFail()) throw failure;
-	return [...records, { json: { ...errorJson(failure), recordsRead: records.length } }];
+	const json = errorJson(failure);
+	const itemIndex = failure.context?.itemIndex;
+	if (typeof itemIndex === 'number') json.error = withItemMark(String(json.error), itemIndex);
+	return [...records, { json: { ...json, recordsRead: records.length } }];
 }

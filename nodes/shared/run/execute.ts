@@ -25,7 +25,7 @@ import type { ItemPart, OperationRun, Special } from './types';
 export async function readBeforeWrite<T>(what: string, read: Promise<T>): Promise<T> {
 	return await read.catch((error: unknown) => {
 		if (error instanceof NodeApiError) {
-			error.message = `Not sent: ${what} failed: ${error.message}`;
+			error.message = `Not sent: ${what} did not succeed: ${error.message}`;
 			error.description = `${error.description ? `${error.description} ` : ''}Nothing was written.`;
 		}
 		throw error;

@@ -10,17 +10,18 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { RateLimitBlockedError } from '../api/failures';
 import { inputFailure } from '../api/request';
 import type { Area } from '../tables/spec';
-import { errorJson } from './calls';
+import { CONTINUE_ON_FAIL, errorJson, ITEM_MARK, withItemMark } from './calls';
 import { indexRanges } from './parallel';
 import type { Settled } from './parallel';
 
-/** An item's failure as the node reports it (NodeApiError / NodeOperationError naming the item). */
+/** An item's failure as the node reports it (NodeApiError / NodeOperationError naming the item, its message ending with `[item X]`). */
 export function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	const error =
 		caught instanceof NodeApiError || caught instanceof NodeOperationError
 			? caught
 			: inputFailure(ctx.getNode(), caught, { itemIndex });
 	if (error.context) error.context.itemIndex = itemIndex;
+	error.message = withItemMark(error.message, itemIndex);
 	return error;
 }
 
@@ -66,12 +67,12 @@ function doneIds(ctx: IExecuteFunctions, area: Area, settled: Array<Settled<INod
 export function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApiError | NodeOperationError, settled: Array<Settled<INodeExecutionData[]>>, itemIndex: number) {
 	if (settled.length < 2) return error;
 	const { done, failed, notStarted: notSent } = itemStates(settled);
-	error.message = `${error.message} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
+	error.message = `${error.message.replace(ITEM_MARK, '')} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
 	const report = [
 		`Done: ${itemsPhrase(done)}${doneIds(ctx, area, settled, done)}.`,
-		`Failed: ${itemsPhrase(failed)}.`,
+		`Not done or outcome unknown: ${itemsPhrase(failed)}.`,
 		`Not sent: ${itemsPhrase(notSent)}${notSent.length ? ' (nothing was sent for them)' : ''}.`,
-		done.length ? 'Running the workflow again repeats the done items: run only the failed and unsent ones, or turn on Continue On Fail to get one output item per input item.' : '',
+		done.length ? `Running the workflow again repeats the done items: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per input item.` : '',
 	]
 		.filter(Boolean)
 		.join(' ');
@@ -100,7 +101,7 @@ export function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INod
 	const { done, failed, notStarted } = itemStates(settled);
 	// "canceled" in the message: n8n then records the execution as canceled, not failed.
 	return new NodeOperationError(ctx.getNode(), 'The execution was canceled', {
-		description: `Stopped before all items ran. Done: ${itemsPhrase(done)}.${failed.length ? ` Failed or stopped in flight: ${itemsPhrase(failed)}.` : ''} Not started: ${itemsPhrase(notStarted)}.`,
+		description: `Stopped before all items ran. Done: ${itemsPhrase(done)}.${failed.length ? ` Not done, outcome unknown or stopped in flight: ${itemsPhrase(failed)}.` : ''} Not started: ${itemsPhrase(notStarted)}.`,
 	});
 }
 
@@ -123,7 +124,7 @@ export function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INode
 	error.description = [
 		`Done: ${itemsPhrase(done)}.`,
 		`Not sent: ${itemsPhrase(unsent)} (nothing was sent for them: run them again after ${lifts}).`,
-		failed.length ? `Failed or partly sent: ${itemsPhrase(failed)}.` : '',
+		failed.length ? `Not done, outcome unknown or partly sent: ${itemsPhrase(failed)}.` : '',
 		'The rate limit was used up (perhaps by another client sharing it). To wait instead, set Options → On Rate-Limit Block to "Wait Until It Lifts".',
 	]
 		.filter(Boolean)
@@ -135,7 +136,7 @@ export function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INode
 			return [
 				{
 					json: {
-						error: `Not sent: the Vendor API blocks further requests until ${lifts}`,
+						error: `Not sent: the Vendor API blocks further requests until ${lifts} [item ${itemIndex}]`,
 						description: `Nothing was sent for this item. Run it again after ${lifts}.`,
 						httpCode: '429',
 						notSent: true,

@@ -10,8 +10,10 @@ import { answerRecords, listPages } from '../api/pages';
 import { buildRequest } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { multipart, vendorRequest } from '../api/transport';
+import type { ApiResponse } from '../api/transport';
 import { readFirstNote } from './current';
 import { readList, settleCalls, splitOutcome, uniqueIds } from './calls';
+import { deletedOutput, isDeletion } from './deleted';
 import { fetchFile, readUpload } from './files';
 import type { OperationRun } from './types';
 
@@ -20,10 +22,6 @@ export function chunk<T>(list: T[], size: number): T[][] {
 	const out: T[][] = [];
 	for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
 	return out;
-}
-
-async function send(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, binary = false): Promise<unknown> {
-	return (await vendorRequest(ctx, run.area, req, { itemIndex: run.itemIndex, binary })).body;
 }
 
 async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest): Promise<INodeExecutionData[]> {
@@ -57,12 +55,15 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		const req = buildRequest(area, op, callValues, run.organizationId);
 		if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
 		if (op.kind === 'list') return await fetchList(ctx, run, req);
-		let body: unknown;
+		let answer: ApiResponse;
 		if (file) {
 			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
-			body = (await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) })).body;
-		} else body = await send(ctx, run, req);
+			answer = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
+		} else answer = await vendorRequest(ctx, area, req, { itemIndex: run.itemIndex });
+		const { body } = answer;
 		const records = checkAnswer(ctx, run, body, callValues);
+		// a deletion says `deleted: true` beside the answer, only when the answer proves it
+		if (isDeletion(op)) records.splice(0, records.length, deletedOutput(ctx.getNode(), area, op, body, answer.statusCode, callValues, run.itemIndex));
 		// a read-first update: what its answer shows of a change by someone else since the read
 		const note = records.length === 1 ? readFirstNote(values, records[0]) : undefined;
 		if (note) records[0] = { ...records[0], ...note };
