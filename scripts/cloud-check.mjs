@@ -5,7 +5,10 @@
  *      verification": `"n8n": { "strict": true }` in package.json and eslint.config.mjs exactly
  *      n8n's config;
  *   2. `n8n-node lint` (n8n's config over every .ts of the repository, with the Cloud rules)
- *      must pass with no finding at all, warnings included.
+ *      must pass with no finding at all, warnings included;
+ *   3. scripts/literal-lint.mjs: n8n's node and credential rules on the descriptions as n8n
+ *      sees them (each node's built description written out as a literal class), no finding
+ *      but the departures named in scripts/literal-lint.exceptions.mjs.
  * Fails (exit 1) with the tool's own output otherwise.
  */
 import { spawnSync } from 'node:child_process';
@@ -37,8 +40,14 @@ if (lint.status !== 0 || /\d+ problems?\b/.test(lint.output)) {
 	failures.push(`n8n-node lint is not clean (exit ${lint.status}):\n${lint.output}`);
 }
 
+// The descriptions are built by functions, so the rules above see none of them: lint them written out.
+const literal = spawnSync(process.execPath, [path.join(root, 'scripts', 'literal-lint.mjs')], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+if (literal.error) throw literal.error;
+if (literal.status !== 0) failures.push(`n8n's lint on the literal descriptions is not clean:\n${literal.stdout}${literal.stderr}`);
+
 if (failures.length) {
 	console.error(failures.join('\n\n'));
 	process.exit(1);
 }
 console.log('n8n Cloud: eligible (n8n-node cloud-support) and n8n-node lint clean');
+console.log(literal.stdout.trim());

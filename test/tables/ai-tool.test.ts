@@ -55,7 +55,8 @@ test('every operation description is one sentence saying what it does and what i
 	}
 	const [books] = nodeTypes;
 	const described = (resource: string, operation: string) => operations(books).find((o) => o.resource === resource && o.option.value === operation)?.option.description;
-	expect(described('estimate', 'updateComment')).toBe('Update a comment of an estimate; needs Estimate ID and Comment ID, usually with Description');
-	expect(described('invoice', 'uploadAttachment')).toMatch(/; needs Invoice ID and a file \(input binary field\)$/);
-	expect(described('item', 'create')).toBe('Create an item, usually with Name');
+	// parameter names in single quotes, as n8n's guidelines write them
+	expect(described('estimate', 'updateComment')).toBe("Update a comment of an estimate; needs 'Estimate ID' and 'Comment ID', usually with 'Description'");
+	expect(described('invoice', 'uploadAttachment')).toMatch(/; needs 'Invoice ID' and a file \(in the binary field named by 'Input Data Field Name'\)$/);
+	expect(described('item', 'create')).toBe("Create an item, usually with 'Name'");
 });

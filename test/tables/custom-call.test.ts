@@ -17,9 +17,9 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 const nodes: Array<[string, INodeType]> = [
 	['Vendor Books', new VendorBooks()],
 	['Vendor Projects', new VendorProjects()],
-	['Vendor Payments', new VendorInvoice()],
+	['Vendor Invoice', new VendorInvoice()],
 	['Vendor Billing', new VendorBilling()],
-	['Vendor Purchase Bills', new VendorInventory()],
+	['Vendor Inventory', new VendorInventory()],
 ];
 
 describe.each(nodes)('%s', (_name, node) => {
@@ -52,7 +52,7 @@ describe.each(nodes)('%s', (_name, node) => {
 	test('the custom call is described for AI agents and its fields show only when it is chosen', () => {
 		const operation = lists.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(CUSTOM_CALL));
 		const option = (operation?.options as INodePropertyOptions[])[0];
-		expect(option.action).toBe('Make a custom API call');
+		expect(option.action).toBe('Make custom API call');
 		expect(option.description).toMatch(/^Send any request of the Vendor [\w ]+ API, signed.*; needs a method and a path relative to \{(api|base)_url\}\/\w+\/v\d$/);
 		const names = ['customMethod', 'customPath', 'customQuery', 'customBodyType', 'customBody', 'customInputBinaryField', 'customFileField', 'customReturnAll', 'customOutputBinaryField'];
 		const custom = props.filter((p: INodeProperties) => names.includes(p.name));

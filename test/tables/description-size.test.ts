@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { mergeRepeatedProperties } from '../../nodes/shared/describe/compact';
 import { areaProperties } from '../../nodes/shared/node';
+import { FORM_VERSION, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field } from '../../nodes/shared/tables/spec';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { booksArea } from '../../nodes/VendorBooks/tables';
@@ -17,9 +18,9 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 const areas: Array<[string, Area, INodeProperties[]]> = [
 	['Vendor Books', booksArea, []],
 	['Vendor Projects', projectsArea, customFieldProperties],
-	['Vendor Payments', invoiceArea, []],
+	['Vendor Invoice', invoiceArea, []],
 	['Vendor Billing', billingArea, []],
-	['Vendor Purchase Bills', inventoryArea, []],
+	['Vendor Inventory', inventoryArea, []],
 ];
 
 /** What a resource / operation pair shows, in order: each property without the resource / operation conditions. */
@@ -63,7 +64,11 @@ test('Vendor Books: one ID picker per resource for all its operations, one copy 
 	const invoiceIds = merged.filter((p) => p.name === 'invoice_id' && p.displayOptions?.show?.resource?.includes('invoice'));
 	expect(invoiceIds).toHaveLength(1);
 	const gcc = merged.filter((p) => p.name === 'gccFields');
-	expect(gcc.map((p) => p.displayOptions?.show)).toEqual([{ resource: ['estimate', 'invoice'], operation: ['create', 'update'] }]);
+	// version 1 shows every regional group; from FORM_VERSION the group picked under Regional Fields
+	expect(gcc.map((p) => p.displayOptions?.show)).toEqual([
+		{ resource: ['estimate', 'invoice'], operation: ['create', 'update'], '@version': [1] },
+		{ resource: ['estimate', 'invoice'], operation: ['create', 'update'], '@version': [FORM_VERSION], regionalFields: ['gccFields'] },
+	]);
 });
 
 test('no description says the same format twice ("Due date (yyyy-mm-dd). Format yyyy-mm-dd")', () => {
@@ -104,8 +109,8 @@ describe.each(areas)('%s: every field of the tables in the node description', (_
 				const check = (field: Field, parent?: Field): void => {
 					const where = `${resource.value}.${op.value} ${parent ? `${parent.name}.` : ''}${field.name}`;
 					const missing: string[] = [];
-					// a member entered as its object's value is named in the object's description: "sent as { zpuid }"
-					const named = shown.some((p) => p.name === field.name) || (!!parent && shown.some((p) => p.name === parent.name && !!p.description?.includes(`{ ${field.name} }`)));
+					// a member entered as its object's value (`wrapperMember`: owner -> { zpuid }) is the object's property
+					const named = shown.some((p) => p.name === field.name) || (!!parent && wrapperMember(parent) === field && shown.some((p) => p.name === parent.name));
 					if (!named) missing.push('field');
 					for (const value of field.values ?? []) if (!text.includes(`"value":"${value}"`)) missing.push(`value ${value}`);
 					if (field.maxLength && !text.includes(`At most ${field.maxLength} characters`)) missing.push(`maxLength ${field.maxLength}`);
@@ -113,7 +118,8 @@ describe.each(areas)('%s: every field of the tables in the node description', (_
 				};
 				for (const field of op.fields.filter((f) => !f.readOnly)) {
 					check(field);
-					for (const member of (field.fields ?? []).filter((m) => !m.readOnly)) check(member, field);
+					// a member only an update takes (`updateOnly`: the ID of an existing line) is not offered elsewhere
+					for (const member of (field.fields ?? []).filter((m) => !m.readOnly && (op.kind === 'update' || !m.updateOnly))) check(member, field);
 				}
 			}
 		}

@@ -72,7 +72,7 @@ const TRIGGER_TABLES: Record<string, [Area, TriggerEvent[]]> = {
 	vendorInventoryTrigger: [inventoryArea, inventoryEvents],
 };
 
-/** What each node must be found by: its resources (each name of "Trash / Bin"), and for a trigger its events and the resources they watch. */
+/** What each node must be found by: its resources (each part of a name such as "A / B"), and for a trigger its events and the resources they watch. */
 function ownWords(node: Node): string[] {
 	const { description } = node;
 	const resources = options(description, 'resource').filter((o) => o.value !== 'customApiCall').map((o) => o.name);
@@ -121,13 +121,17 @@ describe('search keywords (codex alias)', () => {
 		['estimate accepted', ['Vendor Books Trigger']],
 		['new invoice', ['Vendor Books Trigger']],
 		['invoice paid', ['Vendor Books Trigger']],
-		['payment', ['Vendor Payments', 'Vendor Payments Trigger']],
-		['customer payment', ['Vendor Payments', 'Vendor Payments Trigger']],
-		['refund', ['Vendor Payments']],
-		['payment received', ['Vendor Payments Trigger']],
-		['bill', ['Vendor Purchase Bills', 'Vendor Purchase Bills Trigger']],
-		['purchase', ['Vendor Purchase Bills', 'Vendor Purchase Bills Trigger']],
-		['new bill', ['Vendor Purchase Bills Trigger']],
+		['payment', ['Vendor Invoice', 'Vendor Invoice Trigger']],
+		['customer payment', ['Vendor Invoice', 'Vendor Invoice Trigger']],
+		['refund', ['Vendor Invoice']],
+		['payment received', ['Vendor Invoice Trigger']],
+		['bill', ['Vendor Inventory', 'Vendor Inventory Trigger']],
+		['purchase', ['Vendor Inventory', 'Vendor Inventory Trigger']],
+		['new bill', ['Vendor Inventory Trigger']],
+		['payments', ['Vendor Invoice', 'Vendor Invoice Trigger']],
+		['refunds', ['Vendor Invoice']],
+		['purchase bills', ['Vendor Inventory', 'Vendor Inventory Trigger']],
+		['bills', ['Vendor Inventory', 'Vendor Inventory Trigger']],
 		['project', ['Vendor Projects', 'Vendor Billing', 'Vendor Projects Trigger', 'Vendor Billing Trigger']],
 		['billing project', ['Vendor Billing', 'Vendor Billing Trigger']],
 		['comment', ['Vendor Billing']],
@@ -168,7 +172,7 @@ const TEXTS: Array<[string, string]> = [
 
 test('the texts are many and include the inferred marks, the placeholders and the credential', () => {
 	expect(TEXTS.length).toBeGreaterThan(1500);
-	expect(TEXTS.some(([, t]) => t.startsWith('If Return All stops early'))).toBe(true);
+	expect(TEXTS.some(([, t]) => t.startsWith("If 'Return All' stops early"))).toBe(true);
 	expect(TEXTS.some(([, t]) => t.startsWith('Select an item'))).toBe(true);
 	expect(TEXTS.some(([where]) => where.startsWith('vendorOAuth2Api '))).toBe(true);
 });

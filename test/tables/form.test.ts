@@ -69,7 +69,7 @@ test('a plain invoice, estimate or bill line needs no Additional Fields: item, n
 });
 
 test('filters start at the API\'s all-value where it has one, listed first', () => {
-	const payments = described.find(([name]) => name === 'Vendor Payments')?.[1] ?? [];
+	const payments = described.find(([name]) => name === 'Vendor Invoice')?.[1] ?? [];
 	const mode = payments.find((s) => s.prop.name === 'filter_by');
 	expect((mode?.prop.options as INodePropertyOptions[])[0]).toEqual({ name: 'All', value: 'PaymentMode.All' });
 	expect(mode?.prop.default).toBe('PaymentMode.All');

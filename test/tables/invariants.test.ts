@@ -2,7 +2,7 @@
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
-import { placement } from '../../nodes/shared/tables/naming';
+import { FORM_VERSION, placement } from '../../nodes/shared/tables/naming';
 import type { Area, Field } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/validate';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
@@ -19,9 +19,9 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 const nodes: Array<[string, Area, INodeType]> = [
 	['Vendor Books', booksArea, new VendorBooks()],
 	['Vendor Projects', projectsArea, new VendorProjects()],
-	['Vendor Payments', invoiceArea, new VendorInvoice()],
+	['Vendor Invoice', invoiceArea, new VendorInvoice()],
 	['Vendor Billing', billingArea, new VendorBilling()],
-	['Vendor Purchase Bills', inventoryArea, new VendorInventory()],
+	['Vendor Inventory', inventoryArea, new VendorInventory()],
 ];
 
 function walk(fields: Field[], visit: (f: Field) => void): void {
@@ -90,14 +90,21 @@ describe.each(nodes)('%s', (_name, area, node) => {
 
 	test('derived properties: no two visible at once under one name; lists have Return All and Limit', () => {
 		const props = node.description.properties;
-		// as a node and as an AI tool (the `@tool` display condition)
-		for (const [{ r, op }, tool] of ops.flatMap((o) => [[o, false], [o, true]] as const)) {
+		// as a node and as an AI tool (the `@tool` display condition), in each node version (`@version`: 1 for stored workflows, FORM_VERSION)
+		for (const [{ r, op }, tool, version] of ops.flatMap((o) => [1, FORM_VERSION].flatMap((v) => [[o, false, v], [o, true, v]] as const))) {
 			const visible = props.filter((p: INodeProperties) => {
 				const show = p.displayOptions?.show;
 				if (!show) return true;
-				return (show.resource?.includes(r.value) ?? true) && (show.operation?.includes(op.value) ?? true) && !show.returnAll && (show['@tool']?.includes(tool) ?? true);
+				return (
+					(show.resource?.includes(r.value) ?? true) &&
+					(show.operation?.includes(op.value) ?? true) &&
+					!show.returnAll &&
+					(show['@tool']?.includes(tool) ?? true) &&
+					(show['@version']?.includes(version) ?? true)
+				);
 			});
-			const names = visible.map((p) => p.name);
+			// a regional group's collection shows for its choice of Regional Fields only: one at a time
+			const names = visible.filter((p) => !p.displayOptions?.show?.regionalFields).map((p) => p.name);
 			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
 			if (op.kind === 'list') expect(names).toContain('returnAll');
 			for (const f of op.fields.filter((x) => placement(x, op) === 'top')) expect(names).toContain(f.name);

@@ -1,6 +1,6 @@
 /**
  * Self-check of the field tables of document 3: customer payments and refunds (Vendor
- * Payments), billing projects (Vendor Billing) and purchase bills (Vendor Purchase Bills).
+ * Invoice), billing projects (Vendor Billing) and purchase bills (Vendor Inventory).
  */
 import { explainFailure } from '../../nodes/shared/api/errors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
@@ -240,11 +240,11 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 	});
 });
 
-describe('Vendor Payments', () => {
+describe('Vendor Invoice', () => {
 	it('has the area settings', () => {
 		expect(invoiceArea).toMatchObject({
 			value: 'invoice',
-			name: 'Vendor Payments',
+			name: 'Vendor Invoice',
 			root: 'api',
 			basePath: '/invoice/v3',
 			org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },
@@ -354,7 +354,7 @@ describe('Vendor Billing', () => {
 				values: ['fixed_cost_for_project', 'based_on_project_hours', 'based_on_staff_hours', 'based_on_task_hours'],
 			});
 			expect(findField(fields, 'rate').type).toBe('string');
-			expect(findField(fields, 'rate').description).toMatch(/Required when Billing Type is Fixed Cost for Project .* or Based on Project Hours/);
+			expect(findField(fields, 'rate').description).toMatch(/Required when 'Billing Type' is Fixed Cost for Project .* or Based on Project Hours/);
 			expect(findField(fields, 'budget_type').values).toEqual([
 				'total_project_cost',
 				'total_project_hours',
@@ -390,11 +390,11 @@ describe('Vendor Billing', () => {
 	});
 });
 
-describe('Vendor Purchase Bills', () => {
+describe('Vendor Inventory', () => {
 	it('has the area settings', () => {
 		expect(inventoryArea).toMatchObject({
 			value: 'inventory',
-			name: 'Vendor Purchase Bills',
+			name: 'Vendor Inventory',
 			root: 'api',
 			basePath: '/inventory/v1',
 			org: { in: 'query', name: 'organization_id' },

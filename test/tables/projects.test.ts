@@ -62,7 +62,7 @@ describe('Vendor Projects field tables', () => {
 		expect(projectsArea.org).toBeUndefined();
 		expect(projectsArea.resources.map((r) => [r.value, r.name])).toEqual([
 			['portal', 'Portal'],
-			['trash', 'Trash / Bin'],
+			['trash', 'Trash'],
 			['search', 'Search'],
 			['project', 'Project'],
 			['myTasks', 'My Task'],

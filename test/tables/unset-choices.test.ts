@@ -42,9 +42,8 @@ test('Get Bin: the descending sort is a listed guess whose description says what
 	const getBin = projectsArea.resources.find((r) => r.value === 'trash')?.operations.find((o) => o.value === 'getBin');
 	const sortBy = getBin?.fields.find((f) => f.name === 'sort_by');
 	expect(sortBy?.inferredRule).toMatch(/desc\(field\)/);
-	expect(sortBy?.description).toMatch(/asc\(field\)/);
-	expect(sortBy?.description).toMatch(/if the service refuses it or the records come in the wrong order, sort Ascending/);
+	expect(sortBy?.description).toMatch(/If the service refuses Descending or the records come in the wrong order, choose Ascending/);
 	const form = property(new VendorProjects().description.properties, 'sort_by', 'trash', 'getBin');
-	expect(form.description).toMatch(/sort Ascending/);
+	expect(form.description).toMatch(/choose Ascending/);
 	expect(projectsEvents.find((e) => e.value === 'recordTrashed')?.sort).toEqual({ sort_by: 'desc(trashed_time)' });
 });

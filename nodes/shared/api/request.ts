@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { InputError, inputFailure } from './errors';
 
-import { ENTRY_MORE, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank } from '../tables/validate';
 
@@ -241,9 +241,11 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 	const collections = new Map<string, IDataObject>();
 	// the parameters as the workflow stores them: what tells an expression from a value left as the form starts it
 	const stored = ctx.getNode().parameters;
+	// version 1 keeps a list's sorting under Filters (see FORM_VERSION)
+	const version = ctx.getNode().typeVersion ?? FORM_VERSION;
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
-		const where = placement(field, op);
+		const where = placement(field, op, version);
 		let raw: unknown;
 		let rawJson: unknown;
 		const asStored = where === 'top' ? stored[field.name] : rawPart(stored[where], field.name);

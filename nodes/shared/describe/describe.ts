@@ -5,17 +5,21 @@
  * collections, enums as sorted options, objects and arrays as fixed collections, IDs of
  * listable things as resource locators, Return All + Limit on lists.
  */
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IBuilderHint, INodeProperties, INodePropertyOptions, INodeTypeDescription, IParameterBuilderHint } from 'n8n-workflow';
 
 import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
+import { jsonShape, jsonShapeHint } from './jsonShape';
+import { polishProperties } from './texts';
 import { RUN_OPTIONS_PROPERTY } from '../api/options';
-import { ENTRY_MORE, entryLayout, jsonAlternativeLabel, jsonAlternativeName, label, placement, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
+import { ENTRY_MORE, entryLayout, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, label, placement, searchMethodName, SORT, withArticle, wrapperMember } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
 import { ORGANIZATION } from '../tables/organizations';
 
 const COLLECTION_NAMES: Record<string, { displayName: string; placeholder: string }> = {
 	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
+	[SORT]: { displayName: 'Sort', placeholder: 'Add Sort Rule' },
 	updateFields: { displayName: 'Update Fields', placeholder: 'Add Field' },
 	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
 };
@@ -64,12 +68,16 @@ function describeField(field: Field): string | undefined {
 	return notes.length ? notes.join('. ') : undefined;
 }
 
-/** An object of one member entered as that member: says what the value is and how it is sent ("Project owner, sent as { zpuid }: User ID of the owner"). */
+/**
+ * An object of one member entered as that member: says what the value is, in words ("Project
+ * owner: User ID of the owner"); how it travels (`{ zpuid }`) is the request builder's business,
+ * not the user's.
+ */
 function wrapperDescription(field: Field, member: Field): string | undefined {
 	const outer = describeField(field);
 	const inner = describeField(member);
-	if (!outer || outer.includes(`{ ${member.name} }`)) return outer ?? inner;
-	return `${outer}, sent as { ${member.name} }${inner ? `: ${inner}` : ''}`;
+	if (!outer) return inner;
+	return inner ? `${outer}: ${inner}` : outer;
 }
 
 /** One field as an n8n property (name = API name). Nested shapes deeper than one level are JSON; with `area`, entry members that are IDs of listable things are pickers. */
@@ -98,7 +106,8 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 		case 'enum':
 			return { ...base, type: 'options', ...choice(field, enumOptions(field)) } as INodeProperties;
 		case 'date':
-			return { ...base, type: 'string', default: '', placeholder: 'yyyy-mm-dd' };
+			// an example in the field; the format itself is in the description
+			return { ...base, type: 'string', default: '', placeholder: 'e.g. 2026-01-31' };
 		case 'json':
 			return { ...base, type: 'json', default: '{}' };
 		case 'object':
@@ -110,12 +119,12 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 				return { ...base, type: 'collection', placeholder: 'Add Field', default: {}, options };
 			}
 			if (nested) {
-				return { ...base, type: 'json', default: field.type === 'array' ? '[]' : '{}', description: [describeField(field), `JSON ${field.type === 'array' ? 'array of objects' : 'object'} with ${members.map((m) => m.name).join(', ')}`].filter(Boolean).join('. ') };
+				return { ...base, type: 'json', default: field.type === 'array' ? '[]' : '{}', description: [describeField(field), jsonShape(field)].filter(Boolean).join('. ') };
 			}
 			return {
 				...base,
 				type: 'fixedCollection',
-				placeholder: field.type === 'array' ? `Add ${VERBS.has(field.name) ? 'Entry' : label(singular(field.name))}` : `Set ${label(field.name)}`,
+				placeholder: field.type === 'array' ? `Add ${VERBS.has(field.name) ? 'Entry' : label(singular(field.name))}` : `Add ${label(field.name)}`,
 				typeOptions: { multipleValues: field.type === 'array' },
 				default: {},
 				options: [
@@ -133,7 +142,7 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 				type: 'string',
 				default: '',
 				...(field.multiline ? { typeOptions: { rows: 4 } } : {}),
-				...(field.type === 'email' ? { placeholder: 'name@email.com' } : {}),
+				...(field.type === 'email' ? { placeholder: 'e.g. name@email.com' } : {}),
 			};
 	}
 }
@@ -182,7 +191,7 @@ function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 
 	return {
 		...base,
 		type: 'fixedCollection',
-		placeholder: `Set ${base.displayName}`,
+		placeholder: `Add ${base.displayName}`,
 		default: {},
 		options: [
 			{
@@ -214,6 +223,11 @@ function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 
 	};
 }
 
+/**
+ * The raw-JSON alternative of a list or object: what it holds (the shape of an entry, with each
+ * member's type), and for n8n's AI workflow builder the same shape as the description of the
+ * `$fromAI` call that lets a model fill it (see ./jsonShape.ts).
+ */
 function jsonAlternativeProperty(field: Field): INodeProperties {
 	const name = field.label ?? label(field.name);
 	const emptyJson = field.type === 'array' ? '[]' : '{}';
@@ -222,7 +236,8 @@ function jsonAlternativeProperty(field: Field): INodeProperties {
 		name: jsonAlternativeName(field),
 		type: 'json',
 		default: emptyJson,
-		description: `${name} as raw JSON, instead of the fields of "${name}"${field.description ? `. ${field.description.replace(/\.$/, '')}` : ''}`,
+		description: [`${name} as raw JSON, instead of the fields of '${name}'`, jsonShape(field), field.description?.replace(/\.$/, '')].filter(Boolean).join('. '),
+		builderHint: jsonShapeHint(field),
 	};
 }
 
@@ -267,36 +282,63 @@ export function inputProperty(area: Area, field: Field): INodeProperties {
 	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field, false, area);
 }
 
+/** Whether an operation has fields of a regional group entered in their own collection. */
+function regionalCollections(op: Operation): Map<string, string> {
+	const groups = new Map<string, string>();
+	for (const field of op.fields) {
+		if (field.readOnly || !field.group) continue;
+		const where = placement(field, op);
+		if (where !== 'top') groups.set(where, field.group);
+	}
+	return groups;
+}
+
+/** A field as an operation of this kind offers it: the members only an update takes (`updateOnly`) left out elsewhere. */
+function forKind(field: Field, op: Operation): Field {
+	if (op.kind === 'update' || !field.fields?.some((m) => m.updateOnly || m.fields)) return field;
+	return { ...field, fields: field.fields.filter((m) => !m.updateOnly).map((m) => forKind(m, op)) };
+}
+
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const props: INodeProperties[] = [];
 	if (op.notice) props.push(operationNotice(op, show));
+	// the collections of the current version, and of version 1 where a field sat elsewhere (sorting under Filters)
 	const collections = new Map<string, INodeProperties[]>();
-	for (const field of op.fields) {
-		if (field.readOnly) continue;
+	const collectionsV1 = new Map<string, INodeProperties[]>();
+	for (const tableField of op.fields) {
+		if (tableField.readOnly) continue;
+		const field = forKind(tableField, op);
 		const where = placement(field, op);
 		// a field the API needs that an update reads first is optional in the form
 		const prop = withGuess(inputProperty(area, where === 'top' ? field : { ...field, required: false }), field, op);
 		if (where === 'top') {
-			// A required list with a JSON alternative: both show as required (either one is enough; the run checks that one is given).
-			const required = field.required ? true : undefined;
-			props.push({ ...prop, required, displayOptions: { show } });
-			if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), required, displayOptions: { show } });
+			if (field.required && field.jsonAlternative) {
+				// Either one is enough: neither is marked required; the run refuses the item when both are left empty.
+				const either = `Give either '${prop.displayName}' or '${jsonAlternativeLabel(field)}'`;
+				props.push({ ...prop, description: [prop.description, either].filter(Boolean).join('. '), displayOptions: { show } });
+				const json = jsonAlternativeProperty(field);
+				props.push({ ...json, description: `${json.description}. ${either}`, displayOptions: { show } });
+			} else {
+				props.push({ ...prop, required: field.required ? true : undefined, displayOptions: { show } });
+				if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
+			}
 		} else {
+			const entered = field.jsonAlternative ? [prop, jsonAlternativeProperty(field)] : [prop];
 			const list = collections.get(where) ?? [];
-			list.push(prop);
-			if (field.jsonAlternative) list.push(jsonAlternativeProperty(field));
-			collections.set(where, list);
+			collections.set(where, [...list, ...entered]);
+			const whereV1 = placement(field, op, 1);
+			collectionsV1.set(whereV1, [...(collectionsV1.get(whereV1) ?? []), ...entered]);
 		}
 	}
 	if (op.binaryInput) {
 		const defaultBinaryField = op.binaryInput.required === false ? '' : 'data';
 		props.push({
-			displayName: 'Input Binary Field',
+			displayName: 'Input Data Field Name',
 			name: 'binaryPropertyName',
 			type: 'string',
 			default: defaultBinaryField,
-			required: op.binaryInput.required !== false,
+			...(op.binaryInput.required !== false ? { required: true } : {}),
 			hint: `The name of the input binary field holding the file (${op.binaryInput.extensions.join(', ')})${op.binaryInput.required === false ? '; leave empty to send none' : ''}`,
 			displayOptions: { show },
 		});
@@ -333,17 +375,47 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 			displayOptions: { show },
 		});
 	}
-	for (const [name, values] of collections) {
-		const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
+	const regional = regionalCollections(op);
+	if (regional.size) {
 		props.push({
+			displayName: 'Regional Fields',
+			name: 'regionalFields',
+			type: 'options',
+			options: [{ name: 'None', value: '' }, ...[...regional].map(([name, group]) => ({ name: group, value: name })).sort((a, b) => a.name.localeCompare(b.name))],
+			default: '',
+			description: "Fields that apply only to organizations of one region (tax and e-invoicing details): pick the region to add its fields",
+			displayOptions: { show: { ...show, '@version': [FORM_VERSION] } },
+		});
+	}
+	const collection = (name: string, values: INodeProperties[], versionShow: Record<string, unknown[]>): INodeProperties => {
+		const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
+		return {
 			displayName: meta.displayName,
 			name,
 			type: 'collection',
 			placeholder: meta.placeholder,
 			default: {},
-			options: values.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-			displayOptions: { show },
-		});
+			options: [...values].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			displayOptions: { show: { ...show, ...versionShow } as NonNullable<INodeProperties['displayOptions']>['show'] },
+		};
+	};
+	const v1Only = { '@version': [1] };
+	const current = { '@version': [FORM_VERSION] };
+	// Sort last, below Filters; a collection the versions share is one property
+	const names = [...new Set([...collections.keys(), ...collectionsV1.keys()])].sort((a, b) => Number(a === SORT) - Number(b === SORT));
+	for (const name of names) {
+		const now = collections.get(name);
+		const before = collectionsV1.get(name);
+		const same = now && before && now.length === before.length && now.every((p, i) => p === before[i]);
+		if (regional.has(name) && now) {
+			// version 1: always shown (stored workflows keep their values); from 1.1: when picked under Regional Fields
+			props.push(collection(name, now, v1Only), collection(name, now, { ...current, regionalFields: [name] }));
+		} else if (same && now) {
+			props.push(collection(name, now, {}));
+		} else {
+			if (before) props.push(collection(name, before, v1Only));
+			if (now) props.push(collection(name, now, current));
+		}
 	}
 	return props;
 }
@@ -379,7 +451,7 @@ export const ORGANIZATION_ID: INodeProperties = {
 			type: 'string',
 			label: 'Organization ID',
 			locator: ORGANIZATION.value,
-			description: 'The organization the records belong to. If the list stays empty or fails, enter the ID (By ID)',
+			description: 'The organization the records belong to. If the list stays empty or fails, enter the ID (By ID).',
 		},
 		ORGANIZATION.name,
 	),
@@ -435,7 +507,7 @@ export function describeProperties(area: Area, trailing: INodeProperties[] = [],
 	}
 	for (const part of parts) if (part.properties) props.push(...part.properties(area));
 	props.push(...trailing, RUN_OPTIONS_PROPERTY);
-	return props;
+	return polishProperties(props);
 }
 
 export interface NodeMeta {
@@ -459,12 +531,14 @@ export function describeNode(area: Area, meta: NodeMeta, parts: readonly Descrip
 		name: meta.name,
 		icon: { light: `file:${meta.icon}.svg`, dark: `file:${meta.icon}.dark.svg` },
 		group: ['transform'],
-		version: 1,
+		// 1.1: sorting in its own collection, regional groups behind a choice (see FORM_VERSION); 1 for stored workflows
+		version: [1, FORM_VERSION],
+		defaultVersion: FORM_VERSION,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: meta.description,
 		defaults: { name: area.name },
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		usableAsTool: true,
 		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],

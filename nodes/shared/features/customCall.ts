@@ -51,7 +51,7 @@ export function customCallOption(area: Area): INodePropertyOptions {
 	return {
 		name: CUSTOM_CALL_NAME,
 		value: CUSTOM_CALL,
-		action: `Make a custom API call`,
+		action: `Make custom API call`,
 		description: `Send any request of the ${area.name} API, signed${area.org ? ' and with the organization ID' : ''}; needs a method and a path relative to ${customCallRoot(area)}`,
 	};
 }
@@ -90,7 +90,8 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			displayName: 'Method',
 			name: 'customMethod',
 			type: 'options',
-			options: METHODS.map((m) => ({ name: m, value: m })),
+			// alphabetical, as n8n's HTTP Request node lists them
+			options: [...METHODS].sort().map((m) => ({ name: m, value: m })),
 			default: 'GET',
 			description: 'The HTTP method of the request',
 			displayOptions: { show },
@@ -103,7 +104,7 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			default: '',
 			placeholder: `e.g. ${exampleGetPath(area)}`,
 			hint: `Relative to ${root}`,
-			description: `The path below ${root}, starting with / (e.g. ${exampleGetPath(area)}). Not a URL: other hosts are never called; no . or .. segments; query parameters go in Query Parameters.${area.org ? '' : ' {portal_id} is replaced by the Portal.'}`,
+			description: `The path below ${root}, starting with / (e.g. ${exampleGetPath(area)}). Not a URL: other hosts are never called; no . or .. segments; query parameters go in 'Query Parameters'.${area.org ? '' : " {portal_id} is replaced by the 'Portal'."}`,
 			displayOptions: { show },
 		},
 	];
@@ -116,7 +117,7 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			placeholder: 'Add Parameter',
 			typeOptions: { multipleValues: true },
 			default: {},
-			description: area.org ? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from Organization ID` : 'Sent in the query',
+			description: area.org ? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from 'Organization ID'` : 'Sent in the query',
 			options: [
 				{
 					name: 'parameters',
@@ -147,11 +148,11 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			name: 'customBody',
 			type: 'json',
 			default: '{}',
-			description: 'A JSON object or array, sent as is (with a file: as the JSONString form field)',
+			description: 'A JSON object or array, sent as it is (with a file: in the JSONString form field)',
 			displayOptions: { show: { ...withBody, customBodyType: ['json', 'binary'] } },
 		},
 		{
-			displayName: 'Input Binary Field',
+			displayName: 'Input Data Field Name',
 			name: 'customInputBinaryField',
 			type: 'string',
 			default: 'data',
@@ -330,7 +331,7 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 	return {
 		value: CUSTOM_CALL,
 		name: CUSTOM_CALL_NAME,
-		action: 'Make a custom API call',
+		action: 'Make custom API call',
 		description: 'A custom GET read page by page',
 		kind: 'list',
 		method: req.method,

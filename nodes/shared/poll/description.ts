@@ -4,11 +4,14 @@
  * the list's required fields, the status, the Filters, the date window, Max API Calls per Day
  * and the Options.
  */
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { fieldProperty, inputProperty, ORGANIZATION_ID } from '../describe/describe';
 import type { NodeMeta } from '../describe/describe';
+import { polishProperties } from '../describe/texts';
 import { findOperation } from '../run/reader';
+import { isSortField } from '../tables/naming';
 import type { Area, Field, Operation } from '../tables/spec';
 import { DEFAULT_MAX_CALLS_PER_DAY } from './budget';
 import type { TriggerEvent } from './event';
@@ -22,9 +25,7 @@ export interface TriggerMeta extends Pick<NodeMeta, 'builderHint' | 'propertyHin
 	description: string;
 }
 
-const isSortField = (f: Field) => /^sort_/.test(f.name);
-
-/** The list's fields offered in the event's "Filters" collection. */
+/** The list's fields offered in the event's "Filters" collection (a trigger's sort is its event's own, never offered). */
 export function filterFields(event: TriggerEvent, op: Operation): Field[] {
 	return op.fields.filter((f) => !f.required && !f.readOnly && !f.bodyRoot && !isSortField(f) && !(event.exclude ?? []).includes(f.name));
 }
@@ -42,7 +43,8 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 	if (area.org) props.push(ORGANIZATION_ID);
 	const firstEvent = events[0].value;
 	props.push({
-		displayName: 'Event',
+		// n8n's name for a trigger's choice of event; the parameter keeps its name (stored workflows)
+		displayName: 'Trigger On',
 		name: 'event',
 		type: 'options',
 		noDataExpression: true,
@@ -122,7 +124,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 			},
 		],
 	});
-	return props;
+	return polishProperties(props);
 }
 
 export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta: TriggerMeta): INodeTypeDescription {
@@ -138,7 +140,7 @@ export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta:
 		defaults: { name: `${area.name} Trigger` },
 		polling: true,
 		inputs: [],
-		outputs: ['main'],
+		outputs: [NodeConnectionTypes.Main],
 		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
 		properties: triggerProperties(area, events).map((p) => (meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p)),

@@ -11,7 +11,7 @@ const PACKAGE = 'n8n-nodes-vendor';
 /** A node of this package as a related node, with why it is related. */
 export const related = (name: string, relationHint: string): IRelatedNode => ({ nodeType: `${PACKAGE}.${name}`, relationHint });
 
-/** The organization of the accounting areas (Books, Payments, Billing, Purchase Bills). */
+/** The organization of the accounting areas (Vendor Books, Invoice, Billing, Inventory). */
 export const ORGANIZATION_HINT: IParameterBuilderHint = {
 	message:
 		'The Vendor organization the records belong to, as its ID: digits only (for example 60001234567). Use the list mode to pick it by name, or the ID mode with the organization_id of an earlier node or of the Organization list.',

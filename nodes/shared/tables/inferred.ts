@@ -13,7 +13,7 @@ export const GUESSED_PAGING =
 	'this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.';
 
 /** The form's notice on a list whose paging is guessed: what the user notices if the guess is wrong. */
-export const PAGING_NOTICE = 'If Return All stops early or repeats records, set a Limit instead';
+export const PAGING_NOTICE = "If 'Return All' stops early or repeats records, set a 'Limit' instead";
 
 /** Sort direction of Books lists: the lists' `page_context` answers `sort_column` and `sort_order` (`A` or `D`). */
 export const sortOrder: Field = {
@@ -23,5 +23,5 @@ export const sortOrder: Field = {
 	valueLabels: { A: 'Ascending', D: 'Descending' },
 	inferred: true,
 	description:
-		'Sort direction',
+		'Ascending or descending order',
 };

@@ -58,18 +58,37 @@ export function wrapperMember(field: Field): Field | undefined {
 }
 
 /**
+ * The action nodes' current version, 1.1: the form as n8n's UX guidelines lay it out, a list's
+ * sorting in its own Sort collection below Filters, the regional field groups behind one choice.
+ * Version 1 (stored workflows) keeps the form it had (sorting under Filters, every regional
+ * group shown): n8n drops a stored value the form no longer shows when it loads a workflow, so
+ * a stored workflow keeps its version and its values. The request reads each field where the
+ * node's version puts it.
+ */
+export const FORM_VERSION = 1.1;
+
+/** The collection that holds a list's sorting from version 1.1. */
+export const SORT = 'sort';
+
+/** A list's sorting parameter (`sort_column`, `sort_order`, `sortbyfield`, a `sort_by` with `sortFields`). */
+export function isSortField(field: Field): boolean {
+	return Boolean(field.sortFields) || /^sort(_|by)/.test(field.name);
+}
+
+/**
  * Where a field is entered: at the top level or in a named collection. An update shows at
  * the top only what the user must give (the record's ID, fields the API needs that cannot
- * be read first): every other field sits under Update Fields and is sent only when added.
+ * be read first): every other field sits under Update Fields and is sent only when added. A
+ * list's optional sorting sits under Sort from version 1.1 (`FORM_VERSION`), under Filters before.
  */
-export function placement(field: Field, op: Operation): string {
+export function placement(field: Field, op: Operation, version: number = FORM_VERSION): string {
 	if (op.kind === 'update' && !field.bodyRoot) {
 		if (field.required && !op.keepCurrent?.includes(field.name)) return 'top';
 		return field.group ? `${camel(field.group)}Fields` : 'updateFields';
 	}
 	if (field.required || field.top || field.bodyRoot) return 'top';
 	if (field.group) return `${camel(field.group)}Fields`;
-	if (op.kind === 'list') return 'filters';
+	if (op.kind === 'list') return isSortField(field) && version >= FORM_VERSION ? SORT : 'filters';
 	if (op.kind === 'update') return 'updateFields';
 	return 'additionalFields';
 }

@@ -71,8 +71,17 @@ export interface Field {
 	locator?: string;
 	/** Show at the top level even though optional (common, important fields). */
 	top?: boolean;
-	/** Group name for fields that apply only to some regions or cases, e.g. 'India', 'Mexico'. */
+	/**
+	 * Group name for fields that apply only to some regions or cases, e.g. 'India', 'Mexico'.
+	 * The form shows a group's collection only when the user picks the group under "Regional
+	 * Fields" (node version 1.1; version 1 shows every group, as it always did).
+	 */
 	group?: string;
+	/**
+	 * Entry members (a line's `line_item_id`): only offered in the entries of an update, where
+	 * they name an existing line; a create's entries leave them out.
+	 */
+	updateOnly?: boolean;
 	/**
 	 * The field's API name is not shown in the documents; it follows the same convention
 	 * elsewhere. Listed in the README's "Not covered / assumptions"; the form says only what the

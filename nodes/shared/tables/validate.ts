@@ -191,7 +191,7 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 			});
 			break;
 		case 'email':
-			schema = maxLen(z.string(), field).pipe(z.string().email({ message: 'must be an e-mail address' }));
+			schema = maxLen(z.string(), field).pipe(z.string().email({ message: 'must be an email address' }));
 			break;
 		case 'url':
 			schema = maxLen(z.string(), field).pipe(z.string().url({ message: 'must be a URL' }));
