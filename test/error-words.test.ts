@@ -95,13 +95,13 @@ describe('through n8n\'s engine: the node shows the words of its own area', () =
 		expectNoError(result);
 		for (const step of ['Invoice', 'Books call']) {
 			const [out] = json(result, step);
-			expect(out).toMatchObject({ error: 'Invoice does not exist. (code 1002)', httpCode: '404' });
+			expect(out).toMatchObject({ error: 'Invoice does not exist. (code 1002) [item 0]', httpCode: '404' });
 			expect(JSON.stringify(out)).not.toMatch(/project/i);
 		}
 		const [payment] = json(result, 'Payment');
-		expect(payment).toMatchObject({ error: 'Amount cannot be negative. (code 20004)', httpCode: '400' });
+		expect(payment).toMatchObject({ error: 'Amount cannot be negative. (code 20004) [item 0]', httpCode: '400' });
 		expect(JSON.stringify(payment)).not.toMatch(/project|budget/i);
-		expect(json(result, 'Project')[0]).toMatchObject({ error: 'The billing project does not exist (code 1002). Check the Project ID (pick it from the list).', httpCode: '404' });
+		expect(json(result, 'Project')[0]).toMatchObject({ error: 'The billing project does not exist (code 1002). Check the Project ID (pick it from the list). [item 0]', httpCode: '404' });
 		expect(env.apiRequests().map((r) => r.status)).toEqual([404, 404, 400, 404]);
 	});
 });

@@ -324,7 +324,7 @@ function sendMail(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): void {
 function noRecipient(ctx: Ctx, inv: Rec): Reply | undefined {
 	const body = bodyObject(ctx);
 	if (Array.isArray(body.to_mail_ids) && body.to_mail_ids.length) return undefined;
-	return mailContent(ctx, inv, 'reminder').to_mails_str ? undefined : refuse(GUESS.reminderRecipient, invalidField(ctx, 'to_mail_ids', 'is required (the customer has no e-mail address)'));
+	return mailContent(ctx, inv, 'reminder').to_mails_str ? undefined : refuse(GUESS.reminderRecipient, invalidField(ctx, 'to_mail_ids', 'is required (the customer has no email address)'));
 }
 
 const invoice = (ctx: Ctx) => findRecord(ctx, 'invoices', 'Invoice');

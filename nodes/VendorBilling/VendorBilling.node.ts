@@ -2,7 +2,7 @@ import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
 import { billingArea } from './tables';
 
-/** Thin: description, pickers and execute are derived from the field tables in ./spec. */
+/** Thin: description, pickers and execute are derived from the field tables in ./tables. */
 export class VendorBilling extends areaNodeClass(billingArea, {
 	name: 'vendorBilling',
 	icon: 'vendorBilling',

@@ -3,7 +3,7 @@ import { areaNodeClass } from '../shared/node';
 import { booksArea } from './tables';
 import { booksSpecials } from './specials';
 
-/** Thin: derived from the field tables in ./spec; irregular operations in ./specials. */
+/** Thin: derived from the field tables in ./tables; irregular operations in ./specials. */
 export class VendorBooks extends areaNodeClass(booksArea, {
 	name: 'vendorBooks',
 	icon: 'vendorBooks',

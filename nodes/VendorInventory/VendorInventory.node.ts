@@ -2,14 +2,14 @@ import { idHint, ORGANIZATION_HINT, related } from '../shared/tables/hints';
 import { areaNodeClass } from '../shared/node';
 import { inventoryArea } from './tables';
 
-/** Thin: description, pickers and execute are derived from the field tables in ./spec. */
+/** Thin: description, pickers and execute are derived from the field tables in ./tables. */
 export class VendorInventory extends areaNodeClass(inventoryArea, {
 	name: 'vendorInventory',
 	icon: 'vendorInventory',
-	description: 'Purchase bills of the Vendor API',
+	description: 'Create, list and update purchase bills in Vendor Inventory',
 	builderHint: {
 		message:
-			'Vendor Purchase Bills: the bills a Vendor organization receives from its vendors (suppliers). Use it to create, read, list, update or delete a purchase bill. To start a workflow when a bill is created, use the Vendor Purchase Bills trigger.',
+			'Vendor Inventory holds the purchase bills a Vendor organization receives from its vendors (suppliers); it does not hold stock levels. Use it to create, list or update a purchase bill. To start a workflow when a bill is created, use the Vendor Inventory Trigger.',
 		relatedNodes: [related('vendorInventoryTrigger', 'Starts a workflow when a purchase bill is created')],
 	},
 	propertyHints: {

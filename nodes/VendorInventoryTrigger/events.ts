@@ -1,5 +1,5 @@
 /**
- * Events of the Vendor Purchase Bills Trigger (see nodes/shared/poll/poll.ts for the strategies).
+ * Events of the Vendor Inventory Trigger (see nodes/shared/poll/poll.ts for the strategies).
  *
  * The bill list states no input at all (no sort, no filter), so every page is read and the
  * bill ids compared with those known at the last poll. Cost per poll: ceil(bills / 200)

@@ -1,5 +1,5 @@
 /**
- * Events of the Vendor Payments Trigger (see nodes/shared/poll/poll.ts for the strategies).
+ * Events of the Vendor Invoice Trigger (see nodes/shared/poll/poll.ts for the strategies).
  *
  * The customer-payment list has no documented sort (and its entries no time, only the
  * payment `date`), so every page is read and the payment ids compared with those known at

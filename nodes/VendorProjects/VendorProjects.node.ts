@@ -4,7 +4,7 @@ import { customFieldProperties } from './customFields';
 import { projectsArea } from './tables';
 import { projectsSpecials } from './specials';
 
-/** Thin: description, pickers and execute are derived from the field tables in ./spec. */
+/** Thin: description, pickers and execute are derived from the field tables in ./tables. */
 export class VendorProjects extends areaNodeClass(
 	projectsArea,
 	{

@@ -6,7 +6,7 @@
  *   the whole record) is "updated". Cost per poll: ceil(projects / 200) calls, paced under
  *   the area's rate limit. `id` (the key) and `created_time` (emission order) follow the
  *   fields the project picker already relies on: inferred.
- * - Bin: documented as sortable by trashed_time, written `asc(field)`; newest first is sent
+ * - Trash (the `bin` list): documented as sortable by trashed_time, written `asc(field)`; newest first is sent
  *   as `desc(trashed_time)` (the same form, inferred). Entries are keyed by module + id, so
  *   a record trashed, restored and trashed again is emitted again. The entry fields `id`,
  *   `module` and `trashed_time` are not shown in the documents: inferred.
@@ -26,7 +26,7 @@ export const projectsEvents: TriggerEvent[] = [
 		strategy: 'scan',
 		timeField: 'created_time',
 		inferred: 'record fields id, created_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check',
+		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 	{
 		value: 'projectUpdated',
@@ -37,12 +37,12 @@ export const projectsEvents: TriggerEvent[] = [
 		strategy: 'changed',
 		timeField: 'last_modified_time',
 		inferred: 'record fields id, last_modified_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check',
+		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 	{
 		value: 'recordTrashed',
 		name: 'Record Moved to Trash',
-		description: 'A project, phase, task list, task or issue was moved to the bin',
+		description: 'A project, phase, task list, task or issue was moved to the trash',
 		resource: 'trash',
 		operation: 'getBin',
 		strategy: 'newest',
@@ -50,6 +50,6 @@ export const projectsEvents: TriggerEvent[] = [
 		timeField: 'trashed_time',
 		key: ['module', 'id'],
 		inferred: 'desc(...) form of sort_by; entry fields id, module, trashed_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check',
+		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 ];

@@ -143,7 +143,7 @@ describe('books: invoices', () => {
 		expect(sent.body).toEqual({ code: 0, message: 'Your invoice has been sent.' });
 		expect(org?.mails.at(-1)).toMatchObject({ kind: 'invoice', invoiceId: id, to: [], subject: 'Your invoice' });
 		const reminder = await call('POST', 'books', `/invoices/${id}/paymentreminder`, { json: {} });
-		expect([reminder.status, reminder.body.message]).toEqual([400, 'Invalid value passed for to_mail_ids: is required (the customer has no e-mail address)']);
+		expect([reminder.status, reminder.body.message]).toEqual([400, 'Invalid value passed for to_mail_ids: is required (the customer has no email address)']);
 		expect(reminder.headers['x-emulator-source']).toBe(GUESS.reminderRecipient);
 		expect((await call('POST', 'books', `/invoices/${id}/paymentreminder`, { json: { to_mail_ids: ['ap@initech.example'] } })).body.code).toBe(0);
 	});

@@ -140,7 +140,7 @@ const itemFields = booksArea.resources.find((r) => r.value === 'item')?.simplify
 test('Item → Get as a tool: Simplify is on without being set (n8n fills the tool variant\'s default), the answer reaches the agent', async () => {
 	const result = await callTool('vendorBooksTool', { organizationId: env.org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting) });
 	const [called] = result.output('Agent').map((i) => i.json);
-	expect(called.description).toBe('Get an item in Vendor Books');
+	expect(called.description).toBe('Get item in Vendor Books');
 	const [record] = called.response as IDataObject[];
 	expect(record.item_id).toBe(DEMO.items.hosting);
 	expect(Object.keys(record).length).toBeGreaterThan(3);
@@ -155,6 +155,14 @@ test('as a tool, Simplify turned off gives the whole record', async () => {
 	expect(Object.keys(record).filter((k) => !itemFields.includes(k)).length).toBeGreaterThan(0);
 });
 
+test('as a tool, Output: Raw gives the whole record, Selected Fields the ID and the fields chosen', async () => {
+	const get = { organizationId: env.org, resource: 'item', operation: 'get', item_id: byId(DEMO.items.hosting) };
+	const raw = (await callTool('vendorBooksTool', { ...get, output: 'raw' })).output('Agent')[0].json.response as IDataObject[];
+	expect(Object.keys(raw[0]).filter((k) => !itemFields.includes(k)).length).toBeGreaterThan(0);
+	const chosen = (await callTool('vendorBooksTool', { ...get, output: 'selectedFields', outputFields: ['rate', 'name'] })).output('Agent')[0].json.response as IDataObject[];
+	expect(chosen).toEqual([{ item_id: DEMO.items.hosting, rate: raw[0].rate, name: raw[0].name }]);
+});
+
 test('Custom API Call as a tool: the path from the agent ($fromAI), signed, the organization ID in the query', async () => {
 	const result = await callTool(
 		'vendorBooksTool',
@@ -162,7 +170,7 @@ test('Custom API Call as a tool: the path from the agent ($fromAI), signed, the 
 		[{ path: `/items/${DEMO.items.design}` }, { path: '/items/../invoices' }],
 	);
 	const [ok, refused] = result.output('Agent').map((i) => i.json);
-	expect(ok.description).toBe('Make a custom API call in Vendor Books');
+	expect(ok.description).toBe('Make custom API call in Vendor Books');
 	expect(((ok.response as IDataObject[])[0].item as IDataObject).item_id).toBe(DEMO.items.design);
 	expect(String((refused.response as IDataObject).thrown)).toMatch(/Path must not contain "\." or "\.\." segments/);
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.query.organization_id])).toEqual([['GET', `/us/api/books/v3/items/${DEMO.items.design}`, env.org]]);

@@ -72,12 +72,12 @@ test('project create -> get -> update -> remove a user; comments add, list, dele
 	]);
 	expect(json(result, 'Get')[0]).toMatchObject({ project_id: id, project_name: 'Intranet', tasks: created.tasks });
 	expect(json(result, 'Update')[0]).toMatchObject({ project_id: id, project_name: 'Intranet v2', billing_type: 'based_on_project_hours', rate: 95, budget_type: 'total_project_hours', budget_hours: '60' });
-	expect(json(result, 'Remove user')).toEqual([{ code: 0, message: 'The staff has been removed.' }]);
+	expect(json(result, 'Remove user')).toEqual([{ deleted: true, code: 0, message: 'The staff has been removed.' }]);
 	expect((env.orgTenant().get('projects', id)!.users as IDataObject[]).map((u) => u.user_id)).toEqual([DEMO.billingUsers.alice]);
 	const comment = json(result, 'Comment')[0];
 	expect(comment).toMatchObject({ project_id: id, description: 'Scope agreed.' });
 	expect(json(result, 'Comments')).toEqual([comment]);
-	expect(json(result, 'Delete comment')).toEqual([{ code: 0, message: 'The comment has been deleted.' }]);
+	expect(json(result, 'Delete comment')).toEqual([{ deleted: true, code: 0, message: 'The comment has been deleted.' }]);
 	for (const node of ['Create', 'Get', 'Update', 'Remove user', 'Comment', 'Comments', 'Delete comment']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 
 	expect(env.apiRequests().map(apiCall)).toEqual([
@@ -122,10 +122,10 @@ test('a fixed_cost_for_project (or based_on_project_hours) project without rate 
 	const result = await env.run([make('Fixed', 'fixed_cost_for_project'), make('Project hours', 'based_on_project_hours')]);
 	expectNoError(result);
 	expect(json(result, 'Fixed')[0].error).toBe(
-		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project)',
+		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project) [item 0]',
 	);
 	expect(json(result, 'Project hours')[0].error).toBe(
-		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Based on Project Hours)',
+		'Invalid input: Rate is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Based on Project Hours) [item 0]',
 	);
 	expect(env.apiRequests()).toHaveLength(0);
 
@@ -169,8 +169,8 @@ test('task and user limits and roles are checked before sending', async () => {
 	expect(error).toContain('Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters)');
 	expect(error).toContain('Tasks, entry 1: Description must be at most 500 characters (got 501 characters)');
 	expect(error).toContain('Users, entry 1: User Role must be one of: staff, admin, timesheetstaff');
-	expect(error).toContain('Users, entry 1: Email must be an e-mail address');
-	expect(json(result, 'Long name')[0].error).toBe('Invalid input: Project Name must be at most 100 characters (got 101 characters)');
+	expect(error).toContain('Users, entry 1: Email must be an email address');
+	expect(json(result, 'Long name')[0].error).toBe('Invalid input: Project Name must be at most 100 characters (got 101 characters) [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 
@@ -220,17 +220,17 @@ test('1002 and 20004 become messages that say what went wrong and what to do; a 
 	]);
 	expectNoError(result);
 	expect(json(result, 'Missing')[0]).toEqual({
-		error: 'The billing project does not exist (code 1002). Check the Project ID (pick it from the list).',
+		error: 'The billing project does not exist (code 1002). Check the Project ID (pick it from the list). [item 0]',
 		description: 'The Vendor API answered: Project does not exist.',
 		httpCode: '404',
 	});
 	// A negative rate is refused before sending (document 3, code 20004); the server's 20004 still reads as the documented meaning.
-	expect(json(result, 'Negative')[0].error).toBe('Invalid input: Rate must not be negative (got "-5")');
+	expect(json(result, 'Negative')[0].error).toBe('Invalid input: Rate must not be negative (got "-5") [item 0]');
 	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' }, area: billingArea }).message).toBe(
 		'The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.',
 	);
 	// An unknown customer: document 3 gives billing projects no code for it (3004 is a payment code); the emulator answers its own 1000 (a listed guess), which the node shows in the API's words.
-	expect(json(result, 'Customer')[0].error).toBe('Customer 1199999999999 does not exist. (code 1000)');
+	expect(json(result, 'Customer')[0].error).toBe('Customer 1199999999999 does not exist. (code 1000) [item 0]');
 	expect(json(result, 'Comment on missing')[0].error).toMatch(/^The billing project does not exist \(code 1002\)/);
 	expect(env.apiRequests().map((r) => [r.method, r.path.replace('/us/api', ''), r.status, (r.body as IDataObject | undefined)?.rate])).toEqual([
 		['GET', '/billing/v1/projects/1699999999999', 404, undefined],

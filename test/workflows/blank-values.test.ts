@@ -86,7 +86,7 @@ function stepOf(target: Target, name: string, parameters: IDataObject): Step {
 async function expectRefused(target: Target, cases: Array<{ name: string; parameters: IDataObject; error: string }>): Promise<void> {
 	const result = await env.run(cases.map((c) => stepOf(target, c.name, { ...topParameters(target.op), ...c.parameters })));
 	const seen = cases.map((c) => ({ case: c.name, error: json(result, c.name)[0]?.error }));
-	expect({ key: target.key, seen }).toEqual({ key: target.key, seen: cases.map((c) => ({ case: c.name, error: `Invalid input: ${c.error}` })) });
+	expect({ key: target.key, seen }).toEqual({ key: target.key, seen: cases.map((c) => ({ case: c.name, error: `Invalid input: ${c.error} [item 0]` })) });
 	expect({ key: target.key, requests: env.apiRequests().map((r) => `${r.method} ${r.path}`) }).toEqual({ key: target.key, requests: [] });
 }
 
@@ -121,7 +121,8 @@ test.each(ADDED_CASES)('%s: each optional field added and given as %s is refused
 		const value = field.locator ? byId(variant.value) : variant.value;
 		return {
 			name: field.name,
-			parameters: { [placement(field, target.op)]: { [field.name]: value } },
+			// the test's nodes are version 1 (support.ts): sorting under Filters there
+			parameters: { [placement(field, target.op, 1)]: { [field.name]: value } },
 			error: `${formName(field)} is blank${variant.shows}: give it a value or leave it out`,
 		};
 	});
@@ -186,9 +187,9 @@ describe('the named cases, end to end', () => {
 			[{ customer: '   ' }],
 		);
 		expect(['Spaces', 'Spaces and amount', 'Nothing'].map((name) => json(result, name)[0].error)).toEqual([
-			'Invalid input: Customer ID is blank (only spaces or invisible characters): give it a value or leave it out',
-			'Invalid input: Customer ID is blank (only spaces or invisible characters): give it a value or leave it out',
-			'Invalid input: Customer ID is blank: give it a value or leave it out',
+			'Invalid input: Customer ID is blank (only spaces or invisible characters): give it a value or leave it out [item 0]',
+			'Invalid input: Customer ID is blank (only spaces or invisible characters): give it a value or leave it out [item 0]',
+			'Invalid input: Customer ID is blank: give it a value or leave it out [item 0]',
 		]);
 		expect(env.apiRequests()).toEqual([]);
 	});
@@ -199,14 +200,14 @@ describe('the named cases, end to end', () => {
 			[invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: byId('={{ $json.item }}'), name: 'Work', rate: 10, quantity: 1 }] } }, soft)],
 			[{ item: '  ' }],
 		);
-		expect(json(result, 'Create')[0].error).toBe('Invalid input: Line Items, line 1: Item ID is blank (only spaces or invisible characters): give it a value or leave it out');
+		expect(json(result, 'Create')[0].error).toBe('Invalid input: Line Items, line 1: Item ID is blank (only spaces or invisible characters): give it a value or leave it out [item 0]');
 		expect([env.apiRequests(), env.orgTenant().all('invoices').length]).toEqual([[], before]);
 	});
 
 	test('Item → Update with Name "  ": refused, nothing sent, the name unchanged', async () => {
 		const stored = (env.orgTenant().get('items', DEMO.items.hosting) as IDataObject).name;
 		const result = await env.run([items('Update', { operation: 'update', item_id: byId(DEMO.items.hosting), updateFields: { name: '  ' } }, soft)]);
-		expect(json(result, 'Update')[0].error).toBe('Invalid input: Name is blank (only spaces or invisible characters): give it a value or leave it out');
+		expect(json(result, 'Update')[0].error).toBe('Invalid input: Name is blank (only spaces or invisible characters): give it a value or leave it out [item 0]');
 		expect(env.apiRequests()).toEqual([]);
 		expect((env.orgTenant().get('items', DEMO.items.hosting) as IDataObject).name).toBe(stored);
 	});

@@ -128,7 +128,7 @@ test('update naming a line item the estimate does not have: the API refusal name
 	const result = await env.run([
 		books('Update', { operation: 'update', estimate_id: byId(DEMO.estimates.expired), updateFields: { line_items: { values: [{ line_item_id: '1', quantity: 2, rate: 10 }] } } }),
 	]);
-	expect(result.error('Update')?.message).toBe('Invalid value passed for line_items[0].line_item_id: no line item 1 in this estimate (code 2)');
+	expect(result.error('Update')?.message).toBe('Invalid value passed for line_items[0].line_item_id: no line item 1 in this estimate (code 2) [item 0]');
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['PUT', `/us/api/books/v3/estimates/${DEMO.estimates.expired}`, 400]]);
 	expect(stored(DEMO.estimates.expired).line_items).toHaveLength(1);
 });
@@ -237,7 +237,7 @@ test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, no
 	env.em.clearRequests();
 
 	const strict = await env.run([books('PDF', { operation: 'getPdf', estimate_ids: bad })]);
-	expect(strict.error('PDF')?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0)');
+	expect(strict.error('PDF')?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]');
 	expect((strict.error('PDF') as { description?: string }).description).toContain(`Sent estimate_ids: ${bad}.`);
 	expect(strict.output('PDF')).toHaveLength(0);
 
@@ -248,7 +248,7 @@ test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, no
 	);
 	expectNoError(lenient);
 	const out = lenient.output('PDF');
-	expect(out[0].json.error).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0)');
+	expect(out[0].json.error).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]');
 	expect(out[0].json.description).toContain(`Sent estimate_ids: ${bad}.`);
 	expect(out[0].binary).toBeUndefined();
 	expect(out[1].binary?.data.fileName).toBe('EST-00004.pdf');

@@ -52,7 +52,7 @@ test('bulk reminders: 23 invoice ids -> 3 calls of at most 10 and 23 output item
 
 	// without continueOnFail the failures stop the workflow, naming the invoices
 	const strict = await env.run([books('Remind', { operation: 'bulkReminder', invoice_ids: [ids[4], ids[0]].join(',') })]);
-	expect(strict.error('Remind')?.message).toBe(`Payment reminders failed for 1 invoice(s): ${ids[4]}`);
+	expect(strict.error('Remind')?.message).toBe(`Payment reminders not sent for 1 invoice(s): ${ids[4]} [item 0]`);
 });
 
 test('create an invoice from an accepted estimate: invoiced_estimate_id and the estimate lines are sent', async () => {
@@ -113,7 +113,7 @@ test('an attachment with extension .exe is refused before sending; a .png is upl
 			[binaryItem(Buffer.from('file bytes'), file, file.endsWith('.png') ? 'image/png' : 'application/octet-stream')],
 		);
 	const refused = await upload('setup.exe');
-	expect(json(refused, 'Attach')[0].error).toBe('The file "setup.exe" has the extension ".exe", which the API does not accept for "attachment": allowed are .gif, .png, .jpeg, .jpg, .bmp, .pdf');
+	expect(json(refused, 'Attach')[0].error).toBe('The file "setup.exe" has the extension ".exe", which the API does not accept for "attachment": allowed are .gif, .png, .jpeg, .jpg, .bmp, .pdf [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 
 	const accepted = await upload('receipt.png');
@@ -290,7 +290,7 @@ test('payment reminder: content, send, disable; a paid invoice is refused with t
 	expect(stored(id)).toMatchObject({ reminders_sent: 1, payment_reminder_enabled: false });
 
 	const refused = await env.run([books('Remind', { operation: 'sendReminder', invoice_id: byId(DEMO.invoices.paid1) })]);
-	expect(refused.error('Remind')?.message).toBe('Payment reminders can be sent only for open or overdue invoices; invoice INV-00004 is paid. (code 3)');
+	expect(refused.error('Remind')?.message).toBe('Payment reminders can be sent only for open or overdue invoices; invoice INV-00004 is paid. (code 3) [item 0]');
 });
 
 test('print: ids joined by commas, more than 25 split into calls of 25, each answer with the ids it answers for', async () => {
@@ -312,7 +312,7 @@ test('print: ids joined by commas, more than 25 split into calls of 25, each ans
 
 test('PDF of an unknown invoice: the API error names the ids; nothing is output as a file', async () => {
 	const result = await env.run([books('PDF', { operation: 'getPdf', invoice_ids: `${DEMO.invoices.sent},1499999999999` })]);
-	expect(result.error('PDF')?.message).toBe('Invalid value passed for invoice_ids: no such record: 1499999999999 (code 2)');
+	expect(result.error('PDF')?.message).toBe('Invalid value passed for invoice_ids: no such record: 1499999999999 (code 2) [item 0]');
 	expect(env.apiRequests().map((r) => [r.path, r.status])).toEqual([['/us/api/books/v3/invoices/pdf', 400]]);
 });
 
@@ -335,7 +335,7 @@ test('attachment: upload, allow it in e-mails, download as binary, delete', asyn
 	expect([file.binary?.file.fileName, file.binary?.file.mimeType]).toEqual(['signed-order.pdf', 'application/pdf']);
 	expect((await readBinary(file, 'file')).toString()).toBe('%PDF-1.4 signed order');
 	expect(file.json).toEqual({ fileName: 'signed-order.pdf', mimeType: 'application/pdf', fileSize: 21 });
-	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'Your file is no longer attached to the invoice.' }]);
+	expect(json(result, 'Delete')).toEqual([{ deleted: true, code: 0, message: 'Your file is no longer attached to the invoice.' }]);
 
 	const requests = env.apiRequests();
 	const path = `/books/v3/invoices/${id}/attachment`;
@@ -363,9 +363,9 @@ test('delete an expense receipt, update custom fields, delete an applied credit'
 		books('Credit', { operation: 'deleteAppliedCredit', invoice_id: byId(DEMO.invoices.overdue3), credit_id: DEMO.creditId }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Receipt')).toEqual([{ code: 0, message: 'The attached expense receipt has been deleted.' }]);
+	expect(json(result, 'Receipt')).toEqual([{ deleted: true, code: 0, message: 'The attached expense receipt has been deleted.' }]);
 	expect(json(result, 'Fields')).toEqual([{ code: 0, message: 'Custom fields have been updated.' }]);
-	expect(json(result, 'Credit')).toEqual([{ code: 0, message: 'Credits applied to the invoice have been deleted.' }]);
+	expect(json(result, 'Credit')).toEqual([{ deleted: true, code: 0, message: 'Credits applied to the invoice have been deleted.' }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{ method: 'DELETE', path: `/books/v3/invoices/expenses/${DEMO.expenseId}/receipt`, query: { organization_id: org }, body: undefined },
 		{

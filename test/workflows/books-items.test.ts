@@ -35,7 +35,7 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 	expect(json(result, 'Get')[0]).toMatchObject({ item_id: item.item_id, name: 'Widget', description: 'A small widget' });
 	expect(json(result, 'Update')[0]).toMatchObject({ name: 'Widget XL', rate: 15 });
 	expect(json(result, 'Inactive')).toEqual([{ code: 0, message: 'The item has been marked as inactive.' }]);
-	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'The item has been deleted.' }]);
+	expect(json(result, 'Delete')).toEqual([{ deleted: true, code: 0, message: 'The item has been deleted.' }]);
 	// paired items: every output points back at the one input item
 	for (const node of ['Create', 'Get', 'Update', 'Inactive', 'Active', 'Delete']) {
 		expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);

@@ -151,7 +151,9 @@ test('bad input is refused before sending, naming the field', async () => {
 		],
 		cases,
 	);
-	expect(json(result, 'Bad').map((i) => i.error)).toEqual([
+	// each error ends with its item, [item n]
+	expect(json(result, 'Bad').map((i) => /\[item (\d+)\]$/.exec(String(i.error))?.[1])).toEqual(cases.map((_, n) => String(n)));
+	expect(json(result, 'Bad').map((i) => String(i.error).replace(/ \[item \d+\]$/, ''))).toEqual([
 		expect.stringMatching(/^Invalid input: Path must be a path relative to \{api_url\}\/books\/v3 .*not a URL/),
 		expect.stringMatching(/^Invalid input: Path must be a path relative to .*not a URL/),
 		'Invalid input: Path must not contain "." or ".." segments',
@@ -174,9 +176,9 @@ test('bad input is refused before sending, naming the field', async () => {
 		],
 	);
 	expect([json(more, 'Org')[0].error, json(more, 'No org')[0].error, json(more, 'No portal')[0].error]).toEqual([
-		'Invalid input: Query Parameters must not set "organization_id": it is added from "Organization ID"',
-		'Invalid input: Organization ID is required',
-		'Invalid input: Portal is required when the path contains {portal_id}',
+		'Invalid input: Query Parameters must not set "organization_id": it is added from "Organization ID" [item 0]',
+		'Invalid input: Organization ID is required [item 0]',
+		'Invalid input: Portal is required when the path contains {portal_id} [item 0]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -232,7 +234,7 @@ test('items stay paired and in order; with continue-on-fail a failing item (bad 
 	const out = result.output('Call');
 	expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 	expect((out[0].json.item as IDataObject).item_id).toBe(DEMO.items.hosting);
-	expect(out[1].json.error).toBe('Invalid input: Path must not contain "." or ".." segments');
+	expect(out[1].json.error).toBe('Invalid input: Path must not contain "." or ".." segments [item 1]');
 	expect(out[2].json).toMatchObject({ httpCode: '404' });
 	expect((out[3].json.item as IDataObject).item_id).toBe(DEMO.items.design);
 	expect(env.apiRequests().map((r) => r.path)).toEqual([`/us/api/books/v3/items/${DEMO.items.hosting}`, '/us/api/books/v3/items/999999', `/us/api/books/v3/items/${DEMO.items.design}`]);

@@ -174,11 +174,11 @@ test('3. negative amounts (code 20004) and non-numeric rates are refused naming 
 	expectNoError(result);
 	const errors = ['Negative rate', 'Text rate', 'Negative budget', 'Negative task rate', 'Negative user rate'].map((n) => json(result, n)[0].error);
 	expect(errors).toEqual([
-		'Invalid input: Rate must not be negative (got "-5")',
-		'Invalid input: Rate must be a number written as digits, e.g. 150 or 99.50 (got "abc")',
-		'Invalid input: Budget Amount must not be negative (got "-1")',
-		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2)',
-		'Invalid input: Users, entry 1: Rate must not be negative (got -3)',
+		'Invalid input: Rate must not be negative (got "-5") [item 0]',
+		'Invalid input: Rate must be a number written as digits, e.g. 150 or 99.50 (got "abc") [item 0]',
+		'Invalid input: Budget Amount must not be negative (got "-1") [item 0]',
+		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2) [item 0]',
+		'Invalid input: Users, entry 1: Rate must not be negative (got -3) [item 0]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -187,14 +187,14 @@ test('4. an organization ID (its format never given) is any text but blanks and 
 	const bad = '600\r\nX-Injected: 1';
 	const said = 'Organization ID must not hold control characters (line breaks, tabs) (got "600\\r\\nX-Injected: 1")';
 	const result = await env.run([projects('Get', { operation: 'get', organizationId: bad, project_id: byId(DEMO.billingProjects.website) }, { onError: 'continueRegularOutput' })]);
-	expect(json(result, 'Get')[0].error).toBe(said);
+	expect(json(result, 'Get')[0].error).toBe(`${said} [item 0]`);
 	// Every area with an organization, whether it travels in the query (Books, Inventory) or a header (Invoice, Billing).
 	const others = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'item' })('Books', { operation: 'getAll', organizationId: bad, returnAll: true }, { onError: 'continueRegularOutput' }),
 		env.orgSteps('vendorInventory', { resource: 'bill' })('Inventory', { operation: 'getAll', organizationId: ` ${env.em.organizationId} `, returnAll: true }, { onError: 'continueRegularOutput' }),
 		env.orgSteps('vendorInvoice', { resource: 'payment' })('Invoice', { operation: 'getAll', organizationId: 'org\t6', returnAll: true }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([said, undefined, 'Organization ID must not hold control characters (line breaks, tabs) (got "org\\t6")']);
+	expect(['Books', 'Inventory', 'Invoice'].map((n) => json(others, n)[0].error)).toEqual([`${said} [item 0]`, undefined, 'Organization ID must not hold control characters (line breaks, tabs) (got "org\\t6") [item 0]']);
 	expect(env.apiRequests().map((r) => [r.path, r.query.organization_id])).toEqual([['/us/api/inventory/v1/bills', env.em.organizationId]]);
 	env.em.clearRequests();
 	const picker = env.picker(VendorBilling, 'searchProjects', { organizationId: bad, resource: 'project', operation: 'get', project_id: fromList('') });
@@ -210,7 +210,7 @@ test('4. an organization ID (its format never given) is any text but blanks and 
 	const custom = await env.run([
 		env.orgSteps('vendorBooks', { resource: 'customApiCall' })('Custom', { organizationId: bad, customMethod: 'GET', customPath: '/items' }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(json(custom, 'Custom')[0].error).toBe(`Invalid input: ${said}`);
+	expect(json(custom, 'Custom')[0].error).toBe(`Invalid input: ${said} [item 0]`);
 	expect(env.em.requests).toHaveLength(0);
 	// text that is not digits is sent: the service says whether it is an organization of the account
 	const sent = await env.run([
@@ -282,9 +282,9 @@ test('7. rules the documents do not state are kept and shown as rules (required,
 		payments('No amount applied', { operation: 'create', customer_id: DEMO.customers.acme, amount: 5, invoices: { values: [{ invoice_id: '1', amount_applied: '={{ "" }}' }] } }, { onError: 'continueRegularOutput' }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'No amount')[0].error).toBe('Invalid input: Amount is required');
-	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: Amount is required');
-	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: Invoices, entry 1: Amount Applied is required');
+	expect(json(result, 'No amount')[0].error).toBe('Invalid input: Amount is required [item 0]');
+	expect(json(result, 'No refund amount')[0].error).toBe('Invalid input: Amount is required [item 0]');
+	expect(json(result, 'No amount applied')[0].error).toBe('Invalid input: Invoices, entry 1: Amount Applied is required [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 	// the form marks them required (an update reads the payment's amount when it is left out: optional there)
 	const amounts = allProperties(new VendorInvoice().description.properties).filter((p) => p.name === 'amount' && p.displayOptions?.show?.operation?.includes('create'));
@@ -308,7 +308,7 @@ test('8. inferred operations carry a notice in the user\'s words (what they noti
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'create')).toBeUndefined();
 	expect(notice(new VendorBooks().description.properties, 'invoice', 'createFromEstimate')).toMatch(/^Two calls: the estimate is read, then the invoice is created/);
 	// Lists whose paging is guessed say so too.
-	const paging = /^If Return All stops early or repeats records, set a Limit instead$/;
+	const paging = /^If 'Return All' stops early or repeats records, set a 'Limit' instead$/;
 	expect(notice(new VendorInvoice().description.properties, 'payment', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getAll')).toMatch(paging);
 	expect(notice(new VendorBilling().description.properties, 'project', 'getInvoices')).toMatch(paging);
@@ -381,7 +381,7 @@ test('11. keys no table names are refused by the server naming the key; a token 
 		),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Typo')[0].error).toBe('Invalid value passed for line_items[0].tags[0]: holds a key no field table names: tag_optoin_id (code 2)');
+	expect(json(result, 'Typo')[0].error).toBe('Invalid value passed for line_items[0].tags[0]: holds a key no field table names: tag_optoin_id (code 2) [item 0]');
 	expect(env.apiRequests().map((r) => r.status)).toEqual([400]);
 	expect(env.orgTenant().all('invoices').some((i) => JSON.stringify(i).includes('tag_optoin_id'))).toBe(false);
 

@@ -84,14 +84,14 @@ test('bad JSON, a negative rate, a missing required member, a wrong value or sha
 	expectNoError(result);
 	const errors = ['Bad JSON', 'Negative rate', 'Missing member', 'Long name', 'Role', 'Text rate', 'Not a list', 'Not an entry'].map((n) => json(result, n)[0].error);
 	expect(errors).toEqual([
-		'Line Items (JSON) must be valid JSON',
-		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2)',
-		'Invalid input: Invoices, entry 1: Amount Applied is required',
-		'Invalid input: Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters)',
-		'Invalid input: Users, entry 1: User Role must be one of: staff, admin, timesheetstaff (got "boss")',
-		'Invalid input: Tasks, entry 1: Rate must be a number (got "ten")',
-		'Invalid input: Line Items must be a list',
-		'Invalid input: Line Items, line 1 must be an object (got 5)',
+		'Line Items (JSON) must be valid JSON [item 0]',
+		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2) [item 0]',
+		'Invalid input: Invoices, entry 1: Amount Applied is required [item 0]',
+		'Invalid input: Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters) [item 0]',
+		'Invalid input: Users, entry 1: User Role must be one of: staff, admin, timesheetstaff (got "boss") [item 0]',
+		'Invalid input: Tasks, entry 1: Rate must be a number (got "ten") [item 0]',
+		'Invalid input: Line Items must be a list [item 0]',
+		'Invalid input: Line Items, line 1 must be an object (got 5) [item 0]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -122,8 +122,8 @@ test('both the fields and the JSON of a list: refused naming both, nothing sent'
 	]);
 	expectNoError(result);
 	expect([json(result, 'Both')[0].error, json(result, 'Both payments')[0].error]).toEqual([
-		'Give Line Items either as fields or as Line Items (JSON), not both',
-		'Give Invoices either as fields or as Invoices (JSON), not both',
+		'Give Line Items either as fields or as Line Items (JSON), not both [item 0]',
+		'Give Invoices either as fields or as Invoices (JSON), not both [item 0]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });
@@ -190,7 +190,7 @@ test('bill lines copied from a bill record: response-only members are left out; 
 		[source],
 	);
 	expectNoError(result);
-	expect(json(result, 'None')[0].error).toBe('Invalid input: Line Items is required');
+	expect(json(result, 'None')[0].error).toBe('Invalid input: Line Items is required [item 0]');
 	expect(env.apiRequests()).toHaveLength(1);
 	const sent = (bodies()[0].JSONString ? JSON.parse(String(bodies()[0].JSONString)) : bodies()[0]) as IDataObject;
 	const lines = source.line_items as Rec[];

@@ -123,7 +123,7 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 	em.accounts.expireAllAccessTokens();
 	const third = await env.run(list);
 	const error = third.error('Items');
-	expect(error?.message).toBe('The access token could not be refreshed (invalid_code)');
+	expect(error?.message).toBe('The access token could not be refreshed (invalid_code) [item 0]');
 	expect((error as { description?: string }).description).toMatch(/Reconnect the Vendor credential/);
 	expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
 	expect(JSON.stringify(error)).not.toContain(String(token.refresh_token));
@@ -158,7 +158,7 @@ test('an account of another region: Accept names its accounts-server, the token 
 		em.clearRequests();
 		const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
 		const error = run.error('Items') as (Error & { description?: string }) | undefined;
-		expect(error?.message).toBe('The credential holds no access token: the token call answered invalid_client');
+		expect(error?.message).toBe('The credential holds no access token: the token call answered invalid_client [item 0]');
 		expect(error?.description).toMatch(/your account lives in another data-center region/);
 		expect(error?.description).toMatch(/accounts-server/);
 		expect(error?.description).toMatch(/Set Data Center Region to your account's region, or choose Custom with that accounts-server address as Accounts URL/);
@@ -195,7 +195,7 @@ test('a refresh sent to another region than the token\'s answers invalid_client:
 	];
 	const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
 	const error = run.error('Items') as (Error & { description?: string }) | undefined;
-	expect(error?.message).toBe('The access token could not be refreshed (invalid_client)');
+	expect(error?.message).toBe('The access token could not be refreshed (invalid_client) [item 0]');
 	expect(error?.description).toMatch(/your account lives in another data-center region/);
 	expect(JSON.stringify(error)).not.toContain(String(tokens.refresh_token));
 });

@@ -65,7 +65,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 		const before = env.orgTenant().mails.length;
 		const strict = await env.run([remind(ids)]);
 		const error = strict.error('Remind') as (Error & { description?: string }) | undefined;
-		expect(error?.message).toBe(`Payment reminders failed for 2 invoice(s): ${I.paid1}, ${I.draft}`);
+		expect(error?.message).toBe(`Payment reminders not sent for 2 invoice(s): ${I.paid1}, ${I.draft} [item 0]`);
 		expect(error?.description).toContain(`2 reminder(s) were sent (${I.overdue1}, ${I.overdue2})`);
 		expect(error?.description).toContain(`${I.paid1}: ${refusal}`);
 		expect(error?.description).toContain('info.code 1');
@@ -80,7 +80,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 		answerWith(reminderAnswer(info));
 		const strict = await env.run([remind(ids)]);
 		expect(strict.error('Remind')?.message).toBe(
-			'No payment reminder was sent for 2 invoice(s): the Vendor API answered info.code 1001, "Reminders are switched off.", sent_count 0',
+			'No payment reminder was sent for 2 invoice(s): the Vendor API answered info.code 1001, "Reminders are switched off.", sent_count 0 [item 0]',
 		);
 		expect(strict.output('Remind')).toEqual([]);
 
@@ -101,7 +101,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 		const ids = [I.paid1, I.paid2];
 		const strict = await env.run([remind(ids)]);
 		expect(strict.error('Remind')?.message).toBe(
-			`No payment reminder was sent for 2 invoice(s): the Vendor API answered info.code 1, "Payment reminders have been sent for 0 invoice(s).", sent_count 0, "Payment reminders can be sent only for open or overdue invoices." (ids ${I.paid1}, ${I.paid2})`,
+			`No payment reminder was sent for 2 invoice(s): the Vendor API answered info.code 1, "Payment reminders have been sent for 0 invoice(s).", sent_count 0, "Payment reminders can be sent only for open or overdue invoices." (ids ${I.paid1}, ${I.paid2}) [item 0]`,
 		);
 		const lenient = await env.run([remind(ids, onError)]);
 		expect(json(lenient, 'Remind').map((o) => [o.invoice_id, o.sent, o.code])).toEqual([
@@ -118,11 +118,11 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 		expectNoError(lenient);
 		const out = json(lenient, 'Remind');
 		expect(out.map((o) => [o.invoice_id, o.sent, o.code, o.message])).toEqual(ids.map((id) => [id, null, 1001, info.email_success_info.message]));
-		for (const o of out) expect(o.error).toMatch(/^Outcome unknown: the answer's info.code is not 0 and no error entry names an invoice, yet it counts 2 sent of 2/);
+		for (const o of out) expect(o.error).toMatch(/^Outcome unknown: the answer's info.code is not 0 and no entry of email_errors_info names an invoice, yet it counts 2 sent of 2/);
 
 		answerWith(reminderAnswer(info));
 		const strict = await env.run([remind(ids)]);
-		expect(strict.error('Remind')?.message).toBe(`Payment reminders: outcome unknown for 2 invoice(s): ${ids.join(', ')}`);
+		expect(strict.error('Remind')?.message).toBe(`Payment reminders: outcome unknown for 2 invoice(s): ${ids.join(', ')} [item 0]`);
 		expect((strict.error('Remind') as { description?: string }).description).toMatch(/^0 reminder\(s\) were sent\. /);
 	});
 
@@ -143,7 +143,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 			[I.overdue2, null],
 			[I.overdue3, false],
 		]);
-		expect(out[0].error).toMatch(/^Outcome unknown: the answer counts 1 sent of the 2 invoice\(s\) it names in no error, so which were sent cannot be told/);
+		expect(out[0].error).toMatch(/^Outcome unknown: the answer counts 1 sent of the 2 invoice\(s\) it does not name as not sent, so which were sent cannot be told/);
 		expect(out[2].error).toBe('The customer has no e-mail address.');
 		expect(out.every((o) => o.code === 1 && o.message === 'Payment reminders have been sent for 1 invoice(s).')).toBe(true);
 	});
@@ -152,7 +152,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 		answerWith({ code: 0, message: 'success' });
 		const result = await env.run([remind([I.overdue1])]);
 		expect(result.error('Remind')?.message).toBe(
-			'Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API answered without the info its documented answer carries (code 0: "success")',
+			'Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API answered without the info its documented answer carries (code 0: "success") [item 0]',
 		);
 		expect((result.error('Remind') as { description?: string }).description).toContain('It was not repeated');
 		expect(env.apiRequests().filter((r) => r.operation === 'books.invoice.bulkReminder')).toHaveLength(1);
@@ -184,7 +184,7 @@ describe('a failure inside a code-0 answer is an error (document 2, "Errors")', 
 		const [call] = env.apiRequests();
 		expect([call.status, call.query.estimate_ids]).toEqual([200, ids.join(',')]);
 		const error = result.error('Print') as (Error & { description?: string }) | undefined;
-		expect(error?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0)');
+		expect(error?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]');
 		expect(error?.description).toContain(`Sent estimate_ids: ${ids.join(',')}.`);
 		expect(result.output('Print')).toEqual([]);
 	});
@@ -198,7 +198,7 @@ describe('a failure inside a code-0 answer is an error (document 2, "Errors")', 
 		const out = result.output('Print');
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(out[0].json).toMatchObject({
-			error: 'The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0)',
+			error: 'The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0) [item 0]',
 			description: expect.stringContaining(`Sent invoice_ids: ${I.sent},1499999999999.`),
 			httpCode: '200',
 		});
@@ -213,7 +213,7 @@ describe('a failure inside a code-0 answer is an error (document 2, "Errors")', 
 		const result = await env.run([invoices('Print', { operation: 'print', invoice_ids: ids.join(','), options: { requestsInFlight: 1 } })]);
 		expect(env.apiRequests()).toHaveLength(2);
 		const error = result.error('Print') as (Error & { description?: string }) | undefined;
-		expect(error?.message).toBe('Not done for 1 of 26 invoice_ids: The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0)');
+		expect(error?.message).toBe('Not done for 1 of 26 invoice_ids: The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0) [item 0]');
 		expect(error?.description).toContain(`Done (25): ${made.join(', ')}.`);
 		expect(error?.description).toContain('Not done (1): 1499999999999.');
 
@@ -228,17 +228,17 @@ describe('a failure inside a code-0 answer is an error (document 2, "Errors")', 
 	test('the rule follows the operation\'s table, not one operation: Disable Reminder and Bulk Reminder answered "Invalid value passed for" their own field fail; a field the operation does not have is refused too', async () => {
 		answerWith({ code: 0, message: 'Invalid value passed for invoice_id' }, 'books.invoice.disableReminder');
 		const disable = await env.run([invoices('Disable', { operation: 'disableReminder', invoice_id: byId(I.overdue3) })]);
-		expect(disable.error('Disable')?.message).toBe('The Vendor API refused the invoice_id sent: Invalid value passed for invoice_id (code 0)');
+		expect(disable.error('Disable')?.message).toBe('The Vendor API refused the invoice_id sent: Invalid value passed for invoice_id (code 0) [item 0]');
 
 		answerWith({ code: 0, message: 'Invalid value passed for invoice_ids' });
 		const bulk = await env.run([remind([I.overdue1, I.overdue2])]);
-		expect(bulk.error('Remind')?.message).toBe('The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0)');
+		expect(bulk.error('Remind')?.message).toBe('The Vendor API refused the invoice_ids sent: Invalid value passed for invoice_ids (code 0) [item 0]');
 		expect((bulk.error('Remind') as { description?: string }).description).toContain(`Sent invoice_ids: ${I.overdue1},${I.overdue2}.`);
 
 		// the wording is not documented: a field the operation does not have is a refusal too
 		answerWith({ code: 0, message: 'Invalid value passed for estimate_ids' }, 'books.invoice.disableReminder');
 		const other = await env.run([invoices('Disable', { operation: 'disableReminder', invoice_id: byId(I.overdue3) })]);
-		expect(other.error('Disable')?.message).toBe('The Vendor API refused the request: Invalid value passed for estimate_ids (code 0)');
+		expect(other.error('Disable')?.message).toBe('The Vendor API refused the request: Invalid value passed for estimate_ids (code 0) [item 0]');
 	});
 });
 

@@ -74,7 +74,7 @@ test('create a payment applied to two invoices -> get -> update with invoice_pay
 	const refund = json(result, 'Refund')[0];
 	expect(refund).toMatchObject({ payment_id: id, amount: 40, refund_mode: 'cash', date: '2026-03-05', reference_number: 'RF-1' });
 	expect(json(result, 'Refunds')).toEqual([refund]);
-	expect(json(result, 'Delete')).toEqual([{ code: 0, message: 'The payment has been deleted.' }]);
+	expect(json(result, 'Delete')).toEqual([{ deleted: true, code: 0, message: 'The payment has been deleted.' }]);
 	for (const node of ['Create', 'Get', 'Update', 'Refund', 'Refunds', 'Delete']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 	// the invoices are open again after the delete
 	expect([env.orgTenant().get('invoices', a.id)!.balance, env.orgTenant().get('invoices', b.id)!.balance]).toEqual([300, 200]);
@@ -203,7 +203,7 @@ test('an amount over the balance gives the 24016 message: what went wrong and wh
 	]);
 	const error = result.error('Create');
 	expect(error?.message).toBe(
-		"The amount entered exceeds the balance due on the invoice (code 24016). Lower Amount Applied to at most the invoice's balance due; the rest of the payment stays unused and can be refunded.",
+		"The amount entered exceeds the balance due on the invoice (code 24016). Lower Amount Applied to at most the invoice's balance due; the rest of the payment stays unused and can be refunded. [item 0]",
 	);
 	expect((error as { description?: string }).description).toBe('The Vendor API answered: The amount entered is more than the balance due for the selected invoice(s).');
 	expect(error).toMatchObject({ httpCode: '400' });
@@ -221,10 +221,10 @@ test('3004, 9521 and 9523 become messages that say what to do', async () => {
 	const result = await env.run([create('Unknown customer', '1199999999999', 10, 10), create('Partial retainer', DEMO.customers.umbrella, 10, 10), create('Full retainer', DEMO.customers.umbrella, full, full)]);
 	expectNoError(result);
 	expect(json(result, 'Unknown customer')[0]).toMatchObject({
-		error: 'The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer.',
+		error: 'The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer. [item 0]',
 		httpCode: '400',
 	});
-	expect(json(result, 'Partial retainer')[0].error).toBe('A retainer invoice cannot be paid partially (code 9521). Record the full payment of the retainer invoice.');
+	expect(json(result, 'Partial retainer')[0].error).toBe('A retainer invoice cannot be paid partially (code 9521). Record the full payment of the retainer invoice. [item 0]');
 	const paid = json(result, 'Full retainer')[0];
 	expect(paid).toMatchObject({ amount: full, invoices: [expect.objectContaining({ invoice_id: DEMO.invoices.retainer, amount_applied: full })] });
 
@@ -240,7 +240,7 @@ test('3004, 9521 and 9523 become messages that say what to do', async () => {
 			},
 		}),
 	]);
-	expect(change.error('Update')?.message).toBe('The amount paid to a retainer invoice cannot be changed (code 9523). Delete the payment and record it again.');
+	expect(change.error('Update')?.message).toBe('The amount paid to a retainer invoice cannot be changed (code 9523). Delete the payment and record it again. [item 0]');
 	// the payment mode nobody set is not sent (it once went as the form's default, cash)
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.status, 'payment_mode' in (r.body as IDataObject)])).toEqual([
 		['PUT', `/us/api/invoice/v3/customerpayments/${paid.payment_id}`, 400, false],
@@ -283,10 +283,10 @@ test('payment_mode and refund_mode are pickers with their limits, checked before
 	);
 	expectNoError(result);
 	expect(json(result, 'Bad mode')[0].error).toBe(
-		'Invalid input: Payment Mode must be one of: check, cash, creditcard, banktransfer, bankremittance, autotransaction, others (got "bitcoin")',
+		'Invalid input: Payment Mode must be one of: check, cash, creditcard, banktransfer, bankremittance, autotransaction, others (got "bitcoin") [item 0]',
 	);
-	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: Reference Number must be at most 100 characters (got 101 characters)');
-	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: Refund Mode must be at most 50 characters (got 51 characters)');
+	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: Reference Number must be at most 100 characters (got 101 characters) [item 0]');
+	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: Refund Mode must be at most 50 characters (got 51 characters) [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 
 	// The refund modes are not a closed list: another mode within 50 characters is sent.

@@ -100,7 +100,7 @@ test('50 executions on a refused refresh make one token call; the refusal is rem
 	for (const result of runs) {
 		const out = result.output('List');
 		expect(out).toHaveLength(1);
-		expect(out[0].json.error).toBe('The access token could not be refreshed (invalid_code)');
+		expect(out[0].json.error).toBe('The access token could not be refreshed (invalid_code) [item 0]');
 	}
 	expect(env.tokenRequests()).toHaveLength(1);
 	// a later execution in the same process: still no new token call

@@ -60,8 +60,8 @@ test('a missing search term or a module outside the documented values is refused
 		],
 	);
 	expect(json(result, 'Search').map((o) => o.error)).toEqual([
-		'Invalid input: Search Term is required',
-		'Invalid input: Module must be one of: all, milestones, tasklists, tasks, bugs, forums, events, status (got "projects")',
+		'Invalid input: Search Term is required [item 0]',
+		'Invalid input: Module must be one of: all, milestones, tasklists, tasks, bugs, forums, events, status (got "projects") [item 1]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);
 });

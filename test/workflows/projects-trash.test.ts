@@ -103,7 +103,7 @@ test('a bad sort expression, or a filter given both ways, is refused before send
 	const badSort = await env.run([
 		trash('Bin', { operation: 'getBin', filters: { sort_by: { values: { field: '={{ "size" }}', direction: 'asc' } } } }, { onError: 'continueRegularOutput' }),
 	]);
-	expect(json(badSort, 'Bin')[0].error).toBe('Sort By must be written asc(field) or desc(field) with field one of: trashed_time, name (got "asc(size)")');
+	expect(json(badSort, 'Bin')[0].error).toBe('Sort By must be written asc(field) or desc(field) with field one of: trashed_time, name (got "asc(size)") [item 0]');
 	const both = await env.run([
 		trash(
 			'Bin',
@@ -147,8 +147,10 @@ test('restore and delete permanently take several modules in one call; empty bin
 		}),
 	]);
 	expectNoError(remove);
+	expect(json(remove, 'Delete')).toEqual([{ deleted: true, message: '2 record(s) deleted permanently', count: 2 }]);
 	const empty = await env.run([trash('Empty', { operation: 'emptyBin' })]);
 	expectNoError(empty);
+	expect(json(empty, 'Empty')).toEqual([{ deleted: true, message: 'Bin emptied', count: expect.any(Number) }]);
 	const requests = env.apiRequests();
 	expect(requests.map(sentRequest)).toEqual([
 		{
@@ -193,7 +195,7 @@ test('restore refuses more than 100 ids of one module and an unknown module befo
 		],
 	);
 	const out = json(result, 'Restore');
-	expect(out[0].error).toBe('Invalid input: Records (trash_request_items), entry 1: Items must hold at most 100 entries (got 101 entries)');
+	expect(out[0].error).toBe('Invalid input: Records (trash_request_items), entry 1: Record IDs (items) must hold at most 100 entries (got 101 entries) [item 0]');
 	expect(out[1].error).toContain('Records (trash_request_items), entry 1: Module must be one of: projects, phases, tasklists, tasks, issues');
 	expect(String(out[2].error)).toMatch(/6999999999999/);
 	expect(result.output('Restore').map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

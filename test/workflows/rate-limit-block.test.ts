@@ -60,9 +60,9 @@ test('with continue-on-fail: the done items as usual, then a "not sent" error it
 	const out = json(result, 'Portal');
 	expect(pairing(result.output('Portal'))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 	expect(out.slice(0, 4).every((o) => o.error === undefined && o.id !== undefined)).toBe(true);
-	for (const o of out.slice(4)) {
+	for (const [i, o] of out.slice(4).entries()) {
 		expect(o).toMatchObject({
-			error: `Not sent: the Vendor API blocks further requests until ${LIFTS}`,
+			error: `Not sent: the Vendor API blocks further requests until ${LIFTS} [item ${i + 4}]`,
 			description: `Nothing was sent for this item. Run it again after ${LIFTS}.`,
 			httpCode: '429',
 			notSent: true,
@@ -96,7 +96,7 @@ test('a split operation stopped by the block after some of its calls: the record
 	blockAfter(1);
 	const result = await env.run([trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } })]);
 	const error = result.error('Trash') as Error & { description?: string };
-	expect(error.message).toBe(`Not sent for 150 of 250 items: The Vendor API blocks further requests until ${LIFTS}`);
+	expect(error.message).toBe(`Not sent for 150 of 250 items: The Vendor API blocks further requests until ${LIFTS} [item 0]`);
 	expect(error.description).toContain(`Done (100): ${ids.slice(0, 100).join(', ')}.`);
 	expect(error.description).toContain(`Not sent (150): ${ids.slice(100).join(', ')}.`);
 	// the first 100 really went to the trash, the rest did not

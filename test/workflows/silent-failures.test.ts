@@ -77,7 +77,7 @@ describe('a run that ends on a failing item says what became of every item', () 
 			const res = await env.call('GET', 'invoice', `/customerpayments/${String(paymentId)}`);
 			expect(((res.body.payment as IDataObject).invoices as IDataObject[])[0].invoice_id).toBe(invoices[itemIndex]);
 		}
-		expect(description).toContain(`Failed: item ${failed}.`);
+		expect(description).toContain(`Not done or outcome unknown: item ${failed}.`);
 		expect(description).toContain('Not sent: none.');
 		expect(description).toMatch(/Running the workflow again repeats the done items/);
 	});
@@ -109,7 +109,7 @@ describe('a 2xx answer that is not the API\'s is never taken as success', () => 
 		env.em.faults.next(4, { kind: 'html', status: 200 }, 'books.item.getAll');
 		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
 		const error = errorOf(result, 'List');
-		expect(error.error).toBe("The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried and kept failing");
+		expect(error.error).toBe("The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried without success [item 0]");
 		expect(String(error.description)).toMatch(/content type text\/html, \d+ bytes: <!DOCTYPE html>/);
 		expect(env.apiRequests()).toHaveLength(4);
 	});
@@ -142,7 +142,7 @@ describe('Return All always ends', () => {
 		const out = result.output('List');
 		expect(out).toHaveLength(5001);
 		const error = out[5000].json;
-		expect(error.error).toBe('Return All stopped after 25 pages (5000 records): the Vendor API still said there were more');
+		expect(error.error).toBe('Return All stopped after 25 pages (5000 records): the Vendor API still said there were more [item 0]');
 		expect(error.recordsRead).toBe(5000);
 		expect(out.slice(0, 5000).every((o) => typeof o.json.item_id === 'string' && o.json.error === undefined)).toBe(true);
 		expect(env.apiRequests()).toHaveLength(25);
@@ -167,7 +167,7 @@ describe('the Timeout covers the whole request', () => {
 		env.em.clearRequests();
 		env.em.faults.next(1, drip, 'books.invoice.create');
 		const result = await env.run([invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] }, options: { timeout: 1 } }, onError)]);
-		expect(errorOf(result, 'Create').error).toBe('Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API did not answer in time after the request was sent');
+		expect(errorOf(result, 'Create').error).toBe('Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API did not answer in time after the request was sent [item 0]');
 		expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
 	});
 

@@ -70,7 +70,7 @@ describe.each(FAILURES)('Bulk Reminder of 25 invoices, one call meeting %s', (_n
 		const result = await env.run([remind(ids)]);
 		const error = result.error('Remind') as (Error & { description?: string }) | undefined;
 		const undone = ids.slice(10, 20);
-		expect(error?.message).toBe(`${undoneSent === null ? 'Payment reminders: outcome unknown' : 'Payment reminders failed'} for 10 invoice(s): ${undone.join(', ')}`);
+		expect(error?.message).toBe(`${undoneSent === null ? 'Payment reminders: outcome unknown' : 'Payment reminders not sent'} for 10 invoice(s): ${undone.join(', ')} [item 0]`);
 		expect(error?.description).toContain(`15 reminder(s) were sent (${[...ids.slice(0, 10), ...ids.slice(20)].join(', ')})`);
 	});
 });

@@ -128,7 +128,7 @@ test('Payment → Update: the operation says it sends only what is set and what 
 	expect(op('update').keepCurrent).toBeUndefined();
 	expect(op('update').description).not.toMatch(/\bread\b/);
 	expect(op('update').description).toMatch(/sending only the fields you set/);
-	expect(op('update').description).toMatch(/Customer ID and Amount/);
+	expect(op('update').description).toMatch(/'Customer ID' and 'Amount'/);
 	expect(op('update').description).toMatch(/3004/);
 	expect([field('update', 'customer_id').required, field('update', 'amount').required]).toEqual([undefined, undefined]);
 	expect([field('create', 'customer_id').required, field('create', 'amount').required]).toEqual([true, true]);
@@ -140,7 +140,7 @@ test('Payment → Update with a customer that is sent: an unknown one is answere
 	const result = await env.run([
 		payments('Unknown', { operation: 'update', payment_id: byId(DEMO.payments.paid2), updateFields: { customer_id: '1199999999999', description: 'x' } }, soft),
 	]);
-	expect(json(result, 'Unknown')[0].error).toBe('The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer.');
+	expect(json(result, 'Unknown')[0].error).toBe('The customer field is blank or incorrect (code 3004). Set Customer ID to the ID of an existing customer. [item 0]');
 	expect(env.apiRequests().map((r) => [r.method, r.status])).toEqual([['PUT', 400]]);
 	// the emulator's partial update: a PUT without customer_id and amount keeps them (a listed guess)
 	const stored = { ...env.orgTenant().get('customerpayments', DEMO.payments.paid2) } as IDataObject;
@@ -186,7 +186,7 @@ test('Invoice and Estimate → Create need a customer: required in the form, and
 		estimates('Missing value', { operation: 'create', customer_id: '={{ $json.customer }}', ...line }, soft),
 		invoices('Agent gave nothing', { operation: 'create', customer_id: "={{ $fromAI('customer', 'ID of the customer', 'string') }}", ...line }, soft),
 	]);
-	for (const name of ['Blank expression', 'Missing value', 'Agent gave nothing']) expect([name, json(result, name)[0].error]).toEqual([name, expect.stringMatching(/^Invalid input: Customer ID is required( \(got ""\))?$/)]);
+	for (const name of ['Blank expression', 'Missing value', 'Agent gave nothing']) expect([name, json(result, name)[0].error]).toEqual([name, expect.stringMatching(/^Invalid input: Customer ID is required( \(got ""\))? \[item 0\]$/)]);
 	expect(env.apiRequests()).toEqual([]);
 	// the emulator refuses it too, as the table says
 	const direct = await env.call('POST', 'books', '/invoices', { json: { line_items: [{ name: 'Work', rate: 10, quantity: 1 }] } });

@@ -20,7 +20,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Add a comment to a billing project',
+		action: 'Add comment to billing project',
 		description: 'Add a comment to a billing project',
 		kind: 'create',
 		method: 'POST',
@@ -42,7 +42,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many comments of a billing project',
+		action: 'Get many billing project comments',
 		description: 'List the comments of a billing project',
 		kind: 'list',
 		method: 'GET',
@@ -56,7 +56,7 @@ const operations: Operation[] = [
 	{
 		value: 'delete',
 		name: 'Delete',
-		action: 'Delete a comment of a billing project',
+		action: 'Delete billing project comment',
 		description: 'Delete a comment from a billing project',
 		kind: 'delete',
 		method: 'DELETE',

@@ -68,7 +68,7 @@ const projectInput: Field[] = [
 		top: true,
 		requiredWhen: { field: 'billing_type', values: ['fixed_cost_for_project', 'based_on_project_hours'] },
 		description:
-			'Rate of the project (a number, sent as text; not negative). Required when Billing Type is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).',
+			"Rate of the project (a number, sent as text; not negative). Required when 'Billing Type' is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).",
 	},
 	{
 		name: 'description',
@@ -120,7 +120,7 @@ const projectInput: Field[] = [
 			},
 			{ name: 'rate', type: 'number', min: 0, description: 'Rate of the task (not negative)' },
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the task' },
-			{ name: 'is_billable', type: 'boolean', description: 'Whether the task is billable (left empty: not sent)' },
+			{ name: 'is_billable', type: 'boolean', label: 'Billable', description: 'Whether the task is billable (left empty: not sent)' },
 		],
 	},
 	{
@@ -155,7 +155,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a billing project',
+		action: 'Create billing project',
 		description: 'Create a billing project',
 		kind: 'create',
 		method: 'POST',
@@ -168,7 +168,7 @@ const operations: Operation[] = [
 	{
 		value: 'get',
 		name: 'Get',
-		action: 'Get a billing project',
+		action: 'Get billing project',
 		description: 'Retrieve a billing project',
 		kind: 'get',
 		method: 'GET',
@@ -216,7 +216,7 @@ const operations: Operation[] = [
 			{
 				...sortOrder,
 				description:
-					'Sort direction',
+					'Ascending or descending order',
 			},
 		],
 		responseKey: 'projects',
@@ -230,7 +230,7 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update a billing project',
+		action: 'Update billing project',
 		description:
 			'Update a billing project; a name, customer, billing type or rate you leave out is read from the project just before the write and sent again, overwriting any change someone else makes to it between the read and the write (the API offers no conditional update)',
 		kind: 'update',
@@ -245,7 +245,7 @@ const operations: Operation[] = [
 	{
 		value: 'removeUser',
 		name: 'Remove User',
-		action: 'Remove a user from a billing project',
+		action: 'Remove user from billing project',
 		description: 'Remove a staff user from a billing project',
 		kind: 'delete',
 		method: 'DELETE',
@@ -264,7 +264,7 @@ const operations: Operation[] = [
 	{
 		value: 'getInvoices',
 		name: 'Get Invoices',
-		action: 'Get invoices of a billing project',
+		action: 'Get billing project invoices',
 		description: 'List the invoices raised for a billing project',
 		kind: 'list',
 		method: 'GET',
@@ -304,5 +304,5 @@ export const project: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (billing project list entry fields of the documents). */
-	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'created_time', 'total_hours', 'billable_hours'],
+	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'total_hours', 'billable_hours'],
 };

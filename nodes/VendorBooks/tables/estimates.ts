@@ -130,15 +130,15 @@ export const gstTreatment: Field = {
 	type: 'enum',
 	values: GST_TREATMENTS,
 	group: 'India',
-	description: 'GST treatment',
+	description: 'How GST applies to the customer: registered business, unregistered business, overseas or consumer',
 };
 export const gstNo: Field = { name: 'gst_no', type: 'string', label: 'GST No', group: 'India', description: 'GST number' };
 export const isPreGst: Field = {
 	name: 'is_pre_gst',
 	type: 'boolean',
-	label: 'Is Pre-GST',
+	label: 'Pre-GST',
 	group: 'India',
-	description: 'Whether the transaction is before GST',
+	description: 'Whether the transaction dates from before GST',
 };
 export const taxTreatment: Field = {
 	name: 'tax_treatment',
@@ -146,7 +146,7 @@ export const taxTreatment: Field = {
 	values: TAX_TREATMENTS,
 	valueLabels: TAX_TREATMENT_LABELS,
 	description:
-		'Tax treatment (GCC, UAE and Mexico; the region is named on each value). GCC/UAE: vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc, dz_* (UAE only). Mexico: home_country_mexico, border_region_mexico, non_mexico.',
+		'How tax applies to the customer, for organizations in the GCC, the UAE and Mexico; each choice names its region.',
 };
 export const vatTreatment: Field = {
 	name: 'vat_treatment',
@@ -154,7 +154,7 @@ export const vatTreatment: Field = {
 	values: VAT_TREATMENTS,
 	valueLabels: VAT_TREATMENT_LABELS,
 	group: 'UK',
-	description: 'VAT treatment (eu_vat_not_registered and non_eu: before the 2021 exit only)',
+	description: 'How VAT applies to the customer (the EU choices apply to transactions before the 2021 exit only)',
 };
 export const discountType: Field = {
 	name: 'discount_type',
@@ -170,23 +170,23 @@ export const taxTreatmentCode: Field = {
 	group: 'GCC',
 	// A member of every line: left unset unless chosen (n8n fills a line's members with their defaults).
 	default: '',
-	description: 'Tax treatment code of the line (UAE: uae_*, Bahrain: bahrain_*, Saudi Arabia: ksa_*)',
+	description: 'Tax treatment code of the line (UAE, Bahrain or Saudi Arabia; each choice names its country)',
 };
 export const lineProductType: Field = {
 	name: 'product_type',
 	type: 'enum',
 	values: PRODUCT_TYPES,
 	default: '',
-	description: 'Type of product',
+	description: 'Whether the line is goods, a service or a digital service',
 };
 
 /** `{ address, city, state, zip, country, fax }` as documented for estimates. */
 export const estimateAddressMembers: Field[] = [
 	{ name: 'address', type: 'string', description: 'Street address' },
-	{ name: 'city', type: 'string', description: 'City' },
-	{ name: 'state', type: 'string', description: 'State' },
+	{ name: 'city', type: 'string' },
+	{ name: 'state', type: 'string', description: 'State or province' },
 	{ name: 'zip', type: 'string', description: 'ZIP or postal code' },
-	{ name: 'country', type: 'string', description: 'Country' },
+	{ name: 'country', type: 'string' },
 	{ name: 'fax', type: 'string', description: 'Fax number' },
 ];
 
@@ -208,7 +208,7 @@ const lineItems: Field = {
 	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
 	fields: [
 		{ name: 'item_id', top: true, type: 'id', numeric: true, locator: 'item', description: 'ID of the item' },
-		{ name: 'line_item_id', top: true, type: 'id', description: 'ID of the line item (to change an existing line)' },
+		{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, description: 'ID of the line item (to change an existing line)' },
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
 		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
@@ -218,8 +218,8 @@ const lineItems: Field = {
 		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
 		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
 		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
-		{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
-		{ name: 'unit', top: true, type: 'string', description: 'Unit' },
+		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
+		{ name: 'unit', top: true, type: 'string', description: 'Unit of measure, e.g. pcs or hours' },
 		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
 		{
 			name: 'discount',
@@ -252,7 +252,7 @@ export function customerId(required: boolean): Field {
 const estimateBodyFields: Field[] = [
 	lineItems,
 	{ name: 'estimate_number', type: 'string', description: 'Number of the estimate' },
-	{ name: 'reference_number', type: 'string', description: 'Reference number' },
+	{ name: 'reference_number', type: 'string', description: 'Your reference for the estimate, e.g. a project code' },
 	{ name: 'date', type: 'date', description: 'Date of the estimate (yyyy-mm-dd)' },
 	{ name: 'expiry_date', type: 'date', description: 'Expiry date (yyyy-mm-dd)' },
 	{
@@ -268,14 +268,14 @@ const estimateBodyFields: Field[] = [
 		type: 'string',
 		description: 'Discount (an amount, or a percentage such as 10%)',
 	},
-	{ name: 'is_discount_before_tax', type: 'boolean', description: 'Whether the discount applies before tax' },
+	{ name: 'is_discount_before_tax', type: 'boolean', label: 'Discount Before Tax', description: 'Whether the discount applies before tax' },
 	discountType,
-	{ name: 'is_inclusive_tax', type: 'boolean', description: 'Whether the rates include tax' },
-	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge' },
+	{ name: 'is_inclusive_tax', type: 'boolean', label: 'Rates Include Tax', description: 'Whether the rates include tax' },
+	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
 	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
 	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
-	{ name: 'billing_address', type: 'object', fields: estimateAddressMembers, description: 'Billing address' },
-	{ name: 'shipping_address', type: 'object', fields: estimateAddressMembers, description: 'Shipping address' },
+	{ name: 'billing_address', type: 'object', fields: estimateAddressMembers, description: 'Billing address of the estimate' },
+	{ name: 'shipping_address', type: 'object', fields: estimateAddressMembers, description: 'Shipping address of the estimate' },
 	{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the estimate' },
 	{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 	{
@@ -288,16 +288,16 @@ const estimateBodyFields: Field[] = [
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
-	{ name: 'template_id', type: 'id', locator: 'estimateTemplate', description: 'ID of the PDF template (see Estimate Template > Get Many)' },
+	{ name: 'template_id', type: 'id', locator: 'estimateTemplate', description: 'ID of the PDF template, picked from the estimate templates' },
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
 	{ name: 'salesperson_id', type: 'id', description: 'ID of the salesperson' },
 	{ name: 'project_id', type: 'id', description: 'ID of the project' },
-	{ name: 'custom_subject', type: 'string', description: 'Subject of the e-mail' },
-	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the e-mail' },
+	{ name: 'custom_subject', type: 'string', description: 'Subject of the email' },
+	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the email' },
 	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption' },
 	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'AvaTax use code' },
-	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exempt No', description: 'AvaTax exemption number' },
+	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'Use code in AvaTax (the reason for an exemption)' },
+	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exemption Number', description: 'Exemption number in AvaTax' },
 	// Region-only fields.
 	placeOfSupply,
 	isPreGst,
@@ -319,7 +319,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create an estimate',
+		action: 'Create estimate',
 		description: 'Create an estimate',
 		kind: 'create',
 		method: 'POST',
@@ -343,32 +343,32 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		perPage: 200,
 		fields: [
-			{ name: 'estimate_number_startswith', type: 'string', description: 'Estimate number starts with' },
-			{ name: 'estimate_number_contains', type: 'string', description: 'Estimate number contains' },
-			{ name: 'reference_number_startswith', type: 'string', description: 'Reference number starts with' },
-			{ name: 'reference_number_contains', type: 'string', description: 'Reference number contains' },
-			{ name: 'customer_name_startswith', type: 'string', description: 'Customer name starts with' },
-			{ name: 'customer_name_contains', type: 'string', description: 'Customer name contains' },
-			{ name: 'item_name_startswith', type: 'string', maxLength: 100, description: 'Item name starts with' },
-			{ name: 'item_name_contains', type: 'string', maxLength: 100, description: 'Item name contains' },
-			{ name: 'item_description_startswith', type: 'string', maxLength: 100, description: 'Item description starts with' },
-			{ name: 'item_description_contains', type: 'string', maxLength: 100, description: 'Item description contains' },
-			{ name: 'custom_field_startswith', type: 'string', description: 'Custom field starts with' },
-			{ name: 'custom_field_contains', type: 'string', description: 'Custom field contains' },
-			{ name: 'total_less_than', type: 'number', description: 'Total less than' },
-			{ name: 'total_less_equals', type: 'number', description: 'Total less than or equal to' },
-			{ name: 'total_greater_than', type: 'number', description: 'Total greater than' },
-			{ name: 'total_greater_equals', type: 'number', description: 'Total greater than or equal to' },
-			{ name: 'date_start', type: 'date', description: 'Date from (yyyy-mm-dd)' },
-			{ name: 'date_end', type: 'date', description: 'Date to (yyyy-mm-dd)' },
-			{ name: 'date_before', type: 'date', description: 'Date before (yyyy-mm-dd)' },
-			{ name: 'date_after', type: 'date', description: 'Date after (yyyy-mm-dd)' },
+			{ name: 'estimate_number_startswith', type: 'string', description: 'Only estimates whose number starts with this text' },
+			{ name: 'estimate_number_contains', type: 'string', description: 'Only estimates whose number contains this text' },
+			{ name: 'reference_number_startswith', type: 'string', description: 'Only estimates whose reference number starts with this text' },
+			{ name: 'reference_number_contains', type: 'string', description: 'Only estimates whose reference number contains this text' },
+			{ name: 'customer_name_startswith', type: 'string', description: 'Only estimates whose customer name starts with this text' },
+			{ name: 'customer_name_contains', type: 'string', description: 'Only estimates whose customer name contains this text' },
+			{ name: 'item_name_startswith', type: 'string', maxLength: 100, description: 'Only estimates with an item whose name starts with this text' },
+			{ name: 'item_name_contains', type: 'string', maxLength: 100, description: 'Only estimates with an item whose name contains this text' },
+			{ name: 'item_description_startswith', type: 'string', maxLength: 100, description: 'Only estimates with an item whose description starts with this text' },
+			{ name: 'item_description_contains', type: 'string', maxLength: 100, description: 'Only estimates with an item whose description contains this text' },
+			{ name: 'custom_field_startswith', type: 'string', description: 'Only estimates with a custom field value starting with this text' },
+			{ name: 'custom_field_contains', type: 'string', description: 'Only estimates with a custom field value containing this text' },
+			{ name: 'total_less_than', type: 'number', description: 'Only estimates with a total below this' },
+			{ name: 'total_less_equals', type: 'number', description: 'Only estimates with a total of at most this' },
+			{ name: 'total_greater_than', type: 'number', description: 'Only estimates with a total above this' },
+			{ name: 'total_greater_equals', type: 'number', description: 'Only estimates with a total of at least this' },
+			{ name: 'date_start', type: 'date', description: 'Start of the date range (yyyy-mm-dd)' },
+			{ name: 'date_end', type: 'date', description: 'End of the date range (yyyy-mm-dd)' },
+			{ name: 'date_before', type: 'date', description: 'Only estimates dated before this day (yyyy-mm-dd)' },
+			{ name: 'date_after', type: 'date', description: 'Only estimates dated after this day (yyyy-mm-dd)' },
 			{
 				name: 'status',
 				type: 'enum',
 				values: ['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired'],
 				inferred: true,
-				description: 'Status filter',
+				description: 'Only estimates with this status',
 			},
 			{
 				name: 'filter_by',
@@ -384,7 +384,7 @@ const operations: Operation[] = [
 				],
 				inferred: true,
 				description:
-					'Status filter form',
+					'Only estimates with this status (another form of the status filter)',
 			},
 			{
 				name: 'sort_column',
@@ -392,7 +392,7 @@ const operations: Operation[] = [
 				values: ['customer_name', 'estimate_number', 'date', 'total', 'created_time'],
 				inferred: true,
 				description:
-					'Sort column',
+					'Field to sort the estimates by',
 			},
 			sortOrder,
 		],
@@ -401,7 +401,7 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update an estimate',
+		action: 'Update estimate',
 		description: 'Update an estimate',
 		kind: 'update',
 		method: 'PUT',
@@ -414,7 +414,7 @@ const operations: Operation[] = [
 	{
 		value: 'get',
 		name: 'Get',
-		action: 'Get an estimate',
+		action: 'Get estimate',
 		description: 'Get an estimate as JSON',
 		kind: 'get',
 		method: 'GET',
@@ -474,7 +474,7 @@ const operations: Operation[] = [
 	{
 		value: 'updateBillingAddress',
 		name: 'Update Billing Address',
-		action: 'Update the billing address of an estimate',
+		action: 'Update estimate billing address',
 		description: 'Update the billing address of an estimate',
 		kind: 'action',
 		method: 'PUT',
@@ -486,7 +486,7 @@ const operations: Operation[] = [
 	{
 		value: 'updateShippingAddress',
 		name: 'Update Shipping Address',
-		action: 'Update the shipping address of an estimate',
+		action: 'Update estimate shipping address',
 		description: 'Update the shipping address of an estimate',
 		kind: 'action',
 		method: 'PUT',
@@ -498,7 +498,7 @@ const operations: Operation[] = [
 	{
 		value: 'applyTemplate',
 		name: 'Apply Template',
-		action: 'Apply a template to an estimate',
+		action: 'Apply template to estimate',
 		description: 'Apply a PDF template to an estimate',
 		kind: 'action',
 		method: 'PUT',
@@ -518,7 +518,7 @@ const operations: Operation[] = [
 	{
 		value: 'addComment',
 		name: 'Add Comment',
-		action: 'Add a comment to an estimate',
+		action: 'Add comment to estimate',
 		description: 'Add a comment to an estimate',
 		kind: 'action',
 		method: 'POST',
@@ -529,7 +529,7 @@ const operations: Operation[] = [
 	{
 		value: 'getComments',
 		name: 'Get Comments',
-		action: 'Get comments of an estimate',
+		action: 'Get estimate comments',
 		description: 'List the comments and history of an estimate',
 		kind: 'action',
 		method: 'GET',
@@ -542,7 +542,7 @@ const operations: Operation[] = [
 	{
 		value: 'updateComment',
 		name: 'Update Comment',
-		action: 'Update a comment of an estimate',
+		action: 'Update estimate comment',
 		description: 'Update a comment of an estimate',
 		kind: 'action',
 		method: 'PUT',
@@ -564,7 +564,7 @@ export const estimate: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (estimate list entry fields of the documents). */
-	simplify: ['estimate_id', 'estimate_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'expiry_date', 'currency_code', 'total', 'created_time', 'last_modified_time'],
+	simplify: ['estimate_id', 'estimate_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'expiry_date', 'currency_code', 'total'],
 };
 
 /**

@@ -41,7 +41,7 @@ const LINE_MEMBER_TYPES: Readonly<Record<string, Field['type']>> = {
  * skip (a fixed collection's members cannot be grouped into collections of their own).
  */
 const lineItemFields: Field[] = [
-	{ name: 'line_item_id', top: true, type: 'id', numeric: true, description: 'ID of an existing line item (when updating)' },
+	{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, numeric: true, description: 'ID of an existing line item (when updating)' },
 	{ name: 'purchaseorder_item_id', type: 'id', numeric: true, label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
 	{ name: 'receive_item_id', type: 'id', numeric: true, description: 'ID of the received line billed' },
 	{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
@@ -49,7 +49,7 @@ const lineItemFields: Field[] = [
 	{ name: 'warehouse_id', type: 'id', numeric: true, description: 'ID of the warehouse' },
 	{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
 	{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
-	{ name: 'quantity', top: true, type: 'number', description: 'Quantity' },
+	{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
 	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
 	{ name: 'tax_id', top: true, type: 'id', numeric: true, description: 'ID of the tax applied' },
 	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item; starts at 0' },
@@ -118,11 +118,13 @@ const billInput: Field[] = [
 	{
 		name: 'is_item_level_tax_calc',
 		type: 'boolean',
+		label: 'Tax Per Line Item',
 		description: 'Whether tax is calculated per line item',
 	},
 	{
 		name: 'is_inclusive_tax',
 		type: 'boolean',
+		label: 'Rates Include Tax',
 		description: 'Whether the line rates include tax',
 	},
 	{ name: 'notes', type: 'string', multiline: true, description: 'Notes on the bill' },
@@ -133,7 +135,7 @@ const billInput: Field[] = [
 		jsonAlternative: true,
 		description: 'Values of custom fields',
 		fields: [
-			{ name: 'customfield_id', type: 'id', numeric: true, description: 'ID of the custom field' },
+			{ name: 'customfield_id', type: 'id', numeric: true, label: 'Custom Field ID', description: 'ID of the custom field' },
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
@@ -189,7 +191,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a bill',
+		action: 'Create purchase bill',
 		description: 'Record a bill from a vendor',
 		kind: 'create',
 		method: 'POST',
@@ -208,7 +210,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many bills',
+		action: 'Get many purchase bills',
 		description: 'List bills',
 		kind: 'list',
 		method: 'GET',
@@ -226,7 +228,7 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update a bill',
+		action: 'Update purchase bill',
 		description: 'Update a bill',
 		kind: 'update',
 		method: 'PUT',
@@ -260,5 +262,5 @@ export const bill: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (bill fields of the documents). */
-	simplify: ['bill_id', 'bill_number', 'reference_number', 'vendor_id', 'vendor_name', 'status', 'date', 'due_date', 'currency_code', 'sub_total', 'tax_total', 'balance', 'created_time'],
+	simplify: ['bill_id', 'bill_number', 'vendor_id', 'vendor_name', 'status', 'date', 'due_date', 'currency_code', 'sub_total', 'balance'],
 };

@@ -16,11 +16,13 @@ export const PAYMENT_ERROR_CODES: NonNullable<Area['errorCodes']> = {
 
 /**
  * The vendor's invoice API (`{api_url}/invoice/v3`): customer payments and their refunds.
- * Shown as "Vendor Payments" (what a user finds inside; invoices are in Vendor Books).
+ * Named after the API product, like its type `vendorInvoice`, base path, organization header
+ * and scopes; the node's description and codex aliases say what it holds (payments, refunds;
+ * invoices themselves are in Vendor Books).
  */
 export const invoiceArea: Area = {
 	value: 'invoice',
-	name: 'Vendor Payments',
+	name: 'Vendor Invoice',
 	root: 'api',
 	basePath: '/invoice/v3',
 	org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },

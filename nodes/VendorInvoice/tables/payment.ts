@@ -113,12 +113,12 @@ function customerAndAmount(kind: 'create' | 'update'): Field[] {
 			{
 				name: 'customer_id',
 				type: 'id',
-				description: 'ID of the paying customer. Left out: not sent. If the service answers code 3004 (customer field blank or incorrect), set it',
+				description: 'ID of the paying customer. Left out, it is not sent; if the service answers code 3004 (customer blank or incorrect), set it.',
 			},
 			{
 				name: 'amount',
 				type: 'number',
-				description: 'Amount received. Left out: not sent. If the service refuses the update without it, set it',
+				description: 'Amount received. Left out, it is not sent; if the service refuses the update without it, set it.',
 			},
 		];
 	}
@@ -149,7 +149,7 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		valueLabels: PAYMENT_MODE_LABELS,
 		maxLength: 100,
 		description:
-			'How the customer paid. For autotransaction, refunds go to the card the customer supplied.',
+			'How the customer paid. With Auto Transaction, refunds go to the card the customer supplied.',
 	},
 	{ name: 'date', type: 'date', top: true, description: 'Date of the payment (yyyy-mm-dd)' },
 	{
@@ -201,7 +201,7 @@ const updateFields: Field[] = [
 		jsonAlternative: true,
 		top: true,
 		description:
-			'Invoices the payment is applied to; an entry may name an existing application by invoice_payment_id',
+			"Invoices the payment is applied to; an entry may name an existing application of the payment by its 'Invoice Payment ID'",
 		fields: [
 			{
 				name: 'invoice_payment_id',
@@ -219,39 +219,39 @@ const listFilters: Field[] = [
 		name: 'customer_name_startswith',
 		type: 'string',
 		maxLength: 100,
-		description: 'Customer name starts with',
+		description: 'Only payments whose customer name starts with this text',
 	},
 	{
 		name: 'customer_name_contains',
 		type: 'string',
 		maxLength: 100,
-		description: 'Customer name contains',
+		description: 'Only payments whose customer name contains this text',
 	},
 	{
 		name: 'reference_number_startswith',
 		type: 'string',
 		maxLength: 100,
-		description: 'Reference number starts with',
+		description: 'Only payments whose reference number starts with this text',
 	},
 	{
 		name: 'reference_number_contains',
 		type: 'string',
 		maxLength: 100,
-		description: 'Reference number contains',
+		description: 'Only payments whose reference number contains this text',
 	},
-	{ name: 'date', type: 'date', description: 'Payment date (yyyy-mm-dd)' },
-	{ name: 'amount_less_than', type: 'number', description: 'Amount is less than' },
-	{ name: 'amount_less_equals', type: 'number', description: 'Amount is less than or equal to' },
-	{ name: 'amount_greater_than', type: 'number', description: 'Amount is greater than' },
+	{ name: 'date', type: 'date', description: 'Only payments of this date (yyyy-mm-dd)' },
+	{ name: 'amount_less_than', type: 'number', description: 'Only payments with an amount below this' },
+	{ name: 'amount_less_equals', type: 'number', description: 'Only payments with an amount of at most this' },
+	{ name: 'amount_greater_than', type: 'number', description: 'Only payments with an amount above this' },
 	{
 		name: 'amount_greater_equals',
 		type: 'number',
-		description: 'Amount is greater than or equal to',
+		description: 'Only payments with an amount of at least this',
 	},
-	{ name: 'notes_startswith', type: 'string', description: 'Notes start with' },
-	{ name: 'notes_contains', type: 'string', description: 'Notes contain' },
-	{ name: 'payment_mode_startswith', type: 'string', description: 'Payment mode starts with' },
-	{ name: 'payment_mode_contains', type: 'string', description: 'Payment mode contains' },
+	{ name: 'notes_startswith', type: 'string', description: 'Only payments whose notes start with this text' },
+	{ name: 'notes_contains', type: 'string', description: 'Only payments whose notes contain this text' },
+	{ name: 'payment_mode_startswith', type: 'string', description: 'Only payments whose payment mode starts with this text' },
+	{ name: 'payment_mode_contains', type: 'string', description: 'Only payments whose payment mode contains this text' },
 	{
 		name: 'filter_by',
 		type: 'enum',
@@ -269,7 +269,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Create a customer payment',
+		action: 'Create customer payment',
 		description: 'Record a payment received from a customer',
 		kind: 'create',
 		method: 'POST',
@@ -283,7 +283,7 @@ const operations: Operation[] = [
 	{
 		value: 'get',
 		name: 'Get',
-		action: 'Get a customer payment',
+		action: 'Get customer payment',
 		description: 'Retrieve a customer payment',
 		kind: 'get',
 		method: 'GET',
@@ -313,9 +313,9 @@ const operations: Operation[] = [
 	{
 		value: 'update',
 		name: 'Update',
-		action: 'Update a customer payment',
+		action: 'Update customer payment',
 		description:
-			'Update a customer payment, sending only the fields you set; the service may require Customer ID and Amount on every update (code 3004: the customer is blank or incorrect), so set them if it refuses the update',
+			"Update a customer payment, sending only the fields you set; the service may require 'Customer ID' and 'Amount' on every update (code 3004: the customer is blank or incorrect), so set them if it refuses the update",
 		kind: 'update',
 		method: 'PUT',
 		path: '/customerpayments/{payment_id}',
@@ -328,7 +328,7 @@ const operations: Operation[] = [
 	{
 		value: 'delete',
 		name: 'Delete',
-		action: 'Delete a customer payment',
+		action: 'Delete customer payment',
 		description: 'Delete a customer payment',
 		kind: 'delete',
 		method: 'DELETE',
@@ -346,5 +346,5 @@ export const payment: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (payment record and list entry fields of the documents). */
-	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'status', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],
+	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],
 };

@@ -47,7 +47,7 @@ const operations: Operation[] = [
 	{
 		value: 'create',
 		name: 'Create',
-		action: 'Refund a customer payment',
+		action: 'Refund customer payment',
 		description: 'Refund the excess amount of a customer payment',
 		kind: 'create',
 		method: 'POST',
@@ -61,7 +61,7 @@ const operations: Operation[] = [
 	{
 		value: 'getAll',
 		name: 'Get Many',
-		action: 'Get many refunds of a customer payment',
+		action: 'Get many customer payment refunds',
 		description: 'List the refunds of a customer payment',
 		kind: 'list',
 		method: 'GET',

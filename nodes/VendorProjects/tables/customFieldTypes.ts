@@ -46,7 +46,7 @@ export interface CustomFieldType {
 	addRemoveOnUpdate?: boolean;
 	/** The protocol assumed when a URL has none. */
 	defaultProtocol?: string;
-	/** The value's JSON shape and limit, from the documents. */
+	/** What the value is and its limit, in a user's words (the description of the Type option). */
 	description: string;
 }
 
@@ -59,21 +59,21 @@ export const customFieldTypes: CustomFieldType[] = [
 		name: 'Single Line Text',
 		shape: 'string',
 		maxLength: 200,
-		description: 'String, max 200 characters',
+		description: 'Text, at most 200 characters',
 	},
 	{
 		value: 'multiLine',
 		name: 'Multi-Line Text',
 		shape: 'multiline',
 		maxLength: 1000,
-		description: 'String, lines separated by a newline character, max 1000 characters',
+		description: 'Text of several lines, at most 1000 characters',
 	},
 	{
 		value: 'singleSelect',
 		name: 'Single Select',
 		shape: 'select',
 		maxOptions: 50,
-		description: 'String from a predefined list (max 50 options)',
+		description: 'One option from a predefined list (at most 50 options)',
 	},
 	{
 		value: 'multiSelect',
@@ -83,13 +83,13 @@ export const customFieldTypes: CustomFieldType[] = [
 		maxItems: 100,
 		addRemoveOnUpdate: true,
 		description:
-			'Create: array of strings; update: array holding one object { add: [strings], remove: [strings] }, or the create form to replace all values (max 100 selectable options)',
+			'Several options from a predefined list (at most 100 options); an update replaces all values or adds and removes some',
 	},
 	{
 		value: 'singleUser',
 		name: 'Single User',
 		shape: 'user',
-		description: 'Object { zpuid: &lt;user_id&gt; } (one user)',
+		description: 'One user, by user ID',
 	},
 	{
 		value: 'multiUser',
@@ -98,74 +98,74 @@ export const customFieldTypes: CustomFieldType[] = [
 		maxItems: 500,
 		addRemoveOnUpdate: true,
 		description:
-			'Create: array of { zpuid }; update: array holding one object { add: [ {zpuid} ], remove: [ {zpuid} ] }, or the create form to replace (max 500 users)',
+			'Several users, by user ID (at most 500); an update replaces all users or adds and removes some',
 	},
 	{
 		value: 'date',
 		name: 'Date',
 		shape: 'date',
-		description: 'String yyyy-MM-dd (ISO 8601)',
+		description: 'Date (yyyy-mm-dd)',
 	},
 	{
 		value: 'time',
 		name: 'Time',
 		shape: 'time',
-		description: 'String HH:MM',
+		description: 'Time of day (HH:MM)',
 	},
 	{
 		value: 'dateTime',
 		name: 'Date-Time',
 		shape: 'dateTime',
 		description:
-			"ISO 8601 string: yyyy-MM-dd'T'HH:mm:ss'Z' for UTC, yyyy-MM-dd'T'HH:mm:ss+HH:mm or -HH:mm for other zones",
+			'Date and time in ISO 8601, e.g. 2026-01-31T09:30:00Z (UTC) or 2026-01-31T09:30:00+05:30',
 	},
 	{
 		value: 'checkbox',
 		name: 'Checkbox',
 		shape: 'boolean',
-		description: 'Boolean',
+		description: 'Ticked or not',
 	},
 	{
 		value: 'currency',
 		name: 'Currency',
 		shape: 'currency',
 		maxLength: 100,
-		description: 'Object with amount (number), max 100 characters',
+		description: 'Amount of money, at most 100 characters',
 	},
 	{
 		value: 'percentage',
 		name: 'Percentage',
 		shape: 'percentage',
 		maxLength: 20,
-		description: 'Number, max 20 characters',
+		description: 'Number, at most 20 characters',
 	},
 	{
 		value: 'integer',
 		name: 'Integer',
 		shape: 'integer',
 		maxDigits: 19,
-		description: 'Whole number, max 19 digits',
+		description: 'Whole number, at most 19 digits',
 	},
 	{
 		value: 'decimal',
 		name: 'Decimal',
 		shape: 'decimal',
 		maxDigits: 17,
-		description: 'Number, max 17 digits',
+		description: 'Decimal number, at most 17 digits',
 	},
 	{
 		value: 'email',
 		name: 'Email',
 		shape: 'email',
 		maxLength: 200,
-		description: 'String, max 200 characters',
+		description: 'Email address, at most 200 characters',
 	},
 	{
 		value: 'phone',
 		name: 'Phone',
 		shape: 'phone',
 		maxLength: 15,
-		description: 'String, max 15 characters including + and parentheses',
+		description: 'Phone number, at most 15 characters including + and parentheses',
 	},
 	{
 		value: 'url',
@@ -173,6 +173,6 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'url',
 		maxLength: 200,
 		defaultProtocol: 'https://',
-		description: 'String, max 200 characters; https:// is assumed when no protocol is given',
+		description: 'Web address, at most 200 characters; https:// is assumed when none is given',
 	},
 ];

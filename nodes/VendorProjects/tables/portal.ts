@@ -37,7 +37,7 @@ export const portal: Resource = {
 		{
 			value: 'get',
 			name: 'Get',
-			action: 'Get a portal',
+			action: 'Get portal',
 			description: 'Get one portal by its ID',
 			kind: 'get',
 			method: 'GET',

@@ -42,10 +42,11 @@ const description: Field = {
 const isPublicProject: Field = {
 	name: 'is_public_project',
 	type: 'boolean',
+	label: 'Public Project',
 	description: 'Whether the project is public',
 };
-const startDate: Field = { name: 'start_date', type: 'date', description: 'Start date (YYYY-MM-DD)' };
-const endDate: Field = { name: 'end_date', type: 'date', description: 'End date (YYYY-MM-DD)' };
+const startDate: Field = { name: 'start_date', type: 'date', description: 'Start date of the project (yyyy-mm-dd)' };
+const endDate: Field = { name: 'end_date', type: 'date', description: 'End date of the project (yyyy-mm-dd)' };
 const addedVia: Field = {
 	name: 'added_via',
 	type: 'enum',
@@ -55,6 +56,7 @@ const addedVia: Field = {
 const isRollupProject: Field = {
 	name: 'is_rollup_project',
 	type: 'boolean',
+	label: 'Rollup Project',
 	description: 'Whether the project is a rollup project',
 };
 
@@ -95,25 +97,25 @@ const createFields: Field[] = [
 			{ name: 'currency', type: 'string', description: scalarNotShown },
 			{ name: 'hourly_budget', type: 'string', description: scalarNotShown },
 			{ name: 'hourly_budget_threshold', type: 'string', description: scalarNotShown },
-			{ name: 'cost_budget', type: 'object', description: 'Cost budget { amount }', fields: amountObject },
-			{ name: 'rate_per_hour', type: 'object', description: 'Rate per hour { amount }', fields: amountObject },
-			{ name: 'budget_threshold', type: 'object', description: 'Budget threshold { amount }', fields: amountObject },
-			{ name: 'fixed_cost', type: 'object', description: 'Fixed cost { amount }', fields: amountObject },
-			{ name: 'cost_per_hour', type: 'object', description: 'Cost per hour { amount }', fields: amountObject },
-			{ name: 'revenue_budget', type: 'object', description: 'Revenue budget { amount }', fields: amountObject },
+			{ name: 'cost_budget', type: 'object', description: 'Cost budget, as an amount', fields: amountObject },
+			{ name: 'rate_per_hour', type: 'object', description: 'Rate per hour, as an amount', fields: amountObject },
+			{ name: 'budget_threshold', type: 'object', description: 'Budget threshold, as an amount', fields: amountObject },
+			{ name: 'fixed_cost', type: 'object', description: 'Fixed cost, as an amount', fields: amountObject },
+			{ name: 'cost_per_hour', type: 'object', description: 'Cost per hour, as an amount', fields: amountObject },
+			{ name: 'revenue_budget', type: 'object', description: 'Revenue budget, as an amount', fields: amountObject },
 		],
 	},
-	{ name: 'project_group', type: 'object', description: 'Project group', fields: groupIdObject },
+	{ name: 'project_group', type: 'object', description: 'ID of the group the project belongs to', fields: groupIdObject },
 	{ name: 'sub_module_settings', type: 'json', description: 'Sub-module settings (JSON object)' },
 	{
 		name: 'tags',
 		type: 'array',
 		jsonAlternative: true,
 		membersAsFields: true,
-		description: 'Tags: each entry { add: [ { id } ], remove: [ { id } ], id }',
+		description: 'Tags of the project: in each entry, the IDs of the tags to add and to remove, or one tag ID',
 		fields: [
-			{ name: 'add', type: 'array', label: 'Tags to Add', description: 'Tags to add', fields: tagIdObject },
-			{ name: 'remove', type: 'array', label: 'Tags to Remove', description: 'Tags to remove', fields: tagIdObject },
+			{ name: 'add', type: 'array', label: 'Tags to Add', description: 'IDs of the tags to add', fields: tagIdObject },
+			{ name: 'remove', type: 'array', label: 'Tags to Remove', description: 'IDs of the tags to remove', fields: tagIdObject },
 			{ name: 'id', type: 'id', description: 'Tag ID' },
 		],
 	},
@@ -135,7 +137,7 @@ const updateFields: Field[] = [
 		name: 'project_type',
 		type: 'enum',
 		values: ['active', 'template', 'archived'],
-		description: 'Project type; archived archives the project',
+		description: 'Type of the project; Archived archives it',
 	},
 	isPublicProject,
 	startDate,
@@ -159,7 +161,7 @@ export const project: Resource = {
 		{
 			value: 'create',
 			name: 'Create',
-			action: 'Create a project',
+			action: 'Create project',
 			description: 'Create a project in a portal',
 			kind: 'create',
 			method: 'POST',
@@ -172,7 +174,7 @@ export const project: Resource = {
 		{
 			value: 'get',
 			name: 'Get',
-			action: 'Get a project',
+			action: 'Get project',
 			description: 'Get one project by its ID',
 			kind: 'get',
 			method: 'GET',
@@ -200,7 +202,7 @@ export const project: Resource = {
 		{
 			value: 'update',
 			name: 'Update',
-			action: 'Update a project',
+			action: 'Update project',
 			description: 'Update a project',
 			kind: 'update',
 			method: 'PATCH',

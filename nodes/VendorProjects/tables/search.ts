@@ -35,8 +35,8 @@ const extraParameters: Field[] = [
 	{ name: 'range', type: 'string', description: EXTRA },
 	{ name: 'category_id', type: 'string', description: EXTRA },
 	{ name: 'path', type: 'string', description: EXTRA },
-	{ name: 'sortbyfield', type: 'string', description: EXTRA },
-	{ name: 'is_zia', type: 'string', description: EXTRA },
+	{ name: 'sortbyfield', type: 'string', label: 'Sort By Field', description: EXTRA },
+	{ name: 'is_zia', type: 'string', label: 'Zia Search', description: EXTRA },
 ];
 
 export const search: Resource = {
@@ -46,7 +46,7 @@ export const search: Resource = {
 		{
 			value: 'search',
 			name: 'Search',
-			action: 'Search the portal',
+			action: 'Search portal',
 			description: 'Search records across the whole portal',
 			kind: 'list',
 			method: 'GET',
@@ -80,7 +80,7 @@ export const search: Resource = {
 		{
 			value: 'searchInProject',
 			name: 'Search in Project',
-			action: 'Search in a project',
+			action: 'Search in project',
 			description: 'Search records within one project',
 			kind: 'list',
 			method: 'GET',

@@ -26,6 +26,7 @@ const moduleField: Field = {
 const itemsField: Field = {
 	name: 'items',
 	type: 'array',
+	label: 'Record IDs',
 	minItems: 0,
 	maxItems: 100,
 	of: { name: 'item', type: 'id', description: 'Record ID' },
@@ -42,18 +43,18 @@ const trashRequestItems: Field = {
 	jsonAlternative: true,
 	membersAsFields: true,
 	label: 'Records',
-	description: 'Trash request items, one per module: the module and up to 100 record IDs',
+	description: 'The records, one entry per module: the module and up to 100 record IDs',
 	fields: [moduleField, itemsField],
 };
 
 export const trash: Resource = {
 	value: 'trash',
-	name: 'Trash / Bin',
+	name: 'Trash',
 	operations: [
 		{
 			value: 'moveToTrash',
 			name: 'Move to Trash',
-			action: 'Move records to the trash',
+			action: 'Move records to trash',
 			description: 'Move records of one module to the trash',
 			kind: 'action',
 			method: 'POST',
@@ -75,9 +76,9 @@ export const trash: Resource = {
 		},
 		{
 			value: 'getBin',
-			name: 'Get Bin',
-			action: 'Get many records in the bin',
-			description: 'List the records in the bin (trash)',
+			name: 'Get Many',
+			action: 'Get many trashed records',
+			description: 'List the records in the trash',
 			kind: 'list',
 			method: 'GET',
 			path: '/portal/{portal_id}/bin',
@@ -90,26 +91,26 @@ export const trash: Resource = {
 					sortFields: ['trashed_time', 'name'],
 					inferredRule: 'desc(field) offered besides asc(field), the only form the vendor\'s API reference shows',
 					description:
-						'Sort order, sent as asc(field), e.g. asc(trashed_time). Descending is sent as desc(field): if the service refuses it or the records come in the wrong order, sort Ascending',
+						"Field and direction to sort the records by. If the service refuses Descending or the records come in the wrong order, choose Ascending.",
 				},
 				{
 					name: 'filter',
 					type: 'object',
 					jsonAlternative: true,
 					membersAsFields: true,
-					description: 'Sent as a JSON string: { "criteria": [ { "cfid", "criteria_condition", "value": [strings] } ], "pattern": string }',
+					description: 'Conditions the records must meet, and how the conditions combine',
 					fields: [
 						{
 							name: 'criteria',
 							type: 'array',
 							description: 'Conditions on the records',
 							fields: [
-								{ name: 'cfid', type: 'string', label: 'Field (cfid)', description: 'The field to compare (cfid)' },
+								{ name: 'cfid', type: 'string', label: 'Field ID', description: 'ID of the field to compare, as the service names it' },
 								{
 									name: 'criteria_condition',
 									type: 'string',
 									label: 'Condition',
-									description: 'How to compare, as the service names it (criteria_condition); a condition it does not know fails the call with its message',
+									description: 'How to compare, as the service names it; a condition it does not know fails the call with its message',
 								},
 								{
 									name: 'value',
@@ -120,7 +121,7 @@ export const trash: Resource = {
 								},
 							],
 						},
-						{ name: 'pattern', type: 'string', description: 'How the criteria combine (pattern)' },
+						{ name: 'pattern', type: 'string', description: 'How the criteria combine, as the service names it' },
 					],
 				},
 			],
@@ -134,7 +135,7 @@ export const trash: Resource = {
 		{
 			value: 'restore',
 			name: 'Restore',
-			action: 'Restore records from the bin',
+			action: 'Restore records from trash',
 			description: 'Restore trashed records (within 30 days of trashing)',
 			kind: 'action',
 			method: 'POST',
@@ -146,7 +147,7 @@ export const trash: Resource = {
 		{
 			value: 'deletePermanently',
 			name: 'Delete Permanently',
-			action: 'Delete records from the bin permanently',
+			action: 'Permanently delete trashed records',
 			description: 'Permanently delete trashed records, which cannot be restored',
 			kind: 'delete',
 			method: 'DELETE',
@@ -157,9 +158,9 @@ export const trash: Resource = {
 		},
 		{
 			value: 'emptyBin',
-			name: 'Empty Bin',
-			action: 'Empty the bin',
-			description: 'Permanently delete every record in the bin',
+			name: 'Empty Trash',
+			action: 'Empty trash',
+			description: 'Permanently delete every record in the trash',
 			kind: 'delete',
 			method: 'DELETE',
 			path: '/portal/{portal_id}/empty-bin',
