@@ -28,7 +28,7 @@ interface Step {
 interface Workflow {
 	on: Record<string, unknown>;
 	permissions?: Record<string, string>;
-	jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+	jobs: Record<string, { permissions?: Record<string, string>; strategy?: { matrix?: Record<string, unknown> }; steps: Step[] }>;
 }
 
 const workflow = (name: string): Workflow => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8')) as Workflow;
@@ -127,15 +127,18 @@ describe('publishing outside the release workflow', () => {
 
 describe('ci.yml', () => {
 	const w = workflow('ci.yml');
-	const steps = onlyJob(w).steps;
+	const ciJob = onlyJob(w);
+	const steps = ciJob.steps;
 
 	test('runs on every pull request and every push to main', () => {
 		expect(w.on).toEqual({ pull_request: null, push: { branches: ['main'] } });
 	});
 
-	test('runs what .ci/run runs: Node 20, npm ci, npm test', () => {
+	test('runs what .ci/run runs, on Node 20, 22 and 24 with the npm each ships: npm ci, npm test', () => {
 		const node = indexOf(steps, (s) => s.uses?.startsWith('actions/setup-node@') ?? false);
-		expect(steps[node].with?.['node-version']).toBe(20);
+		expect(steps[node].with?.['node-version']).toBe('${{ matrix.node-version }}');
+		expect(ciJob.strategy?.matrix?.['node-version']).toEqual([20, 22, 24]);
+		expect(steps.some(runs(/npm install -g npm/))).toBe(false);
 		const install = indexOf(steps, runs(/^npm ci\b/));
 		const test = indexOf(steps, runs(/^npm test$/));
 		expect(node).toBeLessThan(install);
