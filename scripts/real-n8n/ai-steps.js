@@ -515,7 +515,7 @@ function outageStep(s) {
 		await sleep(500);
 		const log = logSince(s, logOffset);
 		const warning = log.split('\n').find((l) => l.includes(`The first poll of "${trigger}"`));
-		check(warning && /failed: Service unavailable\. Try again later\. \(code 503\)/.test(warning) && /The workflow stays active/.test(warning), `no package warning in n8n's log since the activation:\n${log.slice(-1500)}`);
+		check(warning && /did not succeed: Service unavailable\. Try again later\. \(code 503\)/.test(warning) && /The workflow stays active/.test(warning), `no package warning in n8n's log since the activation:\n${log.slice(-1500)}`);
 		// after the outage: an estimate created in the Vendor UI (here: through the API with a token of its own)
 		const { apiClient } = require(path.join(ROOT, 'build', 'emulator', 'server.js'));
 		const ui = apiClient(s.em, { token: s.em.issueToken({ region: 'us' }).access_token });

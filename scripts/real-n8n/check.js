@@ -56,7 +56,7 @@
  *     script: without it the step fails with the apt-get command) signs in as the owner, opens a
  *     new workflow and its node panel (Add first step), and types "estimate", "invoice",
  *     "payment", "bill", "task" into the panel's search: each lists its node (Vendor Books,
- *     Vendor Books, Vendor Payments, Vendor Purchase Bills, Vendor Projects), found by the codex
+ *     Vendor Books, Vendor Invoice, Vendor Inventory, Vendor Projects), found by the codex
  *     `alias` keywords; the first results per term are printed. Screenshots in
  *     <user folder>/editor-search/: the "estimate" one on success (path printed), one per term
  *     on failure (the user folder is then kept)
