@@ -144,7 +144,7 @@ describe('end to end in version 1.1', () => {
 			{ ...bills('No lines', { operation: 'create', vendor_id: DEMO.vendors.paperCo, bill_number: 'SUP-0', date: '2026-04-01', due_date: '2026-05-01' }, v11), settings: { ...v11, onError: 'continueRegularOutput' as const } },
 		]);
 		expectNoError(result);
-		expect(json(result, 'No lines')[0].error).toMatch(/Line Items is required/);
+		expect(json(result, 'No lines')[0].error).toMatch(/Line Items is required \(as fields, or as Line Items \(JSON\)\)/);
 		expect(env.apiRequests()).toHaveLength(0);
 	});
 });

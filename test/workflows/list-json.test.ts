@@ -190,7 +190,7 @@ test('bill lines copied from a bill record: response-only members are left out; 
 		[source],
 	);
 	expectNoError(result);
-	expect(json(result, 'None')[0].error).toBe('Invalid input: Line Items is required [item 0]');
+	expect(json(result, 'None')[0].error).toBe('Invalid input: Line Items is required (as fields, or as Line Items (JSON)) [item 0]');
 	expect(env.apiRequests()).toHaveLength(1);
 	const sent = (bodies()[0].JSONString ? JSON.parse(String(bodies()[0].JSONString)) : bodies()[0]) as IDataObject;
 	const lines = source.line_items as Rec[];

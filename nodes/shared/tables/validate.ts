@@ -4,7 +4,7 @@
  * (server side, where query values arrive as strings and are coerced first).
  */
 import { z } from 'zod/v3';
-import { label } from './naming';
+import { jsonAlternativeLabel, label } from './naming';
 import type { Area, Field, FieldLocation, Operation } from './spec';
 
 /**
@@ -349,7 +349,8 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 			continue;
 		}
 		if (isBlank(value)) {
-			if (field.required) problems.push({ field: field.name, message: 'is required' });
+			// a field with a JSON alternative is given either way: the message names both
+			if (field.required) problems.push({ field: field.name, message: field.jsonAlternative && side === 'client' ? `is required (as fields, or as ${jsonAlternativeLabel(field)})` : 'is required' });
 			const conditional = field.required ? undefined : missingConditional(field, { ...values, [field.name]: value }, side === 'client' ? op.fields : undefined);
 			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
