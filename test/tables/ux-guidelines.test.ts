@@ -23,29 +23,9 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
-import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
-import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
-import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
-import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
+import { NODE_TYPES } from '../workflows/support';
 
-const NODES: INodeTypeDescription[] = [
-	VendorBooks,
-	VendorProjects,
-	VendorInvoice,
-	VendorBilling,
-	VendorInventory,
-	VendorBooksTrigger,
-	VendorInvoiceTrigger,
-	VendorProjectsTrigger,
-	VendorBillingTrigger,
-	VendorInventoryTrigger,
-].map((Type) => (new Type() as INodeType).description);
+const NODES: INodeTypeDescription[] = NODE_TYPES.map((Type) => (new Type() as INodeType).description);
 
 const AREAS: Area[] = [booksArea, projectsArea, invoiceArea, billingArea, inventoryArea];
 

@@ -282,7 +282,7 @@ export function inputProperty(area: Area, field: Field): INodeProperties {
 	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field, false, area);
 }
 
-/** Whether an operation has fields of a regional group entered in their own collection. */
+/** The collections of an operation's regional groups (collection name -> group), for those not entered at the top. */
 function regionalCollections(op: Operation): Map<string, string> {
 	const groups = new Map<string, string>();
 	for (const field of op.fields) {

@@ -16,6 +16,7 @@ import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart, OperationRun } from '../run/types';
 import { label } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
+import { locationOf } from '../tables/validate';
 
 /** The guidelines' limit on a simplified record. */
 export const SIMPLIFY_MAX_FIELDS = 10;
@@ -61,8 +62,7 @@ export function recordFields(resource: Resource): INodePropertyOptions[] {
 	for (const op of resource.operations) {
 		if (op.kind !== 'create' && op.kind !== 'update') continue;
 		for (const field of op.fields) {
-			const where = field.in ?? (op.path.includes(`{${field.name}}`) ? 'path' : 'body');
-			if (where === 'body' && !field.bodyRoot) add({ name: field.name, label: field.label });
+			if (locationOf(field, op) === 'body' && !field.bodyRoot) add({ name: field.name, label: field.label });
 		}
 	}
 	return [...fields.values()]

@@ -90,7 +90,6 @@ export function deletedOutput(node: INode, area: Area, op: Operation, body: unkn
 		const code = isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
 		throw outcomeUnknown(new NodeApiError(node, { message, ...(code === undefined ? {} : { code }) }, { message, description, httpCode: String(status ?? 200), itemIndex }));
 	}
-	const answer: IDataObject = { deleted: true, ...(body as IDataObject) };
-	answer.deleted = true;
-	return answer;
+	// the answer's own `deleted`, if any, is true (checked above)
+	return { deleted: true, ...(body as IDataObject) };
 }

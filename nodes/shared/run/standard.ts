@@ -61,9 +61,9 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 			answer = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
 		} else answer = await vendorRequest(ctx, area, req, { itemIndex: run.itemIndex });
 		const { body } = answer;
-		const records = checkAnswer(ctx, run, body, callValues);
+		let records = checkAnswer(ctx, run, body, callValues);
 		// a deletion says `deleted: true` beside the answer, only when the answer proves it
-		if (isDeletion(op)) records.splice(0, records.length, deletedOutput(ctx.getNode(), area, op, body, answer.statusCode, callValues, run.itemIndex));
+		if (isDeletion(op)) records = [deletedOutput(ctx.getNode(), area, op, body, answer.statusCode, callValues, run.itemIndex)];
 		// a read-first update: what its answer shows of a change by someone else since the read
 		const note = records.length === 1 ? readFirstNote(values, records[0]) : undefined;
 		if (note) records[0] = { ...records[0], ...note };
