@@ -13,7 +13,9 @@
  * Every API request goes: route (tables) -> fault -> token (401) -> rate limit (project
  * management; the accounting areas' per organization when enabled, 429) -> scope (403) ->
  * organisation / portal -> rule `pre` -> table keys no table names (400 naming them) -> table validation (400, nested keys no table names
- * included) -> rule or generic behaviour by operation kind. Error bodies and the
+ * included) -> rule or generic behaviour by operation kind. Every refusal names its source
+ * (`X-Emulator-Source`): the pipeline's own and the table validation's through
+ * rules/table-sources.ts (an untagged one is answered 500), the rules' through rules/index.ts. Error bodies and the
  * emulator's choices are listed in rules/common.ts; area behaviour in rules/*.ts. Faults
  * (faults.ts) that answer without processing (status, drop, html) act at "fault"; those
  * that change the answer (noPageContext, endlessPages, truncated, empty, drip) act on the
@@ -67,7 +69,8 @@ import { seedDemo, seedItems } from './demo-data';
 import { checkFault, endlessPage, type Fault, Faults, listOf } from './faults';
 import { type OrganizationRateLimit, OrganizationLimits } from './limits';
 import { allScopes, type Family, type MatchResult, type Route, Router } from './routes';
-import { CODE, invalid, isAccounting, type Ctx, type FilePart, type Reply } from './rules/common';
+import { CODE, invalid, isAccounting, refuse, type Ctx, type FilePart, type Reply } from './rules/common';
+import { citing, ORGANIZATION_SOURCES, PIPELINE, problemSource, requireSource } from './rules/table-sources';
 import { acceptsUnnamedQuery, generic, RULES } from './rules';
 import { Store, type Rec } from './store';
 import { setTimeout, clearTimeout } from '../test/host/globals';
@@ -405,9 +408,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 	// ---- the API pipeline
 	function api(req: http.IncomingMessage, found: MatchResult, family: Family, region: string, query: Record<string, string>, body: ParsedBody, rec: RecordedRequest): Reply {
 		const method = rec.method;
-		if (found.kind === 'none') return familyError(family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed');
+		if (found.kind === 'none') return refuse(PIPELINE.url, familyError(family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed'));
 		if (found.kind === 'method') {
-			return familyError(family, 405, 'method', family === 'projects' ? `${method} is not valid for this URL; use ${found.allowed.join(', ')}` : 'Invalid URL Passed');
+			return refuse(PIPELINE.method, familyError(family, 405, 'method', family === 'projects' ? `${method} is not valid for this URL; use ${found.allowed.join(', ')}` : 'Invalid URL Passed'));
 		}
 		const { route, params } = found.match;
 		const { area, op } = route;
@@ -422,14 +425,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				expired: 'The access token has expired',
 				wrong_region: 'The access token belongs to another data-center region',
 			}[check.reason];
-			return { status: 401, json: accounting ? { code: CODE.notAuthorized, errorCode: 'INVALID_OAUTHTOKEN', message: why } : { errorCode: 'INVALID_OAUTHTOKEN', message: why } };
+			return refuse(PIPELINE.token, { status: 401, json: accounting ? { code: CODE.notAuthorized, errorCode: 'INVALID_OAUTHTOKEN', message: why } : { errorCode: 'INVALID_OAUTHTOKEN', message: why } });
 		}
 		if (family === 'projects') {
 			const wait = rateLimited(`${region}:${check.info.clientId}`);
 			if (wait !== undefined) {
 				const reply = familyError(family, 429, 'rate', `Too many requests: at most ${rateLimit.limit} per ${rateLimit.windowMs / 1000} s; blocked for ${Math.ceil(wait / 1000)} s`);
 				if (opts.retryAfterHeader) reply.headers = { 'Retry-After': String(Math.ceil(wait / 1000)) };
-				return reply;
+				return refuse(PIPELINE.rateProjects, reply);
 			}
 		}
 		if (organizationLimits && area.org) {
@@ -440,15 +443,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				const { limit, windowMs } = organizationLimits.rule;
 				const reply = familyError(family, 429, 'rate', `Too many requests: at most ${limit} per ${windowMs / 1000} s per organization`);
 				reply.headers = organizationLimits.headers(wait);
-				return reply;
+				return refuse(PIPELINE.rateAccounting, reply);
 			}
 		}
 		const scopes = op.scope === undefined ? [] : Array.isArray(op.scope) ? op.scope : [op.scope];
 		const missing = scopes.filter((s) => !accounts.hasScope(check.info, s));
 		if (missing.length) {
-			return accounting
-				? { status: 403, json: { code: CODE.notAuthorized, message: 'You are not authorized to perform this operation' } }
-				: { status: 403, json: { errorCode: 'INVALID_OAUTHSCOPE', message: `The access token lacks the scope ${missing.join(', ')}` } };
+			return refuse(
+				PIPELINE.scope,
+				accounting
+					? { status: 403, json: { code: CODE.notAuthorized, message: 'You are not authorized to perform this operation' } }
+					: { status: 403, json: { errorCode: 'INVALID_OAUTHSCOPE', message: `The access token lacks the scope ${missing.join(', ')}` } },
+			);
 		}
 
 		// the organizations of the account (the pickers' list; needs no organization itself)
@@ -458,13 +464,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		}
 		const tenant = resolveTenant(area, region, params, query, req);
 		if (tenant && 'status' in tenant) return tenant;
-		if (body.error) return invalid(area, [{ field: 'body', message: body.error }]);
+		if (body.error) return refuse(PIPELINE.json, invalid(area, [{ field: 'body', message: body.error }]));
 
 		// Project bodies also carry custom-field values keyed by the portal's custom-field API names.
 		const customNames = route.resource.value === 'project' && tenant && 'customFields' in tenant ? tenant.customFields.filter((d) => d.module === 'projects').map((d) => d.api_name) : [];
 		// query parameters the documents give without names are accepted where they do (rules' `unnamedQuery`)
 		const unknown = unknownKeys(area, op, acceptsUnnamedQuery(route.id) ? {} : query, body.json, customNames);
-		if (unknown) return invalid(area, unknown.keys.map((key) => ({ field: key, message: `is not a ${unknown.where === 'query' ? 'query parameter' : 'body key'} of this operation (no field table names it)` })), unknown.where);
+		if (unknown) return refuse(PIPELINE.tableShape, invalid(area, unknown.keys.map((key) => ({ field: key, message: `is not a ${unknown.where === 'query' ? 'query parameter' : 'body key'} of this operation (no field table names it)` })), unknown.where));
 
 		const ctx: Ctx = { id: route.id, area, resource: route.resource, op, region, tenant, params, query, body: body.json, files: body.files, token: check.info, store, clock };
 		const rule = RULES[route.id];
@@ -477,7 +483,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 				const f = op.fields.find((x) => x.name === p.field.split(/[.[]/)[0]);
 				return !f || locationOf(f, op) === 'body';
 			});
-			return invalid(area, problems, inBody ? 'body' : 'query');
+			return citing(problemSource(area.value, route.resource, op, problems[0]), invalid(area, problems, inBody ? 'body' : 'query'));
 		}
 		return rule?.handle ? rule.handle(ctx) : generic(ctx);
 	}
@@ -487,14 +493,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 			const raw = area.org.in === 'query' ? query[area.org.name] : req.headers[area.org.name.toLowerCase()];
 			const id = (Array.isArray(raw) ? raw[0] : raw)?.trim();
 			const where = area.org.in === 'query' ? `query parameter ${area.org.name}` : `header ${area.org.name}`;
-			if (!id) return { status: 400, json: { code: CODE.organization, message: `The organization id is required: send it as the ${where}.` } };
+			const source = ORGANIZATION_SOURCES[area.value];
+			if (!id) return citing(source, { status: 400, json: { code: CODE.organization, message: `The organization id is required: send it as the ${where}.` } });
 			const org = store.org(region, id);
-			if (!org) return { status: 400, json: { code: CODE.organization, message: `The organization id ${id} (${where}) is not an organization of this account in this region.` } };
+			if (!org) return citing(source, { status: 400, json: { code: CODE.organization, message: `The organization id ${id} (${where}) is not an organization of this account in this region.` } });
 			return org;
 		}
 		if (params.portal_id === undefined) return undefined;
 		const portal = store.portal(region, params.portal_id);
-		return portal ?? { status: 404, json: { errorCode: 'INVALID_PARAMETER_VALUE', message: `No portal with id ${params.portal_id}` } };
+		return portal ?? refuse(PIPELINE.portal, { status: 404, json: { errorCode: 'INVALID_PARAMETER_VALUE', message: `No portal with id ${params.portal_id}` } });
 	}
 
 	/**
@@ -743,7 +750,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		const dropAfterCommit = fault?.kind === 'dropAfterCommit';
 
 		if (!(REGIONS as readonly string[]).includes(region) || !family || (family !== 'accounts' && !found)) {
-			return answer(res, render(familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed')), fault);
+			return answer(res, render(refuse(PIPELINE.url, familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed'))), fault);
 		}
 		if (family === 'accounts') {
 			if (dropAfterCommit) {
@@ -760,7 +767,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		let reply: Reply;
 		try {
 			const asked = fault?.kind === 'noPageContext' && fault.ignorePage ? { ...query, page: '1' } : query;
-			reply = api(req, found as MatchResult, family, region, asked, body, rec);
+			reply = requireSource(`${method} ${rec.path}`, api(req, found as MatchResult, family, region, asked, body, rec));
 		} catch (error) {
 			reply = familyError(family, 500, 'internal', `Internal error: ${(error as Error).message}`);
 		}

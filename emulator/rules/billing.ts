@@ -3,8 +3,9 @@
  * invoices (document 002).
  *
  * Documented errors: 1002 project does not exist (HTTP 404, on every path with a
- * project_id); 20004 a negative amount (HTTP 400: rate, budget_amount, budget_hours, and the
- * rate / budget_hours of tasks and users). 20077 (an expense is recorded, cannot delete) is
+ * project_id); 20004 a negative amount (HTTP 400: rate, budget_amount, and the rate of tasks
+ * and users: the amounts of the docs/ASSUMPTIONS.md bullet "Billing project amounts are not
+ * negative"; hours are no amount, so a negative `budget_hours` is not refused). 20077 (an expense is recorded, cannot delete) is
  * not emulated: no project delete operation is documented, so nothing can trigger it.
  *
  * Choices: 20004 and then `rate` missing when billing_type is fixed_cost_for_project or
@@ -72,9 +73,9 @@ function negative(v: unknown): boolean {
 /** Runs before the table validation: 20004 first, then the rate rule, in the emulator's words. */
 function checkAmountsAndRate(ctx: Ctx): Reply | undefined {
 	const body = bodyObject(ctx);
-	const amounts: unknown[] = [body.rate, body.budget_amount, body.budget_hours];
+	const amounts: unknown[] = [body.rate, body.budget_amount];
 	for (const list of [body.tasks, body.users]) {
-		if (Array.isArray(list)) for (const e of list as Rec[]) amounts.push(e?.rate, e?.budget_hours);
+		if (Array.isArray(list)) for (const e of list as Rec[]) amounts.push(e?.rate);
 	}
 	if (amounts.some(negative)) return refuse(S.negative, acctError(400, CODE.negativeAmount, 'The amount must not be negative.'));
 	if (RATE_REQUIRED.includes(String(body.billing_type)) && (body.rate === undefined || body.rate === null || body.rate === '')) {

@@ -144,6 +144,7 @@ export const GUESS = {
 	billingCustomer: 'guess: The emulator refuses a billing project whose customer is blank or unknown with its own codes',
 	binFilter: 'guess: The emulator refuses bin filters with a `cfid` other than module, name and id or a `criteria_condition` other than is, is_not, contains and starts_with',
 	unnamedQuery: 'guess: The emulator accepts query parameters no table names on estimate and invoice create and update and on estimate get',
+	tableShape: 'guess: The emulator refuses a key no field table names and a value whose type is not the one its field table gives',
 } as const satisfies Record<string, Source>;
 
 /** Tags a refusal with its source (in the reply and in the `X-Emulator-Source` header). */

@@ -40,7 +40,7 @@
  */
 import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
-import { customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
+import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
@@ -72,9 +72,10 @@ const S = {
 	filterJson: 'doc 000, Endpoints: "filter (JSON string:"',
 	customFieldValue: 'doc 000, Custom field values: "Field type | JSON shape of the value | Limit"',
 	addRemoveOnUpdate: 'doc 000, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
+	dateTimeForm: 'doc 000, Custom field values: "Date-time | string, ISO 8601: `yyyy-MM-dd\'T\'HH:mm:ss\'Z\'` for UTC, `yyyy-MM-dd\'T\'HH:mm:ss[+\\|-]HH:mm` for other zones"',
 } as const satisfies Record<string, Source>;
 
-const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate];
+const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate, S.dateTimeForm];
 
 export const RESTORE_WINDOW_MS = 30 * 86_400_000;
 
@@ -207,6 +208,8 @@ function applyCustomFields(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 		}
 		const problem = check({ ...rule.field, maxLength: def.type === 'url' ? undefined : rule.field.maxLength }, value);
 		if (problem) return refuse(S.customFieldValue, invalid(ctx.area, [{ field: def.api_name, message: problem.replace(`"${def.api_name}" `, '') }]));
+		const form = def.type === 'dateTime' ? dateTimeFormProblem(value) : undefined;
+		if (form) return refuse(S.dateTimeForm, invalidField(ctx, def.api_name, form));
 		rec[def.api_name] = value;
 	}
 }

@@ -127,7 +127,7 @@ export const customFieldProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description:
-							'The value. Multi select / multi user: comma-separated options or user IDs. User: the user ID. Currency: the amount. Date yyyy-mm-dd, time HH:MM, date-time ISO 8601.',
+							'The value. Multi select / multi user: comma-separated options or user IDs. User: the user ID. Currency: the amount. Date yyyy-mm-dd, time HH:MM, date-time 2026-01-31T09:30:00Z or 2026-01-31T09:30:00+05:30.',
 						displayOptions: { hide: { type: NOT_TEXT, updateMode: ['addRemove'] } },
 					},
 					{
@@ -205,8 +205,25 @@ function writtenProblems(type: CustomFieldType, name: string, raw: unknown): str
 	return [];
 }
 
-/** What the table rule of the sent value cannot see: a URL's syntax with the assumed protocol, whole numbers JavaScript cannot hold exactly. */
+/**
+ * The date-time forms of the custom-field table (document 1): `yyyy-MM-dd'T'HH:mm:ss'Z'` for UTC,
+ * `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` for other zones; seconds required, no fraction, the offset
+ * with its colon.
+ */
+const DOCUMENTED_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Why `value` is not a date-time in one of the documented forms, if it is not (shared with the emulator). */
+export function dateTimeFormProblem(value: unknown): string | undefined {
+	if (typeof value === 'string' && DOCUMENTED_DATE_TIME.test(value)) return undefined;
+	return 'must be a date-time with seconds, written 2026-01-31T09:30:00Z (UTC) or 2026-01-31T09:30:00+05:30';
+}
+
+/** What the table rule of the sent value cannot see: a URL's syntax with the assumed protocol, a date-time's documented form, whole numbers JavaScript cannot hold exactly. */
 function extraProblems(type: CustomFieldType, name: string, value: unknown): string[] {
+	if (type.shape === 'dateTime') {
+		const problem = dateTimeFormProblem(value);
+		return problem ? [`"${name}" ${problem}`] : [];
+	}
 	if (type.shape === 'url' && typeof value === 'string') {
 		return [...problemsOf({ name, type: 'string', maxLength: type.maxLength }, value), ...problemsOf({ name, type: 'url' }, withAssumedProtocol(type, value))];
 	}

@@ -468,7 +468,7 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 		const create = findOp(invoiceArea, 'refund', 'create');
 		const values = { payment_id: '1', amount: 5 };
 		expect(validateValues(create, { ...values, refund_mode: 'paypal' })).toEqual([]);
-		expect(validateValues(create, { ...values, refund_mode: 'x'.repeat(51) })).toEqual([{ field: 'refund_mode', message: 'must be at most 50 characters' }]);
+		expect(validateValues(create, { ...values, refund_mode: 'x'.repeat(51) })).toEqual([{ field: 'refund_mode', message: 'must be at most 50 characters as the API counts them, where an emoji counts as 2' }]);
 		// payment_mode is a closed list
 		const payment = findOp(invoiceArea, 'payment', 'create');
 		expect(validateValues(payment, { customer_id: '1', amount: 5, payment_mode: 'paypal' })[0]).toMatchObject({ field: 'payment_mode' });

@@ -316,8 +316,8 @@ describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
 	});
 
 	it('refuses values that break a limit, naming the field and the rule', () => {
-		expect(refused('singleLine', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
-		expect(refused('url', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
+		expect(refused('singleLine', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
+		expect(refused('url', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
 		expect(refused('url', 'not a url')).toBe('Invalid custom field value: "cf_x" must be a URL');
 		expect(refused('multiSelect', Array.from({ length: 101 }, (_, i) => `o${i}`).join(','))).toBe('Invalid custom field value: "cf_x" must hold at most 100 entries');
 		expect(refused('multiUser', Array.from({ length: 501 }, (_, i) => String(i)))).toBe('Invalid custom field value: "cf_x" must hold at most 500 entries');
@@ -333,7 +333,7 @@ describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
 		expect(refused('integer', '12345678901234567890')).toBe('Invalid custom field value: "cf_x" must have at most 19 digits');
 		expect(refused('integer', '1234567890123456789')).toMatch(/"cf_x" is too large to be sent exactly/);
 		expect(refused('decimal', '1.23456789012345678')).toMatch(/"cf_x" must have at most 17 digits/);
-		expect(refused('email', `${'a'.repeat(195)}@b.com`)).toBe('Invalid custom field value: "cf_x" must be at most 200 characters');
+		expect(refused('email', `${'a'.repeat(195)}@b.com`)).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
 		expect(refused('phone', '555-CALL')).toBe('Invalid custom field value: "cf_x" may hold only digits, spaces, +, -, . and parentheses');
 		expect(refused('singleLine', '')).toBe('Invalid custom field value: "cf_x" needs a value (Single Line Text)');
 		expect(refused('nope', 'x')).toBe('Invalid custom field value: "cf_x": unknown custom-field type "nope"');

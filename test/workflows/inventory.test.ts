@@ -89,12 +89,12 @@ test('without a file the bill is plain JSON; the India and Mexico groups are sen
 		base('India', 'SUP-IN-1', {
 			binaryPropertyName: '',
 			additionalFields: { currency_id: '3000000000001', exchange_rate: 1, is_item_level_tax_calc: true, custom_fields: { values: [{ customfield_id: '501', value: 'North' }] } },
-			indiaFields: { gst_treatment: 'business_gst', gst_no: '22AAAAA0000A1Z5', source_of_supply: 'TN', destination_of_supply: 'KA' },
+			indiaFields: { gst_treatment: 'business_gst', gst_no: '221234567890123', source_of_supply: 'TN', destination_of_supply: 'KA' },
 		}),
 		base('Mexico', 'SUP-MX-1', { mexicoFields: { tax_treatment: 'border_region_mexico' } }),
 	]);
 	expectNoError(result);
-	expect(json(result, 'India')[0]).toMatchObject({ bill_number: 'SUP-IN-1', gst_treatment: 'business_gst', gst_no: '22AAAAA0000A1Z5' });
+	expect(json(result, 'India')[0]).toMatchObject({ bill_number: 'SUP-IN-1', gst_treatment: 'business_gst', gst_no: '221234567890123' });
 	expect(json(result, 'Mexico')[0]).toMatchObject({ bill_number: 'SUP-MX-1', tax_treatment: 'border_region_mexico' });
 	const common = { vendor_id: DEMO.vendors.paperCo, date: '2026-04-01', due_date: '2026-05-01', line_items: sentLines };
 	expect(env.apiRequests().map(apiCall)).toEqual([
@@ -111,7 +111,7 @@ test('without a file the bill is plain JSON; the India and Mexico groups are sen
 				is_item_level_tax_calc: true,
 				custom_fields: [{ customfield_id: '501', value: 'North' }],
 				gst_treatment: 'business_gst',
-				gst_no: '22AAAAA0000A1Z5',
+				gst_no: '221234567890123',
 				source_of_supply: 'TN',
 				destination_of_supply: 'KA',
 			},
@@ -141,7 +141,7 @@ test('an attachment of another type, a GST number of the wrong length, or no lin
 	);
 	expectNoError(result);
 	expect(json(result, 'Exe')[0].error).toBe('The file "setup.exe" has the extension ".exe", which the API does not accept for "attachment": allowed are .gif, .png, .jpeg, .jpg, .bmp, .pdf [item 0]');
-	expect(json(result, 'GST')[0].error).toBe('Invalid input: GST No must be at least 15 characters (got 5 characters) [item 0]');
+	expect(json(result, 'GST')[0].error).toBe('Invalid input: GST No must be at least 15 characters as the API counts them, where an emoji counts as 2 (got 5) [item 0]');
 	expect(json(result, 'No lines')[0].error).toBe('Invalid input: Due Date must be a real calendar date (yyyy-mm-dd) (got "2026-04-31"); Line Items must hold at least 1 entry (got 0 entries) [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 });

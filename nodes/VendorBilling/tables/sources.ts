@@ -4,7 +4,8 @@
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the
- * published build and imported by nothing at run time.
+ * published build and imported by no node (the emulator reads it to name the source of its
+ * table-driven refusals, emulator/rules/table-sources.ts).
  */
 export const SOURCES: Readonly<Record<string, string>> = {
 	'project.*.project_name.required': 'doc 002, Billing project: "project_name | string, required on create and update, max 100"',

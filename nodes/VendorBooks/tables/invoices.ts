@@ -359,7 +359,7 @@ const operations: Operation[] = [
 		fields: [customerId(true), ...invoiceBodyFields],
 		responseKey: 'invoice',
 		notes:
-			'The two true/false query flags of create are not named in the documents: not offered. Requiredness of invoice fields is not shown; no field is marked required. payment_options is documented as an invoice field with its shape but not said to be input; offered as optional input.',
+			'The two true/false query flags of create are not named in the documents: not offered. Requiredness of invoice fields is not shown; no field is marked required. payment_options is documented as an invoice field with its shape but not said to be input; taken as response-only (readOnly, not offered).',
 	},
 	{
 		value: 'createFromEstimate',

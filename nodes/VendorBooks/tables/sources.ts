@@ -4,8 +4,12 @@
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the
- * published build and imported by nothing at run time.
+ * published build and imported by no node (the emulator reads it to name the source of its
+ * table-driven refusals, emulator/rules/table-sources.ts).
  */
+/** The guess behind the 100-character limit of the item and estimate list filters (document 2's Limits row names the invoice list's filters). */
+const FILTER_LIMIT = "guess: The 100-character limit of the invoice list's filters is applied to the item list's name and description filters and to the estimate list's item name and item description filters";
+
 export const SOURCES: Readonly<Record<string, string>> = {
 	'item.*.product_type.values': 'doc 001, Item: "product_type | goods, service or digital_service"',
 	'item.*.item_type.values': 'doc 001, Item: "item_type (allowed sales, purchases, sales_and_purchases, inventory; default sales)"',
@@ -19,10 +23,10 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'item.*.item_tax_preferences.tax_id.numeric': 'doc 001, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
 	'item.getAll.perPage': 'doc 001, Page context: "per_page (200 in the sample)"',
 	'item.getAll.pagination': 'doc 001, What the service does: "The list envelope also carries `page_context`"',
-	'item.getAll.name_startswith.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'item.getAll.name_contains.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'item.getAll.description_startswith.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'item.getAll.description_contains.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
+	'item.getAll.name_startswith.maxLength': FILTER_LIMIT,
+	'item.getAll.name_contains.maxLength': FILTER_LIMIT,
+	'item.getAll.description_startswith.maxLength': FILTER_LIMIT,
+	'item.getAll.description_contains.maxLength': FILTER_LIMIT,
 	'item.getAll.filter_by.values': 'guess: Inferred names, marked `inferred` in the tables',
 	'item.getAll.sort_column.values': 'guess: Inferred names, marked `inferred` in the tables',
 	'item.getAll.sort_order.values': 'guess: Inferred names, marked `inferred` in the tables',
@@ -60,10 +64,10 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'estimate.getAll.perPage': 'doc 001, Page context: "per_page (200 in the sample)"',
 	'estimate.getAll.pagination': 'doc 001, What the service does: "The list envelope also carries `page_context`"',
 	'estimate.getComments.pagination': 'doc 001, Estimates: "GET | /estimates/{estimate_id}/comments | READ | none | `comments`"',
-	'estimate.getAll.item_name_startswith.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'estimate.getAll.item_name_contains.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'estimate.getAll.item_description_startswith.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
-	'estimate.getAll.item_description_contains.maxLength': 'doc 001, Limits: "Invoice number / item name / item description filters | max length 100"',
+	'estimate.getAll.item_name_startswith.maxLength': FILTER_LIMIT,
+	'estimate.getAll.item_name_contains.maxLength': FILTER_LIMIT,
+	'estimate.getAll.item_description_startswith.maxLength': FILTER_LIMIT,
+	'estimate.getAll.item_description_contains.maxLength': FILTER_LIMIT,
 	'estimate.getAll.date_start.date': 'doc 001, What the service does: "Dates are `yyyy-mm-dd`"',
 	'estimate.getAll.date_end.date': 'doc 001, What the service does: "Dates are `yyyy-mm-dd`"',
 	'estimate.getAll.date_before.date': 'doc 001, What the service does: "Dates are `yyyy-mm-dd`"',

@@ -156,9 +156,10 @@ const billInput: Field[] = [
 		name: 'gst_no',
 		type: 'string',
 		group: 'India',
+		numeric: true, // document 3, Bill: gst_no | 15-digit string
 		minLength: 15,
 		maxLength: 15,
-		description: 'GST number of the vendor, 15 characters (India only)',
+		description: 'GST number of the vendor, 15 digits (India only)',
 	},
 	{
 		name: 'source_of_supply',
@@ -248,7 +249,8 @@ const operations: Operation[] = [
 		responseKey: 'bill',
 		inferred: true,
 		inferredNote: 'this call is not in the vendor\'s API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.',
-		notice: 'If this fails with "not found", bills cannot be updated in this account: change the bill in the Vendor app',
+		notice:
+			'If this fails with "not found", bills cannot be updated in this account: change the bill in the Vendor app. If it says "Outcome unknown" because the answer came without bill, the update may have been made under another answer key: check the bill (Bill → Get Many) before running again.',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
 	},

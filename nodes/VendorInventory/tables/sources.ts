@@ -4,7 +4,8 @@
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the
- * published build and imported by nothing at run time.
+ * published build and imported by no node (the emulator reads it to name the source of its
+ * table-driven refusals, emulator/rules/table-sources.ts).
  */
 export const SOURCES: Readonly<Record<string, string>> = {
 	'bill.create.binaryInput.extensions': 'doc 002, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf"',
@@ -42,6 +43,7 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'bill.*.gst_treatment.values': 'doc 002, Bill: "gst_treatment (India only) | business_gst, business_none, overseas, consumer"',
 	'bill.*.gst_no.maxLength': 'doc 002, Bill: "gst_no (India only) | 15-digit string"',
 	'bill.*.gst_no.minLength': 'doc 002, Bill: "gst_no (India only) | 15-digit string"',
+	'bill.*.gst_no.numeric': 'doc 002, Bill: "gst_no (India only) | 15-digit string"',
 	'bill.*.tax_treatment.values': 'doc 002, Bill: "tax_treatment (Mexico only, input) | home_country_mexico, border_region_mexico, non_mexico"',
 	'bill.getAll.pagination': 'guess: this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.',
 	'bill.update.bill_id.required': 'guess: this call is not in the vendor\'s API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.',

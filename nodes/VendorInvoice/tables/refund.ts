@@ -72,7 +72,8 @@ const operations: Operation[] = [
 		pagination: 'none',
 		inferred: true,
 		inferredNote: 'this list is not in the vendor\'s API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.',
-		notice: 'If this fails with "not found", the account does not list refunds here: read the payment instead (Payment → Get)',
+		notice:
+			'If this fails with "not found", the account does not list refunds here: read the payment instead (Payment → Get). If it fails saying the answer came without payment_refunds, the refunds are under another key: the message names the members the answer has; read them with Custom API Call.',
 		notes:
 			'Inferred operation: path not shown; implied by the create path (POST /customerpayments/{payment_id}/refunds). Inferred response key: the answer is documented only as "refund records"; payment_refunds is the key of the create answer. Pagination is not shown; the refunds of one payment are taken in one call.',
 	},

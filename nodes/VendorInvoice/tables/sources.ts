@@ -4,7 +4,8 @@
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the
- * published build and imported by nothing at run time.
+ * published build and imported by no node (the emulator reads it to name the source of its
+ * table-driven refusals, emulator/rules/table-sources.ts).
  */
 export const SOURCES: Readonly<Record<string, string>> = {
 	'payment.create.customer_id.required': 'guess: A payment\'s `customer_id` is required on create',

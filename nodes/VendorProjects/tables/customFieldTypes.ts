@@ -117,7 +117,7 @@ export const customFieldTypes: CustomFieldType[] = [
 		name: 'Date-Time',
 		shape: 'dateTime',
 		description:
-			'Date and time in ISO 8601, e.g. 2026-01-31T09:30:00Z (UTC) or 2026-01-31T09:30:00+05:30',
+			'Date and time with seconds, 2026-01-31T09:30:00Z (UTC) or 2026-01-31T09:30:00+05:30',
 	},
 	{
 		value: 'checkbox',

@@ -4,8 +4,12 @@
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the
- * published build and imported by nothing at run time.
+ * published build and imported by no node (the emulator reads it to name the source of its
+ * table-driven refusals, emulator/rules/table-sources.ts).
  */
+/** The guess behind the required member of `owner`, `status`, `layout`, `project_group` and the tags' `add` / `remove` entries. */
+const REFERENCE_MEMBER = "guess: The one member of a project's reference objects is required when the object is given";
+
 export const SOURCES: Readonly<Record<string, string>> = {
 	'portal.getAll.pagination': 'doc 000, Endpoints: "1 | GET | /api/v3/portals | VendorProjects.portals.READ | none"',
 	'portal.get.portal_id.required': 'doc 000, Endpoints: "2 | GET | /api/v3/portal/{portal_id}"',
@@ -56,18 +60,18 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'project.update.description.maxLength': 'doc 000, Project: "Update body (PATCH): name (max 200), description (max 80000)"',
 	'project.create.project_type.values': 'doc 000, Project: "project_type | string | allowed: active, template"',
 	'project.update.project_type.values': 'doc 000, Project: "project_type (allowed: active, template, archived)"',
-	'project.create.owner.zpuid.required': 'doc 000, Project: "owner | object | `{ zpuid: <user_id string> }`"',
+	'project.create.owner.zpuid.required': REFERENCE_MEMBER,
 	'project.create.start_date.date': 'doc 000, Project: "start_date | string | YYYY-MM-DD"',
 	'project.update.start_date.date': 'doc 000, Project: "start_date, end_date (YYYY-MM-DD)"',
 	'project.create.end_date.date': 'doc 000, Project: "end_date | string | YYYY-MM-DD"',
 	'project.update.end_date.date': 'doc 000, Project: "start_date, end_date (YYYY-MM-DD)"',
-	'project.create.status.id.required': 'doc 000, Project: "status | object | `{ id: <status_id> }`"',
-	'project.create.layout.id.required': 'doc 000, Project: "layout | object | `{ id: <layout_id> }`"',
+	'project.create.status.id.required': REFERENCE_MEMBER,
+	'project.create.layout.id.required': REFERENCE_MEMBER,
 	'project.create.added_via.values': 'doc 000, Project: "added_via | string | allowed: web, api"',
 	'project.update.added_via.values': 'doc 000, Project: "added_via (web, api)"',
-	'project.create.project_group.id.required': 'doc 000, Project: "project_group | object | `{ id: <group_id> }`"',
-	'project.create.tags.add.id.required': 'doc 000, Project: "tags | array of object | each `{ add: [ { id } ], remove: [ { id } ], id }`"',
-	'project.create.tags.remove.id.required': 'doc 000, Project: "tags | array of object | each `{ add: [ { id } ], remove: [ { id } ], id }`"',
+	'project.create.project_group.id.required': REFERENCE_MEMBER,
+	'project.create.tags.add.id.required': REFERENCE_MEMBER,
+	'project.create.tags.remove.id.required': REFERENCE_MEMBER,
 	'project.create.copy_from.numeric': 'doc 000, Project: "copy_from | long"',
 	'project.get.project_id.required': 'doc 000, Endpoints: "11 | GET | /api/v3/portal/{portal_id}/projects/{project_id}"',
 	'project.update.project_id.required': 'doc 000, Endpoints: "13 | PATCH | /api/v3/portal/{portal_id}/projects/{project_id}"',

@@ -11,14 +11,21 @@ const PACKAGE = 'n8n-nodes-vendor';
 /** A node of this package as a related node, with why it is related. */
 export const related = (name: string, relationHint: string): IRelatedNode => ({ nodeType: `${PACKAGE}.${name}`, relationHint });
 
-/** The organization of the accounting areas (Vendor Books, Invoice, Billing, Inventory). */
+/**
+ * The organization of the accounting areas (Vendor Books, Invoice, Billing, Inventory). Its
+ * format is not documented, so the hint claims none (test/tables/hint-formats.test.ts compares
+ * every format a hint claims with the tables' rule for the field).
+ */
 export const ORGANIZATION_HINT: IParameterBuilderHint = {
 	message:
-		'The Vendor organization the records belong to, as its ID: digits only (for example 60001234567). Use the list mode to pick it by name, or the ID mode with the organization_id of an earlier node or of the Organization list.',
+		'The Vendor organization the records belong to, as its ID exactly as the Vendor API gives it. Use the list mode to pick it by name, or the ID mode with the organization_id of an earlier node or of the Organization list.',
 };
 
-/** A record ID: digits, as the API returns it in the record's `field`. */
+/**
+ * A record ID, as the API returns it in the record's `field`. No format is claimed: most IDs are
+ * documented as strings or without a type (the form's own check refuses what the tables refuse).
+ */
 export const idHint = (record: string, field: string): IParameterBuilderHint => ({
-	message: `The ${record}'s ID as the Vendor API returns it: digits only, in the ${field} field of the ${record} (for example from a Get Many, a Create or the trigger of this area earlier in the workflow). Not the ${record}'s name or number.`,
+	message: `The ${record}'s ID exactly as the Vendor API returns it, in the ${field} field of the ${record} (for example from a Get Many, a Create or the trigger of this area earlier in the workflow). Not the ${record}'s name or number.`,
 	placeholderSupported: true,
 });

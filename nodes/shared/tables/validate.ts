@@ -47,11 +47,6 @@ export function idTextProblem(text: string): string | undefined {
 	return undefined;
 }
 
-function stringIdIssue(value: string, ctx: z.RefinementCtx): void {
-	const problem = idTextProblem(value);
-	if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-}
-
 function isRealDate(value: string): boolean {
 	const [y, m, d] = value.split('-').map(Number);
 	const date = new Date(Date.UTC(y, m - 1, d));
@@ -62,21 +57,31 @@ function digitCount(n: number | string): number {
 	return String(n).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+(?=\d)/, '').length;
 }
 
+/**
+ * A length rule in the words of what it counts. The API counts characters as its platform
+ * does, in UTF-16 code units (JavaScript's `length` counts the same): an emoji or another
+ * character beyond the Basic Multilingual Plane counts as 2. Every length rule says so.
+ */
+export function lengthRule(bound: 'most' | 'least', limit: number): string {
+	return `must be at ${bound} ${limit} characters as the API counts them, where an emoji counts as 2`;
+}
+
+/** Whether a problem's message is a length rule (its "got" is then the length as counted). */
+function isLengthRule(message: string): boolean {
+	return / characters as the API counts them/.test(message);
+}
+
 /** An ID or number's length limit, on its text (an ID may come as a number, a number has no string length of its own). */
 function maxChars(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
 	const limit = field.maxLength;
 	if (limit === undefined) return schema;
-	return schema.refine((v) => String(v).length <= limit, { message: `must be at most ${limit} characters` });
+	return schema.refine((v) => String(v).length <= limit, { message: lengthRule('most', limit) });
 }
 
 function maxLen(schema: z.ZodString, field: Field): z.ZodString {
 	let s = schema;
-	if (field.minLength !== undefined) {
-		s = s.min(field.minLength, { message: `must be at least ${field.minLength} characters` });
-	}
-	if (field.maxLength !== undefined) {
-		s = s.max(field.maxLength, { message: `must be at most ${field.maxLength} characters` });
-	}
+	if (field.minLength !== undefined) s = s.min(field.minLength, { message: lengthRule('least', field.minLength) });
+	if (field.maxLength !== undefined) s = s.max(field.maxLength, { message: lengthRule('most', field.maxLength) });
 	return s;
 }
 
@@ -126,109 +131,153 @@ function coerceFromQuery(field: Field, value: unknown): unknown {
 	}
 }
 
+/**
+ * Whether a field holds a record's ID: typed `id`, or named `..._id` and typed as text or a
+ * number (a tax or image ID the documents give as a string or a number). Such a value given as
+ * a number must be exact: see `unsafeId`.
+ */
+export function isRecordId(field: Field): boolean {
+	if (field.type === 'id') return true;
+	const idType = (field.type === 'string' && !field.numeric) || field.type === 'number' || field.type === 'integer';
+	return idType && /(^|_)id$/.test(field.name);
+}
+
+/**
+ * Whether `value` is a number given for a record ID that is past JavaScript's exact integers
+ * (2^53): its digits were rounded before the node saw it, so it names another record.
+ */
+export function unsafeId(field: Field, value: unknown): boolean {
+	return isRecordId(field) && typeof value === 'number' && Number.isFinite(value) && Number.isInteger(value) && !Number.isSafeInteger(value);
+}
+
+/** The rule an ID given as a number too large to be exact breaks (the value itself follows as "got"). */
+export const UNSAFE_ID =
+	'is a number too large to be exact, so its last digits were already lost before this node: keep the ID as text, as the Vendor nodes output it (String() of the number cannot bring the digits back)';
+
+/** On the client, a record ID given as a number past 2^53 is refused before its own rules (`unsafeId`). */
+function exactId(schema: z.ZodTypeAny, field: Field, side: Side): z.ZodTypeAny {
+	if (side !== 'client' || !isRecordId(field)) return schema;
+	return z
+		.unknown()
+		.superRefine((v, ctx) => {
+			if (unsafeId(field, v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: UNSAFE_ID, fatal: true });
+		})
+		.pipe(schema);
+}
+
+/** What a text-typed field takes, in words: the message for a value of another type (a number, a list, an object). */
+function textMessage(field: Field): string {
+	switch (field.type) {
+		case 'enum':
+			return field.values?.length && !field.openValues ? `must be one of: ${field.values.join(', ')}` : 'must be text';
+		case 'date':
+			return 'must be a date written yyyy-mm-dd';
+		case 'time':
+			return 'must be a time written HH:MM (24 hours)';
+		case 'dateTime':
+			return 'must be an ISO 8601 date-time such as 2026-01-31T09:30:00Z or 2026-01-31T09:30:00+05:30';
+		case 'email':
+			return 'must be an email address';
+		case 'url':
+			return 'must be a URL';
+		case 'phone':
+			return 'must be a phone number written as text';
+		default:
+			return field.numeric ? 'must be a number written as digits, e.g. 150 or 99.50' : 'must be text';
+	}
+}
+
+/** A string schema whose message for a value of another type says what the field takes. */
+function text(field: Field): z.ZodString {
+	return z.string({ invalid_type_error: textMessage(field) });
+}
+
+/**
+ * An ID: text (digits only with `numeric`: the documents give the ID as a number, "long",
+ * "a string of digits") or a whole number, not negative; text documented as a string may be
+ * anything an ID can be (`idTextProblem`).
+ */
+function idSchema(field: Field): z.ZodTypeAny {
+	const wrong = field.numeric ? 'must be an ID made of digits' : 'must be an ID: text, or a whole number';
+	return z.unknown().superRefine((v, ctx) => {
+		let problem: string | undefined;
+		if (typeof v === 'number') problem = Number.isInteger(v) && v >= 0 ? undefined : wrong;
+		else if (typeof v !== 'string') problem = wrong;
+		else problem = field.numeric ? (DIGITS.test(v) ? undefined : wrong) : idTextProblem(v);
+		if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+	});
+}
+
+/** A number or integer, within its bounds and digits. */
+function numberSchema(field: Field): z.ZodTypeAny {
+	let n = z.number({ invalid_type_error: 'must be a number' }).finite({ message: 'must be a finite number' });
+	if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
+	if (field.min !== undefined) n = n.min(field.min, { message: minMessage(field.min) });
+	if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
+	if (field.maxDigits === undefined) return n;
+	const limit = field.maxDigits;
+	return n.refine((v) => digitCount(v) <= limit, { message: `must have at most ${limit} digits` });
+}
+
+/** Text, or one of an enum's values (a closed list), within the length limits. */
+function textSchema(field: Field, side: Side): z.ZodTypeAny {
+	let schema: z.ZodTypeAny;
+	if (field.type === 'enum' && field.values?.length && !field.openValues) {
+		const allowed = field.values;
+		schema = text(field).refine((v) => allowed.includes(v), { message: `must be one of: ${allowed.join(', ')}` });
+		if (field.maxLength !== undefined) schema = maxLen(text(field), field).and(schema);
+	} else {
+		schema = maxLen(text(field), field);
+		if (field.numeric) schema = numericText(schema, field);
+	}
+	// A number given to a text field (or an enum) is its decimal text (request.ts sends it so).
+	if (side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
+	return schema;
+}
+
+/** A list: entries of objects with `fields` or scalars of shape `of`, within its size bounds. */
+function arraySchema(field: Field, side: Side): z.ZodTypeAny {
+	const entry = field.fields ? objectSchema(field.fields, side) : field.of ? fieldSchema(field.of, side) : z.unknown();
+	let a = z.array(entry, { invalid_type_error: 'must be a list' });
+	const entries = (n: number): string => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+	if (field.minItems !== undefined) a = a.min(field.minItems, { message: `must hold at least ${entries(field.minItems)}` });
+	if (field.maxItems !== undefined) a = a.max(field.maxItems, { message: `must hold at most ${entries(field.maxItems)}` });
+	return a;
+}
+
 /** The zod schema of one field's value (API shape). */
 export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
-	let schema: z.ZodTypeAny;
 	switch (field.type) {
 		case 'string':
 		case 'enum':
-			if (field.type === 'enum' && field.values?.length && !field.openValues) {
-				const allowed = field.values;
-				schema = z.string().refine((v) => allowed.includes(v), {
-					message: `must be one of: ${allowed.join(', ')}`,
-				});
-				if (field.maxLength !== undefined) schema = maxLen(z.string(), field).and(schema);
-			} else {
-				schema = maxLen(z.string(), field);
-				if (field.numeric) schema = numericText(schema, field);
-			}
-			// A number given to a string field is its decimal text (request.ts sends it so).
-			if (field.type === 'string' && side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
-			break;
+			return exactId(textSchema(field, side), field, side);
 		case 'id':
-			schema = field.numeric
-				? // documented as a number ("long", "number", "a string of digits"): digits only
-					z.union([z.string().regex(DIGITS, { message: 'must be an ID made of digits' }), z.number().int().nonnegative()], {
-						errorMap: () => ({ message: 'must be an ID made of digits' }),
-					})
-				: // documented as a string, or its type not shown: any text an ID can be
-					z.union([z.string().superRefine(stringIdIssue), z.number().int().nonnegative()], {
-						errorMap: (issue, ctx) => ({ message: issue.code === 'invalid_union' ? 'must be an ID: text, or a whole number' : ctx.defaultError }),
-					});
-			schema = maxChars(schema, field);
-			break;
+			return exactId(maxChars(idSchema(field), field), field, side);
 		case 'number':
-		case 'integer': {
-			let n = z.number({ invalid_type_error: 'must be a number' }).finite();
-			if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
-			if (field.min !== undefined) n = n.min(field.min, { message: minMessage(field.min) });
-			if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
-			schema = n;
-			if (field.maxDigits !== undefined) {
-				const limit = field.maxDigits;
-				schema = schema.refine((v) => digitCount(v as number) <= limit, {
-					message: `must have at most ${limit} digits`,
-				});
-			}
-			schema = maxChars(schema, field);
-			break;
-		}
+		case 'integer':
+			return exactId(maxChars(numberSchema(field), field), field, side);
 		case 'boolean':
-			schema = z.boolean({ invalid_type_error: 'must be true or false' });
-			break;
+			return z.boolean({ invalid_type_error: 'must be true or false' });
 		case 'date':
-			schema = z
-				.string()
-				.regex(DATE, { message: 'must be a date written yyyy-mm-dd' })
-				.refine(isRealDate, { message: 'must be a real calendar date (yyyy-mm-dd)' });
-			break;
+			return text(field).regex(DATE, { message: textMessage(field) }).refine(isRealDate, { message: 'must be a real calendar date (yyyy-mm-dd)' });
 		case 'time':
-			schema = z.string().regex(TIME, { message: 'must be a time written HH:MM (24 hours)' });
-			break;
 		case 'dateTime':
-			schema = z.string().regex(DATE_TIME, {
-				message: "must be an ISO 8601 date-time such as 2026-01-31T09:30:00Z or 2026-01-31T09:30:00+05:30",
-			});
-			break;
+			return text(field).regex(field.type === 'time' ? TIME : DATE_TIME, { message: textMessage(field) });
 		case 'email':
-			schema = maxLen(z.string(), field).pipe(z.string().email({ message: 'must be an email address' }));
-			break;
+			return maxLen(text(field), field).pipe(z.string().email({ message: textMessage(field) }));
 		case 'url':
-			schema = maxLen(z.string(), field).pipe(z.string().url({ message: 'must be a URL' }));
-			break;
+			return maxLen(text(field), field).pipe(z.string().url({ message: textMessage(field) }));
 		case 'phone':
-			schema = maxLen(z.string(), field).pipe(
-				z.string().regex(PHONE, { message: 'may hold only digits, spaces, +, -, . and parentheses' }),
-			);
-			break;
+			return maxLen(text(field), field).pipe(z.string().regex(PHONE, { message: 'may hold only digits, spaces, +, -, . and parentheses' }));
 		case 'object':
-			schema = objectSchema(field.fields ?? [], side);
-			break;
-		case 'array': {
-			const entry = field.fields
-				? objectSchema(field.fields, side)
-				: field.of
-					? fieldSchema(field.of, side)
-					: z.unknown();
-			let a = z.array(entry, { invalid_type_error: 'must be a list' });
-			if (field.minItems !== undefined) {
-				a = a.min(field.minItems, { message: `must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}` });
-			}
-			if (field.maxItems !== undefined) {
-				a = a.max(field.maxItems, { message: `must hold at most ${field.maxItems} ${field.maxItems === 1 ? 'entry' : 'entries'}` });
-			}
-			schema = a;
-			break;
-		}
+			return objectSchema(field.fields ?? [], side);
+		case 'array':
+			return arraySchema(field, side);
 		case 'json':
-			schema = z.union([z.record(z.unknown()), z.array(z.unknown())], {
-				errorMap: () => ({ message: 'must be a JSON object or array' }),
-			});
-			break;
+			return z.unknown().refine((v) => v !== null && typeof v === 'object', { message: 'must be a JSON object or array' });
 		default:
-			schema = z.unknown();
+			return z.unknown();
 	}
-	return schema;
 }
 
 /** Built schemas per table entry and side: a field's schema is built once, not per item. */
@@ -355,6 +404,11 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 			if (conditional) problems.push({ field: field.name, message: conditional });
 			continue;
 		}
+		// the ids of a split operation given as an empty list: no call would be made, so nothing would be said of the item
+		if (side === 'client' && op.batch?.field === field.name && Array.isArray(value) && !value.length && field.name === 'never') {
+			problems.push({ field: field.name, message: 'must hold at least 1 entry' });
+			continue;
+		}
 		// blank members and lines that say nothing of what they are first: they name the cause where the type check would not
 		if (side === 'client' && typeof value === 'object') problems.push(...memberProblems(field, value, field.name));
 		const result = cachedFieldSchema(field, side).safeParse(value);
@@ -468,23 +522,30 @@ export function describeProblems(problems: Problem[], values: Record<string, unk
 	return problems
 		.filter((p) => !seen.has(p.field) && seen.add(p.field))
 		.map((p) => {
-			const got = describeGot(values, p.field, /characters/.test(p.message));
-			return `${formPath(fields, p.field)} ${p.message}${got}`;
+			return `${formPath(fields, p.field)} ${p.message}${describeGot(values, p.field, p.message)}`;
 		})
 		.join('; ');
 }
 
-function describeGot(values: Record<string, unknown>, path: string, length = true): string {
+/**
+ * What was given, for a problem's message: the length as the API counts it (for a length
+ * rule), short text quoted, long text by its length, a number or yes/no as written, the
+ * size of a list, or that an object was given.
+ */
+function describeGot(values: Record<string, unknown>, path: string, message: string): string {
 	const keys = path.match(/[^.[\]]+/g) ?? [];
 	let v: unknown = values;
 	for (const k of keys) {
 		if (v === null || typeof v !== 'object') return '';
 		v = (v as Record<string, unknown>)[k];
 	}
+	if (isLengthRule(message)) return ` (got ${String(v).length})`;
 	if (typeof v === 'string' && isBlank(v)) return ''; // blank text shows nothing: the message says what is there
-	if (typeof v === 'string') return length || v.length > 40 ? ` (got ${v.length} characters)` : ` (got "${v}")`;
-	if (Array.isArray(v)) return ` (got ${v.length} entries)`;
+	if (typeof v === 'string') return /characters/.test(message) || v.length > 40 ? ` (got ${v.length} characters)` : ` (got "${v}")`;
+	if (Array.isArray(v)) return / entr(y|ies)$/.test(message) ? ` (got ${v.length} entries)` : ` (got a list of ${v.length} ${v.length === 1 ? 'entry' : 'entries'})`;
 	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
+	// an object where one value was expected (a type rule), not the problems inside an object given rightly
+	if (v !== null && typeof v === 'object' && /^must be /.test(message)) return ' (got an object)';
 	return '';
 }
 
