@@ -11,7 +11,13 @@
  * A rule matches by method and a regular expression on the path (without the query), or by any
  * test of the request (its query, its body); `nth` limits it to the Nth matching requests
  * (1-based, counted per rule since it was added). Every request that passed through is recorded
- * with who answered it and how.
+ * with who answered it and how, and when it arrived (`Date.now()`, so a test's clock).
+ *
+ * A token answer's `api_domain` that names the emulator is rewritten to name the proxy, so the
+ * requests made with a refreshed token go through the proxy too.
+ *
+ * `serviceClock`, when set, is the service's clock: every answer (forwarded or made up) then
+ * carries a `Date` header of that time, as a server whose clock is off from n8n's would send.
  */
 import * as http from '../host/http';
 import type { AddressInfo } from '../host/net';
@@ -74,6 +80,8 @@ export interface ProxyRecord extends ProxiedRequest {
 	upstreamStatus?: number;
 	/** What the emulator answered, parsed (forwarded and replaced requests with a JSON answer). */
 	upstreamJson?: unknown;
+	/** `Date.now()` when the whole request was in (the test's clock, virtual or real). */
+	arrivedAt: number;
 }
 
 export interface AnswerProxy {
@@ -82,8 +90,10 @@ export interface AnswerProxy {
 	records: ProxyRecord[];
 	/** Adds a rule; the first matching rule (in the order added) acts. Returns the rule (its `seen` count). */
 	add(rule: ProxyRule): ProxyRule;
-	/** Removes every rule and forgets the records. */
+	/** Removes every rule and forgets the records (the service clock stays). */
 	reset(): void;
+	/** The service's time (epoch ms) for the `Date` header of every answer; undefined: the header as it comes. */
+	serviceClock?: () => number;
 	close(): Promise<void>;
 }
 
@@ -133,19 +143,25 @@ async function forward(target: URL, req: http.IncomingMessage, body: Buffer): Pr
 	});
 }
 
-function send(res: http.ServerResponse, answer: MadeAnswer): void {
+/** The `Date` header of the service clock, if one is set. */
+function dated(clock: (() => number) | undefined): Record<string, string> {
+	return clock ? { date: new Date(clock()).toUTCString() } : {};
+}
+
+function send(res: http.ServerResponse, answer: MadeAnswer, clock?: () => number): void {
 	const body = Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(answer.body, 'utf8');
 	res.writeHead(answer.status, {
 		...(answer.contentType ? { 'Content-Type': answer.contentType } : {}),
 		'Content-Length': String(body.length),
+		...dated(clock),
 		...answer.headers,
 	});
 	res.end(body);
 }
 
 /** What the emulator answered, passed on unchanged (its length recomputed: the body was read whole). */
-function passOn(res: http.ServerResponse, upstream: UpstreamAnswer): void {
-	const headers = { ...upstream.headers };
+function passOn(res: http.ServerResponse, upstream: UpstreamAnswer, clock?: () => number): void {
+	const headers = { ...upstream.headers, ...dated(clock) };
 	delete headers['transfer-encoding'];
 	delete headers.connection;
 	headers['content-length'] = String(upstream.body.length);
@@ -153,11 +169,23 @@ function passOn(res: http.ServerResponse, upstream: UpstreamAnswer): void {
 	res.end(upstream.body);
 }
 
+/**
+ * A token answer's `api_domain` pointing at the emulator, pointed at the proxy instead: a
+ * refreshed token keeps the node's requests going through the proxy.
+ */
+function keepThroughProxy(upstream: UpstreamAnswer, target: URL, proxyUrl: string): UpstreamAnswer {
+	const json = upstream.json as { api_domain?: unknown } | undefined;
+	if (!json || typeof json.api_domain !== 'string' || !json.api_domain.startsWith(target.origin)) return upstream;
+	const body = Buffer.from(JSON.stringify({ ...json, api_domain: json.api_domain.replace(target.origin, proxyUrl) }), 'utf8');
+	return { ...upstream, body, json: parseJson(body) };
+}
+
 /** Starts a proxy in front of `target` (the emulator's base URL, `http://127.0.0.1:<port>`). */
 export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 	const to = new URL(target);
 	let rules: ProxyRule[] = [];
 	const records: ProxyRecord[] = [];
+	const proxy = {} as AnswerProxy;
 
 	const server = http.createServer((req, res) => {
 		void (async () => {
@@ -172,7 +200,7 @@ export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 				headers: req.headers,
 			};
 			const rule = rules.find((r) => matches(r, request) && takes(r));
-			const record: ProxyRecord = { ...request, outcome: 'forwarded' };
+			const record: ProxyRecord = { ...request, outcome: 'forwarded', arrivedAt: Date.now() };
 			records.push(record);
 			const action = rule?.action;
 			if (action && 'drop' in action) {
@@ -183,7 +211,7 @@ export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 			if (action && 'answer' in action) {
 				record.outcome = 'answered';
 				record.status = action.answer.status;
-				send(res, action.answer);
+				send(res, action.answer, proxy.serviceClock);
 				return;
 			}
 			const upstream = await forward(to, req, body);
@@ -193,11 +221,11 @@ export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 				const answer = action.replace(upstream, request);
 				record.outcome = 'replaced';
 				record.status = answer.status;
-				send(res, answer);
+				send(res, answer, proxy.serviceClock);
 				return;
 			}
 			record.status = upstream.status;
-			passOn(res, upstream);
+			passOn(res, keepThroughProxy(upstream, to, proxy.url), proxy.serviceClock);
 		})().catch((error: Error) => {
 			if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
 			res.end(`answer proxy: ${error.message}`);
@@ -205,10 +233,10 @@ export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 	const { port } = server.address() as AddressInfo;
-	return {
+	return Object.assign(proxy, {
 		url: `http://127.0.0.1:${port}`,
 		records,
-		add(rule) {
+		add(rule: ProxyRule) {
 			rule.seen = 0;
 			rules.push(rule);
 			return rule;
@@ -221,7 +249,7 @@ export async function startAnswerProxy(target: string): Promise<AnswerProxy> {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
-	};
+	});
 }
 
 /** `{ status: 200, contentType: JSON, body }` from a value. */

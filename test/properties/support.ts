@@ -1,0 +1,230 @@
+/**
+ * What the property tests share: how many cases a property runs (small in `npm test`, times
+ * VENDOR_FUZZ_FACTOR in `npm run fuzz`), the fixed seed, the table operations and the input
+ * generated for them (the emulator's demo records), the operation's own call as a proxy sees it,
+ * the output predicates, and the secrets that must never reach an output or another host.
+ *
+ * Properties run the package on n8n's engine (test/harness) against the emulator through the
+ * answer proxy (test/tools/answer-proxy.ts), which rewrites the answers of the operation's own call.
+ */
+import fc from 'fast-check';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { DEMO } from '../../emulator/demo-data';
+import type { Field } from '../../nodes/shared/tables/spec';
+import * as wait from '../../nodes/shared/api/wait';
+import type { RunResult } from '../harness';
+import type { HarnessCredential } from '../harness';
+import { setImmediate } from '../host/globals';
+import { nodeParameters, NODE_OF, requiredValues, tableOperations } from '../tools/table-inputs';
+import type { TableOperation } from '../tools/table-inputs';
+import { steps } from '../workflows/support';
+import type { Step, WorkflowEnv } from '../workflows/support';
+
+// ---------------------------------------------------------------- how many cases
+
+/** `npm run fuzz` sets it to 100: every property runs that many times more cases. */
+export const FUZZ_FACTOR = Math.max(1, Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) || 1);
+
+/** The fixed seed of `npm test` (a fuzz run may pass VENDOR_FUZZ_SEED to try others). */
+export const SEED = Number(process.env.VENDOR_FUZZ_SEED ?? 20260742);
+
+/** `base` cases, times the fuzz factor. */
+export const runs = (base: number): number => base * FUZZ_FACTOR;
+
+/**
+ * Checks an async property with the fixed seed and `base` cases (times the fuzz factor). A failure
+ * is reported with its counterexample at once (no shrinking: the cases are whole workflow runs),
+ * to be written down as a named regression case.
+ */
+export async function holds<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, base: number, examples: T[] = []): Promise<void> {
+	await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed: SEED, numRuns: runs(base), endOnFailure: true, examples: examples.map((e) => [e] as [T]) });
+}
+
+/** How many cases a property really checked, and how many could not be checked (the emulator's answer was no success, the call never made). */
+export interface Tally {
+	checked: number;
+	vacuous: number;
+}
+
+/**
+ * Counts a case: `null` when it could not be checked (vacuous), else throws its violations if
+ * any. A property whose cases are mostly vacuous proves nothing: see `enoughChecked`.
+ */
+export function tallied(tally: Tally, found: string[] | null, what: unknown): void {
+	if (found === null) {
+		tally.vacuous++;
+		return;
+	}
+	tally.checked++;
+	noViolations(found, what);
+}
+
+/** At least half the cases of a property were really checked. */
+export function enoughChecked(tally: Tally): void {
+	expect({ ...tally, enough: tally.checked >= tally.vacuous }).toEqual({ ...tally, enough: true });
+}
+
+/** Throws the violations found (one line each), if any. */
+export function noViolations(found: string[], what: unknown): void {
+	if (found.length) throw new Error(`${found.join('\n')}\n  case: ${JSON.stringify(what, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).slice(0, 600)}`);
+}
+
+// ---------------------------------------------------------------- the operations and their input
+
+export const OPERATIONS = tableOperations();
+export const opById = (id: string): TableOperation => {
+	const found = OPERATIONS.find((t) => t.id === id);
+	if (!found) throw new Error(`no operation ${id}`);
+	return found;
+};
+
+/** The record of the demo data an ID field names. */
+export function demoId(env: WorkflowEnv): (field: Field, t: TableOperation) => string {
+	return (field, t) => {
+		const name = field.name.replace(/s$/, '');
+		if (name === 'portal_id') return env.portal;
+		if (name === 'project_id') return t.area.value === 'projects' ? DEMO.projects.website : DEMO.billingProjects.website;
+		const byName: Record<string, string> = {
+			item_id: DEMO.items.hosting,
+			estimate_id: DEMO.estimates.sent,
+			invoice_id: DEMO.invoices.overdue1,
+			payment_id: DEMO.payments.paid1,
+			customer_id: DEMO.customers.acme,
+			vendor_id: DEMO.vendors.paperCo,
+			bill_id: DEMO.bills.paper,
+			template_id: DEMO.templates.standard,
+			user_id: DEMO.billingUsers.alice,
+		};
+		return byName[name] ?? '1000000000001';
+	};
+}
+
+/** Values that make a realistic request beyond the required ones. */
+const EXTRA: Record<string, IDataObject> = {
+	'books.item.create': { name: 'Property widget', rate: 10 },
+	'books.item.update': { rate: 12 },
+	'books.estimate.create': { line_items: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 49 }] },
+	'books.estimate.update': { reference_number: 'REF-PROP' },
+	'books.invoice.create': { line_items: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 49 }] },
+	'books.invoice.update': { reference_number: 'REF-PROP' },
+	'invoice.payment.update': { description: 'Property note' },
+	'billing.project.update': { description: 'Property note' },
+	'inventory.bill.create': { line_items: [{ name: 'Paper', quantity: 1, rate: 10 }] },
+	'inventory.bill.update': { line_items: [{ name: 'Paper', quantity: 1, rate: 10 }] },
+};
+
+/** API-shaped values of an operation: required fields, the realistic extras, without the fields an update reads first. */
+export function valuesOf(env: WorkflowEnv, t: TableOperation): IDataObject {
+	const values: IDataObject = { ...requiredValues(t, demoId(env)), ...(EXTRA[t.id] ?? {}) };
+	for (const name of t.op.keepCurrent ?? []) delete values[name];
+	return values;
+}
+
+export const NODE = 'Node';
+export const onError = { onError: 'continueRegularOutput' } as const;
+
+/** The step running the operation (Return All on lists). */
+export function stepOf(env: WorkflowEnv, t: TableOperation, values: IDataObject, settings = {}, extra: IDataObject = {}): Step {
+	const base = t.area.org ? { organizationId: env.org } : {};
+	const list = t.op.kind === 'list' ? { returnAll: true } : {};
+	return steps(NODE_OF[t.area.value], base)(NODE, nodeParameters(t, values, { ...list, ...extra }), settings);
+}
+
+// ---------------------------------------------------------------- the operation's own call
+
+function escape(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether a proxied request is the operation's own call (not a read made before it, not a token call). */
+export function isOwnCall(t: TableOperation): (r: { method: string; path: string }) => boolean {
+	const root = t.area.root === 'projects' ? '/us/projects' : '/us/api';
+	const path = new RegExp(`^${escape(`${root}${t.area.basePath}${t.op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
+	return (r) => r.method === t.op.method && path.test(r.path);
+}
+
+/** Whether a proxied request went to an API area (not the accounts server). */
+export const isApiCall = (r: { path: string }): boolean => /^\/[a-z]+\/(api|projects)\//.test(r.path);
+
+// ---------------------------------------------------------------- outputs
+
+export const isErrorItem = (item: INodeExecutionData): boolean => typeof item.json.error === 'string';
+
+/** The input item indexes an output item is paired with. */
+export function pairedIndexes(item: INodeExecutionData): number[] {
+	const paired = item.pairedItem;
+	if (paired === undefined) return [];
+	if (typeof paired === 'number') return [paired];
+	return (Array.isArray(paired) ? paired : [paired]).map((p) => p.item);
+}
+
+/** Message and description of an error item or a thrown error. */
+export function errorText(source: INodeExecutionData | Error | undefined): string {
+	if (!source) return '';
+	if ('json' in source) return `${String(source.json.error ?? '')} ${String(source.json.description ?? '')}`;
+	return `${source.message} ${String((source as { description?: string }).description ?? '')}`;
+}
+
+/** The node's error or the run's. */
+export const thrown = (result: RunResult): Error | undefined => result.error(NODE) ?? result.error();
+
+/** Everything a run shows a user: every output item of the node and its error. */
+export function shownText(result: RunResult): string {
+	const error = thrown(result);
+	return `${JSON.stringify(result.output(NODE).map((i) => i.json))} ${errorText(error)} ${JSON.stringify(error ?? {})}`;
+}
+
+// ---------------------------------------------------------------- secrets
+
+/** The client secret, access and refresh tokens of the credential, as they are now (refreshes change them). */
+export function secretsOf(credential: HarnessCredential): string[] {
+	const data = credential.data as IDataObject;
+	const token = (data.oauthTokenData ?? {}) as IDataObject;
+	return [data.clientSecret, token.access_token, token.refresh_token].filter((s): s is string => typeof s === 'string' && s.length >= 8);
+}
+
+/** The secrets a text holds. */
+export const leaked = (text: string, secrets: string[]): string[] => secrets.filter((s) => text.includes(s));
+
+// ---------------------------------------------------------------- a virtual clock
+
+/**
+ * The package's waits (retry backoff, 429 holds, pacing) pass at once and move a virtual clock
+ * (`Date.now()`) by their length; the Timeout's 200 ms watcher runs on real time (its waits, under
+ * a second, are not virtual). Returns the clock's offset from real time.
+ */
+export function useVirtualClock(): { offset: () => number; waits: number[]; advance: (ms: number) => void } {
+	const state = { offset: 0, waits: [] as number[] };
+	const realNow = Date.now.bind(Date);
+	const realPause = wait.pause;
+	beforeAll(() => {
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + state.offset);
+		jest.spyOn(wait, 'pause').mockImplementation(async (ms, signal) => {
+			if (ms < 1000) return await realPause(ms, signal);
+			state.waits.push(ms);
+			state.offset += ms;
+			await new Promise<void>((resolve) => setImmediate(resolve));
+		});
+	});
+	afterAll(() => jest.restoreAllMocks());
+	return { offset: () => state.offset, waits: state.waits, advance: (ms) => (state.offset += ms) };
+}
+
+// ---------------------------------------------------------------- generators
+
+/** Ids as the service may give them: small, around 2^53, 18-19 digits (as real accounts carry), as decimal text. */
+export const idDigits: fc.Arbitrary<string> = fc
+	.oneof(
+		fc.bigInt({ min: 1n, max: 2n ** 53n - 1n }),
+		fc.bigInt({ min: 2n ** 53n - 5n, max: 2n ** 53n + 1000n }),
+		fc.bigInt({ min: 10n ** 17n, max: 10n ** 19n - 1n }),
+		fc.constant(1752587000000097005n),
+	)
+	.map((n) => n.toString());
+
+/** The issue's 19-digit id: always tried first where ids are generated. */
+export const BIG_ID = '1752587000000097005';
+
+/** Whether an id written as `digits` survives as a JavaScript number. */
+export const safeDigits = (digits: string): boolean => Number.isSafeInteger(Number(digits)) && String(Number(digits)) === digits;
