@@ -8,6 +8,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { Area } from '../tables/spec';
 import { InputError } from '../tables/validate';
+import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './failures';
 
 export { InputError };
 
@@ -137,4 +138,88 @@ export function inputFailure(node: INode, error: unknown, options: { itemIndex?:
 	const { itemIndex, description = 'Nothing was sent to the API. Correct the value and run again.', prefix = '' } = options;
 	if (error instanceof InputError) return new NodeOperationError(node, `${prefix}${error.message}`, { itemIndex, description });
 	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** A write's failure after the request went out leaves its outcome unknown (marked for the per-record reports); a read's does not. */
+export function ofWrite<E extends Error>(idempotent: boolean, error: E): E {
+	return idempotent ? error : outcomeUnknown(error);
+}
+
+/** No answer (refused, reset, dropped, timed out, cut short): the headline says the outcome is unknown for writes; no stock "retry" text replaces it. */
+export function connectionLost(node: INode, error: Error, request: { idempotent: boolean; retried: boolean; expired?: boolean; itemIndex?: number }): NodeApiError {
+	const { idempotent, retried, expired = false, itemIndex } = request;
+	const code = (error as Error & { code?: string }).code;
+	const timedOut = expired || code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+	const cutShort = !timedOut && /^Z_/.test(code ?? '');
+	const what = timedOut ? 'did not answer in time' : cutShort ? 'sent an answer that was cut short' : 'lost the connection';
+	const read = retried ? 'the read was retried without success' : 'the read was not retried (the activation does not wait; the next poll tries again)';
+	const message = idempotent ? `The Vendor API ${what}; ${read}` : `${OUTCOME_UNKNOWN}: the Vendor API ${what} after the request was sent`;
+	const why = idempotent ? (retried ? 'Reads are retried up to 3 times.' : 'Not retried.') : 'The request was not repeated, because repeating a write can create a duplicate.';
+	return transientFailure(ofWrite(idempotent, new NodeApiError(node, { message }, { message, description: `${why} Cause: ${code ?? error.message}.`, itemIndex })));
+}
+
+/** Anything but the network (a helper missing from this n8n release, a TypeError) is reported as itself, never retried. */
+export function sendingStopped(node: INode, error: unknown, idempotent: boolean, itemIndex?: number): NodeApiError {
+	const e = (error ?? {}) as { name?: string; message?: string };
+	const what = `${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
+	const message = idempotent ? `The request could not be sent: ${what}` : `${OUTCOME_UNKNOWN}: sending it stopped unexpectedly: ${what}`;
+	return ofWrite(idempotent, new NodeApiError(node, { message }, { message, description: 'Not retried: the network was not the cause.', itemIndex }));
+}
+
+/** The execution was stopped while a request was waiting or in flight. */
+export function stopped(node: INode, itemIndex?: number): NodeApiError {
+	const message = 'The execution was stopped';
+	return new NodeApiError(node, { message }, { message, description: 'A write in flight when the execution was stopped may have been processed: check the record before running again.', itemIndex });
+}
+
+/**
+ * A redirect, never followed (the token and a write's body stay with the API's addresses): where
+ * it pointed (host and path) and what to check. Not processed, so a write's outcome is known.
+ */
+export function redirected(node: INode, status: number, target: string, itemIndex?: number): NodeApiError {
+	const message = `The Vendor API answered HTTP ${status}, a redirect to ${target}, which was not followed`;
+	const description =
+		'Requests are never sent on to another address, so the access token and the data sent stay with the API\'s own addresses; nothing was processed. ' +
+		'A redirect usually means the credential points at another data center than your account\'s: check the credential\'s Data Center Region, ' +
+		'or with Custom its API and Projects addresses, then run again.';
+	return new NodeApiError(node, { message, httpCode: String(status) }, { message, description, httpCode: String(status), itemIndex });
+}
+
+/**
+ * A 429 not waited (its holds used up, or a context that may not wait): the API's refusal,
+ * saying when requests resume.
+ */
+export function refusedUntil(node: INode, failure: ApiFailure, until: number, itemIndex?: number): NodeApiError {
+	return transientFailure(apiError(node, failure, itemIndex, `Requests of this rate limit resume at ${liftsAt(until)}`));
+}
+
+/** A request not sent because its rate limit holds requests (a 429's Retry-After) and the context may not wait. */
+export function heldUntil(node: INode, until: number, itemIndex?: number): NodeApiError {
+	const message = `The Vendor API holds further requests until ${liftsAt(until)}`;
+	const description = 'A 429 answer asked to wait; nothing was sent. The next poll after that time sends again.';
+	return transientFailure(new NodeApiError(node, { message, httpCode: '429' }, { message, description, httpCode: '429', itemIndex }));
+}
+
+/** A successful status with a body that is not the API's answer (a proxy's page, JSON cut short, an empty body). */
+export function notTheApisAnswer(node: INode, status: number, problem: string, request: { idempotent: boolean; retried: boolean; itemIndex?: number }): NodeApiError {
+	const kind = problem.split(' (')[0];
+	const read = request.retried ? 'the read was retried without success' : 'the read was not retried';
+	const message = request.idempotent ? `The Vendor API answered HTTP ${status} with ${kind}; ${read}` : `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} with ${kind}`;
+	const description = `What came back: ${problem}. A proxy or load balancer may have answered instead of the API.`;
+	return transientFailure(ofWrite(request.idempotent, new NodeApiError(node, { message }, { message, description, itemIndex: request.itemIndex })));
+}
+
+/**
+ * HTTP 206 (Partial data) or 207 (Multi-status), as document 1 lists them: never a full success.
+ * A write's outcome is unknown (some of it may have been done); a read holds only part of what was asked.
+ */
+export function partlyAnswered(node: INode, status: number, idempotent: boolean, itemIndex?: number): NodeApiError {
+	const meaning = status === 206 ? 'Partial data' : 'Multi-status';
+	const message = idempotent
+		? `The Vendor API answered HTTP ${status} (${meaning}): only part of what was read`
+		: `${OUTCOME_UNKNOWN}: the Vendor API answered HTTP ${status} (${meaning}), so only part of the write may have been done`;
+	const description = idempotent
+		? 'An answer with part of the data is not taken as the whole. Run again, or narrow the request.'
+		: 'The answer does not say which part was done. It was not repeated: check the records before running again.';
+	return ofWrite(idempotent, new NodeApiError(node, { message, httpCode: String(status) }, { message, description, httpCode: String(status), itemIndex }));
 }

@@ -14,7 +14,7 @@ export class RateLimitBlockedError extends NodeApiError {
 	readonly until: number;
 
 	constructor(node: INode, until: number, itemIndex?: number) {
-		const lifts = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
+		const lifts = liftsAt(until);
 		super(
 			node,
 			{ message: 'Rate limit block', httpCode: '429' },
@@ -28,6 +28,17 @@ export class RateLimitBlockedError extends NodeApiError {
 		);
 		this.until = until;
 	}
+}
+
+/** When a hold or block ends (epoch ms), as an error says it: ISO 8601 in UTC, whole seconds (`2030-01-02T03:04:05Z`). */
+export function liftsAt(until: number): string {
+	return new Date(Math.ceil(until / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** What n8n's HTTP helper throws when the network (not the code) failed: an axios error or a system error code. */
+export function isNetworkFailure(error: unknown): boolean {
+	const e = (error ?? {}) as { isAxiosError?: unknown; code?: unknown; cause?: { code?: unknown } };
+	return e.isAxiosError === true || typeof e.code === 'string' || typeof e.cause?.code === 'string';
 }
 
 /** The failures the transport marked as transient (see `transientFailure`). */
