@@ -1,7 +1,7 @@
 /**
  * Reading answers: the records of an answer (`unwrap`), a list's pages one call each until
- * the answer says there are no more (bounded, and ended when a server repeats itself), and
- * the file name of a file answer.
+ * the answer says there are no more (bounded, ended when a server repeats itself, each record
+ * once by its id), and the file name of a file answer.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -146,13 +146,33 @@ function noEvidence(node: INode, body: unknown, message: string, description: st
 }
 
 /**
- * Whether a page follows this one of `pageSize` entries: as `page_context` says; an answer
- * without one (paging guessed for some lists) goes on only after a full page.
+ * What an answer says of its paging: whether more follows (`page_context.has_more_page`, as
+ * document 2 shows for the accounting lists, object or array of one; `page_info.has_next_page`
+ * for the project-management lists, whose answers the documents do not show) and the page
+ * size it states (`per_page`: a server that gives fewer records than asked says so there).
+ */
+export function pagingFacts(body: unknown): { more?: boolean; perPage?: number } {
+	const facts = pageContext(body) ?? (isRecord(body) && isRecord(body.page_info) ? body.page_info : undefined);
+	if (!isRecord(facts)) return {};
+	const more = facts.has_more_page ?? facts.has_next_page;
+	const perPage = Number(facts.per_page);
+	return {
+		...(typeof more === 'boolean' ? { more } : {}),
+		...(Number.isInteger(perPage) && perPage > 0 ? { perPage } : {}),
+	};
+}
+
+/**
+ * Whether a page follows this one of `pageSize` entries asked: as the answer says (see
+ * `pagingFacts`), whatever the page's length, so a page shorter than asked is read on when
+ * the answer says there is more; an answer that does not say goes on only after a full page
+ * (full by the page size it states, if smaller than the one asked). Unpaged lists: never.
  */
 export function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
-	const context = op.pagination === 'pageContext' ? pageContext(body) : undefined;
-	if (context) return context.has_more_page === true;
-	return (op.pagination === 'pageContext' || op.pagination === 'pageSize') && entries.length >= pageSize;
+	if (op.pagination !== 'pageContext' && op.pagination !== 'pageSize') return false;
+	const { more, perPage } = pagingFacts(body);
+	if (more !== undefined) return more;
+	return entries.length >= Math.min(pageSize, perPage ?? pageSize);
 }
 
 /** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
@@ -164,6 +184,12 @@ export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
 	pageLimit = limit;
 }
 
+/** A record's id as text (ids may be numbers or, beyond 2^53, strings of digits): undefined when it has none. */
+function idOf(record: IDataObject | undefined, idField: string | undefined): string | undefined {
+	const id = idField === undefined ? undefined : record?.[idField];
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
 /**
  * What a page holds, as one short string: the digest of its records' keys in sorted order (a
  * record's ID when the list's records carry one, else its JSON), so a page holding the same
@@ -172,21 +198,68 @@ export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
  */
 function pageFingerprint(entries: IDataObject[], idField?: string): string {
 	const keys = entries.map((record) => {
-		const id = idField === undefined ? undefined : record?.[idField];
-		return typeof id === 'string' || typeof id === 'number' ? `#${id}` : JSON.stringify(record);
+		const id = idOf(record, idField);
+		return id === undefined ? JSON.stringify(record) : `#${id}`;
 	});
 	return createHash('sha1').update(keys.sort().join('\u0000')).digest('base64');
+}
+
+/**
+ * The records of a page not yet output by this read: a record whose id an earlier page (or
+ * this one) already gave is left out (one created while the list is paged pushes the others
+ * one place on, so the next page begins with one already read). Records without an id are all
+ * kept. `seen` holds the ids given so far, as text.
+ */
+function unseen(entries: IDataObject[], idField: string | undefined, seen: Set<string>): IDataObject[] {
+	if (idField === undefined) return entries;
+	return entries.filter((record) => {
+		const id = idOf(record, idField);
+		if (id === undefined) return true;
+		if (seen.has(id)) return false;
+		seen.add(id);
+		return true;
+	});
 }
 
 function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
 }
 
+function pageLimitReached(ctx: VendorContext, records: number, itemIndex?: number): NodeApiError {
+	return pagingStopped(
+		ctx,
+		`Return All stopped after ${pageLimit} pages (${records} records): the Vendor API still said there were more`,
+		`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
+		itemIndex,
+	);
+}
+
+function repeatedPages(ctx: VendorContext, page: number, records: number, repeats: number, itemIndex?: number): NodeApiError {
+	return pagingStopped(
+		ctx,
+		`Return All stopped at page ${page} (${records} records): the Vendor API said there were more records but answered ${repeats} pages in a row that it had already sent`,
+		'The API repeated records it had already sent while saying more would follow; reading on would never end.',
+		itemIndex,
+	);
+}
+
+/** A list's page as `listPages` gives it: its records not given before, the answer and its headers. */
+export interface ListPage {
+	entries: IDataObject[];
+	body: unknown;
+	/** The answer's headers (lower-case names), e.g. the service's `date`. */
+	headers: IDataObject;
+}
+
 /**
  * A list's pages, one call each, until the answer says there is no more (one call for unpaged
- * lists). It always ends: a page that holds the same records as an earlier page ends it (with
- * an error when the API said there were more), and so does the page limit (an error saying how
- * far it got).
+ * lists); a page shorter than asked is read on when the answer says more follow (`hasMore`).
+ * No record is given twice: records carrying `idField` are given once by their id, whatever
+ * page they come on again. It always ends: a page that holds the same records as an earlier
+ * page is passed over (records created meanwhile push whole pages on), but more of them in a
+ * row than pages read ends it (a server ignoring `page`; an error when the answer says there
+ * are more); the page limit ends it too (an error saying how far it got). What page-number paging cannot see: a record deleted
+ * between two pages moves the next one onto a page already read, and it is not read.
  */
 export async function* listPages(
 	ctx: VendorContext,
@@ -195,42 +268,38 @@ export async function* listPages(
 	req: ApiRequest,
 	pageSize = op.perPage ?? 200,
 	itemIndex?: number,
-	/** The records' ID field (the resource's), when they carry one: a page's fingerprint is made of IDs. */
+	/** The records' ID field (the resource's), when they carry one: records are given once by it, and a page's fingerprint is made of IDs. */
 	idField?: string,
-): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+): AsyncGenerator<ListPage> {
+	const seen = new Set<string>();
 	if (!op.pagination || op.pagination === 'none') {
-		const body = (await vendorRequest(ctx, area, req, { itemIndex })).body;
-		yield { entries: answerRecords(ctx.getNode(), area, op, body, { itemIndex }), body };
+		const { body, headers } = await vendorRequest(ctx, area, req, { itemIndex });
+		yield { entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen), body, headers };
 		return;
 	}
 	const pagesSeen = new Set<string>();
 	let records = 0;
+	let repeats = 0;
 	for (let page = 1; ; page++) {
-		if (page > pageLimit) {
-			throw pagingStopped(
-				ctx,
-				`Return All stopped after ${pageLimit} pages (${records} records): the Vendor API still said there were more`,
-				`At most ${pageLimit} pages are read for one list and item. Narrow the list with its filters, or turn Return All off and set a Limit.`,
-				itemIndex,
-			);
-		}
-		const body = (await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex })).body;
+		if (page > pageLimit) throw pageLimitReached(ctx, records, itemIndex);
+		const { body, headers } = await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex });
 		const entries = answerRecords(ctx.getNode(), area, op, body, { itemIndex });
 		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
 		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {
-			// A server that ignores `page` (paging guessed) answers the same page again: stop there.
-			// One that says there is more and repeats itself would never end: an error.
-			if (pageContext(body)?.has_more_page !== true) return;
-			throw pagingStopped(
-				ctx,
-				`Return All stopped at page ${page} (${records} records): the Vendor API said there were more records but answered with a page it had already sent`,
-				'The API repeated records it had already sent while saying more would follow; reading on would never end.',
-				itemIndex,
-			);
+			// Records created meanwhile push pages already read on (k pages' worth: the next k pages
+			// repeat earlier ones, at most as many as were read): passed over. More repeats in a row
+			// than pages read is a server answering the same pages whatever `page` asks: the end of
+			// a list whose paging is guessed, an error when the answer says there is more (it would
+			// never end).
+			if (++repeats <= pagesSeen.size) continue;
+			if (pagingFacts(body).more !== true) return;
+			throw repeatedPages(ctx, page, records, repeats, itemIndex);
 		}
+		repeats = 0;
 		pagesSeen.add(fingerprint);
-		records += entries.length;
-		yield { entries, body };
+		const fresh = unseen(entries, idField, seen);
+		records += fresh.length;
+		yield { entries: fresh, body, headers };
 		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
 	}
 }
