@@ -493,7 +493,7 @@ function fullPage(t: TableOperation): ProxyAction {
 			const first = ((body[key] as IDataObject[] | undefined) ?? [])[0] ?? {};
 			const idField = t.resource.idField ?? 'id';
 			const records = Array.from({ length: perPage }, (_, i) => ({ ...first, [idField]: String(9100000000000 + i) }));
-			return jsonAnswer({ ...body, [key]: records, ...(t.op.pagination === 'pageContext' ? { page_context: { page: 1, per_page: perPage, has_more_page: true } } : {}) });
+			return jsonAnswer({ ...body, [key]: records, ...(t.op.pagination === 'pageContext' ? { page_context: { page: 1, per_page: perPage, has_more_page: true } } : { page_info: { page: 1, per_page: perPage, has_next_page: true } }) });
 		},
 	};
 }

@@ -207,16 +207,19 @@ function pageFingerprint(entries: IDataObject[], idField?: string): string {
 /**
  * The records of a page not yet output by this read: a record whose id an earlier page (or
  * this one) already gave is left out (one created while the list is paged pushes the others
- * one place on, so the next page begins with one already read). Records without an id are all
- * kept. `seen` holds the ids given so far, as text.
+ * one place on, so the next page begins with one already read). In a list without an id field
+ * (the search results, whose shape the documents do not show) a record is told apart by its
+ * whole content: the same content again is the same record pushed on. In a list with one, a
+ * record missing its id is kept. `seen` holds the keys given so far.
  */
 function unseen(entries: IDataObject[], idField: string | undefined, seen: Set<string>): IDataObject[] {
-	if (idField === undefined) return entries;
 	return entries.filter((record) => {
 		const id = idOf(record, idField);
-		if (id === undefined) return true;
-		if (seen.has(id)) return false;
-		seen.add(id);
+		// in a list whose records carry ids, one without its id is not told apart: kept
+		if (id === undefined && idField !== undefined) return true;
+		const key = id === undefined ? `=${createHash('sha1').update(JSON.stringify(record) ?? '').digest('base64')}` : `#${id}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
 		return true;
 	});
 }
