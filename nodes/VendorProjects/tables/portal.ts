@@ -10,7 +10,7 @@ import { GET_MANY } from '../../shared/tables/spec';
  * page / per_page parameters but not their answers.
  */
 export const GUESSED_PAGE_END =
-	'this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page.';
+	'this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer\'s page_info says more follow.';
 
 export const portal: Resource = {
 	value: 'portal',

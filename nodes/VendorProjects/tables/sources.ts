@@ -26,7 +26,7 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'trash.moveToTrash.module.values': 'doc 000, Trash request item: "The allowed `module` values are projects, phases, tasklists, tasks, issues"',
 	'trash.moveToTrash.items.required': 'guess: The record IDs (`items`) of a move to the trash are required',
 	'trash.moveToTrash.items.minItems': 'doc 000, Limits: "Trash request `items` | 0 to 100 ids"',
-	'trash.getBin.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page.',
+	'trash.getBin.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer\'s page_info says more follow.',
 	'trash.getBin.sort_by.sortFields': 'guess: desc(field) offered besides asc(field), the only form the vendor\'s API reference shows',
 	'trash.restore.trash_request_items.required': 'doc 000, Endpoints: "6 | POST | /api/v3/portal/{portal_id}/bin/restore | VendorProjects.portals.CREATE | body: array of trash request items"',
 	'trash.deletePermanently.trash_request_items.required': 'doc 000, Endpoints: "5 | DELETE | /api/v3/portal/{portal_id}/bin | VendorProjects.portals.CREATE | body: array of trash request items"',
@@ -35,7 +35,7 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'trash.*.trash_request_items.items.minItems': 'doc 000, Limits: "Trash request `items` | 0 to 100 ids"',
 	'trash.*.trash_request_items.items.maxItems': 'doc 000, Limits: "Trash request `items` | 0 to 100 ids"',
 
-	'search.*.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page.',
+	'search.*.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer\'s page_info says more follow.',
 	'search.search.portal_id.required': 'doc 000, Endpoints: "8 | GET | /api/v3/portal/{portal_id}/search"',
 	'search.searchInProject.portal_id.required': 'doc 000, Endpoints: "9 | GET | /api/v3/portal/{portal_id}/projects/{project_id}/search"',
 	'search.*.portal_id.numeric': 'doc 000, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
@@ -76,7 +76,7 @@ export const SOURCES: Readonly<Record<string, string>> = {
 	'project.get.project_id.required': 'doc 000, Endpoints: "11 | GET | /api/v3/portal/{portal_id}/projects/{project_id}"',
 	'project.update.project_id.required': 'doc 000, Endpoints: "13 | PATCH | /api/v3/portal/{portal_id}/projects/{project_id}"',
 	'project.*.project_id.numeric': 'doc 000, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
-	'project.getAll.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page.',
+	'project.getAll.pagination': 'guess: this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer\'s page_info says more follow.',
 
 	'myTasks.get.pagination': 'guess: My Tasks answers a list with no documented paging: one call.',
 	'myTasks.get.portal_id.required': 'doc 000, Endpoints: "14 | GET | /api/v3/portal/{portal_id}/mytasks"',
