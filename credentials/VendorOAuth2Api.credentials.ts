@@ -130,16 +130,16 @@ export class VendorOAuth2Api implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 100,
 			description:
-				'This n8n process\'s share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). In queue mode count every process that calls it (main with its triggers and manual runs, each worker, each webhook processor) and keep a margin: e.g. main + 2 workers: 30 each.',
+				'This n8n process\'s share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). Exceeding it blocks the account for 30 minutes, so this share is never probed: in queue mode divide the limit among the processes that run executions (the workers; main only when it runs executions itself: manual runs, a Vendor Projects Trigger), keeping a margin: e.g. 2 workers: 45 each.',
 		},
 		{
-			displayName: 'Accounting Requests per Minute (This n8n)',
+			displayName: 'Accounting Requests per Minute (Ceiling)',
 			name: 'accountingRequestsPerMinute',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 100,
 			description:
-				'How many requests this n8n process sends per minute to each organization in Vendor Books, Invoice (payments), Billing and Inventory (purchase bills), all four together. The service allows about 100 per minute per organization (HTTP 429 past it), shared by every integration of the organization: lower this when other apps use the same organization. In queue mode count every process that calls it (main with its triggers and manual runs, each worker, each webhook processor) and keep a margin: e.g. main + 2 workers: 30 each.',
+				'The most requests this n8n process sends per minute to each organization in Vendor Books, Invoice (payments), Billing and Inventory (purchase bills), all four together. The service allows about 100 per minute per organization (HTTP 429 past it), shared by every integration of the organization. Below this ceiling each process finds its share by itself: when the service answers 429 it slows down, and it speeds up again step by step while requests go through, so queue-mode workers need no setting here. Lower it only to leave room for other apps that use the same organization.',
 		},
 	];
 }

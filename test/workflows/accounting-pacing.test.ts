@@ -14,8 +14,12 @@
  * - the credential's figure (queue mode: this n8n's share) is what the pacer keeps to;
  * - a 429 (another client used the minute) holds the organization's requests until the minute
  *   allows again (its Retry-After, else a whole minute), then every item completes without an
- *   error; a write answered 429 is sent again after the wait, and created once; a stop ends the
- *   wait.
+ *   error at a pace lowered a little (none of this process's requests had got through: the
+ *   organization is crowded by others); a write answered 429 is sent again after the wait, and
+ *   created once; a stop ends the wait.
+ *
+ * How several processes find their share of the organization's limit (the pace adapting to 429s)
+ * is test/pacing-convergence.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -194,9 +198,8 @@ test.each([
 	expect(out.every((o) => o.item_id === itemId && o.error === undefined)).toBe(true);
 	const requests = ofOrg();
 	const refused = requests.filter((r) => r.status === 429);
-	// only the requests in flight when the minute ran out met it (Requests in Flight: 10); then none
-	expect(refused.length).toBeGreaterThanOrEqual(1);
-	expect(refused.length).toBeLessThanOrEqual(10);
+	// requests are spaced, never a burst: only the one sent when the minute ran out met it; then none
+	expect(refused).toHaveLength(1);
 	const firstAnswered = requests.findIndex((r) => r.status === 200);
 	expect(statuses(requests.slice(firstAnswered)).filter((s) => s !== 200)).toEqual([]);
 	expect(requests.filter((r) => r.status === 200)).toHaveLength(150);
@@ -205,7 +208,9 @@ test.each([
 	if (retryAfter) expect(held).toBe(MINUTE - USED_BEFORE_MS);
 	else expect(held).toBe(MINUTE);
 	expectWithinLimit(requests.slice(firstAnswered));
-	expect(took).toBeLessThan(3 * MINUTE);
+	// the other client's 45 s, the hold (at most a minute), then 150 requests at a pace lowered to 85 a minute and
+	// rising (about 105 s, where the previous bursts took 90 s)
+	expect(took).toBeLessThan(USED_BEFORE_MS + MINUTE + 110_000);
 }, 120_000);
 
 test('a write answered 429 was not processed: it is sent again after the wait, and each record is created once', async () => {

@@ -14,6 +14,24 @@
  * rule's block, else one whole window: by then every request the server counted before the 429
  * has left its minute, however it counts).
  *
+ * The accounting pacers adapt (the project area's limit blocks for 30 minutes, so it is never probed:
+ * its share stays a setting). Every process of an n8n in queue mode paces the same organization
+ * without knowing of the others; the service's 429 is the signal they share. Within the ceiling
+ * (the credential's per-minute figure), each pacer:
+ * - spaces its requests evenly (a window's worth never leaves in one burst, so a crowded window
+ *   meets one 429 per process, not one per request in flight);
+ * - on a 429 (a short hold, not a block) lowers its pace multiplicatively, at most once a window:
+ *   to `ADAPTIVE.keep` of the requests it got through within the window before it (its part of
+ *   the organization's full window), but not below `ADAPTIVE.atLeastOfPace` of its pace nor
+ *   `ADAPTIVE.floor` of the ceiling; when none of its requests got through (other clients filled
+ *   the window), to `ADAPTIVE.keep` of its pace. The requests it did get through leave the window
+ *   as they came, so the hold after the 429 lasts until its oldest has left (at most a window);
+ * - raises it additively while answers come back: `ADAPTIVE.rise` of the ceiling per window, the
+ *   step doubling for every window past the first without a lowering (when others finish, their
+ *   part is found in minutes, not tens of minutes).
+ * Several processes so converge on the organization's limit together (additive increase,
+ * multiplicative decrease); one process alone never meets a 429 and keeps the ceiling.
+ *
  * A hold is measured on `Date.now()`, the package's waits on Node's timers, which count whole
  * milliseconds on the monotonic clock: a wait of exactly a hold's length, begun as the hold was
  * set, can end while `Date.now()` is still a millisecond short of its end (20 ms timers end 19 ms
@@ -21,6 +39,8 @@
  * 429's Retry-After must not fail as blocked by that remainder: a request that finds at most
  * `TIMER_SLACK_MS` of a hold left waits it out, whatever it would do during a block.
  */
+import { LoggerProxy } from 'n8n-workflow';
+
 import { aborted, onAbort, pause } from './wait';
 
 export interface PacingRule {
@@ -41,6 +61,20 @@ export const DOCUMENTED_RULE: Readonly<Required<PacingRule>> = { limit: 100, win
 
 /** The accounting areas, per organization: the service's help pages (a listed guess), no block. */
 export const ACCOUNTING_RULE: Readonly<PacingRule> = { limit: 100, windowMs: 60_000 };
+
+/** How an accounting pacer's pace adapts (fractions of what it got through, of its pace, of its ceiling). */
+export const ADAPTIVE = {
+	/** A lowering keeps this much of the requests the process got through within the window before the 429 (of its pace when none got through). */
+	keep: 0.85,
+	/** ... but never less than this much of the pace it had. */
+	atLeastOfPace: 0.3,
+	/** The lowest pace, as a part of the ceiling. */
+	floor: 0.1,
+	/** The pace rises by this part of the ceiling per window of answers without a 429 ... */
+	rise: 0.02,
+	/** ... doubled for every further window since the last lowering (others may have finished: their part is found in minutes). */
+	calmWindows: 1,
+} as const;
 
 const DEFAULT_RULES: Readonly<Record<PacedArea, PacingRule>> = { projects: DOCUMENTED_RULE, accounting: ACCOUNTING_RULE };
 
@@ -91,6 +125,12 @@ function signalled(): { promise: Promise<void>; resolve: () => void } {
 	return { promise, resolve };
 }
 
+/** The last counted answer of an accounting pacer: when it came, and when its request was let through. */
+interface LastAnswer {
+	at: number;
+	letThroughAt: number;
+}
+
 export class Pacer {
 	/** Requests let through whose answer (or failure) is not back yet: they count until it is. */
 	private outstanding = 0;
@@ -114,8 +154,22 @@ export class Pacer {
 	/** Resolves when a counted request's answer comes back (then replaced). */
 	private answered = signalled();
 
+	/** The accounting areas: requests per window this process allows itself now (within the ceiling; Infinity: the ceiling). */
+	private paceNow = Infinity;
+
+	/** The accounting areas: when the last request was let through (the next one is spaced from it). */
+	private lastLetThrough = -Infinity;
+
+	/** The accounting areas: when the pace was last lowered (a 429 of a request let through before then lowers nothing more). */
+	private loweredAt = -Infinity;
+
+	private lastAnswer: LastAnswer | undefined;
+
 	/** The part of the rule's limit this n8n instance may use: queue-mode workers split it (the project area at most all of it). */
 	share = 1;
+
+	/** Who the pacer paces, for n8n's log (the accounting areas: the organization); never a secret. */
+	label = '';
 
 	/** `now` is read on every use (the clock of the moment, also when a test swaps it); `area` names the rule (read on every use too). */
 	constructor(
@@ -128,9 +182,24 @@ export class Pacer {
 		return rules[this.area];
 	}
 
-	/** Requests this instance may send per window: its share of the rule's limit, at least 1. */
-	get limit(): number {
+	/** Requests this instance may send per window at most: its share of the rule's limit, at least 1. */
+	get ceiling(): number {
 		return Math.max(1, Math.floor(this.rule.limit * this.share));
+	}
+
+	/** The requests per window this process allows itself now: the ceiling, or (accounting) less after a 429. */
+	get pace(): number {
+		return Math.min(this.paceNow, this.ceiling);
+	}
+
+	/** Requests this instance may have within a window now: its pace, at least 1. */
+	get limit(): number {
+		return Math.max(1, Math.floor(this.pace));
+	}
+
+	/** Whether the pace adapts (the accounting areas: no block to fear). */
+	private get adaptive(): boolean {
+		return this.area === 'accounting' && this.rule.blockMs === undefined;
 	}
 
 	/** Requests let through whose answer is not back yet (for tests and benchmarks). */
@@ -143,6 +212,11 @@ export class Pacer {
 		return this.waits;
 	}
 
+	/** The window a request counts in: the rule's, plus the margin. */
+	private get span(): number {
+		return this.rule.windowMs + marginMs(this.rule);
+	}
+
 	/** Counted requests within the window at `t`: those in flight and those answered since `t - span`. */
 	private counted(t: number, span: number): number {
 		const times = this.answeredAt;
@@ -152,6 +226,13 @@ export class Pacer {
 			this.first = 0;
 		}
 		return this.outstanding + this.answeredAt.length - this.first;
+	}
+
+	/** How long the next request still waits to keep the pace's spacing (the accounting areas; under 1 ms: none). */
+	private spacingLeft(t: number): number {
+		if (!this.adaptive) return 0;
+		const gap = Math.floor(this.span / this.pace);
+		return gap < 1 ? 0 : this.lastLetThrough + gap - t;
 	}
 
 	/**
@@ -169,19 +250,15 @@ export class Pacer {
 				const t = this.now();
 				// the remainder a timer of the hold's length can leave is waited, not a block met
 				if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS) throw failWhenBlocked(this.blockedUntil);
-				const span = this.rule.windowMs + marginMs(this.rule);
+				const span = this.span;
 				let wait: Promise<void>;
 				if (t < this.holdUntil) {
 					// a short hold (the API's own Retry-After) is waited by every request, even one that may not wait out a block
 					wait = pause(this.holdUntil - t, signal);
-				} else if (this.counted(t, span) < this.limit) {
-					this.outstanding++;
-					let done = false;
-					return (sent = true) => {
-						if (done) return;
-						done = true;
-						this.answer(sent);
-					};
+				} else if (this.counted(t, span) < (this.adaptive ? this.ceiling : this.limit)) {
+					const spaced = this.spacingLeft(t);
+					if (spaced <= 0) return this.letThrough(t);
+					wait = pause(spaced, signal);
 				} else {
 					// the earliest answered request leaves the window first; with all in flight, the next answer is awaited
 					const oldest = this.first < this.answeredAt.length ? this.answeredAt[this.first] : undefined;
@@ -202,12 +279,37 @@ export class Pacer {
 		return await turn;
 	}
 
-	private answer(sent: boolean): void {
+	/** Counts a request let through at `t`; the function its answer (or `false`: not sent) is reported with. */
+	private letThrough(t: number): (sent?: boolean) => void {
+		this.outstanding++;
+		this.lastLetThrough = t;
+		let done = false;
+		return (sent = true) => {
+			if (done) return;
+			done = true;
+			this.answer(sent, t);
+		};
+	}
+
+	private answer(sent: boolean, letThroughAt: number): void {
 		this.outstanding--;
-		if (sent) this.answeredAt.push(this.now());
+		if (sent) {
+			const at = this.now();
+			this.answeredAt.push(at);
+			if (this.adaptive) this.rise({ at, letThroughAt });
+		}
 		const { resolve } = this.answered;
 		this.answered = signalled();
 		resolve();
+	}
+
+	/** An answer came back (a 429 takes it back at once, in `block`): a request let through since the last lowering raises the pace a little. */
+	private rise(answer: LastAnswer): void {
+		this.lastAnswer = answer;
+		if (answer.letThroughAt <= this.loweredAt || this.paceNow === Infinity) return;
+		const pace = this.pace;
+		const calm = Math.max(0, (answer.at - this.loweredAt) / this.rule.windowMs - ADAPTIVE.calmWindows);
+		this.paceNow = Math.min(this.ceiling, pace + (2 ** calm * ADAPTIVE.rise * this.ceiling) / pace);
 	}
 
 	/** Until when (epoch ms) every request waits (a hold or a block); in the past when none. */
@@ -222,16 +324,59 @@ export class Pacer {
 
 	/**
 	 * How long a 429 without Retry-After holds: the rule's block, else one whole window (by then
-	 * every request the server counted before the 429 has left its window, however it counts).
+	 * every request the server counted before the 429 has left its window, however it counts);
+	 * an adaptive pacer that got requests through within the window holds until the oldest of them
+	 * has left it (the server has then freed its place; the lowered pace spaces the rest).
 	 */
 	get holdAfterRefusal(): number {
-		return this.rule.blockMs ?? this.rule.windowMs;
+		if (this.rule.blockMs !== undefined || !this.adaptive) return this.rule.blockMs ?? this.rule.windowMs;
+		const t = this.now();
+		this.counted(t, this.span);
+		// the answer of the 429 being handled is no request the server counted
+		const end = this.answeredAt.length - (this.lastAnswer?.at === t ? 1 : 0);
+		if (this.first >= end) return this.rule.windowMs;
+		return Math.min(this.rule.windowMs, Math.max(1, this.answeredAt[this.first] + this.span - t + 1));
 	}
 
 	/** Holds every request for `ms` (after a 429); `lasting` (a block, not a short Retry-After) lets a run that may not wait end on it. */
 	block(ms: number, lasting = true): void {
 		this.holdUntil = Math.max(this.holdUntil, this.now() + ms);
 		if (lasting) this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+		else if (this.adaptive) this.lower();
+	}
+
+	/**
+	 * A 429 (a short hold): the refused request leaves the count (the server did not count it),
+	 * and the pace is lowered as the header says, unless the request was let through before the
+	 * last lowering or that lowering is less than a window old (the same crowd).
+	 */
+	private lower(): void {
+		const t = this.now();
+		const last = this.lastAnswer;
+		this.lastAnswer = undefined;
+		if (last?.at === t && this.answeredAt[this.answeredAt.length - 1] === t && this.answeredAt.length > this.first) this.answeredAt.pop();
+		// one lowering per window: the 429s that follow within it meet the same crowd
+		if ((last && last.letThroughAt <= this.loweredAt) || t - this.loweredAt < this.rule.windowMs) return;
+		const gotThrough = this.counted(t, this.span) - this.outstanding;
+		const before = this.pace;
+		// none of its requests within the window (others filled it): a mild lowering, the hold waits them out
+		const share = gotThrough > 0 ? Math.max(ADAPTIVE.keep * gotThrough, ADAPTIVE.atLeastOfPace * before) : ADAPTIVE.keep * before;
+		const next = Math.min(before, Math.max(ADAPTIVE.floor * this.ceiling, share));
+		this.paceNow = next;
+		this.loweredAt = t;
+		if (next < before) this.tell(next);
+	}
+
+	/** Says once per lowering, in n8n's log, what this process does now and why (no secret: the organization's id only). */
+	private tell(pace: number): void {
+		const { windowMs } = this.rule;
+		const per = windowMs === 60_000 ? 'a minute' : `per ${windowMs / 1000} s`;
+		const count = Math.max(1, Math.floor(pace));
+		const organization = this.label ? ` for organization ${this.label}` : '';
+		LoggerProxy.info(
+			`Vendor: the service answered 429 (too many requests)${organization}; this n8n process now sends at most ${count} requests ${per} to it and raises that again step by step while requests go through. Other processes or apps are sharing the organization's limit; nothing needs to be done.`,
+			{ organization: this.label, requestsPerWindow: count, windowMs },
+		);
 	}
 }
 
@@ -249,5 +394,7 @@ export function pacerFor(key: string, share = 1, area: PacedArea = 'projects'): 
 		pacers.set(key, pacer);
 	}
 	pacer.share = Math.min(area === 'projects' ? 1 : Infinity, Math.max(0, share));
+	// the accounting keys end with the organization's id (credential:organization)
+	if (area === 'accounting') pacer.label = key.slice(key.lastIndexOf(':') + 1);
 	return pacer;
 }
