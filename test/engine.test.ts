@@ -70,8 +70,8 @@ describe('validation built from the field tables', () => {
 		const { op } = findOperation(booksArea, 'item', 'getAll');
 		const values = { name_contains: 'x'.repeat(101) };
 		const problems = validateValues(op, values);
-		expect(problems).toEqual([{ field: 'name_contains', message: 'must be at most 100 characters' }]);
-		expect(describeProblems(problems, values, op.fields)).toBe('Name Contains must be at most 100 characters (got 101 characters)');
+		expect(problems).toEqual([{ field: 'name_contains', message: 'must be at most 100 characters as the API counts them, where an emoji counts as 2' }]);
+		expect(describeProblems(problems, values, op.fields)).toBe('Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)');
 	});
 
 	test('nested members are checked with their path', () => {

@@ -180,7 +180,7 @@ describe('validation from the tables', () => {
 		const r = await call('GET', 'books', '/items', { query: { name_contains: 'x'.repeat(101) } });
 		expect(r.status).toBe(400);
 		expect(r.body.code).toBe(2);
-		expect(r.body.message).toBe('Invalid value passed for name_contains: must be at most 100 characters');
+		expect(r.body.message).toBe('Invalid value passed for name_contains: must be at most 100 characters as the API counts them, where an emoji counts as 2');
 		const q = await call('GET', 'books', '/items', { query: { rate_less_than: 'cheap' } });
 		expect(q.body.message).toMatch(/^Invalid value passed for rate_less_than/);
 		const p = await call('GET', 'books', '/items/abc');

@@ -166,11 +166,11 @@ test('task and user limits and roles are checked before sending', async () => {
 	]);
 	expectNoError(result);
 	const error = String(json(result, 'Create')[0].error);
-	expect(error).toContain('Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters)');
-	expect(error).toContain('Tasks, entry 1: Description must be at most 500 characters (got 501 characters)');
+	expect(error).toContain('Tasks, entry 1: Task Name must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)');
+	expect(error).toContain('Tasks, entry 1: Description must be at most 500 characters as the API counts them, where an emoji counts as 2 (got 501)');
 	expect(error).toContain('Users, entry 1: User Role must be one of: staff, admin, timesheetstaff');
 	expect(error).toContain('Users, entry 1: Email must be an email address');
-	expect(json(result, 'Long name')[0].error).toBe('Invalid input: Project Name must be at most 100 characters (got 101 characters) [item 0]');
+	expect(json(result, 'Long name')[0].error).toBe('Invalid input: Project Name must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101) [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 });
 

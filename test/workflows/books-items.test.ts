@@ -142,7 +142,7 @@ test('the item name has no limit of its own (the documents show none): a 250-cha
 	expect(env.apiRequests().map((r) => (r.body as { name: string }).name.length)).toEqual([250]);
 	env.em.clearRequests();
 	const result = await env.run([books('List', { operation: 'getAll', filters: { name_contains: 'x'.repeat(101) } })]);
-	expect(result.error('List')?.message).toContain('Name Contains must be at most 100 characters (got 101 characters)');
+	expect(result.error('List')?.message).toContain('Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)');
 	expect(env.em.requests).toHaveLength(0);
 });
 

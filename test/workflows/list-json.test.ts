@@ -87,10 +87,10 @@ test('bad JSON, a negative rate, a missing required member, a wrong value or sha
 		'Line Items (JSON) must be valid JSON [item 0]',
 		'Invalid input: Tasks, entry 1: Rate must not be negative (got -2) [item 0]',
 		'Invalid input: Invoices, entry 1: Amount Applied is required [item 0]',
-		'Invalid input: Tasks, entry 1: Task Name must be at most 100 characters (got 101 characters) [item 0]',
+		'Invalid input: Tasks, entry 1: Task Name must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101) [item 0]',
 		'Invalid input: Users, entry 1: User Role must be one of: staff, admin, timesheetstaff (got "boss") [item 0]',
 		'Invalid input: Tasks, entry 1: Rate must be a number (got "ten") [item 0]',
-		'Invalid input: Line Items must be a list [item 0]',
+		'Invalid input: Line Items must be a list (got an object) [item 0]',
 		'Invalid input: Line Items, line 1 must be an object (got 5) [item 0]',
 	]);
 	expect(env.apiRequests()).toHaveLength(0);

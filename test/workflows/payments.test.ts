@@ -285,8 +285,8 @@ test('payment_mode and refund_mode are pickers with their limits, checked before
 	expect(json(result, 'Bad mode')[0].error).toBe(
 		'Invalid input: Payment Mode must be one of: check, cash, creditcard, banktransfer, bankremittance, autotransaction, others (got "bitcoin") [item 0]',
 	);
-	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: Reference Number must be at most 100 characters (got 101 characters) [item 0]');
-	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: Refund Mode must be at most 50 characters (got 51 characters) [item 0]');
+	expect(json(result, 'Long reference')[0].error).toBe('Invalid input: Reference Number must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101) [item 0]');
+	expect(json(result, 'Long refund mode')[0].error).toBe('Invalid input: Refund Mode must be at most 50 characters as the API counts them, where an emoji counts as 2 (got 51) [item 0]');
 	expect(env.apiRequests()).toHaveLength(0);
 
 	// The refund modes are not a closed list: another mode within 50 characters is sent.

@@ -178,14 +178,14 @@ test('a 201-character name, a 201-character URL custom field and other broken li
 	);
 	const errors = json(result, 'Create').map((o) => o.error);
 	expect(errors).toEqual([
-		'Invalid input: Name must be at most 200 characters (got 201 characters) [item 0]',
-		'Invalid custom field value: "cf_url" must be at most 200 characters [item 1]',
+		'Invalid input: Name must be at most 200 characters as the API counts them, where an emoji counts as 2 (got 201) [item 0]',
+		'Invalid custom field value: "cf_url" must be at most 200 characters as the API counts them, where an emoji counts as 2 [item 1]',
 		'Invalid input: Project Type must be one of: active, template (got "archived") [item 2]',
 		'Invalid custom field value: "cf_integer" must be a whole number [item 3]',
 		'Invalid custom field value: "cf_email" must be an email address [item 4]',
-		'Invalid custom field value: "cf_phone" must be at most 15 characters [item 5]',
+		'Invalid custom field value: "cf_phone" must be at most 15 characters as the API counts them, where an emoji counts as 2 [item 5]',
 		'Invalid custom field value: "cf_date" must be a real calendar date (yyyy-mm-dd) [item 6]',
-		'Invalid custom field value: "cf_multi_line" must be at most 1000 characters [item 7]',
+		'Invalid custom field value: "cf_multi_line" must be at most 1000 characters as the API counts them, where an emoji counts as 2 [item 7]',
 		'Invalid custom field value: "name" is a project field, not a custom field: set it in the operation\'s fields [item 8]',
 	]);
 	expect(json(result, 'Create')[1].description).toBe('Nothing was sent to the API. Correct the value and run again.');

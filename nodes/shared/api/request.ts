@@ -8,7 +8,7 @@ import { InputError, inputFailure } from './errors';
 
 import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank } from '../tables/validate';
+import { decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank, unsafeId } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -46,7 +46,8 @@ export function splitList(value: string): string[] {
  * as text become numbers; a number given to a string field is sent as its decimal text.
  */
 export function normaliseScalar(field: Field, value: unknown): unknown {
-	if (field.type === 'string' && typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
+	// a record ID given as a number past 2^53 stays a number, for validation to refuse (its digits are lost)
+	if ((field.type === 'string' || field.type === 'enum') && typeof value === 'number' && Number.isFinite(value) && !unsafeId(field, value)) return decimalText(value);
 	if (field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
 	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
 		return (value as { toISODate(): string }).toISODate();
@@ -112,7 +113,9 @@ export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
 			return typeof value === 'string' ? parseJson(field, value) : value;
 		case 'object': {
 			if (typeof value === 'string') return parseJson(field, value);
-			const entry = (value as IDataObject).values;
+			// anything but an object (a number, a list) is left as it is, for validation to refuse naming the field
+			if (!isPlainObject(value)) return value;
+			const entry = value.values;
 			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined);
 		}
 		case 'array': {
@@ -123,7 +126,10 @@ export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
 			if (Array.isArray(value)) {
 				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject)) : value.map((v) => (field.of ? normaliseScalar(field.of, v) : v));
 			}
-			const entries = (value as IDataObject).values;
+			// one number from an expression is a list of one (an ID); anything else but the entry form's value is refused as not a list
+			if (typeof value === 'number' && !field.fields) return [field.of ? normaliseScalar(field.of, value) : value];
+			if (!isPlainObject(value) || !('values' in value)) return value;
+			const entries = value.values;
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
 			const stored = rawPart(raw, 'values');
 			const rawList = Array.isArray(stored) ? stored : stored ? [stored] : [];
@@ -182,15 +188,13 @@ export function nodeRequest(node: INode, area: Area, op: Operation, values: IDat
 
 /** `{ field, direction }` (or a `direction(field)` string from an expression) -> `direction(field)`, checked. */
 function sortFromUi(field: Field, value: unknown): string | undefined {
-	const picked = (value as IDataObject).values ?? value;
-	const text =
-		typeof picked === 'object' && picked !== null
-			? `${String((picked as IDataObject).direction ?? 'asc')}(${String((picked as IDataObject).field ?? '')})`
-			: trimBlank(String(picked));
+	const picked = isPlainObject(value) && isPlainObject(value.values) ? value.values : value;
+	const text = isPlainObject(picked) ? `${String(picked.direction ?? 'asc')}(${String(picked.field ?? '')})` : Array.isArray(picked) ? '' : trimBlank(String(picked));
 	const fields = field.sortFields ?? [];
 	const match = /^(asc|desc)\((\w+)\)$/.exec(text);
 	if (!match || !fields.includes(match[2])) {
-		throw new InputError(`${formName(field)} must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got "${text}")`);
+		const got = Array.isArray(picked) ? `a list of ${picked.length} ${picked.length === 1 ? 'entry' : 'entries'}` : `"${text}"`;
+		throw new InputError(`${formName(field)} must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got ${got})`);
 	}
 	return text;
 }

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError, inputFailure, isExpression, readValues } from '../api/request';
 import type { Area, Operation, Resource } from '../tables/spec';
-import { checkValues } from '../tables/validate';
+import { checkValues, UNSAFE_ID } from '../tables/validate';
 import type { ItemPart } from './types';
 
 export function findOperation(area: Area, resourceValue: string, operationValue: string): { resource: Resource; op: Operation } {
@@ -32,6 +32,18 @@ interface ItemPlan {
 	op: Operation;
 	values: IDataObject;
 	organizationId?: string;
+}
+
+/**
+ * The item's Organization ID as text. One given as a number (an expression) is its digits; a
+ * number past 2^53 is refused, as for every ID: its digits were lost before the node saw it.
+ */
+function organizationOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	const given = ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true });
+	if (typeof given === 'number' && Number.isInteger(given) && !Number.isSafeInteger(given)) throw new InputError(`Organization ID ${UNSAFE_ID} (got ${String(given)})`);
+	const organizationId = String(given ?? '').trim();
+	if (!organizationId) throw new InputError('Organization ID is required');
+	return organizationId;
 }
 
 /** Whether any parameter (at any depth) is an expression: n8n marks one with a leading `=`. */
@@ -85,10 +97,7 @@ export class ItemReader {
 		const { resource, op } = findOperation(area, ctx.getNodeParameter('resource', itemIndex) as string, ctx.getNodeParameter('operation', itemIndex) as string);
 		const values = readValues(ctx, itemIndex, op);
 		let organizationId: string | undefined;
-		if (area.org) {
-			organizationId = String(ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true }) ?? '').trim();
-			if (!organizationId) throw new InputError('Organization ID is required');
-		}
+		if (area.org) organizationId = organizationOf(ctx, itemIndex);
 		const plan = { resource, op, values, organizationId };
 		if (this.same) this.plan = plan;
 		return plan;

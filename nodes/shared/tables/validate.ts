@@ -405,7 +405,7 @@ export function validateValues(op: Operation, values: Record<string, unknown>, s
 			continue;
 		}
 		// the ids of a split operation given as an empty list: no call would be made, so nothing would be said of the item
-		if (side === 'client' && op.batch?.field === field.name && Array.isArray(value) && !value.length && field.name === 'never') {
+		if (side === 'client' && op.batch?.field === field.name && Array.isArray(value) && !value.length) {
 			problems.push({ field: field.name, message: 'must hold at least 1 entry' });
 			continue;
 		}
