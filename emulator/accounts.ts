@@ -64,32 +64,21 @@
  *   `refreshRequests` those with grant_type=refresh_token, `authPageViews` every GET /auth.
  *
  * Secrets and tokens are never logged (this module logs nothing).
+ *
+ * The parts: this file answers the endpoints (`Accounts`); accounts-tokens.ts holds the grant
+ * codes and tokens under the limits, accounts-scopes.ts the scopes and the API's
+ * `Authorization` header, accounts-http.ts the request reading, answers and pages. The
+ * public names of the three are re-exported here.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from '../test/host/http';
+import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, sendJson } from './accounts-http';
+import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
+import { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo, TokenStore } from './accounts-tokens';
 import type { Clock } from './clock';
 
-export interface ClientRegistration {
-	clientId: string;
-	clientSecret: string;
-	redirectUris: string[];
-	name: string;
-	/** Regions where the client is registered (default: all regions of the emulator). */
-	regions?: string[];
-	/** Multi-data-center clients have one secret per region; missing regions use `clientSecret`. */
-	regionSecrets?: Record<string, string>;
-}
-
-export interface TokenInfo {
-	clientId: string;
-	region: string;
-	scopes: string[];
-	expiresAt: number;
-}
-
-export type CheckAccessTokenResult =
-	| { ok: true; info: TokenInfo }
-	| { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'wrong_region' };
+export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
+export { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo } from './accounts-tokens';
 
 export interface AccountsStats {
 	tokenRequests: number;
@@ -119,85 +108,7 @@ export type AuthorizationErrorCode =
 
 export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
 
-export const SCOPE_SERVICES = [
-	'VendorProjects',
-	'VendorBugtracker',
-	'VendorPC',
-	'VendorSheet',
-	'VendorSearch',
-	'VendorBooks',
-	'VendorInvoice',
-	'VendorSubscriptions',
-	'VendorInventory',
-] as const;
-export const SCOPE_OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'ALL'] as const;
-
-export const GRANT_CODE_TTL_MS = 60 * 1000;
-export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
-const LIMIT_WINDOW_MS = 10 * 60 * 1000;
-const MAX_GRANT_CODES_PER_WINDOW = 10;
-const MAX_ACCESS_TOKENS_PER_WINDOW = 10;
-const MAX_REFRESH_TOKENS_PER_WINDOW = 20;
 const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000;
-
-const SCOPE_RE = new RegExp(
-	`^(${SCOPE_SERVICES.join('|')})\\.([A-Za-z0-9_]+)\\.(${SCOPE_OPERATIONS.join('|')})$`,
-);
-
-/** Splits a scope parameter on commas and/or whitespace; drops empties and duplicates. */
-export function parseScopes(value: string | null | undefined): string[] {
-	if (!value) return [];
-	return [...new Set(value.split(/[\s,]+/).filter((s) => s.length > 0))];
-}
-
-export function isValidScope(scope: string): boolean {
-	return SCOPE_RE.test(scope);
-}
-
-/** True when the granted scope covers the required one (same service and name; same op or ALL). */
-export function scopeCovers(granted: string, required: string): boolean {
-	const g = granted.split('.');
-	const r = required.split('.');
-	if (g.length !== 3 || r.length !== 3) return granted === required;
-	const [gs, gn, go] = g;
-	const [rs, rn, ro] = r;
-	if (gs.toLowerCase() !== rs.toLowerCase() || gn.toLowerCase() !== rn.toLowerCase()) return false;
-	return go.toUpperCase() === ro.toUpperCase() || go.toUpperCase() === 'ALL';
-}
-
-/** Extracts the token from an `Authorization: Vendor-oauthtoken <token>` header value (else undefined). */
-export function parseVendorAuthorization(header: string | string[] | undefined): string | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (!value) return undefined;
-	const m = /^Vendor-oauthtoken\s+(\S+)\s*$/i.exec(value.trim());
-	return m ? m[1] : undefined;
-}
-
-interface GrantCode {
-	code: string;
-	clientId: string;
-	region: string;
-	redirectUri: string;
-	scopes: string[];
-	accessType: 'online' | 'offline';
-	createdAt: number;
-	expiresAt: number;
-}
-
-interface RefreshRecord {
-	token: string;
-	clientId: string;
-	region: string;
-	scopes: string[];
-	createdAt: number;
-}
-
-interface AccessRecord {
-	token: string;
-	info: TokenInfo;
-	family: string;
-	createdAt: number;
-}
 
 interface PendingAuthorization {
 	id: string;
@@ -208,88 +119,6 @@ interface PendingAuthorization {
 	accessType: 'online' | 'offline';
 	state: string | undefined;
 	expiresAt: number;
-}
-
-function randomToken(bytes = 24): string {
-	// Opaque; the "1000." prefix mimics the vendor family's token look, nothing depends on it.
-	return `1000.${randomBytes(bytes).toString('hex')}`;
-}
-
-function escapeHtml(s: string): string {
-	return s
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&#39;');
-}
-
-function headerValue(req: IncomingMessage, name: string): string {
-	const v = req.headers[name.toLowerCase()];
-	return (Array.isArray(v) ? v[0] : v) ?? '';
-}
-
-/** Parses a form-urlencoded or JSON body into string parameters (non-scalar JSON values are dropped). */
-function parseBodyParams(req: IncomingMessage, body: Buffer): Map<string, string> {
-	const out = new Map<string, string>();
-	if (!body || body.length === 0) return out;
-	const text = body.toString('utf8');
-	if (/json/i.test(headerValue(req, 'content-type'))) {
-		try {
-			const parsed: unknown = JSON.parse(text);
-			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-				for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-					if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.set(k, String(v));
-				}
-			}
-		} catch {
-			// malformed JSON: treated as no parameters
-		}
-		return out;
-	}
-	for (const [k, v] of new URLSearchParams(text)) if (!out.has(k)) out.set(k, v);
-	return out;
-}
-
-function parseBasicAuth(req: IncomingMessage): { id: string; secret: string } | undefined {
-	const m = /^Basic\s+(\S+)$/i.exec(headerValue(req, 'authorization').trim());
-	if (!m) return undefined;
-	const decoded = Buffer.from(m[1], 'base64').toString('utf8');
-	const i = decoded.indexOf(':');
-	if (i < 0) return undefined;
-	return { id: decoded.slice(0, i), secret: decoded.slice(i + 1) };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-	const text = JSON.stringify(body);
-	res.writeHead(status, {
-		'Content-Type': 'application/json;charset=UTF-8',
-		'Content-Length': Buffer.byteLength(text),
-		'Cache-Control': 'no-store',
-		Pragma: 'no-cache',
-		...headers,
-	});
-	res.end(text);
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-	res.writeHead(status, {
-		'Content-Type': 'text/html;charset=UTF-8',
-		'Content-Length': Buffer.byteLength(html),
-		'Cache-Control': 'no-store',
-		...headers,
-	});
-	res.end(html);
-}
-
-function page(title: string, body: string): string {
-	return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body>
-<h1>Vendor Accounts (emulator)</h1>
-${body}
-</body></html>
-`;
 }
 
 export class Accounts {
@@ -304,18 +133,10 @@ export class Accounts {
 	private readonly clients = new Map<string, ClientRegistration>();
 	private readonly baseUrl: () => string;
 	private readonly tokenErrorStatus: number;
-	private readonly grantCodeTtlMs: number;
 	private readonly accessTokenTtlMs: number;
-
-	private readonly codes = new Map<string, GrantCode>();
-	private readonly refreshTokens = new Map<string, RefreshRecord>();
-	private readonly accessTokens = new Map<string, AccessRecord>();
+	/** Grant codes, refresh and access tokens (accounts-tokens.ts). */
+	private readonly tokens: TokenStore;
 	private readonly pending = new Map<string, PendingAuthorization>();
-	/** family id (refresh token, or a one-off id for online access) -> access tokens, creation order. */
-	private readonly families = new Map<string, string[]>();
-	/** `${clientId}\n${region}` -> grant codes / refresh tokens, creation order (for the limits). */
-	private readonly codesByClient = new Map<string, string[]>();
-	private readonly refreshByClient = new Map<string, string[]>();
 	private counters: AccountsStats = { tokenRequests: 0, refreshRequests: 0, authPageViews: 0 };
 
 	constructor(opts: AccountsOptions) {
@@ -324,8 +145,8 @@ export class Accounts {
 		for (const c of opts.clients) this.clients.set(c.clientId, c);
 		this.baseUrl = opts.baseUrl;
 		this.tokenErrorStatus = opts.tokenErrorStatus ?? 200;
-		this.grantCodeTtlMs = opts.grantCodeTtlMs ?? GRANT_CODE_TTL_MS;
 		this.accessTokenTtlMs = opts.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS;
+		this.tokens = new TokenStore(opts.clock, opts.grantCodeTtlMs ?? GRANT_CODE_TTL_MS, this.accessTokenTtlMs);
 	}
 
 	// ---------------------------------------------------------------- routing
@@ -376,7 +197,7 @@ export class Accounts {
 		const q = url.searchParams;
 		const checked = this.validateAuthorization(q, region);
 		if ('error' in checked) {
-			this.sendAuthError(req, res, checked.error);
+			sendAuthError(req, res, checked.error);
 			return;
 		}
 		const { client, scopes, accessType } = checked;
@@ -396,23 +217,7 @@ export class Accounts {
 		}
 		this.prunePending();
 		this.pending.set(pending.id, pending);
-		const action = `/${encodeURIComponent(region)}/oauth/v2/auth/decision`;
-		const hidden = `<input type="hidden" name="request_id" value="${escapeHtml(pending.id)}">`;
-		const html = page(
-			`Authorize ${client.name}`,
-			`<p><strong id="client-name">${escapeHtml(client.name)}</strong> would like to access your Vendor account data (data center <span id="region">${escapeHtml(region)}</span>).</p>
-<p>Access type: <span id="access-type">${accessType}</span></p>
-<p>Requested permissions:</p>
-<ul id="scopes">
-${scopes.map((s) => `<li class="scope">${escapeHtml(s)}</li>`).join('\n')}
-</ul>
-<form id="consent" method="POST" action="${escapeHtml(action)}">
-${hidden}
-<button type="submit" id="accept" name="decision" value="accept">Accept</button>
-<button type="submit" id="reject" name="decision" value="reject">Reject</button>
-</form>`,
-		);
-		sendHtml(res, 200, html);
+		sendHtml(res, 200, consentPage(client.name, region, accessType, scopes, pending.id));
 	}
 
 	private validateAuthorization(
@@ -444,19 +249,6 @@ ${hidden}
 		return { client, scopes, accessType: accessTypeParam === 'offline' ? 'offline' : 'online' };
 	}
 
-	private sendAuthError(req: IncomingMessage, res: ServerResponse, code: string): void {
-		if (/application\/json/i.test(headerValue(req, 'accept'))) {
-			sendJson(res, 400, { error: code }, { 'X-Error': code });
-			return;
-		}
-		sendHtml(
-			res,
-			400,
-			page('Authorization error', `<p>The authorization request was refused.</p>\n<p id="error">${escapeHtml(code)}</p>`),
-			{ 'X-Error': code },
-		);
-	}
-
 	private handleDecision(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
 		const params = parseBodyParams(req, body);
 		const get = (k: string): string => params.get(k) ?? url.searchParams.get(k) ?? '';
@@ -465,7 +257,7 @@ ${hidden}
 		const pending = this.pending.get(id);
 		if (!pending || pending.region !== region || pending.expiresAt <= this.clock.now() || (decision !== 'accept' && decision !== 'reject')) {
 			// Emulator-only error: the consent step is the emulator's own page.
-			this.sendAuthError(req, res, 'ERROR_invalid_authorization_request');
+			sendAuthError(req, res, 'ERROR_invalid_authorization_request');
 			return;
 		}
 		this.pending.delete(id);
@@ -476,7 +268,7 @@ ${hidden}
 		const target = new URL(p.redirectUri);
 		if (decision === 'accept') {
 			const home = this.accountRegion && this.regions.has(this.accountRegion) ? this.accountRegion : p.region;
-			const code = this.mintGrantCode({ ...p, region: home });
+			const code = this.tokens.mintGrantCode({ ...p, region: home });
 			target.searchParams.set('code', code.code);
 			target.searchParams.set('location', home);
 			target.searchParams.set('accounts-server', this.accountsServer(home));
@@ -486,25 +278,6 @@ ${hidden}
 		if (p.state !== undefined) target.searchParams.set('state', p.state);
 		res.writeHead(302, { Location: target.toString(), 'Content-Length': 0, 'Cache-Control': 'no-store' });
 		res.end();
-	}
-
-	private mintGrantCode(p: PendingAuthorization): GrantCode {
-		const now = this.clock.now();
-		const code: GrantCode = {
-			code: randomToken(),
-			clientId: p.clientId,
-			region: p.region,
-			redirectUri: p.redirectUri,
-			scopes: [...p.scopes],
-			accessType: p.accessType,
-			createdAt: now,
-			expiresAt: now + this.grantCodeTtlMs,
-		};
-		const key = `${p.clientId}\n${p.region}`;
-		this.enforceWindowLimit(this.codesByClient, key, this.codes, MAX_GRANT_CODES_PER_WINDOW, (c) => this.codes.delete(c));
-		this.codes.set(code.code, code);
-		this.pushTo(this.codesByClient, key, code.code);
-		return code;
 	}
 
 	// ---------------------------------------------------------------- step 2: token, refresh
@@ -521,108 +294,57 @@ ${hidden}
 		const clientSecret = params.get('client_secret') || basic?.secret || '';
 		const client = this.clientInRegion(clientId, region);
 		if (!client || this.secretFor(client, region) !== clientSecret) return fail('invalid_client');
+		const answer = grantType === 'authorization_code' ? this.exchangeCode(params, client, region) : this.refresh(params, client, region);
+		if (typeof answer === 'string') return fail(answer);
+		sendJson(res, 200, answer);
+	}
 
-		const now = this.clock.now();
-		if (grantType === 'authorization_code') {
-			const code = this.codes.get(params.get('code') ?? '');
-			if (code && code.region !== region) return fail('invalid_client'); // documented: region mismatch
-			if (!code || code.clientId !== client.clientId) return fail('invalid_code');
-			if (now >= code.expiresAt) {
-				this.codes.delete(code.code);
-				return fail('invalid_code');
-			}
-			if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return fail('invalid_redirect_uri');
-			this.codes.delete(code.code); // single use
-			let family: string;
-			let refreshToken: string | undefined;
-			if (code.accessType === 'offline') {
-				refreshToken = this.mintRefreshToken(client.clientId, region, code.scopes).token;
-				family = refreshToken;
-			} else {
-				family = `online:${randomBytes(8).toString('hex')}`;
-			}
-			const access = this.mintAccessToken(family, client.clientId, region, code.scopes);
-			const out: Record<string, unknown> = { access_token: access.token };
-			if (refreshToken) out.refresh_token = refreshToken;
-			Object.assign(out, {
-				scope: code.scopes.join(' '),
-				api_domain: this.apiDomain(region),
-				token_type: 'Bearer',
-				expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
-				expires_in: this.accessTokenTtlMs, // milliseconds, as in the document's sample
-			});
-			return sendJson(res, 200, out);
+	/** The token answer to a grant code (single use; a refresh token too for offline access), or the error code. */
+	private exchangeCode(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | TokenErrorCode {
+		const code = this.tokens.code(params.get('code') ?? '');
+		if (code && code.region !== region) return 'invalid_client'; // documented: region mismatch
+		if (!code || code.clientId !== client.clientId) return 'invalid_code';
+		if (this.clock.now() >= code.expiresAt) {
+			this.tokens.deleteCode(code.code);
+			return 'invalid_code';
 		}
+		if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return 'invalid_redirect_uri';
+		this.tokens.deleteCode(code.code); // single use
+		let family: string;
+		let refreshToken: string | undefined;
+		if (code.accessType === 'offline') {
+			refreshToken = this.tokens.mintRefreshToken(client.clientId, region, code.scopes).token;
+			family = refreshToken;
+		} else {
+			family = `online:${randomBytes(8).toString('hex')}`;
+		}
+		const access = this.tokens.mintAccessToken(family, client.clientId, region, code.scopes);
+		const out: Record<string, unknown> = { access_token: access.token };
+		if (refreshToken) out.refresh_token = refreshToken;
+		return Object.assign(out, {
+			scope: code.scopes.join(' '),
+			api_domain: this.apiDomain(region),
+			token_type: 'Bearer',
+			expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
+			expires_in: this.accessTokenTtlMs, // milliseconds, as in the document's sample
+		});
+	}
 
-		const rt = this.refreshTokens.get(params.get('refresh_token') ?? '');
-		if (rt && rt.region !== region) return fail('invalid_client'); // documented: region mismatch
-		if (!rt || rt.clientId !== client.clientId) return fail('invalid_code');
+	/** The token answer to a refresh token (a new access token, no new refresh token), or the error code. */
+	private refresh(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | TokenErrorCode {
+		const rt = this.tokens.refreshToken(params.get('refresh_token') ?? '');
+		if (rt && rt.region !== region) return 'invalid_client'; // documented: region mismatch
+		if (!rt || rt.clientId !== client.clientId) return 'invalid_code';
 		// SILENT: optional `scope` / `redirect_uri` on refresh are ignored.
-		const access = this.mintAccessToken(rt.token, rt.clientId, region, rt.scopes);
-		sendJson(res, 200, {
+		const access = this.tokens.mintAccessToken(rt.token, rt.clientId, region, rt.scopes);
+		return {
 			access_token: access.token,
 			scope: rt.scopes.join(' '),
 			api_domain: this.apiDomain(region),
 			token_type: 'Bearer',
 			expires_in: Math.round(this.accessTokenTtlMs / 1000),
 			expires_in_sec: Math.round(this.accessTokenTtlMs / 1000),
-		});
-	}
-
-	private mintRefreshToken(clientId: string, region: string, scopes: string[]): RefreshRecord {
-		const rec: RefreshRecord = { token: randomToken(), clientId, region, scopes: [...scopes], createdAt: this.clock.now() };
-		const key = `${clientId}\n${region}`;
-		this.enforceWindowLimit(this.refreshByClient, key, this.refreshTokens, MAX_REFRESH_TOKENS_PER_WINDOW, (t) => {
-			// The 21st deletes the first: that refresh token stops working; its access tokens run out normally.
-			this.refreshTokens.delete(t);
-			this.families.delete(t);
-		});
-		this.refreshTokens.set(rec.token, rec);
-		this.pushTo(this.refreshByClient, key, rec.token);
-		return rec;
-	}
-
-	private mintAccessToken(family: string, clientId: string, region: string, scopes: string[]): AccessRecord {
-		const now = this.clock.now();
-		const rec: AccessRecord = {
-			token: randomToken(),
-			info: { clientId, region, scopes: [...scopes], expiresAt: now + this.accessTokenTtlMs },
-			family,
-			createdAt: now,
 		};
-		this.enforceWindowLimit(this.families, family, this.accessTokens, MAX_ACCESS_TOKENS_PER_WINDOW, (t) => this.accessTokens.delete(t));
-		this.accessTokens.set(rec.token, rec);
-		this.pushTo(this.families, family, rec.token);
-		return rec;
-	}
-
-	/**
-	 * Drops entries of `index[key]` that no longer exist, then, if `max` of them were created inside
-	 * the last 10 minutes, deletes the first created of those (so the new one is the max-th).
-	 */
-	private enforceWindowLimit(
-		index: Map<string, string[]>,
-		key: string,
-		store: Map<string, { createdAt: number }>,
-		max: number,
-		remove: (id: string) => void,
-	): void {
-		const since = this.clock.now() - LIMIT_WINDOW_MS;
-		const live = (index.get(key) ?? []).filter((id) => store.has(id));
-		const inWindow = live.filter((id) => (store.get(id)?.createdAt ?? -Infinity) > since);
-		let kept = live;
-		if (inWindow.length >= max) {
-			const victims = new Set(inWindow.slice(0, inWindow.length - max + 1));
-			for (const v of victims) remove(v);
-			kept = live.filter((id) => !victims.has(id));
-		}
-		index.set(key, kept);
-	}
-
-	private pushTo(index: Map<string, string[]>, key: string, id: string): void {
-		const list = index.get(key);
-		if (list) list.push(id);
-		else index.set(key, [id]);
 	}
 
 	// ---------------------------------------------------------------- revoke
@@ -630,10 +352,10 @@ ${hidden}
 	private handleRevoke(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
 		const params = parseBodyParams(req, body);
 		const token = url.searchParams.get('token') ?? params.get('token') ?? '';
-		const rt = this.refreshTokens.get(token);
+		const rt = this.tokens.refreshToken(token);
 		if (rt && rt.region === region) this.revokeRefreshToken(token);
-		const at = this.accessTokens.get(token);
-		if (at && at.info.region === region) this.accessTokens.delete(token);
+		const at = this.tokens.accessToken(token);
+		if (at && at.info.region === region) this.tokens.deleteAccessToken(token);
 		sendJson(res, 200, { status: 'success' });
 	}
 
@@ -641,12 +363,7 @@ ${hidden}
 
 	/** Checks the token of an `Authorization: Vendor-oauthtoken <token>` header for a call to `region`. */
 	checkAccessToken(token: string | undefined, region: string): CheckAccessTokenResult {
-		if (!token) return { ok: false, reason: 'missing' };
-		const rec = this.accessTokens.get(token);
-		if (!rec) return { ok: false, reason: 'unknown' };
-		if (rec.info.region !== region) return { ok: false, reason: 'wrong_region' };
-		if (this.clock.now() >= rec.info.expiresAt) return { ok: false, reason: 'expired' };
-		return { ok: true, info: { ...rec.info, scopes: [...rec.info.scopes] } };
+		return this.tokens.checkAccessToken(token, region);
 	}
 
 	/** True when one of the granted scopes covers `required` (same service+name; same operation or ALL). */
@@ -658,15 +375,12 @@ ${hidden}
 
 	/** Makes every access token minted so far expired (refresh tokens keep working). */
 	expireAllAccessTokens(): void {
-		const now = this.clock.now();
-		for (const rec of this.accessTokens.values()) rec.info.expiresAt = Math.min(rec.info.expiresAt, now);
+		this.tokens.expireAllAccessTokens();
 	}
 
 	/** Revokes a refresh token and every access token minted from it (any region). */
 	revokeRefreshToken(refreshToken: string): void {
-		if (!this.refreshTokens.delete(refreshToken)) return;
-		for (const t of this.families.get(refreshToken) ?? []) this.accessTokens.delete(t);
-		this.families.delete(refreshToken);
+		this.tokens.revokeRefreshToken(refreshToken);
 	}
 
 	/** Mints an offline token pair directly (as if the consent and code exchange had happened). */
@@ -685,8 +399,8 @@ ${hidden}
 		}
 		const bad = opts.scopes.filter((s) => !isValidScope(s));
 		if (opts.scopes.length === 0 || bad.length > 0) throw new Error(`issueTokens: invalid scopes: ${bad.join(', ')}`);
-		const rt = this.mintRefreshToken(opts.clientId, opts.region, opts.scopes);
-		const at = this.mintAccessToken(rt.token, opts.clientId, opts.region, opts.scopes);
+		const rt = this.tokens.mintRefreshToken(opts.clientId, opts.region, opts.scopes);
+		const at = this.tokens.mintAccessToken(rt.token, opts.clientId, opts.region, opts.scopes);
 		return {
 			access_token: at.token,
 			refresh_token: rt.token,
@@ -704,9 +418,8 @@ ${hidden}
 
 	/** Forgets every code and token and zeroes the stats (clients, regions and switches stay). */
 	reset(): void {
-		for (const m of [this.codes, this.refreshTokens, this.accessTokens, this.pending, this.families, this.codesByClient, this.refreshByClient]) {
-			m.clear();
-		}
+		this.tokens.clear();
+		this.pending.clear();
 		this.counters = { tokenRequests: 0, refreshRequests: 0, authPageViews: 0 };
 		this.autoDecision = null;
 		this.accountRegion = null;

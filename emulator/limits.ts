@@ -1,4 +1,10 @@
 /**
+ * The rate limits: project management's per region and OAuth client (`ProjectLimits`) and,
+ * off by default, the accounting areas' per organization (`OrganizationLimits`).
+ *
+ * Project management: `limit` requests per sliding `windowMs`; the next
+ * request starts a block of `blockMs` during which every request is refused.
+ *
  * The accounting areas' request limit as the service's help pages give it (not the documents):
  * `limit` requests per minute per organization, HTTP 429 past it, no block; shared by every
  * integration of the organization, so the emulator counts per region and organization, whatever
@@ -19,6 +25,41 @@ export interface OrganizationRateLimit {
 	windowMs: number;
 	/** Send `Retry-After` with the 429 (default off: nothing says the service sends it). */
 	retryAfter?: boolean;
+}
+
+export interface ProjectRateLimit {
+	limit: number;
+	windowMs: number;
+	blockMs: number;
+}
+
+export class ProjectLimits {
+	private readonly states = new Map<string, { hits: number[]; blockedUntil: number }>();
+
+	constructor(
+		readonly rule: ProjectRateLimit,
+		private readonly clock: Clock,
+	) {}
+
+	/** Counts a request of `key` (region and client) and returns undefined, or, blocked, how long (ms) the block lasts. */
+	hit(key: string): number | undefined {
+		const now = this.clock.now();
+		const state = this.states.get(key) ?? { hits: [], blockedUntil: 0 };
+		this.states.set(key, state);
+		if (now < state.blockedUntil) return state.blockedUntil - now;
+		state.hits = state.hits.filter((t) => t > now - this.rule.windowMs);
+		if (state.hits.length >= this.rule.limit) {
+			state.blockedUntil = now + this.rule.blockMs;
+			state.hits = [];
+			return this.rule.blockMs;
+		}
+		state.hits.push(now);
+		return undefined;
+	}
+
+	reset(): void {
+		this.states.clear();
+	}
 }
 
 export class OrganizationLimits {
