@@ -10,7 +10,8 @@
  *
  * and the calls a day a quiet poll every minute (n8n's default Poll Times) would make, before
  * the trigger's Max API Calls per Day spaces the polls (the figures are measured with the
- * budget out of the way). Calls are the requests the emulator received; the pacing of the
+ * budget out of the way). Calls are the requests the emulator received (through the answer proxy
+ * that dates its answers by the emulator's clock); the pacing of the
  * areas is set out of the way too (the count is what is measured, not the time). Prints one
  * markdown table per N, then one with the quiet-poll column of every N.
  *
@@ -25,6 +26,7 @@ import { pollOnce } from '../test/harness';
 import { console, process } from '../test/host/globals';
 import { vendorNode, WorkflowEnv } from '../test/workflows/support';
 import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';
+import { datedByServiceClock } from '../test/workflows/trigger-service';
 
 interface Row {
 	label: string;
@@ -41,6 +43,8 @@ async function measure(n: number): Promise<Row[]> {
 	// the emulator's clock starts at n8n's (real) now: the date window reads today's dates
 	const clock = new Clock();
 	const env = await new WorkflowEnv().start({ clock, rateLimit: { limit: 1_000_000_000, windowMs: 120_000, blockMs: 1 } });
+	// the service's time (its answers' Date headers) is the emulator's clock, as for the tests
+	const proxy = await datedByServiceClock(env, clock);
 	try {
 		const account: Account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
 		seedAccount(account, n);
@@ -71,6 +75,7 @@ async function measure(n: number): Promise<Row[]> {
 		}
 		return rows;
 	} finally {
+		await proxy.close();
 		await env.stop();
 	}
 }

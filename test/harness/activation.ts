@@ -7,28 +7,55 @@
  * node sets Poll Times, the cron is once a year, so it never fires during a test: the test
  * runs the scheduled poll itself (`poll()`), exactly as the cron's tick would.
  *
- * Written for the installed n8n-core (2.11.1): its ScheduledTaskManager and TriggersAndPollers
- * are not exported, so they are read from their files (this module is not loaded by the
- * version matrix).
+ * Runs on the installed n8n-core (2.11.1) and, in the version matrix's child process
+ * (test/matrix/target-runner.ts), on each release's own: the scheduler, the pollers and
+ * ActiveWorkflows come from n8n's dependency container (each release wires its own
+ * constructor arguments); what n8n-core does not export is read from its file beside its
+ * main module.
  */
-import { Logger } from '@n8n/backend-common';
-import { ActiveWorkflows, ErrorReporter, InstanceSettings, PollContext, Tracing } from 'n8n-core';
+import * as core from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, WorkflowActivateMode } from 'n8n-workflow';
 
+import { dirname, join } from '../host/path';
 import { singleNode, type SingleNodeOptions } from './index';
 import { Container } from './setup';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { ScheduledTaskManager } = require('n8n-core/dist/execution-engine/scheduled-task-manager') as {
-	ScheduledTaskManager: new (settings: InstanceSettings, logger: Logger, config: { activeInterval: number }, errorReporter: ErrorReporter) => ScheduledTasks;
-};
-const { TriggersAndPollers } = require('n8n-core/dist/execution-engine/triggers-and-pollers') as { TriggersAndPollers: new () => unknown };
-const { commonPollingParameters } = require('n8n-core/dist/nodes-loader/constants') as { commonPollingParameters: INodeProperties[] };
-/* eslint-enable @typescript-eslint/no-require-imports */
+/** An n8n-core export, or (not exported by this release) the named export of its file under n8n-core's dist/. */
+function coreInternal<T>(name: string, file: string): T {
+	const exported = (core as unknown as Record<string, unknown>)[name];
+	if (exported !== undefined) return exported as T;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const loaded = require(join(dirname(require.resolve('n8n-core')), file)) as Record<string, unknown>;
+	if (loaded[name] === undefined) throw new Error(`n8n-core has no ${name} (looked in its exports and in dist/${file})`);
+	return loaded[name] as T;
+}
 
+/** The scheduler's registration: `registerCron` (n8n up to 2.40), `register` (2.41); the tick is the last argument of both. */
 interface ScheduledTasks {
-	registerCron(ctx: { workflowId: string; expression: string }, onTick: () => void): void;
-	deregisterAllCrons(): void;
+	registerCron?(...args: unknown[]): unknown;
+	register?(...args: unknown[]): unknown;
+}
+
+/** n8n's holder of active triggers: `ActiveWorkflows.add` (up to 2.40), `ActiveWorkflowTriggers.addAllTriggers` (2.41). */
+interface ActiveTriggers {
+	isActive(id: string): boolean;
+	remove(id: string): Promise<unknown>;
+	add?(...args: unknown[]): Promise<void>;
+	addAllTriggers?(...args: unknown[]): Promise<void>;
+}
+
+function activeTriggers(): ActiveTriggers {
+	const exported = core as unknown as Record<string, unknown>;
+	const Type = (exported.ActiveWorkflowTriggers ?? exported.ActiveWorkflows) as Service<ActiveTriggers>;
+	return Container.get(Type as never);
+}
+
+/** A class the container builds (its constructor's arguments are the container's business). */
+type Service<T> = new (...args: never[]) => T;
+
+/** n8n's ScheduledTaskManager: one per process, as n8n has it. */
+function scheduler(): ScheduledTasks {
+	return Container.get(coreInternal<Service<ScheduledTasks>>('ScheduledTaskManager', 'execution-engine/scheduled-task-manager') as never);
 }
 
 /** Once a year (1 January, 00:00): registered for real, never due while a test runs. */
@@ -61,7 +88,7 @@ function asLoadedByN8n(Type: new () => INodeType): new () => INodeType {
 	return class extends Type {
 		constructor() {
 			super();
-			if (this.description.polling) this.description = { ...this.description, properties: [...commonPollingParameters, ...this.description.properties] };
+			if (this.description.polling) this.description = { ...this.description, properties: [...coreInternal<INodeProperties[]>('commonPollingParameters', 'nodes-loader/constants'), ...this.description.properties] };
 		}
 	};
 }
@@ -73,28 +100,28 @@ function asLoadedByN8n(Type: new () => INodeType): new () => INodeType {
 export async function activateTrigger(opts: ActivationOptions): Promise<ActiveTrigger> {
 	const node = { ...opts.node, parameters: { pollTimes: YEARLY_POLL, ...opts.node.parameters } };
 	const { workflow, additionalData } = singleNode({ ...opts, node, nodeType: asLoadedByN8n(opts.nodeType as new () => INodeType) }, 'trigger');
-	const logger = Container.get(Logger);
-	const errorReporter = Container.get(ErrorReporter);
-	const scheduler = new ScheduledTaskManager(Container.get(InstanceSettings), logger, { activeInterval: 0 }, errorReporter);
+	const tasks = scheduler();
 	const ticks: Array<() => void> = [];
-	const register = scheduler.registerCron.bind(scheduler);
-	scheduler.registerCron = (ctx, onTick) => {
-		ticks.push(onTick);
-		register(ctx, onTick);
+	// the cron's tick is the last argument of every release's registration
+	const method = typeof tasks.register === 'function' ? 'register' : 'registerCron';
+	const register = tasks[method] as (...args: unknown[]) => unknown;
+	tasks[method] = (...args: unknown[]) => {
+		ticks.push(args[args.length - 1] as () => void);
+		return register.apply(tasks, args);
 	};
-	const active = new ActiveWorkflows(logger, scheduler as never, new TriggersAndPollers() as never, errorReporter, Container.get(Tracing));
+	const active = activeTriggers();
 	const emitted: INodeExecutionData[][][] = [];
 	const errors: Error[] = [];
 	const id = String(workflow.id);
 	const activation = opts.activation ?? 'activate';
-	const getPollFunctions = (...[wf, n, data, mode, how]: ConstructorParameters<typeof PollContext>) =>
-		new PollContext(wf, n, data, mode, how, (data) => emitted.push(data), (error) => errors.push(error));
+	const getPollFunctions = (...[wf, n, data, mode, how]: ConstructorParameters<typeof core.PollContext>) =>
+		new core.PollContext(wf, n, data, mode, how, (data) => emitted.push(data), (error) => errors.push(error));
 	const noTriggerFunctions = () => {
 		throw new Error('the harness activates polling triggers only');
 	};
-	await active.add(id, workflow, additionalData, 'trigger', activation, noTriggerFunctions, getPollFunctions).catch((error: unknown) => {
-		scheduler.deregisterAllCrons();
-		throw error;
+	const add = (active.addAllTriggers ?? active.add) as (...args: unknown[]) => Promise<void>;
+	await add.call(active, id, workflow, additionalData, 'trigger', activation, noTriggerFunctions, getPollFunctions).finally(() => {
+		tasks[method] = register;
 	});
 	return {
 		isActive: () => active.isActive(id),
@@ -108,8 +135,8 @@ export async function activateTrigger(opts: ActivationOptions): Promise<ActiveTr
 		errors,
 		staticData: () => JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
 		deactivate: async () => {
+			// its crons stop with it
 			await active.remove(id);
-			scheduler.deregisterAllCrons();
 		},
 	};
 }

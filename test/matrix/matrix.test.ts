@@ -17,6 +17,13 @@
  *   c        a 503 once: the read waits, is retried and succeeds (the emulator saw it twice)
  *   d        Vendor Projects over the (scaled-down) pacing rule: every request succeeds, none gets a 429
  *   e        a stop during a 20-minute Retry-After wait ends the run as canceled, long before the wait would
+ *   f        Books Trigger activated during an outage (every call 503) with the release's own ActiveWorkflows:
+ *            the activation returns at once and keeps the trigger; n8n stops, an invoice is made, n8n starts
+ *            again ('init', the kept state): the invoice made while n8n was down is emitted once
+ *
+ * MATRIX_COMPILE_SOURCES=1 compiles this checkout's nodes/ and credentials/ over the installed
+ * package's dist/ (for a run without a fresh `npm run build`; `npm test` builds dist/ first).
+ * MATRIX_RELEASES=2.41.1,2.40.7 runs only those releases.
  *
  * One line per release sums it up on stdout at the end (release, n8n-core, n8n-workflow, zod,
  * Node, results). Needs `dist/` (`npm test` builds it before jest).
@@ -32,7 +39,9 @@ import type { RecordedRequest } from '../../emulator/server';
 import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson } from '../packaging/n8n-install';
 import { chain, connectedCredential, WorkflowEnv } from '../workflows/support';
 import { ensureReleaseInstalled, type ReleaseInstall } from './install';
-import { N8N_RELEASES, type N8nRelease } from './releases';
+import { N8N_RELEASES as ALL_RELEASES, type N8nRelease } from './releases';
+import { datedByServiceClock } from '../workflows/trigger-service';
+import { execFileSync } from '../host/child_process';
 import { TargetProcess } from './target-process';
 import type { RunnerReady, RunnerRunResult } from './target-runner';
 import { process } from '../host/globals';
@@ -45,14 +54,16 @@ const PACING_RULE = { limit: 2, windowMs: 1_500, blockMs: 3_000 };
 /** Scenario e: a Retry-After far longer than any test may take; the stop must end the wait. */
 const RETRY_AFTER_SECONDS = 20 * 60;
 
-const SCENARIOS = ['modules', 'a', 'b', 'c', 'd', 'e'] as const;
+const SCENARIOS = ['modules', 'a', 'b', 'c', 'd', 'e', 'f'] as const;
+/** The releases to run (MATRIX_RELEASES: a comma-separated list of n8n versions), all by default. */
+const RELEASES = process.env.MATRIX_RELEASES ? ALL_RELEASES.filter((r) => process.env.MATRIX_RELEASES!.split(',').includes(r.n8n)) : ALL_RELEASES;
 type Scenario = (typeof SCENARIOS)[number];
 
 const pkg = readPackageJson(PROJECT_ROOT);
-const results = new Map<string, Map<Scenario, string>>(N8N_RELEASES.map((r) => [r.n8n, new Map()]));
+const results = new Map<string, Map<Scenario, string>>(RELEASES.map((r) => [r.n8n, new Map()]));
 const seen = new Map<string, RunnerReady>();
 /** How the harness adapted to each release (feature detection), for the report. */
-const adapted = new Map<string, Set<string>>(N8N_RELEASES.map((r) => [r.n8n, new Set()]));
+const adapted = new Map<string, Set<string>>(RELEASES.map((r) => [r.n8n, new Set()]));
 
 let userFolder: string;
 let packageDir: string;
@@ -77,23 +88,27 @@ function limited<T, R>(items: readonly T[], limit: number, task: (item: T) => Pr
 beforeAll(async () => {
 	assertDistBuilt();
 	// the releases' installs start now, two at a time, while the package is packed
-	limited(N8N_RELEASES, 2, ensureReleaseInstalled).forEach((promise, i) => {
+	limited(RELEASES, 2, ensureReleaseInstalled).forEach((promise, i) => {
 		promise.catch(() => undefined); // awaited (and reported) by the release's own beforeAll
-		installs.set(N8N_RELEASES[i].n8n, promise);
+		installs.set(RELEASES[i].n8n, promise);
 	});
 	userFolder = realpathSync(mkdtempSync(join(tmpdir(), 'n8n-matrix-user-')));
 	packageDir = (await packAndInstallLikeN8n(userFolder)).packageDir;
+	if (process.env.MATRIX_COMPILE_SOURCES === '1') {
+		const out = join(packageDir, 'dist');
+		execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PROJECT_ROOT, 'tsconfig.json'), '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo')], { cwd: PROJECT_ROOT });
+	}
 }, INSTALL_TIMEOUT_MS);
 
 afterAll(() => {
 	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
-	const lines = N8N_RELEASES.map((release) => {
+	const lines = RELEASES.map((release) => {
 		const ready = seen.get(release.n8n);
 		const version = (name: string, wanted: string) => ready?.harnessModules[name]?.version ?? `${wanted}?`;
 		const outcome = SCENARIOS.map((s) => `${s}:${results.get(release.n8n)?.get(s) ?? 'not run'}`).join(' ');
 		return `n8n ${release.n8n} | n8n-core ${version('n8n-core', release.n8nCore)} | n8n-workflow ${version('n8n-workflow', release.n8nWorkflow)} | zod ${version('zod', release.zod)} | Node ${ready?.node ?? process.version} | ${outcome}`;
 	});
-	const adaptations = N8N_RELEASES.map((release) => `n8n ${release.n8n}: ${[...(adapted.get(release.n8n) ?? [])].join('; ') || 'none'}`);
+	const adaptations = RELEASES.map((release) => `n8n ${release.n8n}: ${[...(adapted.get(release.n8n) ?? [])].join('; ') || 'none'}`);
 	process.stdout.write(`\nversion matrix (test/matrix):\n${lines.join('\n')}\nharness adaptations:\n${adaptations.join('\n')}\n`);
 });
 
@@ -133,7 +148,7 @@ function summaryOf(error: Error): string {
 	return text.length > 200 ? `${text.slice(0, 197)}...` : text || 'failed';
 }
 
-describe.each(N8N_RELEASES.map((release) => [release.n8n, release] as const))('n8n %s', (_name, release: N8nRelease) => {
+describe.each(RELEASES.map((release) => [release.n8n, release] as const))('n8n %s', (_name, release: N8nRelease) => {
 	const env = new WorkflowEnv();
 	const child = new TargetProcess();
 	/** A workflow on the release's engine (the harness's adaptations noted for the report). */
@@ -270,6 +285,39 @@ describe.each(N8N_RELEASES.map((release) => [release.n8n, release] as const))('n
 		expect(run.outputs.Portal).toHaveLength(requests);
 		const projects = env.apiRequests().filter((r) => r.area === 'projects');
 		expect(statuses(projects)).toEqual(Array.from({ length: requests }, () => 200));
+	});
+
+	scenario('f', "a trigger activated during an outage stays active and, after n8n starts again, emits the invoice made while n8n was down, once", async () => {
+		const proxy = await datedByServiceClock(env, env.em.clock);
+		try {
+			const customer = String(env.orgTenant().all('customers')[0].customer_id);
+			const newInvoice = async () => String((await env.newInvoice(customer, 10)).id);
+			await newInvoice();
+			// activation begins in a later second of the service's clock (the emulator's clock stands still)
+			env.em.clock.advance(2_000);
+			env.em.clearRequests();
+			const trigger = { nodeName: 'vendorBooksTrigger', parameters: { organizationId: env.org, event: 'invoiceCreated' }, credentials: env.credentials };
+			env.em.faults.next(100, { kind: 'status', status: 503 }, 'books');
+			const activated = await child.activate(trigger);
+			expect(activated).toMatchObject({ active: true, scheduled: 1, emitted: [], errors: [] });
+			// the poll at activation made one call and did not wait (n8n 2.41 gives the activation 84 s)
+			expect(statuses(env.apiRequests())).toEqual([503]);
+			expect(activated.durationMs).toBeLessThan(30_000);
+			// n8n stops; an invoice is made; the outage is over; n8n starts again with the kept state
+			await child.deactivate(activated.key);
+			env.em.faults.clear();
+			env.em.clock.advance(2_000);
+			const whileDown = await newInvoice();
+			const restarted = await child.activate({ ...trigger, staticData: activated.staticData, activation: 'init' });
+			expect(restarted).toMatchObject({ active: true, scheduled: 1, errors: [] });
+			env.em.clock.advance(5 * 60_000);
+			const polled = await child.poll(restarted.key);
+			expect(polled.errors).toEqual([]);
+			expect(polled.emitted.map((r) => String(r.invoice_id))).toEqual([whileDown]);
+			await child.deactivate(restarted.key);
+		} finally {
+			await proxy.close();
+		}
 	});
 
 	scenario('e', 'a stop during a 20-minute Retry-After wait ends the run as canceled, long before the wait would', async () => {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from '../host/child_process';
 import { join } from '../host/path';
 
 import type { HarnessCredential, HarnessWorkflow } from '../harness';
-import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError } from './target-runner';
+import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError, TriggerActivation, TriggerState } from './target-runner';
 import { process, setTimeout, clearTimeout } from '../host/globals';
 
 const ENTRY = join(module.path, 'matrix-child.js');
@@ -121,6 +121,21 @@ export class TargetProcess {
 	/** Sets the pacing rule in the installed package's own pacing module (the instance its nodes use). */
 	async setPacingRule(rule: PacingRule): Promise<{ file: string; wasLoadedByTheNodes: boolean; rule: PacingRule }> {
 		return await this.request({ cmd: 'setPacingRule', rule });
+	}
+
+	/** Activates a polling trigger of the installed package through the release's own ActiveWorkflows (test/harness/activation.ts). */
+	async activate(activation: TriggerActivation): Promise<TriggerState> {
+		return await this.request({ cmd: 'activate', activation });
+	}
+
+	/** Runs the poll the release registered with its cron for that trigger, as a tick does. */
+	async poll(key: string): Promise<TriggerState> {
+		return await this.request({ cmd: 'poll', key });
+	}
+
+	/** Deactivates that trigger (its crons stop), as n8n does when it stops. */
+	async deactivate(key: string): Promise<void> {
+		await this.request({ cmd: 'deactivate', key });
 	}
 
 	/** Asks the child to exit; kills it if it does not within a few seconds. */

@@ -15,9 +15,10 @@
  * and answers `{ id, ok: true, value }` or `{ id, ok: false, error }`.
  */
 import { harnessAdaptations, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../harness';
+import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { asClass, loadInstalledPackage, type ChildResult } from '../packaging/load-and-run';
 
-import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { readFileSync } from '../host/fs';
 import { createRequire } from '../host/module';
 import { join, sep } from '../host/path';
@@ -32,6 +33,9 @@ export interface PacingRule {
 export type RunnerRequest =
 	| { id: number; cmd: 'run'; workflow: HarnessWorkflow; credentials: HarnessCredential[]; timeoutMs?: number }
 	| { id: number; cmd: 'setPacingRule'; rule: PacingRule }
+	| { id: number; cmd: 'activate'; activation: TriggerActivation }
+	| { id: number; cmd: 'poll'; key: string }
+	| { id: number; cmd: 'deactivate'; key: string }
 	| { id: number; cmd: 'cancel' }
 	| { id: number; cmd: 'exit' };
 
@@ -70,6 +74,28 @@ export interface RunnerReady {
 	adaptations: string[];
 	/** Native addons (`*.node`) loaded in this process (none expected: installs skip install scripts). */
 	nativeAddons: string[];
+}
+
+/** A polling trigger of the installed package activated on the release's own engine (test/harness/activation.ts). */
+export interface TriggerActivation {
+	/** The node type's name, e.g. `vendorBooksTrigger`. */
+	nodeName: string;
+	parameters: IDataObject;
+	credentials: HarnessCredential[];
+	staticData?: IDataObject;
+	/** 'activate' (default) or 'init' (a start of n8n). */
+	activation?: 'activate' | 'init';
+}
+
+/** What an activation or a scheduled poll left: n8n holds the workflow active, the emitted records, the errors, the state. */
+export interface TriggerState {
+	key: string;
+	active: boolean;
+	scheduled: number;
+	emitted: IDataObject[];
+	errors: string[];
+	staticData: IDataObject;
+	durationMs: number;
 }
 
 export interface RunnerRunResult {
@@ -186,6 +212,38 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 			});
 		});
 
+		const triggers = new Map<string, ActiveTrigger>();
+		const stateOf = (key: string, trigger: ActiveTrigger, started: number): TriggerState => ({
+			key,
+			active: trigger.isActive(),
+			scheduled: trigger.scheduled,
+			emitted: trigger.emitted.flatMap((run) => run[0].map((item) => item.json)),
+			errors: trigger.errors.map((e) => e.message),
+			staticData: trigger.staticData(),
+			durationMs: Date.now() - started,
+		});
+
+		/** Activates the installed package's trigger as this release does; kept for 'poll' and 'deactivate'. */
+		async function activate(a: TriggerActivation): Promise<TriggerState> {
+			const nodeType = nodeTypes.find((type) => (new type() as INodeType).description?.name === a.nodeName);
+			if (!nodeType) throw new Error(`the installed package has no node ${a.nodeName}`);
+			const credential = a.credentials[0];
+			const node = {
+				id: 'trigger-node',
+				name: 'Trigger',
+				type: `${loader.packageName}.${a.nodeName}`,
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: a.parameters as INodeParameters,
+				credentials: { vendorOAuth2Api: { id: credential.id, name: credential.name } },
+			};
+			const started = Date.now();
+			const trigger = await activateTrigger({ nodeType, node, credentials: a.credentials, credentialTypes, staticData: a.staticData, packageName: loader.packageName, activation: a.activation });
+			const key = String(triggers.size + 1);
+			triggers.set(key, trigger);
+			return stateOf(key, trigger, started);
+		}
+
 		async function handle(request: RunnerRequest): Promise<unknown> {
 			switch (request.cmd) {
 				case 'run': {
@@ -227,6 +285,19 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 					pacing.setPacingRule(request.rule);
 					return { file: pacingFile, wasLoadedByTheNodes: loaded, rule: pacing.getPacingRule() };
 				}
+				case 'activate':
+					return await activate(request.activation);
+				case 'poll': {
+					const trigger = triggers.get(request.key);
+					if (!trigger) throw new Error(`no active trigger ${request.key}`);
+					const started = Date.now();
+					await trigger.poll();
+					return stateOf(request.key, trigger, started);
+				}
+				case 'deactivate':
+					await triggers.get(request.key)?.deactivate();
+					triggers.delete(request.key);
+					return { deactivated: request.key };
 				case 'exit':
 					return { exiting: true };
 				case 'cancel':

@@ -8,10 +8,14 @@
  * each record once, and not the records that existed before activation. A permanent failure
  * (a revoked refresh token, an unknown organization, bad input) still fails the activation.
  *
+ * The poll at activation never waits on the service (n8n gives the activation a deadline):
+ * one call, and a transient answer ends it at once.
+ *
  * Time: n8n's clock (Date, faked here; timers stay real) and the emulator's clock move
- * together, only when the test says so (`later`). The tests run the poll n8n handed the
- * cron instead of waiting for the cron. The tests of the "since" time fake n8n's timers too,
- * so that the transport's waits before a retry (1 s, 2 s, 4 s) pass on that clock (`pass`).
+ * together, only when the test says so (`later`), n8n's possibly minutes off the service's
+ * (`setSkew`). The emulator's answers are dated by its clock (./trigger-service.ts): that is
+ * the service's time the triggers read. The tests run the poll n8n handed the cron instead of
+ * waiting for the cron.
  */
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeType } from 'n8n-workflow';
@@ -19,7 +23,6 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
-import * as wait from '../../nodes/shared/api/wait';
 import { timeOf } from '../../nodes/shared/poll/read';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
@@ -27,7 +30,8 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
-import { until } from '../tools/fake-timers';
+import { jsonAnswer, type AnswerProxy } from '../tools/answer-proxy';
+import { datedByServiceClock } from './trigger-service';
 import { timestamp } from '../../emulator/rules/common';
 import { Container } from '../harness/setup';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
@@ -36,11 +40,22 @@ import { byId, vendorNode, WorkflowEnv } from './support';
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const env = new WorkflowEnv();
 const clock = new Clock({ start: T0 });
+/** The emulator behind a proxy that dates its answers by its clock (the service's time). */
+let proxy: AnswerProxy;
+
+/** How far n8n's clock is ahead of the service's (the emulator's), ms; negative: behind. */
+let skew = 0;
 
 /** Moves n8n's clock and the emulator's together. */
 function later(ms: number): void {
 	clock.advance(ms);
-	jest.setSystemTime(clock.now());
+	jest.setSystemTime(clock.now() + skew);
+}
+
+/** Sets n8n's clock `ms` ahead of the service's (behind when negative). */
+function setSkew(ms: number): void {
+	skew = ms;
+	later(0);
 }
 
 const warn = jest.spyOn(Container.get(Logger), 'warn');
@@ -53,8 +68,10 @@ beforeAll(async () => {
 	// only Date is faked: the transport's timers run as usual
 	jest.useFakeTimers({ now: T0, doNotFake: [...REAL, 'setTimeout', 'clearTimeout'] });
 	await env.start({ demo: true, clock });
+	proxy = await datedByServiceClock(env, clock);
 });
 afterAll(async () => {
+	await proxy.close();
 	await env.stop();
 	jest.useRealTimers();
 });
@@ -134,7 +151,7 @@ test('Vendor Projects Trigger activated during a rate-limit block: stays active,
 
 	// The block lifts: the projects created since activation, each once; not the one from before.
 	later(30 * 60_000);
-	const c = await newProject('Gamma');
+	const c = await newProject("Gamma");
 	await trigger.poll();
 	expect(emittedIds(trigger, 'id')).toEqual([a, b, c]);
 	expect(emittedIds(trigger, 'id')).not.toContain(before);
@@ -152,11 +169,12 @@ test('Vendor Books Trigger activated while the API answers 503: stays active; af
 	await newEstimate();
 	later(1_000);
 	env.em.clearRequests();
-	// every attempt of the read (first try and 3 retries) answered 503, at once
+	// the outage lasts: every attempt would be answered 503; the poll at activation makes one (it never waits)
 	env.em.faults.next(4, { kind: 'status', status: 503, retryAfter: 0 }, 'books');
 	const trigger = await activate(VendorBooksTrigger, { organizationId: org, event: 'estimateCreated' });
 	expect(trigger.isActive()).toBe(true);
-	expect(env.apiRequests().map((r) => r.status)).toEqual([503, 503, 503, 503]);
+	expect(env.apiRequests().map((r) => r.status)).toEqual([503]);
+	env.em.faults.clear();
 	expect(warnings()).toEqual([expect.stringContaining('did not succeed: Service unavailable. Try again later. (code 503)')]);
 
 	later(1_000);
@@ -174,6 +192,8 @@ test('Vendor Books Trigger activated while the API answers 503: stays active; af
 test('Vendor Books Trigger: a later poll answered 503 is reported through n8n (it throws), as before', async () => {
 	const trigger = await activate(VendorBooksTrigger, { organizationId: env.org, event: 'estimateCreated' });
 	expect(trigger.emitted).toEqual([]);
+	// past the first scheduled poll right after the activation (skipped without a call)
+	later(5 * 60_000);
 	env.em.faults.next(4, { kind: 'status', status: 503, retryAfter: 0 }, 'books');
 	await trigger.poll();
 	expect(trigger.errors.map((e) => e.message)).toEqual(['Service unavailable. Try again later. (code 503)']);
@@ -191,7 +211,7 @@ test('n8n restarts during an outage: the kept state is kept, and the next poll e
 	const state = first.staticData();
 	await first.deactivate();
 
-	env.em.faults.next(4, { kind: 'status', status: 503, retryAfter: 0 }, 'books');
+	env.em.faults.next(1, { kind: 'status', status: 503, retryAfter: 0 }, 'books');
 	const restarted = await activateTrigger({
 		nodeType: VendorBooksTrigger,
 		node: vendorNode(VendorBooksTrigger, { organizationId: env.org, event: 'estimateCreated' }, 'Trigger'),
@@ -229,7 +249,7 @@ test('a token endpoint that does not answer at activation: stays active; the nex
 	expect(env.tokenRequests().map((r) => r.status)).toEqual([503, 200]);
 });
 
-describe('the "since" time is when activation began, before its first request', () => {
+describe('the poll at activation never waits; the "since" time is when activation began on the service\'s clock, to the second', () => {
 	/** One event: `prepare` makes its records before activation and returns what makes one meanwhile (its id). */
 	interface Case {
 		event: string;
@@ -319,55 +339,39 @@ describe('the "since" time is when activation began, before its first request', 
 		},
 	];
 
-	const pauses = jest.spyOn(wait, 'pause');
-	/** The transport's waits before a retry begun so far (the Timeout watcher's ticks are shorter). */
-	const retryWaits = () => pauses.mock.calls.filter(([ms]) => ms >= 1_000).length;
-
-	beforeAll(() => jest.useFakeTimers({ now: clock.now(), doNotFake: [...REAL] }));
-	afterAll(async () => {
-		// the Timeout watcher's wait ends, so that it sees it has nothing left to do
-		await jest.runOnlyPendingTimersAsync();
-		jest.useFakeTimers({ now: clock.now(), doNotFake: [...REAL, 'setTimeout', 'clearTimeout'] });
-		pauses.mockRestore();
-	});
-
-	/** Moves n8n's clock (its timers with it) and the emulator's together. */
-	async function pass(ms: number): Promise<void> {
-		clock.advance(ms);
-		await jest.advanceTimersByTimeAsync(ms);
-	}
+	/** Every case with n8n's clock as the service's, 5 minutes ahead of it and 5 minutes behind. */
+	const SKEWS = [
+		{ skew: 0, shift: 'on the service\'s time' },
+		{ skew: 5 * 60_000, shift: '5 minutes ahead of the service' },
+		{ skew: -5 * 60_000, shift: '5 minutes behind the service' },
+	];
+	const skewed = cases.flatMap((c) => SKEWS.map((s) => ({ ...c, ...s })));
+	afterEach(() => setSkew(0));
 
 	/**
-	 * Activates while the list answers 503 (no Retry-After) to the first `failing` attempts of the read: the
-	 * transport retries after 1 s, 2 s and 4 s. `meanwhile` runs 3 s after activation began, once the third
-	 * attempt has failed. With 4 failing the poll at activation gives up 7 s after it began; with 3 its last
-	 * retry reads the list, with the record made meanwhile in it.
+	 * Activates while every read of the list answers 503 (no Retry-After): the poll at activation
+	 * makes one call and gives up at once. `meanwhile` runs 3 s after activation began; then the
+	 * outage ends.
 	 */
-	async function activateDuring503(c: Case, failing: 3 | 4): Promise<{ trigger: ActiveTrigger; made: string; began: number }> {
+	async function activateDuring503(c: Case): Promise<{ trigger: ActiveTrigger; made: string; began: number }> {
 		const meanwhile = await c.prepare();
 		later(1_000);
 		const began = clock.now();
 		env.em.clearRequests();
-		pauses.mockClear();
-		env.em.faults.next(failing, { kind: 'status', status: 503 }, (r) => r.kind === 'list');
-		let settled = false;
-		const activating = activate(c.type, c.parameters()).finally(() => (settled = true));
-		for (const [i, ms] of [1_000, 2_000].entries()) {
-			await until(() => settled || retryWaits() > i);
-			await pass(ms);
-		}
-		await until(() => settled || retryWaits() > 2);
+		env.em.faults.next(1_000, { kind: 'status', status: 503 }, (r) => r.kind === 'list');
+		const trigger = await activate(c.type, c.parameters());
+		expect(env.apiRequests().filter((r) => r.method === 'GET').map((r) => r.status)).toEqual([503]);
+		later(3_000);
 		const made = await meanwhile();
-		await pass(4_000);
-		const trigger = await activating;
-		expect(env.apiRequests().filter((r) => r.method === 'GET').map((r) => r.status)).toEqual(failing === 4 ? [503, 503, 503, 503] : [503, 503, 503, 200]);
+		env.em.faults.clear();
 		return { trigger, made, began };
 	}
 
 	const emittedJson = (trigger: ActiveTrigger) => trigger.emitted.flatMap((run) => run[0].map((item) => item.json));
 
-	test.each(cases)('$event: activated during a 503 that lasts through the retries, the next poll emits the record made 3 s after activation began, once', async (c) => {
-		const { trigger, made, began } = await activateDuring503(c, 4);
+	test.each(skewed)('$event, n8n\'s clock $shift: activated during a 503, the next poll emits the record made 3 s after activation began, once, and none from before', async (c) => {
+		setSkew(c.skew);
+		const { trigger, made, began } = await activateDuring503(c);
 		expect(trigger.isActive()).toBe(true);
 		expect(trigger.emitted).toEqual([]);
 		expect(warnings()).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" did not succeed: .*Service unavailable/)]);
@@ -382,29 +386,92 @@ describe('the "since" time is when activation began, before its first request', 
 		expect(trigger.emitted).toHaveLength(1);
 	});
 
-	test.each(cases)('$event: activated during a 503 that ends at the last retry, the poll at activation emits the record made 3 s after activation began, once', async (c) => {
-		const { trigger, made } = await activateDuring503(c, 3);
-		expect(warnings()).toEqual([]);
-		expect(emittedJson(trigger).map((r) => String(r[c.id]))).toEqual([made]);
-		later(60_000);
+	test.each(skewed)('$event, n8n\'s clock $shift: in the activation\'s own second, a record made after its read is emitted once, one made before it is not', async (c) => {
+		setSkew(c.skew);
+		// a record of this second before activation, the activation, another record of the same second
+		const meanwhile = await c.prepare();
+		const trigger = await activate(c.type, c.parameters());
+		expect(trigger.emitted).toEqual([]);
+		const made = await meanwhile();
+		later(5 * 60_000);
 		await trigger.poll();
 		expect(trigger.errors).toEqual([]);
+		expect(emittedJson(trigger).map((r) => String(r[c.id]))).toEqual([made]);
+		await trigger.poll();
 		expect(trigger.emitted).toHaveLength(1);
 	});
 
 	test('Invoice Payment Recorded: a payment list entry carries only its date, so one recorded while the baseline could not be read is part of the baseline (not emitted); nothing from before is, and the next payment is', async () => {
 		const invoice = await newInvoice();
 		const pay = async () => await create('invoice', '/customerpayments', { customer_id: customer(), payment_mode: 'cash', amount: 1, date: '2026-03-02', invoices: [{ invoice_id: invoice, amount_applied: 1 }] }, 'payment');
-		const { trigger } = await activateDuring503(
-			{ event: 'Payment Recorded', type: VendorInvoiceTrigger, parameters: () => ({ ...org(), event: 'paymentRecorded' }), id: 'payment_id', time: 'date', prepare: twice(pay) },
-			4,
-		);
+		const { trigger } = await activateDuring503({
+			event: 'Payment Recorded',
+			type: VendorInvoiceTrigger,
+			parameters: () => ({ ...org(), event: 'paymentRecorded' }),
+			id: 'payment_id',
+			time: 'date',
+			prepare: twice(pay),
+		});
 		later(60_000);
 		await trigger.poll();
 		expect(trigger.emitted).toEqual([]);
 		const next = await pay();
 		await trigger.poll();
 		expect(emittedJson(trigger).map((r) => String(r.payment_id))).toEqual([next]);
+	});
+});
+
+describe('the daily budget spends where it is useful', () => {
+	const budgetOf = (trigger: ActiveTrigger) => (trigger.staticData()['node:Trigger'] as IDataObject).vendorBudget as IDataObject;
+	const invoiceCreated = () => ({ organizationId: env.org, event: 'invoiceCreated', maxCallsPerDay: 30 });
+	const newInvoice = async () => await create('books', '/invoices', { customer_id: customer(), line_items: [{ name: 'Work', rate: 100, quantity: 1 }] }, 'invoice');
+
+	test('Max API Calls per Day = 30: n8n\'s first scheduled poll 2.7 s after a successful activation poll makes no call and spends nothing; the next one, a minute later, emits the invoice made meanwhile', async () => {
+		const trigger = await activate(VendorBooksTrigger, invoiceCreated());
+		expect(env.apiRequests()).toHaveLength(1);
+		const afterActivation = budgetOf(trigger);
+		expect(afterActivation.spent).toBe(1);
+
+		later(2_700);
+		env.em.clearRequests();
+		await trigger.poll();
+		expect(env.apiRequests()).toEqual([]);
+		expect(budgetOf(trigger)).toMatchObject({ spent: 1 });
+		expect(budgetOf(trigger).credit as number).toBeGreaterThanOrEqual(afterActivation.credit as number);
+
+		later(30_000);
+		const x = await newInvoice();
+		later(30_000);
+		env.em.clearRequests();
+		await trigger.poll();
+		expect(env.apiRequests()).toHaveLength(1);
+		expect(emittedIds(trigger, 'invoice_id')).toEqual([x]);
+		expect(budgetOf(trigger).spent).toBe(2);
+	});
+
+	test('a poll at activation that failed does not make the next scheduled poll skip: it catches up at once', async () => {
+		env.em.faults.next(1, { kind: 'status', status: 503 }, 'books');
+		const trigger = await activate(VendorBooksTrigger, invoiceCreated());
+		later(2_700);
+		const x = await newInvoice();
+		env.em.clearRequests();
+		await trigger.poll();
+		expect(env.apiRequests()).toHaveLength(1);
+		expect(emittedIds(trigger, 'invoice_id')).toEqual([x]);
+	});
+
+	test('every call the service sees is counted: a read answered 401 and the same read sent again after the refresh are two calls', async () => {
+		const trigger = await activate(VendorBooksTrigger, invoiceCreated());
+		// past the spacing 30 calls a day allow (48 minutes)
+		later(60 * 60_000);
+		proxy.reset();
+		const refused = proxy.add({ method: 'GET', path: /\/invoices$/, nth: 1, action: { answer: jsonAnswer({ code: 57, message: 'You are not authorized to perform this operation' }, 401) } });
+		const before = budgetOf(trigger).spent as number;
+		await trigger.poll();
+		expect(trigger.errors).toEqual([]);
+		expect(refused.seen).toBe(2);
+		expect(proxy.records.filter((r) => r.method === 'GET' && r.path.endsWith('/invoices')).map((r) => r.status)).toEqual([401, 200]);
+		expect(budgetOf(trigger).spent).toBe(before + 2);
 	});
 });
 

@@ -11,10 +11,13 @@
  * ('activate', 'init', ...) for all of them, so the first call on a context is the poll at
  * activation.
  *
- * There, a transient failure (a rate-limit block, 429, 5xx, a proxy's page, no answer, a
- * token endpoint that did not answer: `isTransientFailure`, as the transport classifies
- * them) is logged as a warning and the poll returns nothing, so the workflow stays active
- * and the next scheduled poll catches up. A permanent failure still fails the activation.
+ * n8n also gives the activation a deadline (n8n 2.41: 84 s for a workflow's publication, after
+ * which the publication is abandoned and, after a restart, the trigger does not poll), so the
+ * poll there never waits on the service (the poll sets `failFast` patience for its requests).
+ * A transient failure (a rate-limit block or hold, 429, 5xx, a proxy's page, no answer, a token
+ * endpoint that did not answer: `isTransientFailure`, as the transport classifies them) is
+ * logged as a warning and the poll returns nothing, so the workflow stays active and the next
+ * scheduled poll catches up. A permanent failure still fails the activation.
  */
 import type { IPollFunctions } from 'n8n-workflow';
 

@@ -16,10 +16,13 @@ import type { IPollFunctions } from 'n8n-workflow';
 /** "Max API Calls per Day" unless the user sets it: half the smallest plan's daily allowance (docs/ASSUMPTIONS.md). */
 export const DEFAULT_MAX_CALLS_PER_DAY = 500;
 
-/** The calls of one poll: counted where the trigger sends, refused past what the day's budget leaves. */
+/** The calls of one poll: every call sent (./meter.ts); no page is asked for past what the day's budget leaves. */
 export interface Meter {
-	calls: number;
+	/** Calls sent so far. */
+	readonly calls: number;
 	left: number;
+	/** A page was not read for the budget: the poll was cut short. */
+	cut?: boolean;
 }
 
 /** A call the day's budget does not allow was not sent: the poll ends with nothing emitted and the state kept. */
@@ -51,6 +54,8 @@ export interface Budget {
 	warned?: string;
 	/** UTC day a poll was last failed for costing more than the whole budget. */
 	failed?: string;
+	/** When a poll at activation last read the list (epoch ms): n8n's first scheduled poll soon after is skipped without a call. */
+	activated?: number;
 }
 
 export const DAY_MS = 86_400_000;

@@ -16,36 +16,47 @@
  * event, status or filters starts a new baseline. Errors leave the state untouched, so
  * the next poll covers the same ground.
  *
- * Activation begins when the poll n8n runs at activation (./activation.ts) begins, before its
- * first request (n8n's clock, to the second); a record is placed by its time field: created
- * (or, for status and update events, modified; trashed for the bin). The read that takes the
- * baseline may end seconds later (the transport retries a 5xx for about 7 s), so a record
- * it lists from a later second than activation began is emitted at once, not buried in the
- * baseline. A transient failure of that poll does not fail the activation: the poll returns
- * nothing and the next scheduled poll catches up. With a state (a restart of n8n, a re-save)
- * the state is simply kept. Without one (first activation, or the event or filters changed)
- * no baseline could be taken, so the time activation began is kept instead (`since`), and the
- * first poll that succeeds takes the baseline and emits, once, the records placed at or after
- * it (its own second included: no baseline tells them apart). A record whose time field has
- * no time of day (a payment's `date`) or an event without one (items) cannot be placed, so it
- * becomes part of the baseline: those records made while the baseline could not be read are
- * not emitted. With "Start From Existing Records" on, nothing is kept: the first poll that
- * succeeds emits every existing record, as it would have.
+ * The poll at activation (./activation.ts) never waits on the service: n8n gives the activation
+ * a deadline (84 s on n8n 2.41), so its requests fail at once on a transient failure
+ * (`setPatience(ctx, 'failFast')`: a held pacer, a 429, a 5xx, no answer, a token endpoint that
+ * does not answer), the activation keeps the trigger and the next scheduled poll catches up;
+ * holds learned there apply to the later polls. When that poll reads the list, what it reads is
+ * the baseline, emitted or not: for `newest` the cursor is the newest second the service holds
+ * and the ids it answered in it, so a record of that second that was not there yet is emitted
+ * by the next poll, once, and one that was there is not. Without a state after a failed
+ * activation poll (first activation, or the event or filters changed), the time activation
+ * began is kept instead (`since`), on the service's clock (its answers' Date headers: n8n's
+ * clock may be minutes off), to the second; the first poll that succeeds takes the baseline
+ * and emits, once, the records placed at or after it by their time field (created; modified
+ * for status and update events; trashed for the bin), the activation's own second included (a
+ * record made in that second just before activation began cannot be told apart). A record whose
+ * time field has no time of day (a payment's `date`) or an event without one (items) cannot be
+ * placed, so it becomes part of the baseline. With a state (a restart of n8n, a re-save) the
+ * state is simply kept. With "Start From Existing Records" on, nothing is kept: the first poll
+ * that succeeds emits every existing record.
+ *
+ * Every call the service sees is counted against the daily budget (./meter.ts), and n8n's first
+ * scheduled poll right after an activation poll that read the list is skipped without a call.
  */
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../run/reader';
+import { serverNow } from '../api/clock';
+import { setPatience } from '../api/patience';
 import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
+import type { ApiRequest } from '../api/request';
+import { areaRoot, CREDENTIAL } from '../api/transport';
 import type { Area, Operation } from '../tables/spec';
 import { checkValues } from '../tables/validate';
 import type { Problem } from '../tables/validate';
 import { isActivationPoll, outlastsFailure } from './activation';
-import { budgetAt, BudgetSpent, maxCallsPerDay } from './budget';
+import { budgetAt, DAY_MS, maxCallsPerDay } from './budget';
 import type { Budget, Cost } from './budget';
 import { filterFields, requiredFields } from './description';
 import type { TriggerEvent } from './event';
+import { startMeter } from './meter';
 import { timeOf } from './read';
 import type { Source } from './read';
 import { costInWords, count, pollSchedule } from './schedule';
@@ -71,10 +82,18 @@ function readTriggerValues(ctx: IPollFunctions, event: TriggerEvent, op: Operati
 	return values;
 }
 
-/** One poll of a trigger node: what is new since the last poll, oldest first. */
-export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Promise<INodeExecutionData[][] | null> {
-	// before any request: at activation, when activation began (to the second)
-	const began = Math.floor(Date.now() / 1000) * 1000;
+/** What a poll asks for, read from the node's parameters and checked before anything is sent. */
+interface Setup {
+	event: TriggerEvent;
+	op: Operation;
+	idField: string;
+	organizationId?: string;
+	values: IDataObject;
+	status?: string;
+	req: ApiRequest;
+}
+
+function readSetup(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Setup {
 	const eventValue = ctx.getNodeParameter('event') as string;
 	const event = events.find((e) => e.value === eventValue);
 	if (!event) throw new NodeOperationError(ctx.getNode(), `Unknown event "${eventValue}"`);
@@ -85,19 +104,15 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		if (!organizationId) throw inputFailure(ctx.getNode(), new InputError('Organization ID is required'), { description: 'Nothing was sent to the API.' });
 	}
 	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
-	let values: IDataObject;
-	try {
-		values = readTriggerValues(ctx, event, op);
-	} catch (error) {
-		throw inputFailure(ctx.getNode(), error, { description: refused });
-	}
 	const problems: Problem[] = [];
 	let status: string | undefined;
 	if (event.status) {
 		status = String(ctx.getNodeParameter('status', '') ?? '');
 		if (!event.status.values.includes(status)) problems.push({ field: 'status', message: `must be one of ${event.status.values.join(', ')}` });
 	}
+	let values: IDataObject;
 	try {
+		values = readTriggerValues(ctx, event, op);
 		checkValues(op, values, problems);
 	} catch (error) {
 		throw inputFailure(ctx.getNode(), error, { description: refused });
@@ -105,9 +120,14 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const req = nodeRequest(ctx.getNode(), area, op, values, organizationId, refused);
 	const statusFilter = status !== undefined && event.status?.filter ? { [event.status.filter]: status } : {};
 	req.qs = { ...event.query, ...req.qs, ...event.sort, ...statusFilter };
-	const keyFields = event.key ?? [resource.idField ?? 'id'];
+	return { event, op, idField: resource.idField ?? 'id', organizationId, values, status, req };
+}
+
+function sourceOf(ctx: IPollFunctions, area: Area, setup: Setup, serviceTime: () => number): Source {
+	const { event, op, req, status } = setup;
+	const keyFields = event.key ?? [setup.idField];
 	const statusField = event.status?.field;
-	const src: Source = {
+	return {
 		ctx,
 		area,
 		op,
@@ -115,89 +135,165 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		reads: [req],
 		meter: { calls: 0, left: Infinity },
 		event,
+		idField: keyFields.length === 1 ? keyFields[0] : undefined,
+		// ids compared as text: exact digits (ids past 2^53 arrive as strings)
 		key: (r) => keyFields.map((k) => String(r[k] ?? '')).join(':'),
 		time: (r) => (event.timeField ? timeOf(r[event.timeField]) : undefined),
 		matches: (r) => status === undefined || !statusField || String(r[statusField]) === status,
+		serviceTime,
 	};
-	const emit = (records: IDataObject[]) => (records.length ? [ctx.helpers.returnJsonArray(records)] : null);
-	const windowDays = event.window ? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0)) : 0;
-	const staticData = ctx.getWorkflowStaticData('node');
+}
+
+const emit = (ctx: IPollFunctions, records: IDataObject[]) => (records.length ? [ctx.helpers.returnJsonArray(records)] : null);
+
+/** One poll of a trigger node: what is new since the last poll, oldest first. */
+export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Promise<INodeExecutionData[][] | null> {
+	// before any request: when this poll (at activation: the activation) began
+	const began = Date.now();
+	const setup = readSetup(ctx, area, events);
+	const server = areaRoot(area, await ctx.getCredentials(CREDENTIAL));
+	// the service's clock (its answers' Date headers), to the second its timestamps have
+	const src = sourceOf(ctx, area, setup, () => Math.floor(serverNow(server, began) / 1000) * 1000);
+	const windowDays = setup.event.window ? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0)) : 0;
+	const { event, status, organizationId, values, req } = setup;
 	const sig = createHash('sha1')
 		.update(JSON.stringify([event.value, event.strategy, status ?? null, organizationId ?? null, values, req.qs, ...(windowDays ? [windowDays] : [])]))
 		.digest('base64')
 		.slice(0, 16);
+	const staticData = ctx.getWorkflowStaticData('node');
 	const max = maxCallsPerDay(ctx);
-	const schedule = pollSchedule(ctx);
-	const now = Date.now();
-	const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, now);
-	const estimate = budget.sig === sig ? budget.cost : undefined;
-	if (ctx.getMode() === 'manual') {
-		// Fetch Test Event: what a poll costs travels with the test item only (real events never carry it).
-		const test = await testEvent(src, windowDays);
-		const cost = estimate === undefined ? test.cost : { calls: estimate, how: 'measured by the last poll of this trigger' };
-		const words = costInWords(cost, schedule, max);
-		const _pollCost = { callsPerPoll: cost.calls, atLeast: !!cost.atLeast, pollsPerDay: schedule.perDay ?? null, callsPerDay: words.perDay ?? null, maxCallsPerDay: max, summary: words.text };
-		return emit(test.records.map((r) => ({ ...r, _pollCost })));
-	}
+	const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
+	if (ctx.getMode() === 'manual') return await manualPoll(src, budget, max, windowDays, sig);
 	const atActivation = isActivationPoll(ctx);
 	staticData[BUDGET_KEY] = budget as unknown as IDataObject;
+	// n8n gives the activation a deadline: its poll never waits on the service (the next scheduled poll catches up)
+	if (atActivation) setPatience(ctx, 'failFast');
+	try {
+		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation });
+	} finally {
+		if (atActivation) setPatience(ctx, 'wait');
+	}
+}
+
+/** Fetch Test Event: what a poll costs travels with the test item only (real events never carry it). */
+async function manualPoll(src: Source, budget: Budget, max: number, windowDays: number, sig: string): Promise<INodeExecutionData[][] | null> {
+	const estimate = budget.sig === sig ? budget.cost : undefined;
+	const test = await testEvent(src, windowDays);
+	const cost = estimate === undefined ? test.cost : { calls: estimate, how: 'measured by the last poll of this trigger' };
+	const schedule = pollSchedule(src.ctx);
+	const words = costInWords(cost, schedule, max);
+	const _pollCost = { callsPerPoll: cost.calls, atLeast: !!cost.atLeast, pollsPerDay: schedule.perDay ?? null, callsPerDay: words.perDay ?? null, maxCallsPerDay: max, summary: words.text };
+	return emit(src.ctx, test.records.map((r) => ({ ...r, _pollCost })));
+}
+
+interface Run {
+	src: Source;
+	budget: Budget;
+	max: number;
+	sig: string;
+	staticData: IDataObject;
+	windowDays: number;
+	atActivation: boolean;
+}
+
+/** Logs (at activation, then once a UTC day) when what a poll costs at the Poll Times passes the budget. */
+function warnCost(run: Run, cost: Cost): void {
+	const { src, budget, max, atActivation } = run;
+	const ctx = src.ctx;
+	const words = costInWords(cost, pollSchedule(ctx), max);
+	if (!words.over || (!atActivation && budget.warned === budget.day)) return;
+	budget.warned = budget.day;
+	const where = `"${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
+	ctx.logger.warn(`The Vendor trigger ${where}: ${words.text} Raise Max API Calls per Day within the organization's daily allowance (shared by every integration), poll less often or narrow the filters.`, {
+		workflowId: ctx.getWorkflow().id,
+		nodeName: ctx.getNode().name,
+	});
+}
+
+/**
+ * How soon after a poll at activation that read the list n8n's first scheduled poll is skipped:
+ * within half the Poll Times' interval (the tick that follows the activation at once, e.g. 2.7 s
+ * later), and never later than the spacing the budget allows between polls.
+ */
+function soonAfter(ctx: IPollFunctions, need: number, max: number): number {
+	const perDay = pollSchedule(ctx).perDay;
+	const spacing = (DAY_MS * need) / max;
+	return perDay ? Math.min(spacing, DAY_MS / perDay / 2) : spacing;
+}
+
+/**
+ * Whether this poll is skipped without a call: over the day's budget, sooner than the spacing
+ * allows once a baseline is taken, or n8n's first scheduled poll right after a poll at
+ * activation that read the list (it would read the same list again: it spends nothing).
+ */
+function skipsForBudget(run: Run, previous: PollState | undefined): boolean {
+	const { src, budget, max, sig, atActivation } = run;
+	const estimate = budget.sig === sig ? budget.cost : undefined;
+	const need = estimate ?? 1;
+	const activated = budget.activated;
+	delete budget.activated;
+	if (!atActivation && activated !== undefined && Date.now() - activated < soonAfter(src.ctx, need, max)) return true;
+	const baseline = previous !== undefined && previous.since === undefined;
+	if (budget.spent + need <= max && !(baseline && budget.credit < need)) return false;
+	const ctx = src.ctx;
+	ctx.logger.debug(`The Vendor trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}" skipped a poll to stay within its Max API Calls per Day (${count(max)}; ${count(budget.spent)} spent today)`, {
+		workflowId: ctx.getWorkflow().id,
+		nodeName: ctx.getNode().name,
+	});
+	if (estimate !== undefined) warnCost(run, { calls: estimate, how: 'the last poll' });
+	return true;
+}
+
+/** A real poll (at activation or scheduled): the budget, the read, the state. */
+async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
+	const { src, budget, max, sig, staticData, windowDays, atActivation } = run;
+	const ctx = src.ctx;
 	const stored = staticData[STATE_KEY] as PollState | undefined;
 	const previous = stored?.sig === sig ? stored : undefined;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const fromExisting = options.startFromExisting === true;
-	const today = windowDays ? localDay(ctx, now) : undefined;
-	if (today) src.reads = windowDates(today, windowDays, previous?.day).map((day) => ({ ...req, qs: { ...req.qs, [(event.window as NonNullable<TriggerEvent['window']>).filter]: day } }));
-	const day = budget.day;
-	const where = `"${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
-	const meta = { workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().name };
-	const warnCost = (cost: Cost) => {
-		const words = costInWords(cost, schedule, max);
-		if (!words.over || (!atActivation && budget.warned === day)) return;
-		budget.warned = day;
-		ctx.logger.warn(`The Vendor trigger ${where}: ${words.text} Raise Max API Calls per Day within the organization's daily allowance (shared by every integration), poll less often or narrow the filters.`, meta);
-	};
-	// Without a baseline: pending since activation, every record, or what this read lists from a later second than it began.
-	const from = previous?.since ?? (fromExisting ? -Infinity : began + 1000);
+	const fromExisting = (ctx.getNodeParameter('options', {}) as IDataObject).startFromExisting === true;
+	const today = windowDays ? localDay(ctx, Date.now()) : undefined;
+	if (today) src.reads = windowDates(today, windowDays, previous?.day).map((day) => ({ ...src.req, qs: { ...src.req.qs, [(src.event.window as NonNullable<TriggerEvent['window']>).filter]: day } }));
+	// Without a baseline: pending since activation (the service's time), every record, or none (this read is the baseline).
+	const from = previous?.since ?? (fromExisting ? -Infinity : Infinity);
 	const skip = () => {
-		// No baseline could be taken: remember when activation began (a state, even a pending one, is kept).
-		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: began } as IDataObject;
+		// No baseline could be taken: remember when activation began, on the service's clock (a state, even a pending one, is kept).
+		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: src.serviceTime() } as IDataObject;
 		return null;
 	};
-	// A poll that would overspend is skipped without a call: over the day's budget, or (with a baseline) sooner than the spacing allows.
-	const need = estimate ?? 1;
+	const estimate = budget.sig === sig ? budget.cost : undefined;
 	if (estimate !== undefined && estimate > max) {
-		if (atActivation || budget.failed === day) return skip();
-		budget.failed = day;
+		if (atActivation || budget.failed === budget.day) return skip();
+		budget.failed = budget.day;
 		throw new NodeOperationError(ctx.getNode(), `A poll of this trigger needs at least ${count(estimate)} API calls, more than its Max API Calls per Day (${count(max)}): it does not poll`, {
 			description: 'No call was made. Raise Max API Calls per Day within your plan, narrow the filters (or the date window), or choose another event. This is reported once a day.',
 		});
 	}
-	const baseline = previous !== undefined && previous.since === undefined;
-	if (budget.spent + need > max || (baseline && budget.credit < need)) {
-		ctx.logger.debug(`The Vendor trigger ${where} skipped a poll to stay within its Max API Calls per Day (${count(max)}; ${count(budget.spent)} spent today)`, meta);
-		if (estimate !== undefined) warnCost({ calls: estimate, how: 'the last poll' });
-		return skip();
+	if (skipsForBudget(run, previous)) return skip();
+	src.meter = startMeter(ctx, max - budget.spent);
+	const outcome = await readOutcome(run, previous, from);
+	const cut = src.meter.cut === true;
+	if (outcome || cut) {
+		budget.sig = sig;
+		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.calls + 1) : src.meter.calls;
+		warnCost(run, { calls: budget.cost, atLeast: cut, how: cut ? 'cut short by the day\'s budget' : 'the last poll' });
 	}
-	src.meter.left = max - budget.spent;
-	let cut = false;
-	let outcome: Outcome | undefined;
+	if (!outcome) return skip();
+	if (atActivation) budget.activated = Date.now();
+	staticData[STATE_KEY] = { sig, ...outcome.state, ...(today ? { day: today } : {}) } as IDataObject;
+	return emit(ctx, outcome.emitted);
+}
+
+/** The strategy's outcome; undefined when cut by the budget or (at activation) on a transient failure. Every call sent is spent. */
+async function readOutcome(run: Run, previous: PollState | undefined, from: number): Promise<Outcome | undefined> {
+	const { src, budget, atActivation } = run;
 	try {
 		// Failures pass as they are (the engine's NodeApiError / NodeOperationError), except a transient one at activation.
-		outcome = await STRATEGIES[event.strategy](src, previous, from).catch((error: unknown) => {
-			if (error instanceof BudgetSpent) cut = true;
-			else if (!outlastsFailure(ctx, error, atActivation)) throw error;
+		return await STRATEGIES[src.event.strategy](src, previous, from).catch((error: unknown) => {
+			if (!src.meter.cut && !outlastsFailure(src.ctx, error, atActivation)) throw error;
 			return undefined;
 		});
 	} finally {
 		budget.spent += src.meter.calls;
 		budget.credit -= src.meter.calls;
 	}
-	if (outcome || cut) {
-		budget.sig = sig;
-		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.calls + 1) : src.meter.calls;
-		warnCost({ calls: budget.cost, atLeast: cut, how: cut ? 'cut short by the day\'s budget' : 'the last poll' });
-	}
-	if (!outcome) return skip();
-	staticData[STATE_KEY] = { sig, ...outcome.state, ...(today ? { day: today } : {}) } as IDataObject;
-	return emit(outcome.emitted);
 }

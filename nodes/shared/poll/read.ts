@@ -34,24 +34,31 @@ export interface Source {
 	reads: ApiRequest[];
 	meter: Meter;
 	event: TriggerEvent;
+	/** The records' id field when one field identifies them (pages are de-duplicated by it). */
+	idField?: string;
 	key: (r: IDataObject) => string;
 	time: (r: IDataObject) => number | undefined;
 	matches: (r: IDataObject) => boolean;
+	/** When this poll began, before its first request, on the service's clock (as its answers' Date headers tell it, the latest seen): epoch ms to the second. */
+	serviceTime: () => number;
 }
 
-/** The pages of each read, one call each (counted), until the answer says there is no more. */
+/**
+ * The pages of each read, as the engine's `listPages` reads them (on past a page shorter than
+ * asked while the answer says there is more; each record once by its id). No page is asked for
+ * once the calls sent (./meter.ts) reach what the day's budget leaves: the poll is cut short.
+ */
 export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
 	const size = src.op.perPage ?? 200;
 	for (const req of src.reads) {
-		const read = listPages(src.ctx, src.area, src.op, req, size);
+		const read = listPages(src.ctx, src.area, src.op, req, size, undefined, src.idField);
 		for (let more = true; more; ) {
-			if (src.meter.calls >= src.meter.left) throw new BudgetSpent();
-			src.meter.calls++;
-			const page = await read.next();
-			if (page.done) {
-				src.meter.calls--;
-				break;
+			if (src.meter.calls >= src.meter.left) {
+				src.meter.cut = true;
+				throw new BudgetSpent();
 			}
+			const page = await read.next();
+			if (page.done) break;
 			yield page.value;
 			more = page.value.entries.length > 0 && hasMore(src.op, page.value.body, page.value.entries, size);
 		}

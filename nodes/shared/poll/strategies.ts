@@ -37,8 +37,12 @@ export interface PollState {
 	keys?: string[];
 	/** `changed`: fingerprint per key. */
 	fp?: Record<string, string>;
-	/** No baseline yet (the poll at activation failed on an outage): when activation began, before its first request, epoch ms to the second; records from then on are new. */
+	/** No baseline yet (the poll at activation failed on an outage): when activation began, before its first request, on the service's clock, epoch ms to the second; records from then on are new. */
 	since?: number;
+	/** `scan`: the service's time (epoch ms, to the second) when this state's read began. */
+	at?: number;
+	/** `scan`: keys known once and missing from a later read, with the service's time of the last read that listed them. */
+	gone?: Array<[string, number]>;
 	/** Date window: the newest day read (the next poll reads back to it, so nothing dated between two polls is missed). */
 	day?: string;
 }
@@ -49,8 +53,9 @@ export interface Outcome {
 }
 
 /**
- * `from`: without a baseline (no state, or one pending since activation), the time from which
- * a record placed by its time field is new (-Infinity: every record is).
+ * `from`: without a baseline (no state, or one pending since activation), the time (the
+ * service's) from which a record placed by its time field is new (-Infinity: every record is;
+ * Infinity: none is, the read is the baseline).
  */
 type Strategy = (src: Source, previous: PollState | undefined, from: number) => Promise<Outcome>;
 
@@ -74,11 +79,36 @@ const newest: Strategy = async (src, stored, from) => {
 	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
 };
 
+/** Keys remembered as gone from a scanned list at most (the oldest are forgotten first). */
+export const GONE_MAX = 1000;
+
+/**
+ * `scan`: the keys listed now, against those of the last poll. A known key missing from this
+ * read is remembered as gone, with the service's time of the last read that listed it: paging by
+ * page number can hide a record when another is deleted during the read, and a server may ignore
+ * a guessed filter (an item made inactive leaves the list). Such a record listed again is new only
+ * if its time field says it changed since then (a status event's modification); a created record,
+ * an item or a payment never becomes new again.
+ */
 const scan: Strategy = async (src, previous, from) => {
 	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
-	const known = previous?.keys ? new Set(previous.keys) : undefined;
-	const fresh = known ? records.filter((r) => !known.has(src.key(r))) : newFrom(src, records, from);
-	return { emitted: chronological(src, fresh), state: { keys: records.map(src.key) } };
+	const keys = records.map(src.key);
+	const at = src.serviceTime();
+	if (!previous?.keys) return { emitted: chronological(src, newFrom(src, records, from)), state: { keys, at } };
+	const known = new Set(previous.keys);
+	const gone = new Map(previous.gone ?? []);
+	const isNew = (r: IDataObject) => {
+		const key = src.key(r);
+		if (known.has(key)) return false;
+		const missedSince = gone.get(key);
+		return missedSince === undefined || happenedSince(src, r, missedSince);
+	};
+	const fresh = records.filter(isNew);
+	const listed = new Set(keys);
+	for (const key of keys) gone.delete(key);
+	for (const key of previous.keys) if (!listed.has(key)) gone.set(key, previous.at ?? at);
+	const kept = [...gone].slice(-GONE_MAX);
+	return { emitted: chronological(src, fresh), state: { keys, at, ...(kept.length ? { gone: kept } : {}) } };
 };
 
 const changed: Strategy = async (src, previous, from) => {
