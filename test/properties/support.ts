@@ -10,13 +10,11 @@
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { DEMO } from '../../emulator/demo-data';
-import type { Field } from '../../nodes/shared/tables/spec';
 import * as wait from '../../nodes/shared/api/wait';
 import type { RunResult } from '../harness';
 import type { HarnessCredential } from '../harness';
 import { setImmediate } from '../host/globals';
-import { nodeParameters, NODE_OF, requiredValues, tableOperations } from '../tools/table-inputs';
+import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
 import { steps } from '../workflows/support';
 import type { Step, WorkflowEnv } from '../workflows/support';
@@ -79,47 +77,7 @@ export const opById = (id: string): TableOperation => {
 	return found;
 };
 
-/** The record of the demo data an ID field names. */
-export function demoId(env: WorkflowEnv): (field: Field, t: TableOperation) => string {
-	return (field, t) => {
-		const name = field.name.replace(/s$/, '');
-		if (name === 'portal_id') return env.portal;
-		if (name === 'project_id') return t.area.value === 'projects' ? DEMO.projects.website : DEMO.billingProjects.website;
-		const byName: Record<string, string> = {
-			item_id: DEMO.items.hosting,
-			estimate_id: DEMO.estimates.sent,
-			invoice_id: DEMO.invoices.overdue1,
-			payment_id: DEMO.payments.paid1,
-			customer_id: DEMO.customers.acme,
-			vendor_id: DEMO.vendors.paperCo,
-			bill_id: DEMO.bills.paper,
-			template_id: DEMO.templates.standard,
-			user_id: DEMO.billingUsers.alice,
-		};
-		return byName[name] ?? '1000000000001';
-	};
-}
-
-/** Values that make a realistic request beyond the required ones. */
-const EXTRA: Record<string, IDataObject> = {
-	'books.item.create': { name: 'Property widget', rate: 10 },
-	'books.item.update': { rate: 12 },
-	'books.estimate.create': { line_items: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 49 }] },
-	'books.estimate.update': { reference_number: 'REF-PROP' },
-	'books.invoice.create': { line_items: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 49 }] },
-	'books.invoice.update': { reference_number: 'REF-PROP' },
-	'invoice.payment.update': { description: 'Property note' },
-	'billing.project.update': { description: 'Property note' },
-	'inventory.bill.create': { line_items: [{ name: 'Paper', quantity: 1, rate: 10 }] },
-	'inventory.bill.update': { line_items: [{ name: 'Paper', quantity: 1, rate: 10 }] },
-};
-
-/** API-shaped values of an operation: required fields, the realistic extras, without the fields an update reads first. */
-export function valuesOf(env: WorkflowEnv, t: TableOperation): IDataObject {
-	const values: IDataObject = { ...requiredValues(t, demoId(env)), ...(EXTRA[t.id] ?? {}) };
-	for (const name of t.op.keepCurrent ?? []) delete values[name];
-	return values;
-}
+export { demoId, valuesOf } from '../tools/demo-values';
 
 export const NODE = 'Node';
 export const onError = { onError: 'continueRegularOutput' } as const;
