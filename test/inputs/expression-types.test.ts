@@ -16,7 +16,7 @@ import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/s
 import type { Field, FieldType, Operation } from '../../nodes/shared/tables/spec';
 import { formName, isRecordId } from '../../nodes/shared/tables/validate';
 import { binaryItem, runWorkflow } from '../harness';
-import { ACTION_AREAS, NODE_OF, tableOperations, type TableOperation } from '../tools/table-inputs';
+import { ACTION_AREAS, NODE_OF, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
 import { byId, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({ demo: true, rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 } });
@@ -40,27 +40,7 @@ export type Kind = keyof typeof KINDS;
 /** The kinds an entry member is given (blank members, null and nothing, are blank-values.test.ts's; a fraction is a number's own rule). */
 const MEMBER_KINDS: readonly Kind[] = ['number', 'unsafe', 'boolean', 'list', 'object'];
 
-/** A valid value of a field as the form takes it, so a case's only problem is the one it gives. */
-function sample(field: Field): unknown {
-	if (field.values?.length) return field.values[0];
-	const wrapped = wrapperMember(field);
-	if (wrapped) return sample(wrapped);
-	const scalars: Partial<Record<FieldType, unknown>> = { id: '1', number: 1, integer: 1, boolean: true, date: '2026-01-01', dateTime: '2026-01-01T09:00:00Z', time: '09:00', email: 'a@example.com', url: 'https://example.com', phone: '5551234', json: '{}' };
-	if (field.type === 'string') return field.numeric ? '1' : 'x'.repeat(Math.max(1, field.minLength ?? 1));
-	if (field.type === 'array') return field.fields ? { values: [entry(field.fields)] } : '1';
-	if (field.type === 'object') return { values: entry(field.fields ?? []) };
-	return scalars[field.type];
-}
-
-function entry(members: Field[]): IDataObject {
-	return Object.fromEntries(members.filter((m) => !m.readOnly && (m.required || m.name === 'name')).map((m) => [m.name, sample(m)])) as IDataObject;
-}
-
-/** The form's top-level fields, filled (the required ones and those a sampled choice makes required). */
-function topParameters(op: Operation): IDataObject {
-	const top = op.fields.filter((f) => !f.readOnly && placement(f, op, 1) === 'top' && (f.required || f.requiredWhen));
-	return Object.fromEntries(top.map((f) => [f.name, f.locator ? byId(String(sample(f))) : sample(f)])) as IDataObject;
-}
+const topParameters = (op: Operation): IDataObject => topSamples(op, byId, 1);
 
 /** The fields a user can give (every one the form shows). */
 export const givenFields = (op: Operation): Field[] => op.fields.filter((f) => !f.readOnly);
@@ -72,7 +52,7 @@ function givenValue(field: Field, expression: string, member?: Field): unknown {
 	// an entry's less common members are in its Additional Fields (n8n drops a member put elsewhere)
 	const at = (members: IDataObject): IDataObject => (entryLayout(field.fields ?? []).more.includes(member) ? { ...members, [ENTRY_MORE]: { [member.name]: given } } : { ...members, [member.name]: given });
 	if (field.pickMembers) return at({});
-	const set = at(entry(field.fields ?? []));
+	const set = at(sampleEntry(field.fields ?? []));
 	return field.type === 'array' ? { values: [set] } : { values: set };
 }
 

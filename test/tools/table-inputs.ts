@@ -14,7 +14,7 @@ import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { inputProperty } from '../../nodes/shared/describe/describe';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
-import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
+import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { missingConditional } from '../../nodes/shared/tables/validate';
 
 export const ACTION_AREAS: readonly Area[] = [booksArea, projectsArea, invoiceArea, billingArea, inventoryArea];
@@ -155,4 +155,27 @@ export function nodeParameters(t: TableOperation, values: IDataObject, extra: ID
 	if (t.op.binaryInput) params.binaryPropertyName = t.op.binaryInput.required === false ? '' : 'data';
 	if (t.op.binaryOutput) params.binaryPropertyName = 'data';
 	return { ...params, ...extra };
+}
+
+/** A valid value of a field as the form takes it, so that a generated case's only problem is the one it gives. */
+export function sample(field: Field): unknown {
+	if (field.values?.length) return field.values[0];
+	const wrapped = wrapperMember(field);
+	if (wrapped) return sample(wrapped);
+	const scalars: Partial<Record<FieldType, unknown>> = { id: '1', number: 1, integer: 1, boolean: true, date: '2026-01-01', dateTime: '2026-01-01T09:00:00Z', time: '09:00', email: 'a@example.com', url: 'https://example.com', phone: '5551234', json: '{}' };
+	if (field.type === 'string') return field.numeric ? '1' : 'x'.repeat(Math.max(1, field.minLength ?? 1));
+	if (field.type === 'array') return field.fields ? { values: [sampleEntry(field.fields)] } : '1';
+	if (field.type === 'object') return { values: sampleEntry(field.fields ?? []) };
+	return scalars[field.type];
+}
+
+/** An entry with its required members, and a name where a line needs one to say what it is. */
+export function sampleEntry(members: Field[]): IDataObject {
+	return Object.fromEntries(members.filter((m) => !m.readOnly && (m.required || m.name === 'name')).map((m) => [m.name, sample(m)])) as IDataObject;
+}
+
+/** What the form (of `version`) shows at the top level, filled: the required fields, and those a sampled choice makes required. */
+export function topSamples(op: Operation, byId: (id: string) => unknown, version?: number): IDataObject {
+	const top = op.fields.filter((f) => !f.readOnly && placement(f, op, version) === 'top' && (f.required || f.requiredWhen));
+	return Object.fromEntries(top.map((f) => [f.name, f.locator ? byId(String(sample(f))) : sample(f)])) as IDataObject;
 }

@@ -10,11 +10,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { jsonAlternativeName, placement, wrapperMember } from '../../nodes/shared/tables/naming';
+import { jsonAlternativeName, placement } from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { formName, isBlank, trimBlank } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../../emulator/demo-data';
-import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
+import { ACTION_AREAS, NODE_OF, sampleEntry, topSamples } from '../tools/table-inputs';
 import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
 
 const env = useWorkflowEnv({ demo: true });
@@ -40,28 +40,7 @@ const AREAS: Array<{ area: Area; type: string }> = ACTION_AREAS.map((area) => ({
 /** Field types entered as text. */
 const TEXT: readonly FieldType[] = ['string', 'id', 'email', 'url', 'phone', 'date', 'time', 'dateTime'];
 
-/** A valid value of a field as the form takes it (so the only problem of a run is the blank one). */
-function sample(field: Field): unknown {
-	if (field.values?.length) return field.values[0];
-	const wrapped = wrapperMember(field);
-	if (wrapped) return sample(wrapped);
-	const scalars: Partial<Record<FieldType, unknown>> = { id: '1', number: 1, integer: 1, boolean: true, date: '2026-01-01', dateTime: '2026-01-01T09:00:00Z', time: '09:00', email: 'a@example.com', url: 'https://example.com', phone: '5551234', json: '{}' };
-	if (field.type === 'string') return field.numeric ? '1' : 'x';
-	if (field.type === 'array') return field.fields ? { values: [entry(field.fields)] } : '1';
-	if (field.type === 'object') return { values: entry(field.fields ?? []) };
-	return scalars[field.type];
-}
-
-/** An entry with its required members, and a name where a line needs one to say what it is. */
-function entry(members: Field[]): IDataObject {
-	return Object.fromEntries(members.filter((m) => !m.readOnly && (m.required || m.name === 'name')).map((m) => [m.name, sample(m)])) as IDataObject;
-}
-
-/** What the form shows at the top level, filled: the required fields, and those a sampled choice makes required. */
-function topParameters(op: Operation): IDataObject {
-	const top = op.fields.filter((f) => !f.readOnly && placement(f, op) === 'top' && (f.required || f.requiredWhen));
-	return Object.fromEntries(top.map((f) => [f.name, f.locator ? byId(String(sample(f))) : sample(f)])) as IDataObject;
-}
+const topParameters = (op: Operation): IDataObject => topSamples(op, byId);
 
 interface Target {
 	type: string;
@@ -154,7 +133,7 @@ test.each(LINE_TARGETS.map((t) => [t.key, t]))('%s: a line that says nothing of 
 	const asJson = (lines: unknown[]): IDataObject => put({ ...(where === 'top' ? { line_items: {} } : {}), [jsonAlternativeName(field)]: JSON.stringify(lines) });
 	const { identity, needs } = LINES[key];
 	const identityMember = field.fields?.find((m) => formName(m) === identity) as Field;
-	const good = entry(field.fields ?? []);
+	const good = sampleEntry(field.fields ?? []);
 	await expectRefused(target, [
 		{ name: 'Entries', parameters: put({ line_items: { values: [good, { rate: 5, quantity: 2 }] } }), error: `Line Items, line 2 needs ${needs}` },
 		{ name: 'JSON', parameters: asJson([{ quantity: 1, description: 'no item' }]), error: `Line Items, line 1 needs ${needs}` },
