@@ -1,8 +1,29 @@
+/**
+ * `npm test` runs every suite (what CI runs). `npm run test:fast` (VENDOR_TEST_FAST=1, two
+ * workers) leaves out the suites in SLOW: the version matrix, which installs n8n releases, and
+ * the generated suites that take longest. The rest took 88 s with the build on this 2-core
+ * machine, warm (2026-11-28); each suite's CPU time measured alone with /usr/bin/time.
+ */
+const fast = process.env.VENDOR_TEST_FAST === '1';
+
+/** Left out by test:fast: what each costs (warm, 2 cores) and what covers its class meanwhile. */
+const SLOW = [
+	'<rootDir>/test/matrix/', // the version matrix: n8n releases installed and run, 154 s in a full run
+	// generated cases, each through n8n's engine (seconds on one core)
+	'<rootDir>/test/workflows/answer-variants.test.ts', // every operation x every answer variant: 66 s
+	'<rootDir>/test/workflows/trigger-costs.test.ts', // every trigger over 10,000-record accounts and a simulated day: 55 s
+	'<rootDir>/test/inputs/expression-types.test.ts', // every field x the types an expression can give: 27 s
+	'<rootDir>/test/tables/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
+	'<rootDir>/test/workflows/blank-values.test.ts', // every field x blank values: 13 s
+	'<rootDir>/test/properties/', // generated inputs and answers (fast-check; npm run fuzz runs them at 100x): 32 s
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', ...(fast ? SLOW : [])],
 	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 	testTimeout: 60000,

@@ -53,7 +53,8 @@
  *     "The access token could not be refreshed (invalid_code)" and leaves it inactive
  * 11. the editor, as a user uses it (editor-search.js): a headless Chromium (Debian's
  *     /usr/bin/chromium, driven by the devDependency playwright-core; not installed by this
- *     script: without it the step fails with the apt-get command) signs in as the owner, opens a
+ *     script: it is looked for before n8n starts, and without it the step fails with the
+ *     command that installs it, without n8n's log) signs in as the owner, opens a
  *     new workflow and its node panel (Add first step), and types "estimate", "invoice",
  *     "payment", "bill", "task" into the panel's search: each lists its node (Vendor Books,
  *     Vendor Books, Vendor Invoice, Vendor Inventory, Vendor Projects), found by the codex
@@ -81,8 +82,9 @@
  *   --trigger-runs <n>             after the set-up (steps 1-9), only the trigger step of 10,
  *                                  n times (the credential connected again before each
  *                                  further run); prints how many runs passed
- *   REAL_N8N_CHROMIUM=<path>       the Chromium of step 8 (default /usr/bin/chromium, from
- *                                  `apt-get update && apt-get install -y chromium`)
+ *   REAL_N8N_CHROMIUM=<path>       the Chromium of the editor step (default: /usr/bin/chromium,
+ *                                  /usr/bin/chromium-browser or /snap/bin/chromium, from
+ *                                  `sudo apt-get install -y chromium` or `sudo snap install chromium`)
  *
  * The client secret and tokens are never printed.
  */
@@ -120,7 +122,7 @@ const {
 	stopN8n,
 	cleanup,
 } = require('./n8n-session');
-const { nodePanelSearchStep, chromiumNote } = require('./editor-search');
+const { nodePanelSearchStep, browserLine } = require('./editor-search');
 const { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate } = require('./ai-steps');
 
 const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build] [--trigger-runs <n>]';
@@ -147,8 +149,7 @@ async function main() {
 	let failed = false;
 	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})`);
 	const oldLayout = fs.existsSync(options.cacheParent) ? fs.readdirSync(options.cacheParent).filter((f) => f === 'node_modules' || f.startsWith('.installed-n8n-')) : [];
-	const noChromium = chromiumNote();
-	if (noChromium) console.log(noChromium);
+	if (!triggerRuns) console.log(browserLine());
 	if (oldLayout.length) console.log(`note: ${path.relative(ROOT, options.cacheParent) || options.cacheParent} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`);
 	try {
 		if (triggerRuns) failed = !(await triggerStepRuns(session, triggerRuns));

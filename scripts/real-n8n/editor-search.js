@@ -12,8 +12,10 @@
  * is printed; the folder is removed at the end unless --keep); on failure one per term (or one of
  * the page where it stopped), and the user folder is kept.
  *
- * The browser is not installed by this script: without it the step fails with the apt-get
- * command. REAL_N8N_CHROMIUM=<path> names another Chromium binary.
+ * The browser is not installed by this script. check.js looks for it before n8n starts
+ * (`browserCheck`: named in one line, or "no browser found" with the command that installs it);
+ * without it this step fails with that sentence, and n8n's log is not printed (n8n is not at
+ * fault). REAL_N8N_CHROMIUM=<path> names another Chromium binary.
  *
  * Only scripts/ may require playwright-core (a devDependency): published code must not.
  */
@@ -35,8 +37,10 @@ const SEARCHES = [
 ];
 /** How many results are printed per term. */
 const SHOWN = 5;
-const CHROMIUM = process.env.REAL_N8N_CHROMIUM || '/usr/bin/chromium';
-const INSTALL_CHROMIUM = 'apt-get update && apt-get install -y chromium';
+/** Where a Chromium is looked for, unless REAL_N8N_CHROMIUM names one: Debian's, Ubuntu's deb (a snap shim) and snap. */
+const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
+const INSTALL_CHROMIUM = 'sudo apt-get update && sudo apt-get install -y chromium';
+const INSTALL_CHROMIUM_UBUNTU = 'sudo snap install chromium';
 /** Debian's Chromium, headless, with a new empty profile (see /work/shared/notes/real-n8n.md). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -61,18 +65,32 @@ function loadPlaywright() {
 	}
 }
 
-/** The Chromium binary and its version, or a failure with the apt-get command (nothing is installed here). */
-function findChromium() {
-	const missing = `no Chromium at ${CHROMIUM}: install Debian's with\n  ${INSTALL_CHROMIUM}\n(as root, or with sudo; or set REAL_N8N_CHROMIUM=<path to a Chromium binary>). This check installs no browser itself.`;
-	check(fs.existsSync(CHROMIUM), missing);
-	const r = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30_000 });
-	check(r.status === 0, `${CHROMIUM} --version exited with ${r.status ?? r.signal}: ${(r.stderr || r.stdout || '').trim().slice(0, 300)}\n${missing}`);
-	return r.stdout.trim();
+/**
+ * The browser of the editor step: `{ path, version }`, or `{ missing }`, the sentence that says
+ * none was found and how to install one (nothing is installed here).
+ */
+function browserCheck() {
+	const given = process.env.REAL_N8N_CHROMIUM;
+	const where = given ? [given] : CHROMIUM_PATHS;
+	const found = where.find((p) => fs.existsSync(p));
+	const install = `install it with\n  ${INSTALL_CHROMIUM}\n(Debian; on Ubuntu: ${INSTALL_CHROMIUM_UBUNTU}), or set REAL_N8N_CHROMIUM=<path to a Chromium binary>. check:n8n installs no browser itself.`;
+	if (!found) return { missing: `no browser found: the editor step needs Chromium (looked for ${where.join(', ')}); ${install}` };
+	const r = spawnSync(found, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+	if (r.status !== 0) return { missing: `no working browser: ${found} --version exited with ${r.status ?? r.signal}: ${(r.stderr || r.stdout || '').trim().slice(0, 300)}; ${install}` };
+	return { path: found, version: r.stdout.trim().split('\n')[0] };
 }
 
-/** A note for the start of check:n8n when the browser of the editor step is missing (the step will fail then). */
-function chromiumNote() {
-	return fs.existsSync(CHROMIUM) ? undefined : `note: no Chromium at ${CHROMIUM}: the editor step will fail; install it first with: ${INSTALL_CHROMIUM}`;
+/** The Chromium of the step, or a failure with the sentence of browserCheck (marked: n8n's log would not help). */
+function findChromium() {
+	const browser = browserCheck();
+	if (browser.missing) throw Object.assign(new Error(browser.missing), { n8nLog: false });
+	return browser;
+}
+
+/** One line for the start of check:n8n, before n8n starts: the browser found, or what to install. */
+function browserLine() {
+	const browser = browserCheck();
+	return browser.missing ? `note: ${browser.missing.replace(/\n\s*/g, ' ')} The other steps run first; the editor step will fail.` : `browser for the editor step: ${browser.version} (${browser.path})`;
 }
 
 /**
@@ -82,7 +100,7 @@ function nodePanelSearchStep(s) {
 	const terms = SEARCHES.map((q) => `"${q.term}"`).join(', ');
 	return step(`the editor's node panel in headless Chromium (sign in, new workflow, Add first step): searching ${terms} lists the nodes`, async () => {
 		const { chromium } = loadPlaywright();
-		const chromiumVersion = findChromium();
+		const { path: chromiumPath, version: chromiumVersion } = findChromium();
 		// the display names n8n shows, from n8n itself; the aliases n8n serves, for a failure
 		const types = await s.api.json('GET', '/types/nodes.json');
 		const byName = new Map(types.map((t) => [t.name, t]));
@@ -105,7 +123,7 @@ function nodePanelSearchStep(s) {
 		const mark = (what) => (took[what] = `${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		try {
 			context = await chromium.launchPersistentContext(profile, {
-				executablePath: CHROMIUM,
+				executablePath: chromiumPath,
 				headless: true,
 				args: CHROMIUM_ARGS,
 				viewport: { width: 1440, height: 900 },
@@ -164,7 +182,7 @@ function nodePanelSearchStep(s) {
 			mark(`${results.length} searches read`);
 			const failed = results.filter((r) => !r.listed);
 			const lines = [
-				`Chromium ${browserVersion} (${CHROMIUM}), playwright-core ${require('playwright-core/package.json').version}; signed in as ${s.owner.email} (-> ${signedInAt}); node panel opened by ${opened} in a new workflow: "${panelTitle}"`,
+				`Chromium ${browserVersion} (${chromiumPath}), playwright-core ${require('playwright-core/package.json').version}; signed in as ${s.owner.email} (-> ${signedInAt}); node panel opened by ${opened} in a new workflow: "${panelTitle}"`,
 				`after ${Object.entries(took).map(([k, v]) => `${v}: ${k}`).join('; ')}`,
 				...results.map((r) => `"${r.term}": ${r.listed ? `${r.expected} listed (#${r.names.indexOf(r.expected) + 1} of ${r.names.length})` : `${r.expected} NOT listed`}; first results: ${r.names.slice(0, SHOWN).join(' | ') || '(no results)'}`),
 			];
@@ -224,4 +242,4 @@ async function readResults(page, expected) {
 	}
 }
 
-module.exports = { nodePanelSearchStep, chromiumNote, SEARCHES, INSTALL_CHROMIUM };
+module.exports = { nodePanelSearchStep, browserCheck, browserLine, SEARCHES, INSTALL_CHROMIUM };

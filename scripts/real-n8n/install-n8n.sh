@@ -9,8 +9,9 @@
 #   <cache dir> is the folder of this one version (check.js passes <REAL_N8N_DIR>/<version>);
 #   <n8n version> defaults to 2.41.1 (or REAL_N8N_VERSION).
 # Verified with n8n 2.20.12, 2.40.7 and 2.41.1 (same wrapper, same overrides); 2.40.7 and 2.41.1
-# installed from nothing through `npm run` on 2026-11-27. Other 2.35+ releases, 2.41.3 included (its n8n-core
-# 2.41.2 is missing), do not install from the registry reachable here.
+# installed from nothing through `npm run` on 2026-11-27. Other 2.35+ releases do not install from
+# the registry reachable here: 2.41.3 (the `latest` tag) fails with ETARGET for @n8n/agents@0.26.2
+# (checked 2026-11-28), and its n8n-core 2.41.2 is missing too.
 #
 # `npm run check:n8n` / `demo:editor` export the project's .npmrc to this script, so
 # npm_config_ignore_scripts=true is in its environment: every npm call here that must run install
@@ -77,7 +78,9 @@ JSON
 # The scripts n8n needs are run below, explicitly (the Kafka nodes are the only ones left without
 # their native module, and n8n loads a node's code only when it is used).
 echo "  npm install n8n@$N8N_VERSION and node@$NODE_VERSION into $CACHE_DIR, scripts off (several minutes, about 2.5 GB; log: install.log)"
-npm install --legacy-peer-deps --no-audit --no-fund --ignore-scripts >install.log 2>&1 || { tail -30 install.log; exit 1; }
+# On a failure: npm's error lines (the package the registry lacks: "notarget No matching version
+# found for <name>@<version>"); check.js names it and removes this folder.
+npm install --legacy-peer-deps --no-audit --no-fund --ignore-scripts >install.log 2>&1 || { grep '^npm error' install.log | head -20; exit 1; }
 installed="$(node -p "require('./node_modules/n8n/package.json').version" 2>/dev/null || true)"
 if [[ "$installed" != "$N8N_VERSION" ]]; then
   echo "  npm installed n8n ${installed:-nothing}, expected $N8N_VERSION" >&2

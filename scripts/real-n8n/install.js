@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createRequire } = require('node:module');
 
-const { ROOT, PACKAGE } = require('./options');
+const { ROOT, PACKAGE, DEFAULT_N8N_VERSION } = require('./options');
 const { step, check } = require('./steps');
 
 function run(cmd, argv, opts = {}) {
@@ -23,10 +23,40 @@ function run(cmd, argv, opts = {}) {
 	return r.stdout;
 }
 
+/** Whether `cache` holds a complete install of `version` (install-n8n.sh's marker). */
+const installed = (cache, version) => fs.existsSync(path.join(cache, `.installed-n8n-${version}`));
+
+/** What npm's log says the registry lacks (`<name>@<version>`), if it says so. */
+function missingPackage(log) {
+	const m = /No matching version found for (\S+?)\.?$/m.exec(log) || /'([^']+)' is not in this registry/.exec(log) || /404 Not Found - GET \S+\/([^/\s]+) /.exec(log);
+	return m ? decodeURIComponent(m[1]) : undefined;
+}
+
+/**
+ * After a failed install: what npm said is missing, and the incomplete install folder removed
+ * (and the default parent .real-n8n, if that is left empty). Throws the step's failure.
+ */
+function failedInstall(s, status) {
+	const logFile = path.join(s.cache, 'install.log');
+	const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+	const code = (/^npm error code (\S+)/m.exec(log) || [])[1];
+	const lacks = missingPackage(log);
+	let removed = '';
+	if (!installed(s.cache, s.version)) {
+		fs.rmSync(s.cache, { recursive: true, force: true });
+		const parent = path.dirname(s.cache);
+		if (parent === path.join(ROOT, '.real-n8n') && fs.readdirSync(parent).length === 0) fs.rmdirSync(parent);
+		removed = `; removed what it left (${s.cacheLabel})`;
+	}
+	const why = lacks ? `the registry has no ${lacks} (npm ${code || 'error'}), which n8n ${s.version} needs` : `install-n8n.sh exited with ${status}`;
+	const hint = s.version === DEFAULT_N8N_VERSION ? '' : `. The newest release that installs from the registry here is ${DEFAULT_N8N_VERSION} (the default: run without --n8n)`;
+	throw Object.assign(new Error(`n8n ${s.version} cannot be installed: ${why}${removed}${hint}`), { n8nLog: false });
+}
+
 function installStep(s) {
 	return step(`n8n ${s.version} with Node 24 in ${s.cacheLabel}${s.fresh ? ' (fresh install)' : ''}`, async () => {
 		const r = spawnSync('bash', [path.join(__dirname, 'install-n8n.sh'), s.cache, s.version, ...(s.fresh ? ['--fresh'] : [])], { stdio: 'inherit' });
-		check(r.status === 0, `install-n8n.sh exited with ${r.status}`);
+		if (r.status !== 0) failedInstall(s, r.status ?? r.signal);
 		const n8nPackage = path.join(s.cache, 'node_modules', 'n8n', 'package.json');
 		const n8nJson = JSON.parse(fs.readFileSync(n8nPackage, 'utf8'));
 		check(n8nJson.version === s.version, `n8n ${n8nJson.version} installed, expected ${s.version}`);
@@ -84,4 +114,4 @@ function packStep(s) {
 }
 
 /** The emulator with demo data; n8n's port decides the redirect URI its demo client accepts. */
-module.exports = { installStep, buildStep, packStep };
+module.exports = { installStep, buildStep, packStep, installed, missingPackage };

@@ -30,8 +30,8 @@ const path = require('node:path');
 
 const { ROOT, DEFAULT_N8N_VERSION, PACKAGE, parseOptions } = require('./options');
 const { step, stepsRun, Reported, check, redact, reportFailure, secs } = require('./steps');
-const { installStep, buildStep, packStep } = require('./install');
-const { emulatorStep, n8nStep, startN8n, stopN8n, freePort, portFree } = require('./start');
+const { installStep, buildStep, packStep, installed } = require('./install');
+const { emulatorStep, n8nStep, startN8n, stopN8n, freePort, portFree, tmpFolder } = require('./start');
 const { CREDENTIAL_NAME, N8nClient, signIn, loginStep, credentialStep, oauthStep, tokensStep } = require('./connect');
 const { EXAMPLES, ITEMS_WORKFLOW, createWorkflow, importExample, runAndWait, outputOf, assertSucceeded, checkCallsAuthorized, createItemsWorkflow, itemsStep } = require('./workflows');
 
@@ -72,6 +72,8 @@ async function setUp(s, { owner, port, afterLogin }) {
 	await installStep(s);
 	s.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'real-n8n-'));
 	s.logFile = path.join(s.userFolder, 'n8n.log');
+	// this process's own temporary files (the browser's, npm's) inside the user folder too
+	process.env.TMPDIR = tmpFolder(s.userFolder);
 	await buildStep(s);
 	await packStep(s);
 	await emulatorStep(s, await port());
@@ -127,7 +129,8 @@ async function cleanup(s) {
 			done.push('user folder removed');
 		}
 	}
-	done.push(`n8n install kept in ${s.cacheLabel}`);
+	if (installed(s.cache, s.version)) done.push(`n8n install kept in ${s.cacheLabel}`);
+	else done.push(`no n8n install left in ${s.cacheLabel}`);
 	return done.join('; ');
 }
 

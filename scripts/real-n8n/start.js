@@ -71,6 +71,17 @@ function n8nStep(s) {
 // ------------------------------------------------------------------ n8n processes
 
 /**
+ * The temporary folder n8n (and its task runner) gets through TMPDIR: `<user folder>/tmp`, so
+ * what n8n puts in the system's temporary folder (n8n 2.41's `n8nDataTableUploads`, which
+ * n8n's config places in `os.tmpdir()` with no setting of its own) goes with the user folder.
+ */
+function tmpFolder(userFolder) {
+	const dir = path.join(userFolder, 'tmp');
+	fs.mkdirSync(dir, { recursive: true });
+	return dir;
+}
+
+/**
  * Starts n8n (Node 24) with its own user folder and port (`opts.env`: more environment);
  * `s[key]` holds the process, which cleanup stops. Resolves once /healthz and
  * /healthz/readiness answer 200, with how long each took.
@@ -80,6 +91,7 @@ async function startN8n(s, key, opts) {
 	Object.assign(env, {
 		PATH: `${s.nodeBin}:${process.env.PATH}`,
 		N8N_USER_FOLDER: opts.userFolder,
+		TMPDIR: tmpFolder(opts.userFolder),
 		N8N_PORT: String(opts.port),
 		N8N_RUNNERS_BROKER_PORT: String(opts.brokerPort),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -142,4 +154,4 @@ async function stopN8n(n8n) {
 	return `n8n stopped${stopped ? '' : ' (killed after 20 s)'}`;
 }
 
-module.exports = { emulatorStep, n8nStep, startN8n, stopN8n, freePort, portFree, sleep };
+module.exports = { emulatorStep, n8nStep, startN8n, stopN8n, freePort, portFree, sleep, tmpFolder };

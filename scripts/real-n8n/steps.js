@@ -28,10 +28,16 @@ async function step(title, fn) {
 	} catch (error) {
 		console.log(`FAIL ${label} (${secs(Date.now() - t0)})`);
 		console.log(`       ${redact(String(error && error.stack ? error.message : error)).split('\n').join('\n       ')}`);
-		throw new Reported();
+		throw new Reported(error);
 	}
 }
-class Reported extends Error {}
+/** A failure a step has printed; `n8nLog` false when n8n's log would not explain it (set on the step's error). */
+class Reported extends Error {
+	constructor(cause) {
+		super('reported');
+		this.n8nLog = !(cause && cause.n8nLog === false);
+	}
+}
 const stepsRun = () => stepNo;
 
 function check(condition, message) {
@@ -62,10 +68,14 @@ function tail(file, lines = 40) {
 	}
 }
 
-/** After a failure: the reason of an unexpected error (a failed step printed its own) and the end of n8n's log. */
+/**
+ * After a failure: the reason of an unexpected error (a failed step printed its own) and the end
+ * of n8n's log, unless the failing step said that n8n's log does not explain it (no browser, an
+ * n8n release that cannot be installed).
+ */
 function reportFailure(s, error) {
 	if (!(error instanceof Reported)) console.log(`FAIL unexpected: ${redact(String(error && error.stack ? error.stack : error))}`);
-	if (s.logFile) console.log(`\nLast lines of the n8n log (${s.logFile}):\n${redact(tail(s.logFile))}\n`);
+	if (s.logFile && !(error instanceof Reported && !error.n8nLog)) console.log(`\nLast lines of the n8n log (${s.logFile}):\n${redact(tail(s.logFile))}\n`);
 }
 
 module.exports = { CLIENT, step, stepsRun, Reported, check, redact, redactObj, reportFailure, secs };
