@@ -56,7 +56,7 @@ async function child(job: Job): Promise<void> {
 
 /** Starts a child with its job; resolves with the items that ended with an error. */
 async function runChild(job: Job): Promise<number> {
-	const proc = fork(__filename, ['child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const proc = fork(module.filename, ['child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 	proc.send(job);
 	return await new Promise<number>((resolve, reject) => {
 		proc.once('message', (m) => {

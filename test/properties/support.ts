@@ -11,9 +11,8 @@ import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import * as wait from '../../nodes/shared/api/wait';
-import type { RunResult } from '../harness';
-import type { HarnessCredential } from '../harness';
-import { setImmediate } from '../host/globals';
+import type { HarnessCredential, RunResult } from '../harness';
+import { process, setImmediate } from '../host/globals';
 import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
 import { steps } from '../workflows/support';
