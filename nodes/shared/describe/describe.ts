@@ -299,10 +299,34 @@ function forKind(field: Field, op: Operation): Field {
 	return { ...field, fields: field.fields.filter((m) => !m.updateOnly).map((m) => forKind(m, op)) };
 }
 
+/** The `show` of an operation's properties: its resource and operation. */
+type Show = Record<string, string[]>;
+
+/** An operation's form: its notice, its fields at the top, the file and list settings, the regional choice, then its collections. */
 function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
-	const props: INodeProperties[] = [];
-	if (op.notice) props.push(operationNotice(op, show));
+	const { top, collections, collectionsV1 } = placedFields(area, op, show);
+	const regional = regionalCollections(op);
+	return [
+		...(op.notice ? [operationNotice(op, show)] : []),
+		...top,
+		...binaryInputProperties(op, show),
+		...listProperties(op, show),
+		...binaryOutputProperties(op, show),
+		...(regional.size ? [regionalFieldsProperty(regional, show)] : []),
+		...collectionProperties(collections, collectionsV1, regional, show),
+	];
+}
+
+/** An operation's fields where they go: at the top, or by collection name in each version's collections. */
+interface PlacedFields {
+	top: INodeProperties[];
+	collections: Map<string, INodeProperties[]>;
+	collectionsV1: Map<string, INodeProperties[]>;
+}
+
+function placedFields(area: Area, op: Operation, show: Show): PlacedFields {
+	const top: INodeProperties[] = [];
 	// the collections of the current version, and of version 1 where a field sat elsewhere (sorting under Filters)
 	const collections = new Map<string, INodeProperties[]>();
 	const collectionsV1 = new Map<string, INodeProperties[]>();
@@ -313,16 +337,7 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 		// a field the API needs that an update reads first is optional in the form
 		const prop = withGuess(inputProperty(area, where === 'top' ? field : { ...field, required: false }), field, op);
 		if (where === 'top') {
-			if (field.required && field.jsonAlternative) {
-				// Either one is enough: neither is marked required; the run refuses the item when both are left empty.
-				const either = `Give either '${prop.displayName}' or '${jsonAlternativeLabel(field)}'`;
-				props.push({ ...prop, description: [prop.description, either].filter(Boolean).join('. '), displayOptions: { show } });
-				const json = jsonAlternativeProperty(field);
-				props.push({ ...json, description: `${json.description}. ${either}`, displayOptions: { show } });
-			} else {
-				props.push({ ...prop, required: field.required ? true : undefined, displayOptions: { show } });
-				if (field.jsonAlternative) props.push({ ...jsonAlternativeProperty(field), displayOptions: { show } });
-			}
+			top.push(...topProperties(field, prop, show));
 		} else {
 			const entered = field.jsonAlternative ? [prop, jsonAlternativeProperty(field)] : [prop];
 			const list = collections.get(where) ?? [];
@@ -331,9 +346,30 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 			collectionsV1.set(whereV1, [...(collectionsV1.get(whereV1) ?? []), ...entered]);
 		}
 	}
-	if (op.binaryInput) {
-		const defaultBinaryField = op.binaryInput.required === false ? '' : 'data';
-		props.push({
+	return { top, collections, collectionsV1 };
+}
+
+/** A field entered at the top (`prop`), with its raw-JSON alternative when it has one. */
+function topProperties(field: Field, prop: INodeProperties, show: Show): INodeProperties[] {
+	if (field.required && field.jsonAlternative) {
+		// Either one is enough: neither is marked required; the run refuses the item when both are left empty.
+		const either = `Give either '${prop.displayName}' or '${jsonAlternativeLabel(field)}'`;
+		const json = jsonAlternativeProperty(field);
+		return [
+			{ ...prop, description: [prop.description, either].filter(Boolean).join('. '), displayOptions: { show } },
+			{ ...json, description: `${json.description}. ${either}`, displayOptions: { show } },
+		];
+	}
+	const entered: INodeProperties = { ...prop, required: field.required ? true : undefined, displayOptions: { show } };
+	return field.jsonAlternative ? [entered, { ...jsonAlternativeProperty(field), displayOptions: { show } }] : [entered];
+}
+
+/** The input binary field of an operation that uploads a file. */
+function binaryInputProperties(op: Operation, show: Show): INodeProperties[] {
+	if (!op.binaryInput) return [];
+	const defaultBinaryField = op.binaryInput.required === false ? '' : 'data';
+	return [
+		{
 			displayName: 'Input Data Field Name',
 			name: 'binaryPropertyName',
 			type: 'string',
@@ -341,31 +377,39 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 			...(op.binaryInput.required !== false ? { required: true } : {}),
 			hint: `The name of the input binary field holding the file (${op.binaryInput.extensions.join(', ')})${op.binaryInput.required === false ? '; leave empty to send none' : ''}`,
 			displayOptions: { show },
-		});
-	}
-	if (op.kind === 'list') {
-		props.push(
-			{
-				displayName: 'Return All',
-				name: 'returnAll',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to return all results or only up to a given limit',
-				displayOptions: { show },
-			},
-			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50,
-				description: 'Max number of results to return',
-				displayOptions: { show: { ...show, returnAll: [false] } },
-			},
-		);
-	}
-	if (op.binaryOutput) {
-		props.push({
+		},
+	];
+}
+
+/** Return All and Limit of a list. */
+function listProperties(op: Operation, show: Show): INodeProperties[] {
+	if (op.kind !== 'list') return [];
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+		},
+	];
+}
+
+/** The output binary field of an operation that downloads a file. */
+function binaryOutputProperties(op: Operation, show: Show): INodeProperties[] {
+	if (!op.binaryOutput) return [];
+	return [
+		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyName',
 			type: 'string',
@@ -373,32 +417,41 @@ function operationProperties(area: Area, resource: Resource, op: Operation): INo
 			required: true,
 			hint: 'The name of the output binary field to put the file in',
 			displayOptions: { show },
-		});
-	}
-	const regional = regionalCollections(op);
-	if (regional.size) {
-		props.push({
-			displayName: 'Regional Fields',
-			name: 'regionalFields',
-			type: 'options',
-			options: [{ name: 'None', value: '' }, ...[...regional].map(([name, group]) => ({ name: group, value: name })).sort((a, b) => a.name.localeCompare(b.name))],
-			default: '',
-			description: "Fields that apply only to organizations of one region (tax and e-invoicing details): pick the region to add its fields",
-			displayOptions: { show: { ...show, '@version': [FORM_VERSION] } },
-		});
-	}
-	const collection = (name: string, values: INodeProperties[], versionShow: Record<string, unknown[]>): INodeProperties => {
-		const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
-		return {
-			displayName: meta.displayName,
-			name,
-			type: 'collection',
-			placeholder: meta.placeholder,
-			default: {},
-			options: [...values].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-			displayOptions: { show: { ...show, ...versionShow } as NonNullable<INodeProperties['displayOptions']>['show'] },
-		};
+		},
+	];
+}
+
+/** The choice of region whose fields to add (`regional`: collection name -> group), in the current version only. */
+function regionalFieldsProperty(regional: Map<string, string>, show: Show): INodeProperties {
+	return {
+		displayName: 'Regional Fields',
+		name: 'regionalFields',
+		type: 'options',
+		options: [{ name: 'None', value: '' }, ...[...regional].map(([name, group]) => ({ name: group, value: name })).sort((a, b) => a.name.localeCompare(b.name))],
+		default: '',
+		description: "Fields that apply only to organizations of one region (tax and e-invoicing details): pick the region to add its fields",
+		displayOptions: { show: { ...show, '@version': [FORM_VERSION] } },
 	};
+}
+
+/** One collection of an operation's optional fields, shown in the versions `versionShow` names. */
+function collectionProperty(name: string, values: INodeProperties[], show: Show, versionShow: Record<string, unknown[]>): INodeProperties {
+	const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
+	return {
+		displayName: meta.displayName,
+		name,
+		type: 'collection',
+		placeholder: meta.placeholder,
+		default: {},
+		options: [...values].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		displayOptions: { show: { ...show, ...versionShow } as NonNullable<INodeProperties['displayOptions']>['show'] },
+	};
+}
+
+/** The collections of both versions: one property where the versions share it, else one per version. */
+function collectionProperties(collections: Map<string, INodeProperties[]>, collectionsV1: Map<string, INodeProperties[]>, regional: Map<string, string>, show: Show): INodeProperties[] {
+	const collection = (name: string, values: INodeProperties[], versionShow: Record<string, unknown[]>): INodeProperties => collectionProperty(name, values, show, versionShow);
+	const props: INodeProperties[] = [];
 	const v1Only = { '@version': [1] };
 	const current = { '@version': [FORM_VERSION] };
 	// Sort last, below Filters; a collection the versions share is one property

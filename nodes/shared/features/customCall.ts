@@ -74,9 +74,22 @@ function exampleGetPath(area: Area): string {
 /** The properties of the custom call, shown when its option is chosen. */
 export function customCallProperties(area: Area): INodeProperties[] {
 	const show = { operation: [CUSTOM_CALL] };
-	const withBody = { ...show, customMethod: ['POST', 'PUT', 'PATCH', 'DELETE'] };
+	return [
+		...requestLineProperties(area, show),
+		...(area.org ? [] : [{ ...inputProperty(area, PORTAL), displayOptions: { show } }]),
+		queryProperty(area, show),
+		...bodyProperties(show),
+		...answerProperties(show),
+	];
+}
+
+/** The `show` of the custom call's properties. */
+type Show = Record<string, string[]>;
+
+/** The operation list of the Custom API Call resource, then the method and the path. */
+function requestLineProperties(area: Area, show: Show): INodeProperties[] {
 	const root = customCallRoot(area);
-	const props: INodeProperties[] = [
+	return [
 		{
 			displayName: 'Operation',
 			name: 'operation',
@@ -108,28 +121,36 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			displayOptions: { show },
 		},
 	];
-	if (!area.org) props.push({ ...inputProperty(area, PORTAL), displayOptions: { show } });
-	props.push(
-		{
-			displayName: 'Query Parameters',
-			name: 'customQuery',
-			type: 'fixedCollection',
-			placeholder: 'Add Parameter',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: area.org ? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from 'Organization ID'` : 'Sent in the query',
-			options: [
-				{
-					name: 'parameters',
-					displayName: 'Parameter',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-					],
-				},
-			],
-			displayOptions: { show },
-		},
+}
+
+/** The query parameters, as name / value pairs (the organisation ID is added from its own field). */
+function queryProperty(area: Area, show: Show): INodeProperties {
+	return {
+		displayName: 'Query Parameters',
+		name: 'customQuery',
+		type: 'fixedCollection',
+		placeholder: 'Add Parameter',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: area.org ? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from 'Organization ID'` : 'Sent in the query',
+		options: [
+			{
+				name: 'parameters',
+				displayName: 'Parameter',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+		displayOptions: { show },
+	};
+}
+
+/** What a request with a body carries: none, JSON, or a file (with the JSON as a form field). */
+function bodyProperties(show: Show): INodeProperties[] {
+	const withBody = { ...show, customMethod: ['POST', 'PUT', 'PATCH', 'DELETE'] };
+	return [
 		{
 			displayName: 'Body',
 			name: 'customBodyType',
@@ -168,6 +189,12 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			description: 'The multipart form field that carries the file',
 			displayOptions: { show: { ...withBody, customBodyType: ['binary'] } },
 		},
+	];
+}
+
+/** How the answer comes back: every page of a GET list, and a file answer's binary field. */
+function answerProperties(show: Show): INodeProperties[] {
+	return [
 		{
 			displayName: 'Return All',
 			name: 'customReturnAll',
@@ -184,8 +211,7 @@ export function customCallProperties(area: Area): INodeProperties[] {
 			hint: 'Used when the answer is a file (not JSON): the output binary field to put it in',
 			displayOptions: { show },
 		},
-	);
-	return props;
+	];
 }
 
 /** Whether item `itemIndex` asks for the custom call (from the resource or the operation list). */

@@ -38,11 +38,23 @@ function listOf(area: Area, event: TriggerEvent): Operation {
 	return findOperation(area, event.resource, event.operation).op;
 }
 
+/** A trigger's form: organisation, event, the lists' required fields, status, Filters, date window, then the budget and Options. */
 export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
-	const props: INodeProperties[] = [];
-	if (area.org) props.push(ORGANIZATION_ID);
+	return polishProperties([
+		...(area.org ? [ORGANIZATION_ID] : []),
+		eventProperty(events),
+		...requiredFieldProperties(area, events),
+		...statusProperties(events),
+		...filterProperties(area, events),
+		...windowProperties(events),
+		maxCallsProperty(),
+		optionsProperty(),
+	]);
+}
+
+function eventProperty(events: TriggerEvent[]): INodeProperties {
 	const firstEvent = events[0].value;
-	props.push({
+	return {
 		// n8n's name for a trigger's choice of event; the parameter keeps its name (stored workflows)
 		displayName: 'Trigger On',
 		name: 'event',
@@ -51,7 +63,11 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		required: true,
 		options: events.map((e) => ({ name: e.name, value: e.value, description: e.ifWrong ? `${e.description}. ${e.ifWrong}` : e.description })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: firstEvent,
-	});
+	};
+}
+
+/** The required fields of the events' lists: one property per field, shown for every event whose list needs it. */
+function requiredFieldProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
 	const required = new Map<string, { field: Field; events: string[] }>();
 	for (const event of events) {
 		for (const field of requiredFields(listOf(area, event))) {
@@ -60,45 +76,64 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 			required.set(field.name, entry);
 		}
 	}
-	for (const { field, events: shown } of required.values()) {
-		props.push({ ...inputProperty(area, field), required: true, displayOptions: { show: { event: shown } } });
-	}
-	for (const event of events.filter((e) => e.status)) {
-		const status = event.status as NonNullable<TriggerEvent['status']>;
-		const prop = fieldProperty({ name: 'status', type: 'enum', required: true, values: status.values });
-		props.push({
-			...prop,
-			required: true,
-			description: 'Emit a record when its status changes to this value',
-			displayOptions: { show: { event: [event.value] } },
+	return [...required.values()].map(({ field, events: shown }) => ({ ...inputProperty(area, field), required: true, displayOptions: { show: { event: shown } } }));
+}
+
+/** The status an event watches for, per event that has one. */
+function statusProperties(events: TriggerEvent[]): INodeProperties[] {
+	return events
+		.filter((e) => e.status)
+		.map((event) => {
+			const status = event.status as NonNullable<TriggerEvent['status']>;
+			const prop = fieldProperty({ name: 'status', type: 'enum', required: true, values: status.values });
+			return {
+				...prop,
+				required: true,
+				description: 'Emit a record when its status changes to this value',
+				displayOptions: { show: { event: [event.value] } },
+			};
 		});
-	}
-	for (const event of events) {
+}
+
+/** Each event's "Filters": its list's optional fields, for an event whose list has any. */
+function filterProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
+	return events.flatMap((event): INodeProperties[] => {
 		const fields = filterFields(event, listOf(area, event));
-		if (!fields.length) continue;
-		props.push({
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: fields.map((f) => fieldProperty(f)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
-			displayOptions: { show: { event: [event.value] } },
+		if (!fields.length) return [];
+		return [
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: fields.map((f) => fieldProperty(f)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+				displayOptions: { show: { event: [event.value] } },
+			},
+		];
+	});
+}
+
+/** The date window of an event whose list can be read by date. */
+function windowProperties(events: TriggerEvent[]): INodeProperties[] {
+	return events
+		.filter((e) => e.window)
+		.map((event) => {
+			const window = event.window as NonNullable<TriggerEvent['window']>;
+			return {
+				displayName: window.label,
+				name: 'windowDays',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description: `Read only the ${window.what} dated today or in the days before it (this many days in all, in the workflow's time zone): one call a day of the window instead of one call per 200 ${window.what}. One recorded later with an older date is never emitted. 0 compares every page of the list.`,
+				displayOptions: { show: { event: [event.value] } },
+			};
 		});
-	}
-	for (const event of events.filter((e) => e.window)) {
-		const window = event.window as NonNullable<TriggerEvent['window']>;
-		props.push({
-			displayName: window.label,
-			name: 'windowDays',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
-			default: 0,
-			description: `Read only the ${window.what} dated today or in the days before it (this many days in all, in the workflow's time zone): one call a day of the window instead of one call per 200 ${window.what}. One recorded later with an older date is never emitted. 0 compares every page of the list.`,
-			displayOptions: { show: { event: [event.value] } },
-		});
-	}
-	props.push({
+}
+
+function maxCallsProperty(): INodeProperties {
+	return {
 		displayName: 'Max API Calls per Day',
 		name: 'maxCallsPerDay',
 		type: 'number',
@@ -106,8 +141,11 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 		default: DEFAULT_MAX_CALLS_PER_DAY,
 		description:
 			"Most API calls this trigger makes in a day (UTC). Polls are spaced to stay within it; a skipped poll loses nothing, the next one emits what is new since the last. The organization's daily allowance (1,000 to 10,000 by plan) is shared by every integration: raise this within it. Fetch Test Event shows what a poll costs.",
-	});
-	props.push({
+	};
+}
+
+function optionsProperty(): INodeProperties {
+	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -123,8 +161,7 @@ export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProp
 					'Whether the first poll after activation emits the records that already match the event. Off: only what happens after activation is emitted.',
 			},
 		],
-	});
-	return polishProperties(props);
+	};
 }
 
 export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta: TriggerMeta): INodeTypeDescription {
