@@ -117,7 +117,7 @@ export function answerRecords(
 	if ('records' in evidence) return evidence.records;
 	const { itemIndex, values = {} } = options;
 	if ('refusal' in evidence) return refusedBy(node, body, evidence.refusal, itemIndex, values);
-	const what = evidence.missing === 'code 0' ? 'its success code (code 0)' : `the ${evidence.missing} its documented answer carries`;
+	const what = evidence.missing === 'code 0' ? 'its success code (code 0)' : `the ${evidence.missing} ${op.inferred ? 'this call is expected to answer with (its answer is not documented)' : 'its documented answer carries'}`;
 	const write = op.method !== 'GET';
 	const message = `${write ? `${OUTCOME_UNKNOWN}: ` : ''}the Vendor API answered without ${what} (${apiWords(body)})`;
 	const description = write
