@@ -3,8 +3,8 @@
  * reference beside it (../shared/api). The repository's files (`git ls-files`, what a clone
  * holds, plus files not yet committed and not ignored) are copied into a folder of the
  * system's temporary folder with nothing beside it, with this checkout's node_modules linked
- * in (what `npm ci` gives a clone). There jest finds every suite, and the two suites that
- * compare sources with the reference pass: their structural checks run, the comparison is
+ * in (what `npm ci` gives a clone). There jest finds every suite, and every suite that checks
+ * sources (the ones comparing them with the reference among them) passes: their structural checks run, the comparison is
  * skipped and the summary says so in one line.
  * Run: npx jest test/packaging/fresh-clone
  */
@@ -18,7 +18,15 @@ const ROOT = join(module.path, '..', '..');
 /** One folder per checkout, the same on every run (so jest's transform cache stays warm); removed at the end. */
 const PARENT = join(tmpdir(), `n8n-nodes-vendor-fresh-clone-${ROOT.replace(/[^a-z0-9]+/gi, '-').slice(-40)}`);
 const CLONE = join(PARENT, 'n8n-nodes-vendor');
-const REFERENCE_SUITES = ['test/emulator/sources.test.ts', 'test/tables/rule-sources.test.ts'];
+/** Every suite that checks sources (it imports test/tools/doc-sources.ts): the class, not two named files. */
+const suitesWith = (words: string): string[] =>
+	execFileSync('git', ['grep', '-l', '--untracked', words, '--', 'test/*.test.ts'], { cwd: ROOT, encoding: 'utf8' })
+		.split('\n')
+		.filter((f) => f && f !== 'test/packaging/fresh-clone.test.ts')
+		.sort();
+const REFERENCE_SUITES = suitesWith("from '../tools/doc-sources'");
+/** Those with checks that need the documents themselves (describeWithReference): the skipped line names them. */
+const SKIPPING_SUITES = suitesWith('describeWithReference(');
 
 /** The repository's files: tracked, and new ones git does not ignore. */
 function repositoryFiles(): string[] {
@@ -63,7 +71,7 @@ describe('a clone with nothing beside it', () => {
 		const { status, output } = jestInClone([...REFERENCE_SUITES, '--ci', '--maxWorkers=1']);
 		expect([status, output.slice(-3000)]).toEqual([0, expect.stringContaining('0 failed')]);
 		const lines = output.split('\n').filter((l) => l.includes('API reference, which is not beside the repository'));
-		expect(lines).toEqual([`skipped: ${lines[0]?.match(/skipped: (\d+)/)?.[1]} checks comparing sources with the API reference, which is not beside the repository (../shared/api): ${REFERENCE_SUITES.join(', ')}`]);
+		expect(lines).toEqual([`skipped: ${lines[0]?.match(/skipped: (\d+)/)?.[1]} checks comparing sources with the API reference, which is not beside the repository (../shared/api): ${SKIPPING_SUITES.join(', ')}`]);
 		expect(Number(lines[0].match(/skipped: (\d+)/)?.[1])).toBeGreaterThanOrEqual(5);
 		expect(output).not.toMatch(/ENOENT/);
 	});

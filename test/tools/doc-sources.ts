@@ -95,9 +95,11 @@ export function parseSource(source: string): ParsedSource | undefined {
 /**
  * What is wrong with a source (empty: nothing). `guesses: false` leaves the docs/ASSUMPTIONS.md
  * lookup out; `documents: false` checks a document quote's form (a known document, a section,
- * words) but not the document itself, as where the reference is absent.
+ * words) but not the document itself. Where the reference is absent that is the default, for
+ * every suite that checks sources (the skipped line of the summary names what is not compared).
  */
 export function sourceProblems(source: unknown, opts: { guesses?: boolean; documents?: boolean } = {}): string[] {
+	opts = { documents: REFERENCE_PRESENT, ...opts };
 	if (typeof source !== 'string' || source.trim() === '') return ['no source'];
 	if (!/^[\x20-\x7e]+$/.test(source)) return [`"${source}": not printable ASCII (it travels as a header)`];
 	const parsed = parseSource(source);
