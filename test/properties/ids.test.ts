@@ -45,9 +45,11 @@ export function withNumberIds(upstream: UpstreamAnswer, key: string | undefined,
 	const body = upstream.json as IDataObject | undefined;
 	if (upstream.status >= 300 || !body || typeof body !== 'object') return { status: upstream.status, contentType: String(upstream.headers['content-type'] ?? ''), body: upstream.body };
 	const records = recordsOf(body, key).filter((r) => r && typeof r === 'object');
-	records.forEach((record, i) => {
+	// numbered across the pages of one read: a list of several pages holds each id once (a
+	// numbering restarting on each page would repeat ids, which Return All rightly gives once)
+	records.forEach((record) => {
 		record[idField] = `@@ID${given.length}@@`;
-		given.push(plus(digits, i));
+		given.push(plus(digits, given.length));
 	});
 	const text = JSON.stringify(body).replace(/"@@ID(\d+)@@"/g, (_m, n: string) => given[Number(n)]);
 	return { ...jsonAnswer({}), body: text };

@@ -29,6 +29,9 @@ export const SEED = Number(process.env.VENDOR_FUZZ_SEED ?? 20260742);
 /** `base` cases, times the fuzz factor. */
 export const runs = (base: number): number => base * FUZZ_FACTOR;
 
+// A fuzz run's properties take FUZZ_FACTOR times as long: so may each test.
+if (FUZZ_FACTOR > 1) jest.setTimeout(60_000 * FUZZ_FACTOR);
+
 /**
  * Checks an async property with the fixed seed and `base` cases (times the fuzz factor). A failure
  * is reported with its counterexample at once (no shrinking: the cases are whole workflow runs),
