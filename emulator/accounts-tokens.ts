@@ -101,6 +101,14 @@ export class TokenStore {
 		return this.accessTokens.get(token);
 	}
 
+	/** The tokens a client holds now (for the checks that compare n8n's stored credential with what was issued). */
+	issuedTo(clientId: string): { access: AccessRecord[]; refresh: RefreshRecord[] } {
+		return {
+			access: [...this.accessTokens.values()].filter((a) => a.info.clientId === clientId),
+			refresh: [...this.refreshTokens.values()].filter((r) => r.clientId === clientId),
+		};
+	}
+
 	deleteAccessToken(token: string): void {
 		this.accessTokens.delete(token);
 	}

@@ -74,7 +74,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from '../test/host/http';
 import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, sendJson } from './accounts-http';
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
-import { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo, TokenStore } from './accounts-tokens';
+import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';
 import type { Clock } from './clock';
 
 export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
@@ -379,6 +379,11 @@ export class Accounts {
 	}
 
 	/** Revokes a refresh token and every access token minted from it (any region). */
+	/** The access and refresh tokens a client holds now. */
+	issuedTo(clientId: string): { access: AccessRecord[]; refresh: RefreshRecord[] } {
+		return this.tokens.issuedTo(clientId);
+	}
+
 	revokeRefreshToken(refreshToken: string): void {
 		this.tokens.revokeRefreshToken(refreshToken);
 	}

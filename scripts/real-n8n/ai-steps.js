@@ -549,7 +549,7 @@ function outageStep(s) {
 
 		// a refusal still fails the activation: the refresh token revoked, the access tokens expired
 		await deactivate(s, id);
-		const refreshTokens = [...s.em.accounts.refreshTokens.values()].filter((r) => r.clientId === s.em.defaultClient.clientId);
+		const refreshTokens = s.em.accounts.issuedTo(s.em.defaultClient.clientId).refresh;
 		for (const r of refreshTokens) await admin(s, 'tokens/revoke', { refresh_token: r.token });
 		await admin(s, 'tokens/expire');
 		s.em.clearRequests();

@@ -307,7 +307,7 @@ async function triggerStepRuns(s, runs) {
  */
 async function reconnect(s) {
 	for (const id of await s.api.json('GET', '/rest/active-workflows')) await deactivate(s, id);
-	for (const r of [...s.em.accounts.refreshTokens.values()].filter((t) => t.clientId === s.em.defaultClient.clientId)) s.em.accounts.revokeRefreshToken(r.token);
+	for (const r of s.em.accounts.issuedTo(s.em.defaultClient.clientId).refresh) s.em.accounts.revokeRefreshToken(r.token);
 	s.em.clearRequests();
 	await connectCredential(s);
 }

@@ -179,8 +179,7 @@ function tokensStep(s) {
 		check(!JSON.stringify(c).includes(CLIENT.clientSecret), 'n8n answered the client secret in clear');
 		// The emulator answers token errors with HTTP 200, so n8n's "connected" alone proves nothing:
 		// the emulator must have issued an access and a refresh token to this client.
-		const access = [...s.em.accounts.accessTokens.values()].filter((a) => a.info.clientId === CLIENT.clientId);
-		const refresh = [...s.em.accounts.refreshTokens.values()].filter((r) => r.clientId === CLIENT.clientId);
+		const { access, refresh } = s.em.accounts.issuedTo(CLIENT.clientId);
 		check(access.length === 1 && refresh.length === 1, `the emulator issued ${access.length} access and ${refresh.length} refresh tokens to the client`);
 		s.accessToken = access[0].token;
 		return [`n8n: oauthTokenData set (shown redacted as ${JSON.stringify(data.oauthTokenData)}); emulator: 1 access token (${access[0].info.scopes.length} scopes, region ${access[0].info.region}) and 1 refresh token issued (access_type=offline)`];
