@@ -43,8 +43,8 @@
  *     <n8n>/mcp/<path>) lists the tool with that parameter in its input schema and calls it:
  *     the emulator's estimates of that customer come back
  * 10. a Vendor Books Trigger (Estimate Created, every minute) activated while the emulator
- *     answers the Books area 503 (POST /__admin/faults): the activation succeeds, its read (n8n's
- *     first four calls) answered 503 each and any later call (n8n's scheduled poll may come right
+ *     answers the Books area 503 (POST /__admin/faults): the activation succeeds within seconds,
+ *     its read (n8n's first call: one attempt, no retry) answered 503 and any later call (n8n's scheduled poll may come right
  *     after) 200, the workflow is
  *     active with no activation error and n8n's log has the package's warning; an estimate
  *     created then is emitted by the next scheduled poll (up to about 2 minutes of real
