@@ -78,6 +78,8 @@ export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 		return refusal ? { refusal } : { missing: op.responseKey };
 	}
 	if (refusal) return { refusal };
+	// An empty answer to a read (a 204 No Content, `{}`) holds no record: a list read found nothing, a single read is not shown.
+	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0) return op.kind === 'list' || op.pagination ? { records: [] } : { missing: 'record' };
 	if (area.envelope === 'accounting' && !Array.isArray(body)) {
 		const code = isRecord(body) ? body.code : undefined;
 		if (code !== 0 && code !== '0') return { missing: 'code 0' };
