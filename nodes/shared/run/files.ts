@@ -21,11 +21,13 @@ export async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: 
 	const { op, itemIndex } = run;
 	const res = await vendorRequest(ctx, run.area, req, { itemIndex, binary: true });
 	const ids = op.batch ? run.values[op.batch.field] : undefined;
-	if (!Buffer.isBuffer(res.body)) {
+	// no content (a 204) is no file, not an empty one
+	const noContent = res.statusCode === 204 && Buffer.isBuffer(res.body) && res.body.length === 0;
+	if (!Buffer.isBuffer(res.body) || noContent) {
 		// a code-0 refusal says which value was refused; any other answer shows its code and message
-		assertNotRefused(ctx.getNode(), res.body, itemIndex, req.qs);
+		if (!noContent) assertNotRefused(ctx.getNode(), res.body, itemIndex, req.qs);
 		const detail = ids ? ` for ${op.batch?.field} ${String(req.qs[op.batch?.field ?? ''] ?? '')}` : '';
-		const message = `No file was returned${detail}: the Vendor API answered ${apiWords(res.body)}`;
+		const message = `No file was returned${detail}: the Vendor API answered ${noContent ? 'HTTP 204 No Content' : apiWords(res.body)}`;
 		throw new NodeApiError(ctx.getNode(), { message }, { message, description: 'A file was expected; the answer holds none.', httpCode: String(res.statusCode), itemIndex });
 	}
 	const spec = op.binaryOutput ?? { mimeType: 'application/octet-stream', fileName: 'file' };
