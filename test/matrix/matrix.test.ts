@@ -300,9 +300,10 @@ describe.each(RELEASES.map((release) => [release.n8n, release] as const))('n8n %
 			env.em.faults.next(100, { kind: 'status', status: 503 }, 'books');
 			const activated = await child.activate(trigger);
 			expect(activated).toMatchObject({ active: true, scheduled: 1, emitted: [], errors: [] });
-			// the poll at activation made one call and did not wait (n8n 2.41 gives the activation 84 s)
+			// the poll at activation made one call, no retry and no wait, on each release's own engine (n8n
+			// 2.41 gives the activation 84 s); the 30-s bound is proven on the test's clock for every
+			// trigger and answer in test/workflows/trigger-fail-fast.test.ts, not on this machine's time
 			expect(statuses(env.apiRequests())).toEqual([503]);
-			expect(activated.durationMs).toBeLessThan(30_000);
 			// n8n stops; an invoice is made; the outage is over; n8n starts again with the kept state
 			await child.deactivate(activated.key);
 			env.em.faults.clear();

@@ -95,7 +95,6 @@ export interface TriggerState {
 	emitted: IDataObject[];
 	errors: string[];
 	staticData: IDataObject;
-	durationMs: number;
 }
 
 export interface RunnerRunResult {
@@ -213,14 +212,13 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 		});
 
 		const triggers = new Map<string, ActiveTrigger>();
-		const stateOf = (key: string, trigger: ActiveTrigger, started: number): TriggerState => ({
+		const stateOf = (key: string, trigger: ActiveTrigger): TriggerState => ({
 			key,
 			active: trigger.isActive(),
 			scheduled: trigger.scheduled,
 			emitted: trigger.emitted.flatMap((run) => run[0].map((item) => item.json)),
 			errors: trigger.errors.map((e) => e.message),
 			staticData: trigger.staticData(),
-			durationMs: Date.now() - started,
 		});
 
 		/** Activates the installed package's trigger as this release does; kept for 'poll' and 'deactivate'. */
@@ -237,11 +235,10 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 				parameters: a.parameters as INodeParameters,
 				credentials: { vendorOAuth2Api: { id: credential.id, name: credential.name } },
 			};
-			const started = Date.now();
 			const trigger = await activateTrigger({ nodeType, node, credentials: a.credentials, credentialTypes, staticData: a.staticData, packageName: loader.packageName, activation: a.activation });
 			const key = String(triggers.size + 1);
 			triggers.set(key, trigger);
-			return stateOf(key, trigger, started);
+			return stateOf(key, trigger);
 		}
 
 		async function handle(request: RunnerRequest): Promise<unknown> {
@@ -290,9 +287,8 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 				case 'poll': {
 					const trigger = triggers.get(request.key);
 					if (!trigger) throw new Error(`no active trigger ${request.key}`);
-					const started = Date.now();
 					await trigger.poll();
-					return stateOf(request.key, trigger, started);
+					return stateOf(request.key, trigger);
 				}
 				case 'deactivate':
 					await triggers.get(request.key)?.deactivate();
