@@ -23,17 +23,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Area, Operation } from '../nodes/shared/tables/spec';
 import { process } from './host/globals';
+import type { Shift } from './tools/page-shift';
 
 type Facts = 'pageContext' | 'pageInfo' | 'perPage' | 'none';
-
-interface Shift {
-	/** Before the read of this page (2 or later). */
-	beforePage: number;
-	kind: 'insert' | 'delete';
-	count: number;
-	/** Where a deletion falls, as a fraction of the list. */
-	at: number;
-}
 
 interface Scenario {
 	records: number;

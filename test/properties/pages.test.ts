@@ -16,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { jsonAnswer } from '../tools/answer-proxy';
 import type { MadeAnswer, ProxiedRequest, UpstreamAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
+import type { Shift } from '../tools/page-shift';
 import type { TableOperation } from '../tools/table-inputs';
 import { holds, isErrorItem, isOwnCall, noViolations, NODE, OPERATIONS, opById, shownText, stepOf, thrown, valuesOf } from './support';
 
@@ -24,15 +25,6 @@ const env = ctx.env;
 
 /** The lists read page after page. */
 const PAGED = OPERATIONS.filter((t) => t.op.kind === 'list' && (t.op.pagination === 'pageContext' || t.op.pagination === 'pageSize')).map((t) => t.id);
-
-interface Shift {
-	/** Before the read of this page (2 or later). */
-	beforePage: number;
-	kind: 'insert' | 'delete';
-	count: number;
-	/** Where a deletion falls, as a fraction of the list. */
-	at: number;
-}
 
 interface Scenario {
 	/** The list's operation id. */
