@@ -80,7 +80,8 @@ test.each([
 	['a dropped connection', { kind: 'drop' } as const],
 ])('a token endpoint failing with %s: the error says to reconnect and carries no secret', async (_label, fault) => {
 	env.em.accounts.expireAllAccessTokens();
-	env.em.faults.next(1, fault, (r) => r.area === 'accounts' && r.path.includes('/oauth/v2/token'));
+	// the redirect check before the refresh, and the refresh
+	env.em.faults.next(2, fault, (r) => r.area === 'accounts' && r.path.includes('/oauth/v2/token'));
 	const result = await env.run([items('List', { operation: 'getAll', returnAll: false, limit: 1 }, { onError: 'continueRegularOutput' })]);
 	const out = result.output('List');
 	expect(out).toHaveLength(1);

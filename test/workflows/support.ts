@@ -28,6 +28,12 @@ export const CREDENTIAL_NAME = 'Vendor (emulator)';
 /** The root of the Projects API paths in the emulator's US region. */
 export const PROJECTS_ROOT = '/us/projects/api/v3';
 
+/** A token-endpoint request carrying no grant: the package's check that the endpoint does not redirect. */
+export function isRedirectCheck(r: { path: string; body?: unknown }): boolean {
+	const body = (r.body ?? {}) as IDataObject;
+	return r.path.endsWith('/oauth/v2/token') && body.refresh_token === undefined && body.code === undefined;
+}
+
 /** The credential a user would create for the emulator: region Custom, connected (tokens stored). */
 export function connectedCredential(em: Emulator, region = 'us'): HarnessCredential {
 	const urls = em.regionUrls(region);
@@ -243,8 +249,14 @@ export class WorkflowEnv {
 		return this.em.requests.filter((r) => r.area && r.area !== 'accounts');
 	}
 
+	/** The token calls (a grant: a refresh token or a code), not the redirect checks before a refresh, which carry no secret. */
 	tokenRequests(): RecordedRequest[] {
-		return this.em.requests.filter((r) => r.area === 'accounts');
+		return this.em.requests.filter((r) => r.area === 'accounts' && !isRedirectCheck(r));
+	}
+
+	/** The token endpoint asked, without a secret, whether it redirects (before each refresh). */
+	redirectChecks(): RecordedRequest[] {
+		return this.em.requests.filter((r) => r.area === 'accounts' && isRedirectCheck(r));
 	}
 
 	get storedToken(): IDataObject {

@@ -232,7 +232,8 @@ test('n8n restarts during an outage: the kept state is kept, and the next poll e
 
 test('a token endpoint that does not answer at activation: stays active; the next poll refreshes and emits what was created meanwhile', async () => {
 	env.em.accounts.expireAllAccessTokens();
-	env.em.faults.next(1, { kind: 'status', status: 503 }, (r) => r.area === 'accounts' && r.path.includes('/oauth/v2/token'));
+	// the redirect check before the refresh, and the refresh
+	env.em.faults.next(2, { kind: 'status', status: 503 }, (r) => r.area === 'accounts' && r.path.includes('/oauth/v2/token'));
 	const trigger = await activate(VendorBooksTrigger, { organizationId: env.org, event: 'estimateCreated' });
 	expect(trigger.isActive()).toBe(true);
 	// the expired token answered 401, the refresh got a 503

@@ -10,6 +10,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IL
 import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
+import { redirectTarget } from './answer';
 import { redactTokens, tokenRefusal } from './errors';
 import { isNetworkFailure, transientFailure } from './failures';
 import { pause } from './wait';
@@ -139,9 +140,59 @@ function rememberRefusal(ctx: VendorContext, memoryKey: string, message: string,
 	return refusedError(ctx, { message, description });
 }
 
+/** How long the token endpoint's redirect check waits for an answer. */
+const REDIRECT_CHECK_MS = 10_000;
+
+/**
+ * Whether the token endpoint redirects, asked without a secret before a refresh is sent. n8n's
+ * OAuth2 helpers (the only way a node can get a refreshed token stored) follow redirects and, on
+ * a 307 or 308, send the refresh token and the client secret on to wherever it points. So the
+ * endpoint is first asked the same request with neither (`grant_type=refresh_token` alone, which
+ * the token endpoint refuses as any incomplete request) and never followed: a 3xx answer stops the
+ * refresh, naming where it pointed. No answer, or any other answer, lets the refresh go on (it
+ * then reports its own failure). A server that redirects only requests carrying secrets is not
+ * seen this way (docs/BEHAVIOUR.md).
+ */
+async function assertTokenEndpointStaysHome(ctx: VendorContext, stored: IDataObject): Promise<void> {
+	const url = typeof stored.accessTokenUrl === 'string' ? stored.accessTokenUrl : '';
+	if (!/^https?:\/\//i.test(url)) return;
+	let answer: { statusCode?: number; headers?: IDataObject } | undefined;
+	try {
+		answer = (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: 'grant_type=refresh_token',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: REDIRECT_CHECK_MS,
+			json: false,
+		})) as { statusCode?: number; headers?: IDataObject };
+	} catch {
+		return;
+	}
+	const status = Number(answer?.statusCode);
+	if (!(status >= 300 && status < 400)) return;
+	const location = answer?.headers?.location;
+	const message = `The token endpoint answered HTTP ${status}, a redirect to ${redirectTarget(typeof location === 'string' ? location : undefined, url)}: the access token was not refreshed`;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ message },
+		{
+			message,
+			description:
+				"A refresh sends the refresh token and the client secret, so it is never sent to a token endpoint that redirects (n8n's OAuth2 client would follow it). " +
+				"The credential usually points at another data center than your account's: check its Data Center Region, or with Custom its accounts address, then reconnect.",
+			httpCode: String(status),
+		},
+	);
+}
+
 /** The token call through the helper this n8n release offers; a failure becomes the node's error (a refusal remembered). */
-async function callTokenEndpoint(ctx: VendorContext, memoryKey: string): Promise<TokenData> {
+async function callTokenEndpoint(ctx: VendorContext, memoryKey: string, stored: IDataObject): Promise<TokenData> {
 	const helpers = ctx.helpers as unknown as OAuth2Helpers;
+	await assertTokenEndpointStaysHome(ctx, stored);
 	try {
 		if (typeof helpers.refreshOAuth2Token === 'function') {
 			return (await helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, { includeCredentialsOnRefreshOnBody: true })) as TokenData;
@@ -166,7 +217,7 @@ async function refresh(ctx: VendorContext, stored: IDataObject, previous?: strin
 	let pending = refreshing.get(key);
 	if (!pending) {
 		pending = (async () => {
-			const data = await callTokenEndpoint(ctx, memoryKey);
+			const data = await callTokenEndpoint(ctx, memoryKey, stored);
 			// A new access token is a success, whatever else the stored token data still holds (n8n
 			// merges token data, so an `error` of an earlier refused refresh can stay in it); the
 			// accounts server answers a refused refresh with HTTP 200 and `{ error }`.
