@@ -254,6 +254,8 @@ export interface ListPage {
 	body: unknown;
 	/** The answer's headers (lower-case names), e.g. the service's `date`. */
 	headers: IDataObject;
+	/** The page number asked (1 for an unpaged list). */
+	page: number;
 }
 
 /**
@@ -279,7 +281,7 @@ export async function* listPages(
 	const seen = new Set<string>();
 	if (!op.pagination || op.pagination === 'none') {
 		const { body, headers } = await vendorRequest(ctx, area, req, { itemIndex });
-		yield { entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen), body, headers };
+		yield { entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen), body, headers, page: 1 };
 		return;
 	}
 	const pagesSeen = new Set<string>();
@@ -304,7 +306,7 @@ export async function* listPages(
 		pagesSeen.add(fingerprint);
 		const fresh = unseen(entries, idField, seen);
 		records += fresh.length;
-		yield { entries: fresh, body, headers };
+		yield { entries: fresh, body, headers, page };
 		if (!hasMore(op, body, entries, pageSize) || entries.length === 0) return;
 	}
 }

@@ -8,10 +8,10 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { hasMore, listPages } from '../api/pages';
+import { answerRecords, hasMore, listPages } from '../api/pages';
 import type { ApiRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';
-import { pageContext } from '../api/transport';
+import { pageContext, vendorRequest } from '../api/transport';
 import { BudgetSpent } from './budget';
 import type { Meter } from './budget';
 import type { TriggerEvent } from './event';
@@ -48,26 +48,61 @@ export interface Source {
  * asked while the answer says there is more; each record once by its id). No page is asked for
  * once the calls sent (./meter.ts) reach what the day's budget leaves: the poll is cut short.
  */
-export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown }> {
+export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown; page: number; read: number }> {
 	const size = src.op.perPage ?? 200;
-	for (const req of src.reads) {
+	for (const [index, req] of src.reads.entries()) {
 		const read = listPages(src.ctx, src.area, src.op, req, size, undefined, src.idField);
 		for (let more = true; more; ) {
-			if (src.meter.calls >= src.meter.left) {
-				src.meter.cut = true;
-				throw new BudgetSpent();
-			}
+			spendOne(src);
 			const page = await read.next();
 			if (page.done) break;
-			yield page.value;
+			yield { ...page.value, read: index };
 			more = page.value.entries.length > 0 && hasMore(src.op, page.value.body, page.value.entries, size);
 		}
 	}
 }
 
+/** Before a call: the poll is cut short once the calls sent reach what the day's budget leaves. */
+function spendOne(src: Source): void {
+	if (src.meter.calls < src.meter.left) return;
+	src.meter.cut = true;
+	throw new BudgetSpent();
+}
+
+/** Every record of every read, and the last page number asked of each read. */
+export async function readAllPages(src: Source): Promise<{ records: IDataObject[]; lastPages: number[] }> {
+	const records: IDataObject[] = [];
+	const lastPages = src.reads.map(() => 0);
+	for await (const { entries, page, read } of pages(src)) {
+		records.push(...entries);
+		lastPages[read] = Math.max(lastPages[read], page);
+	}
+	return { records, lastPages };
+}
+
 export async function readAll(src: Source): Promise<IDataObject[]> {
+	return (await readAllPages(src)).records;
+}
+
+/**
+ * The pages of each read again, backward from the one before its last to page 1 (`lastPages`:
+ * as a forward read found them). Page-number paging read forward cannot see a record that moves
+ * onto a page already read (another deleted before it while the pages are read); read backward,
+ * a deletion moves records onto pages not yet read, so a read in each direction together list
+ * every record that was there throughout, unless a deletion during the one and a creation during
+ * the other hide the same record. The last page is not read again: a record the forward read
+ * missed moved from the page after to the page before, so it sits on a page before the last.
+ */
+export async function readBackward(src: Source, lastPages: number[]): Promise<IDataObject[]> {
+	const size = src.op.perPage ?? 200;
 	const out: IDataObject[] = [];
-	for await (const { entries } of pages(src)) out.push(...entries);
+	for (const [index, req] of src.reads.entries()) {
+		for (let page = (lastPages[index] ?? 0) - 1; page >= 1; page--) {
+			spendOne(src);
+			const { body } = await vendorRequest(src.ctx, src.area, { ...req, qs: { ...req.qs, page, per_page: size } });
+			out.push(...answerRecords(src.ctx.getNode(), src.area, src.op, body));
+		}
+	}
 	return out;
 }
 

@@ -10,7 +10,8 @@
  * - `scan`: for lists without a documented newest-first sort (items, payments, bills,
  *   projects) every page is read and the keys are compared with those remembered from the
  *   last poll. State: the keys of the records currently listed (records that disappear are
- *   forgotten, so the state never outgrows the list). Cost: ceil(records / page size).
+ *   remembered a while, see below). Cost: ceil(records / page size); the baseline of a list
+ *   without creation times twice that, less one, when it has more than one page.
  * - `changed`: like `scan`, remembering a short fingerprint of each record; emits the
  *   records whose fingerprint changed (updates).
  * Status events (`status` in the table) use `scan` over the list filtered by the status:
@@ -26,7 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollStrategy } from './event';
-import { chronological, fingerprint, happenedSince, readAll, readNewest, uniqueByKey } from './read';
+import { chronological, fingerprint, happenedSince, readAll, readAllPages, readBackward, readNewest, uniqueByKey } from './read';
 import type { Source } from './read';
 
 export interface PollState {
@@ -79,6 +80,19 @@ const newest: Strategy = async (src, stored, from) => {
 	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
 };
 
+/** Whether the event's time field is when a record was created, which never changes. */
+const createdAt = (src: Source): boolean => src.event.timeField === 'created_time';
+
+/** How far the service's time of a read's start may be off (its `Date` headers have whole seconds): records created this close before it may still be new. */
+const CLOCK_MARGIN_MS = 5_000;
+
+/** Whether a record's time field, with its time of day, is before `t`. */
+function placedBefore(src: Source, record: IDataObject, t: number): boolean {
+	const value = src.event.timeField ? record[src.event.timeField] : undefined;
+	const time = src.time(record);
+	return time !== undefined && (typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))) && time < t;
+}
+
 /** Keys remembered as gone from a scanned list at most (the oldest are forgotten first). */
 export const GONE_MAX = 1000;
 
@@ -88,20 +102,31 @@ export const GONE_MAX = 1000;
  * page number can hide a record when another is deleted during the read, and a server may ignore
  * a guessed filter (an item made inactive leaves the list). Such a record listed again is new only
  * if its time field says it changed since then (a status event's modification); a created record,
- * an item or a payment never becomes new again.
+ * an item or a payment never becomes new again. A key never listed before is new, unless the
+ * record's creation time (Bill Created, Project Created) is before the last read began: that read
+ * missed it. The first read (the baseline) of a list whose records carry no creation time (items,
+ * payments, a status) is read again backward when it had more than one page, so that no record is
+ * missed there and emitted by the next poll as new.
  */
 const scan: Strategy = async (src, previous, from) => {
-	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
+	const { records: read, lastPages } = await readAllPages(src);
+	// the first read is the baseline: where no creation time can tell an old record from a new
+	// one, a record it missed would be emitted as new by the next poll, so it is read both ways
+	const confirm = !previous?.keys && !createdAt(src) && lastPages.some((last) => last > 1);
+	const records = uniqueByKey(src, [...read, ...(confirm ? await readBackward(src, lastPages) : [])].filter(src.matches));
 	const keys = records.map(src.key);
 	const at = src.serviceTime();
 	if (!previous?.keys) return { emitted: chronological(src, newFrom(src, records, from)), state: { keys, at } };
 	const known = new Set(previous.keys);
 	const gone = new Map(previous.gone ?? []);
+	const lastRead = previous.at;
 	const isNew = (r: IDataObject) => {
 		const key = src.key(r);
 		if (known.has(key)) return false;
 		const missedSince = gone.get(key);
-		return missedSince === undefined || happenedSince(src, r, missedSince);
+		if (missedSince !== undefined) return happenedSince(src, r, missedSince);
+		// never listed: a record created before the last read began was there, and that read missed it
+		return !(createdAt(src) && lastRead !== undefined && placedBefore(src, r, lastRead - CLOCK_MARGIN_MS));
 	};
 	const fresh = records.filter(isNew);
 	const listed = new Set(keys);
