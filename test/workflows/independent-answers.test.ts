@@ -109,6 +109,23 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 	const listBody = (key: string, idKey: string, extra: string, page: string) => `{"code":0,"message":"success","${key}":[{"${idKey}":${BIG},"name":"A"},{"${idKey}":${BIG2},"name":"B"}]${extra}${page}}`;
 	const noMore = ',"page_context":{"page":1,"per_page":200,"has_more_page":false}';
 
+	/**
+	 * Get Many (Return All), Get by `{{ $json.<idField> }}`, Create (once), and Get of the created
+	 * record by the same expression: no error; the ids each step output, and the created record.
+	 */
+	async function listGetCreateGet(step: ReturnType<typeof node>, idField: string, getField: string, create: IDataObject) {
+		const byExpression = { [getField]: byId(`={{ $json.${idField} }}`) };
+		const result = await env.run([
+			step('List', { operation: 'getAll', returnAll: true }),
+			step('Get', { operation: 'get', ...byExpression }),
+			step('Create', { operation: 'create', ...create }, { executeOnce: true }),
+			step('Get created', { operation: 'get', ...byExpression }),
+		]);
+		expect(errorText(result)).toBe('');
+		const ids = (name: string) => json(result, name).map((i) => i[idField]);
+		return { result, list: ids('List'), get: ids('Get'), created: json(result, 'Create')[0] };
+	}
+
 	/** Answers one record's GET with the id of its path written as a JSON number. */
 	const recordById = (path: RegExp, key: string, idKey: string) =>
 		answering({ method: 'GET', path }, (req) => {
@@ -116,23 +133,96 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 			return /^\d+$/.test(id) ? raw(`{"code":0,"message":"success","${key}":{"${idKey}":${id},"name":"one"}}`) : undefined;
 		});
 
-	test('Books item: Get Many (Return All), Get, Create answered with number ids; the next Get sends the same digits', async () => {
-		answering({ method: 'GET', path: /\/books\/v3\/items$/ }, () => raw(listBody('items', 'item_id', '', noMore)));
-		answering({ method: 'POST', path: /\/books\/v3\/items$/ }, () => raw(`{"code":0,"message":"The item has been added.","item":{"item_id":${BIG},"name":"New","tax_id":${BIG2}}}`, 201));
-		recordById(/\/books\/v3\/items\/\d+$/, 'item', 'item_id');
-		const item = books('item');
-		const result = await env.run([
-			item('List', { operation: 'getAll', returnAll: true }),
-			item('Get', { operation: 'get', item_id: byId('={{ $json.item_id }}') }),
-			item('Create', { operation: 'create', name: 'New' }, { executeOnce: true }),
-			item('Get created', { operation: 'get', item_id: byId("={{ $('Create').item.json.item_id }}") }),
+	interface ChainCase {
+		/** Answers the list, the create and the single reads with number ids. */
+		answer: () => void;
+		step: ReturnType<typeof node>;
+		idField: string;
+		getField: string;
+		create: IDataObject;
+		created: IDataObject;
+		/** The single reads' paths, and the ids they end with: the two listed, then the created one. */
+		reads: RegExp;
+		readIds: string[];
+	}
+	test.each<[string, ChainCase]>([
+		[
+			'Books item',
+			{
+				answer: () => {
+					answering({ method: 'GET', path: /\/books\/v3\/items$/ }, () => raw(listBody('items', 'item_id', '', noMore)));
+					answering({ method: 'POST', path: /\/books\/v3\/items$/ }, () => raw(`{"code":0,"message":"The item has been added.","item":{"item_id":${BIG},"name":"New","tax_id":${BIG2}}}`, 201));
+					recordById(/\/books\/v3\/items\/\d+$/, 'item', 'item_id');
+				},
+				step: books('item'),
+				idField: 'item_id',
+				getField: 'item_id',
+				create: { name: 'New' },
+				created: { item_id: BIG, tax_id: BIG2 },
+				reads: /\/items\/\d+$/,
+				readIds: [BIG, BIG2, BIG],
+			},
+		],
+		[
+			'Invoice payment (payment_id documented as a string, answered as a number)',
+			{
+				answer: () => {
+					answering({ method: 'GET', path: /\/invoice\/v3\/customerpayments$/ }, () => raw(listBody('customerpayments', 'payment_id', '', '')));
+					answering({ method: 'POST', path: /\/invoice\/v3\/customerpayments$/ }, () => raw(`{"code":0,"message":"recorded","payment":{"payment_id":${BIG},"amount":10,"customer_id":${BIG2}}}`, 201));
+					recordById(/\/invoice\/v3\/customerpayments\/\d+$/, 'payment', 'payment_id');
+				},
+				step: payments,
+				idField: 'payment_id',
+				getField: 'payment_id',
+				create: { customer_id: '1100000000001', amount: 10, date: '2026-01-15' },
+				created: { payment_id: BIG, customer_id: BIG2 },
+				reads: /\/customerpayments\/\d+$/,
+				readIds: [BIG, BIG2, BIG],
+			},
+		],
+		[
+			'Billing project (project_id documented as a string, answered as a number)',
+			{
+				answer: () => {
+					answering({ method: 'GET', path: /\/billing\/v1\/projects$/ }, () => raw(listBody('projects', 'project_id', '', ',"page_context":{"page":1,"per_page":200,"has_more_page":false}')));
+					answering({ method: 'POST', path: /\/billing\/v1\/projects$/ }, () => raw(`{"code":0,"message":"created","project":{"project_id":${BIG2},"project_name":"P","customer_id":${BIG}}}`, 201));
+					recordById(/\/billing\/v1\/projects\/\d+$/, 'project', 'project_id');
+				},
+				step: billing,
+				idField: 'project_id',
+				getField: 'project_id',
+				create: { project_name: 'P', customer_id: '1100000000001', billing_type: 'based_on_task_hours' },
+				created: { project_id: BIG2, customer_id: BIG },
+				reads: /\/billing\/v1\/projects\/\d+$/,
+				readIds: [BIG, BIG2, BIG2],
+			},
+		],
+		[
+			'Projects project (ids documented as digit strings, answered as numbers)',
+			{
+				answer: () => {
+					answering({ method: 'GET', path: /\/portal\/\d+\/projects$/ }, () => raw(`{"projects":[{"id":${BIG},"name":"A"},{"id":${BIG2},"name":"B"}],"page_info":{"page":1,"per_page":200,"has_next_page":false}}`));
+					answering({ method: 'POST', path: /\/portal\/\d+\/projects$/ }, () => raw(`{"id":${BIG2},"name":"New","owner":{"zpuid":${BIG}}}`, 201));
+					answering({ method: 'GET', path: /\/portal\/\d+\/projects\/\d+$/ }, (req) => raw(`{"id":${req.path.split('/').pop()},"name":"one"}`));
+				},
+				step: projects('project'),
+				idField: 'id',
+				getField: 'project_id',
+				create: { name: 'New' },
+				created: { id: BIG2, owner: { zpuid: BIG } },
+				reads: /\/projects\/\d+$/,
+				readIds: [BIG, BIG2, BIG2],
+			},
+		],
+	])('%s: Get Many (Return All), Get, Create answered with number ids; the next Get by expression sends the same digits', async (_label, c) => {
+		c.answer();
+		const { result, list, get, created } = await listGetCreateGet(c.step, c.idField, c.getField, c.create);
+		expect([list, get]).toEqual([
+			[BIG, BIG2],
+			[BIG, BIG2],
 		]);
-		expect(errorText(result)).toBe('');
-		expect(json(result, 'List').map((i) => i.item_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Get').map((i) => i.item_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Create')[0]).toMatchObject({ item_id: BIG, tax_id: BIG2 });
-		expect(json(result, 'Get created').map((i) => i.item_id)).toEqual([BIG]);
-		expect(lastSegments('GET', /\/items\/\d+$/)).toEqual([BIG, BIG2, BIG]);
+		expect(created).toMatchObject(c.created);
+		expect(lastSegments('GET', c.reads)).toEqual(c.readIds);
 		expectNoSecrets(result);
 	});
 
@@ -160,42 +250,6 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 		expectNoSecrets(result);
 	});
 
-	test('Invoice payment (payment_id documented as a string, answered as a number): Get Many, Get, Create, then Get by expression', async () => {
-		answering({ method: 'GET', path: /\/invoice\/v3\/customerpayments$/ }, () => raw(listBody('customerpayments', 'payment_id', '', '')));
-		answering({ method: 'POST', path: /\/invoice\/v3\/customerpayments$/ }, () => raw(`{"code":0,"message":"recorded","payment":{"payment_id":${BIG},"amount":10,"customer_id":${BIG2}}}`, 201));
-		recordById(/\/invoice\/v3\/customerpayments\/\d+$/, 'payment', 'payment_id');
-		const result = await env.run([
-			payments('List', { operation: 'getAll', returnAll: true }),
-			payments('Get', { operation: 'get', payment_id: byId('={{ $json.payment_id }}') }),
-			payments('Create', { operation: 'create', customer_id: '1100000000001', amount: 10, date: '2026-01-15' }, { executeOnce: true }),
-			payments('Get created', { operation: 'get', payment_id: byId('={{ $json.payment_id }}') }),
-		]);
-		expect(errorText(result)).toBe('');
-		expect(json(result, 'List').map((i) => i.payment_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Get').map((i) => i.payment_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Create')[0]).toMatchObject({ payment_id: BIG, customer_id: BIG2 });
-		expect(lastSegments('GET', /\/customerpayments\/\d+$/)).toEqual([BIG, BIG2, BIG]);
-		expectNoSecrets(result);
-	});
-
-	test('Billing project (project_id documented as a string, answered as a number): Get Many, Get, Create, then Get by expression', async () => {
-		answering({ method: 'GET', path: /\/billing\/v1\/projects$/ }, () => raw(listBody('projects', 'project_id', '', ',"page_context":{"page":1,"per_page":200,"has_more_page":false}')));
-		answering({ method: 'POST', path: /\/billing\/v1\/projects$/ }, () => raw(`{"code":0,"message":"created","project":{"project_id":${BIG2},"project_name":"P","customer_id":${BIG}}}`, 201));
-		recordById(/\/billing\/v1\/projects\/\d+$/, 'project', 'project_id');
-		const result = await env.run([
-			billing('List', { operation: 'getAll', returnAll: true }),
-			billing('Get', { operation: 'get', project_id: byId('={{ $json.project_id }}') }),
-			billing('Create', { operation: 'create', project_name: 'P', customer_id: '1100000000001', billing_type: 'based_on_task_hours' }, { executeOnce: true }),
-			billing('Get created', { operation: 'get', project_id: byId('={{ $json.project_id }}') }),
-		]);
-		expect(errorText(result)).toBe('');
-		expect(json(result, 'List').map((i) => i.project_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Get').map((i) => i.project_id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Create')[0]).toMatchObject({ project_id: BIG2, customer_id: BIG });
-		expect(lastSegments('GET', /\/billing\/v1\/projects\/\d+$/)).toEqual([BIG, BIG2, BIG2]);
-		expectNoSecrets(result);
-	});
-
 	test('Inventory bill: Get Many and Create with number ids; Update by {{ $json.bill_id }} sends the digits in its path', async () => {
 		answering({ method: 'GET', path: /\/inventory\/v1\/bills$/ }, () => raw(listBody('bills', 'bill_id', `,"vendor_id":${BIG2}`, noMore).replace(/"name":"(A|B)"\}/g, `"name":"$1","vendor_id":${BIG2}}`)));
 		answering({ method: 'POST', path: /\/inventory\/v1\/bills$/ }, () => raw(`{"code":0,"message":"created","bill":{"bill_id":${BIG},"vendor_id":${BIG2},"line_items":[{"line_item_id":${BIG2},"name":"x"}]}}`, 201));
@@ -215,25 +269,6 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 		]);
 		expect(json(result, 'Create')[0]).toMatchObject({ bill_id: BIG, vendor_id: BIG2, line_items: [{ line_item_id: BIG2 }] });
 		expect(lastSegments('PUT', /\/bills\/\d+$/)).toEqual([BIG, BIG2, BIG]);
-		expectNoSecrets(result);
-	});
-
-	test('Projects project (ids documented as digit strings, answered as numbers): Get Many, Get, Create, then Get by expression', async () => {
-		answering({ method: 'GET', path: /\/portal\/\d+\/projects$/ }, () => raw(`{"projects":[{"id":${BIG},"name":"A"},{"id":${BIG2},"name":"B"}],"page_info":{"page":1,"per_page":200,"has_next_page":false}}`));
-		answering({ method: 'POST', path: /\/portal\/\d+\/projects$/ }, () => raw(`{"id":${BIG2},"name":"New","owner":{"zpuid":${BIG}}}`, 201));
-		answering({ method: 'GET', path: /\/portal\/\d+\/projects\/\d+$/ }, (req) => raw(`{"id":${req.path.split('/').pop()},"name":"one"}`));
-		const project = projects('project');
-		const result = await env.run([
-			project('List', { operation: 'getAll', returnAll: true }),
-			project('Get', { operation: 'get', project_id: byId('={{ $json.id }}') }),
-			project('Create', { operation: 'create', name: 'New' }, { executeOnce: true }),
-			project('Get created', { operation: 'get', project_id: byId('={{ $json.id }}') }),
-		]);
-		expect(errorText(result)).toBe('');
-		expect(json(result, 'List').map((i) => i.id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Get').map((i) => i.id)).toEqual([BIG, BIG2]);
-		expect(json(result, 'Create')[0]).toMatchObject({ id: BIG2, owner: { zpuid: BIG } });
-		expect(lastSegments('GET', /\/projects\/\d+$/)).toEqual([BIG, BIG2, BIG2]);
 		expectNoSecrets(result);
 	});
 

@@ -18,7 +18,7 @@ import { timestamp, timestampMs } from '../../emulator/rules/common';
 import type { Tenant } from '../../emulator/store';
 import type { AnswerProxy, ProxiedRequest, ProxyRecord } from '../tools/answer-proxy';
 import { setTimeout } from '../host/globals';
-import { datedByServiceClock } from './trigger-service';
+import { useDatedTriggerEnv } from './trigger-service';
 import { PolledTrigger, WorkflowEnv } from './support';
 
 const MINUTE = 60_000;
@@ -33,19 +33,7 @@ let tenant: Tenant;
 let portalTenant: Tenant;
 let customer: string;
 
-beforeAll(async () => {
-	await env.start({ demo: true, clock });
-	proxy = await datedByServiceClock(env, clock);
-	org = env.em.organizationId;
-	portal = env.em.portalId;
-	tenant = env.orgTenant();
-	portalTenant = env.portalTenant();
-	customer = String(tenant.all('customers')[0].customer_id);
-});
-afterAll(async () => {
-	await proxy.close();
-	await env.stop();
-});
+useDatedTriggerEnv(env, clock, (a) => ({ proxy, org, portal, tenant, portalTenant, customer } = a));
 beforeEach(() => proxy.reset());
 
 /** Secrets of the credential: no emitted item may hold one. */
@@ -149,18 +137,7 @@ const nextSecond = async () => await new Promise((resolve) => setTimeout(resolve
 describe('service clock 5 minutes behind, the activation is this process\'s first contact and meets an outage', () => {
 	test('Estimate Created: every call 503 at activation, then an estimate created, then the next poll: emitted once, nothing older', async () => {
 		skew(-5 * MINUTE);
-		const trigger = books('estimateCreated');
-		const end = outage();
-		const first = await trigger.poll();
-		end();
-		expect(first.items).toEqual([]);
-		expect(first.calls.length).toBeGreaterThan(0);
-		expect(first.calls.every((c) => c.status === 503)).toBe(true);
-		await nextSecond();
-		const id = await newEstimate();
-		const next = await trigger.pollCalling();
-		expect(ids(next, 'estimate_id')).toEqual([id]);
-		expect((await trigger.poll()).items).toEqual([]);
+		await outageThenChange(books('estimateCreated'), newEstimate, 'estimate_id');
 	});
 });
 
@@ -202,20 +179,24 @@ describe.each([
 		['Projects: Project Updated', () => projects('projectUpdated'), projectChanged, 'id'],
 		['Projects: Record Moved to Trash', () => projects('recordTrashed'), projectTrashed, 'id'],
 	])('%s: an activation that met an outage (every call 503), then a record created or changed, then the next poll: emitted once, nothing older', async (_name, make, create, idField) => {
-		const trigger = make();
-		const end = outage();
-		const first = await trigger.poll();
-		end();
-		expect(first.items).toEqual([]);
-		expect(first.calls.length).toBeGreaterThan(0);
-		expect(first.calls.every((c) => c.status === 503)).toBe(true);
-		await nextSecond();
-		const id = await create();
-		const next = await trigger.pollCalling();
-		expect(ids(next, idField)).toEqual([id]);
-		expect((await trigger.poll()).items).toEqual([]);
+		await outageThenChange(make(), create, idField);
 	});
 });
+
+/** Activated while every call answers 503, then a record created or changed (`change`): the next poll that calls emits it once, nothing older; the one after nothing. */
+async function outageThenChange(trigger: Trigger, change: () => Promise<string>, idField: string): Promise<void> {
+	const end = outage();
+	const first = await trigger.poll();
+	end();
+	expect(first.items).toEqual([]);
+	expect(first.calls.length).toBeGreaterThan(0);
+	expect(first.calls.every((c) => c.status === 503)).toBe(true);
+	await nextSecond();
+	const id = await change();
+	const next = await trigger.pollCalling();
+	expect(ids(next, idField)).toEqual([id]);
+	expect((await trigger.poll()).items).toEqual([]);
+}
 
 // ---------------------------------------------------------------- a record deleted while a scanning trigger pages
 

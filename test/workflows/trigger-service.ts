@@ -10,6 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Clock } from '../../emulator/clock';
+import type { Tenant } from '../../emulator/store';
 import { startAnswerProxy, type AnswerProxy } from '../tools/answer-proxy';
 import type { WorkflowEnv } from './support';
 
@@ -26,4 +27,33 @@ export async function datedByServiceClock(env: WorkflowEnv, clock: Clock): Promi
 		return { ...credential, data: { ...data, oauthTokenData: token } };
 	});
 	return proxy;
+}
+
+/** What a trigger suite reads of its emulator once started: the dated proxy, the organization and portal, their stores, a customer. */
+export interface TriggerAccount {
+	proxy: AnswerProxy;
+	org: string;
+	portal: string;
+	tenant: Tenant;
+	portalTenant: Tenant;
+	customer: string;
+}
+
+/**
+ * Starts the env (the emulator with demo data on `clock`) behind a proxy dating its answers by
+ * `clock`, before the suite's tests, and stops both after them; `account` is filled in before the
+ * tests run.
+ */
+export function useDatedTriggerEnv(env: WorkflowEnv, clock: Clock, account: (started: TriggerAccount) => void): void {
+	let proxy: AnswerProxy | undefined;
+	beforeAll(async () => {
+		await env.start({ demo: true, clock });
+		proxy = await datedByServiceClock(env, clock);
+		const tenant = env.orgTenant();
+		account({ proxy, org: env.em.organizationId, portal: env.em.portalId, tenant, portalTenant: env.portalTenant(), customer: String(tenant.all('customers')[0].customer_id) });
+	});
+	afterAll(async () => {
+		await proxy?.close();
+		await env.stop();
+	});
 }

@@ -12,8 +12,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
-import type { AnswerProxy } from '../tools/answer-proxy';
-import { datedByServiceClock } from './trigger-service';
+import { useDatedTriggerEnv } from './trigger-service';
 import { RULES } from '../../emulator/rules';
 import { timestamp } from '../../emulator/rules/common';
 import type { RecordedRequest } from '../../emulator/server';
@@ -22,25 +21,13 @@ import { PolledTrigger, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });
-/** The emulator behind a proxy that dates its answers by its clock (the service's time). */
-let proxy: AnswerProxy;
 let org: string;
 let portal: string;
 let tenant: Tenant;
 let customer: string;
 
-beforeAll(async () => {
-	await env.start({ demo: true, clock });
-	proxy = await datedByServiceClock(env, clock);
-	org = env.em.organizationId;
-	portal = env.em.portalId;
-	tenant = env.orgTenant();
-	customer = tenant.all('customers')[0].customer_id as string;
-});
-afterAll(async () => {
-	await proxy.close();
-	await env.stop();
-});
+// the emulator behind a proxy that dates its answers by its clock (the service's time)
+useDatedTriggerEnv(env, clock, (a) => ({ org, portal, tenant, customer } = a));
 
 interface Poll {
 	items: IDataObject[];
