@@ -573,4 +573,4 @@ function outageStep(s) {
 	});
 }
 
-module.exports = { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate };
+module.exports = { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate, stampArrivals };
