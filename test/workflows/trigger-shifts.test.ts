@@ -106,6 +106,42 @@ describe('a record deleted while a scanning poll pages through the list never ma
 	});
 });
 
+describe('a record deleted while Project Updated pages through the list never hides a later change', () => {
+	test('250 projects on pages of 200; one of page 1 deleted once page 1 is answered; the project that slid onto page 1 unseen, changed afterwards, is emitted once', async () => {
+		const tenant = env.portalTenant();
+		for (const id of tenant.all('projects').map((r) => String(r.id))) tenant.remove('projects', id);
+		put(tenant, 'projects', 250, project);
+		const trigger = new Trigger(VendorProjectsTrigger, { portal_id: byId(env.portal), event: 'projectUpdated' }, 'id');
+		expect(await trigger.poll()).toEqual([]);
+
+		const listed = new Set<string>();
+		proxy.add({
+			method: 'GET',
+			path: /\/projects$/,
+			test: (r) => r.query.page === '1',
+			nth: 1,
+			action: {
+				replace: (upstream) => {
+					// the first record of page 2 slides onto page 1, already answered
+					tenant.remove('projects', String(recordsOf(upstream, 'projects')[0].id));
+					return { status: upstream.status, contentType: String(upstream.headers['content-type']), body: upstream.body };
+				},
+			},
+		});
+		const from = proxy.records.length;
+		expect(await trigger.poll()).toEqual([]);
+		for (const r of proxy.records.slice(from).filter((p) => /\/projects$/.test(p.path))) for (const p of ((r.upstreamJson as IDataObject | undefined)?.projects ?? []) as IDataObject[]) listed.add(String(p.id));
+		const unseen = tenant.all('projects').map((r) => String(r.id)).filter((id) => !listed.has(id));
+		expect(unseen).toHaveLength(1);
+		const slid = unseen[0];
+		// changed after the read that missed it: the next poll sees the change
+		const record = tenant.get('projects', slid) as IDataObject;
+		tenant.put('projects', slid, { ...record, name: `${String(record.name)} (renamed)`, last_modified_time: timestampMs(clock.now()) });
+		expect(await trigger.poll()).toEqual([slid]);
+		expect(await trigger.poll()).toEqual([]);
+	});
+});
+
 describe('Item Created when the server ignores the guessed filter_by=Status.All (lists active items only)', () => {
 	test('an item made inactive and active again is not emitted as created; a new item is, once', async () => {
 		const items = env.orgTenant();

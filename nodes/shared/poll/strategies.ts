@@ -136,12 +136,20 @@ const scan: Strategy = async (src, previous, from) => {
 	return { emitted: chronological(src, fresh), state: { keys, at, ...(kept.length ? { gone: kept } : {}) } };
 };
 
+/**
+ * `changed`: the fingerprints of the records listed now, against the last poll's. A record
+ * missing from this read keeps its last fingerprint (at most GONE_MAX of them, the oldest
+ * forgotten first): a deletion during the read can hide a record, and its change must still be
+ * seen when it is listed again.
+ */
 const changed: Strategy = async (src, previous, from) => {
 	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
 	const fp: Record<string, string> = {};
 	for (const r of records) fp[src.key(r)] = fingerprint(r);
 	const before = previous?.fp;
 	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, from);
+	const missing = Object.entries(before ?? {}).filter(([key]) => fp[key] === undefined);
+	for (const [key, print] of missing.slice(-GONE_MAX)) fp[key] = print;
 	return { emitted: chronological(src, fresh), state: { fp } };
 };
 
