@@ -142,6 +142,29 @@ describe('a record deleted while Project Updated pages through the list never hi
 	});
 });
 
+describe('the first read of a list without creation times is read again backward, up to 25 pages', () => {
+	const item = (id: string, _created: number, i: number) => ({ item_id: id, name: `Item ${id}-${i}`, rate: 1, status: 'active' });
+	test.each([
+		[201, 2, 3],
+		[5_000, 25, 49],
+		[5_001, 26, 26],
+	])('Item Created over %i items (%i pages of 200): the activation makes %i calls', async (n, _pages, calls) => {
+		const tenant = env.orgTenant();
+		const before = tenant.all('items');
+		for (const record of before) tenant.remove('items', String(record.item_id));
+		const ids = put(tenant, 'items', n, item);
+		try {
+			const trigger = new Trigger(VendorBooksTrigger, { organizationId: env.org, event: 'itemCreated' }, 'item_id');
+			expect(await trigger.poll()).toEqual([]);
+			expect(proxy.records.filter((r) => r.method === 'GET' && /\/items$/.test(r.path)).length).toBe(calls);
+		} finally {
+			// the items as they were, for the tests after
+			for (const id of ids) tenant.remove('items', id);
+			for (const record of before) tenant.put('items', String(record.item_id), record);
+		}
+	});
+});
+
 describe('Item Created when the server ignores the guessed filter_by=Status.All (lists active items only)', () => {
 	test('an item made inactive and active again is not emitted as created; a new item is, once', async () => {
 		const items = env.orgTenant();

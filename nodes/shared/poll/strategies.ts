@@ -83,6 +83,14 @@ const newest: Strategy = async (src, stored, from) => {
 /** Whether the event's time field is when a record was created, which never changes. */
 const createdAt = (src: Source): boolean => src.event.timeField === 'created_time';
 
+/**
+ * The most pages a baseline is read again backward for (5,000 records at 200 a page): a read
+ * twice as long stays within about 50 calls, half a minute at the accounting areas' pace, so
+ * the poll at activation keeps far inside n8n's deadline (84 s on n8n 2.41). A longer list's
+ * baseline is read once, as before.
+ */
+export const CONFIRM_MAX_PAGES = 25;
+
 /** How far the service's time of a read's start may be off (its `Date` headers have whole seconds): records created this close before it may still be new. */
 const CLOCK_MARGIN_MS = 5_000;
 
@@ -105,14 +113,15 @@ export const GONE_MAX = 1000;
  * an item or a payment never becomes new again. A key never listed before is new, unless the
  * record's creation time (Bill Created, Project Created) is before the last read began: that read
  * missed it. The first read (the baseline) of a list whose records carry no creation time (items,
- * payments, a status) is read again backward when it had more than one page, so that no record is
- * missed there and emitted by the next poll as new.
+ * payments, a status) is read again backward when it had more than one page (and at most
+ * CONFIRM_MAX_PAGES), so that no record is missed there and emitted by the next poll as new.
  */
 const scan: Strategy = async (src, previous, from) => {
 	const { records: read, lastPages } = await readAllPages(src);
 	// the first read is the baseline: where no creation time can tell an old record from a new
 	// one, a record it missed would be emitted as new by the next poll, so it is read both ways
-	const confirm = !previous?.keys && !createdAt(src) && lastPages.some((last) => last > 1);
+	const pagesRead = lastPages.reduce((sum, last) => sum + last, 0);
+	const confirm = !previous?.keys && !createdAt(src) && lastPages.some((last) => last > 1) && pagesRead <= CONFIRM_MAX_PAGES;
 	const records = uniqueByKey(src, [...read, ...(confirm ? await readBackward(src, lastPages) : [])].filter(src.matches));
 	const keys = records.map(src.key);
 	const at = src.serviceTime();
