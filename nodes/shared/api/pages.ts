@@ -248,6 +248,11 @@ function repeatedPages(ctx: VendorContext, page: number, records: number, repeat
 	);
 }
 
+/** The request of page `page` of a list, `size` records a page. */
+export function pageRequest(req: ApiRequest, page: number, size: number): ApiRequest {
+	return { ...req, qs: { ...req.qs, page, per_page: size } };
+}
+
 /** A list's page as `listPages` gives it: its records not given before, the answer and its headers. */
 export interface ListPage {
 	entries: IDataObject[];
@@ -289,7 +294,7 @@ export async function* listPages(
 	let repeats = 0;
 	for (let page = 1; ; page++) {
 		if (page > pageLimit) throw pageLimitReached(ctx, records, itemIndex);
-		const { body, headers } = await vendorRequest(ctx, area, { ...req, qs: { ...req.qs, page, per_page: pageSize } }, { itemIndex });
+		const { body, headers } = await vendorRequest(ctx, area, pageRequest(req, page, pageSize), { itemIndex });
 		const entries = answerRecords(ctx.getNode(), area, op, body, { itemIndex });
 		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
 		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {

@@ -8,7 +8,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { answerRecords, hasMore, listPages } from '../api/pages';
+import { answerRecords, hasMore, listPages, pageRequest } from '../api/pages';
 import type { ApiRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';
 import { pageContext, vendorRequest } from '../api/transport';
@@ -48,8 +48,11 @@ export interface Source {
  * asked while the answer says there is more; each record once by its id). No page is asked for
  * once the calls sent (./meter.ts) reach what the day's budget leaves: the poll is cut short.
  */
+/** The page size a poll asks for. */
+const pageSizeOf = (src: Source): number => src.op.perPage ?? 200;
+
 export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown; page: number; read: number }> {
-	const size = src.op.perPage ?? 200;
+	const size = pageSizeOf(src);
 	for (const [index, req] of src.reads.entries()) {
 		const read = listPages(src.ctx, src.area, src.op, req, size, undefined, src.idField);
 		for (let more = true; more; ) {
@@ -94,12 +97,12 @@ export async function readAll(src: Source): Promise<IDataObject[]> {
  * missed moved from the page after to the page before, so it sits on a page before the last.
  */
 export async function readBackward(src: Source, lastPages: number[]): Promise<IDataObject[]> {
-	const size = src.op.perPage ?? 200;
+	const size = pageSizeOf(src);
 	const out: IDataObject[] = [];
 	for (const [index, req] of src.reads.entries()) {
 		for (let page = (lastPages[index] ?? 0) - 1; page >= 1; page--) {
 			spendOne(src);
-			const { body } = await vendorRequest(src.ctx, src.area, { ...req, qs: { ...req.qs, page, per_page: size } });
+			const { body } = await vendorRequest(src.ctx, src.area, pageRequest(req, page, size));
 			out.push(...answerRecords(src.ctx.getNode(), src.area, src.op, body));
 		}
 	}
@@ -173,13 +176,18 @@ export function chronological(src: Source, records: IDataObject[]): IDataObject[
 }
 
 /**
- * Whether a record happened at or after `since` by its time field: only a value with a time
- * of day (or epoch ms) says so; a bare date or no time field cannot tell.
+ * A record's time by its time field when that says when in the day (a value with a time of day,
+ * or epoch ms); undefined for a bare date or no time field, which cannot tell.
  */
-export function happenedSince(src: Source, record: IDataObject, since: number): boolean {
+export function timeOfDay(src: Source, record: IDataObject): number | undefined {
 	const value = src.event.timeField ? record[src.event.timeField] : undefined;
-	const t = src.time(record);
-	return t !== undefined && (typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))) && t >= since;
+	return typeof value === 'number' || /\d{2}:\d{2}/.test(String(value)) ? src.time(record) : undefined;
+}
+
+/** Whether a record happened at or after `since` by its time field (see `timeOfDay`). */
+export function happenedSince(src: Source, record: IDataObject, since: number): boolean {
+	const t = timeOfDay(src, record);
+	return t !== undefined && t >= since;
 }
 
 export function fingerprint(record: IDataObject): string {

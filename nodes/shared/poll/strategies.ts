@@ -27,7 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollStrategy } from './event';
-import { chronological, fingerprint, happenedSince, readAll, readAllPages, readBackward, readNewest, uniqueByKey } from './read';
+import { chronological, fingerprint, happenedSince, readAll, readAllPages, readBackward, readNewest, timeOfDay, uniqueByKey } from './read';
 import type { Source } from './read';
 
 export interface PollState {
@@ -96,9 +96,8 @@ const CLOCK_MARGIN_MS = 5_000;
 
 /** Whether a record's time field, with its time of day, is before `t`. */
 function placedBefore(src: Source, record: IDataObject, t: number): boolean {
-	const value = src.event.timeField ? record[src.event.timeField] : undefined;
-	const time = src.time(record);
-	return time !== undefined && (typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))) && time < t;
+	const time = timeOfDay(src, record);
+	return time !== undefined && time < t;
 }
 
 /** Keys remembered as gone from a scanned list at most (the oldest are forgotten first). */
