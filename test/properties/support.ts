@@ -10,9 +10,8 @@
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import * as wait from '../../nodes/shared/api/wait';
 import type { HarnessCredential, RunResult } from '../harness';
-import { process, setImmediate } from '../host/globals';
+import { process } from '../host/globals';
 import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
 import { steps } from '../workflows/support';
@@ -149,27 +148,7 @@ export const leaked = (text: string, secrets: string[]): string[] => secrets.fil
 
 // ---------------------------------------------------------------- a virtual clock
 
-/**
- * The package's waits (retry backoff, 429 holds, pacing) pass at once and move a virtual clock
- * (`Date.now()`) by their length; the Timeout's 200 ms watcher runs on real time (its waits, under
- * a second, are not virtual). Returns the clock's offset from real time.
- */
-export function useVirtualClock(): { offset: () => number; waits: number[]; advance: (ms: number) => void } {
-	const state = { offset: 0, waits: [] as number[] };
-	const realNow = Date.now.bind(Date);
-	const realPause = wait.pause;
-	beforeAll(() => {
-		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + state.offset);
-		jest.spyOn(wait, 'pause').mockImplementation(async (ms, signal) => {
-			if (ms < 1000) return await realPause(ms, signal);
-			state.waits.push(ms);
-			state.offset += ms;
-			await new Promise<void>((resolve) => setImmediate(resolve));
-		});
-	});
-	afterAll(() => jest.restoreAllMocks());
-	return { offset: () => state.offset, waits: state.waits, advance: (ms) => (state.offset += ms) };
-}
+export { useVirtualClock } from '../tools/virtual-clock';
 
 // ---------------------------------------------------------------- generators
 

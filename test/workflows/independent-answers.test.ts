@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { MadeAnswer, ProxiedRequest, ProxyRecord, ProxyRule } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
+import { useVirtualClock } from '../tools/virtual-clock';
 import type { RunResult } from '../harness';
 import { byId, json } from './support';
 import type { Step } from './support';
@@ -520,6 +521,9 @@ describe('a byte-order mark or whitespace before JSON is JSON', () => {
 // ---------------------------------------------------------------- 4. Retry-After as an HTTP date
 
 describe('Retry-After as an HTTP date, read against the answer\'s own Date', () => {
+	// n8n's clock is one the test controls: the package's holds pass at once and move it on, so
+	// "not sent before the date" is read on it (arrival times), not on this machine's speed
+	useVirtualClock();
 	afterEach(() => (px.proxy.serviceClock = undefined));
 
 	interface Hold {
@@ -547,7 +551,7 @@ describe('Retry-After as an HTTP date, read against the answer\'s own Date', () 
 		});
 		return hold;
 	}
-	/** Timer rounding: a timer may fire a millisecond or so before its time. */
+	/** Rounding: a wait computed from whole milliseconds may end a millisecond or so before the date. */
 	const ROUNDING = 5;
 
 	test('Books read, service clock 5 minutes behind: the next request waits for the Retry-After date, then the records', async () => {
