@@ -254,11 +254,6 @@ export class WorkflowEnv {
 		return this.em.requests.filter((r) => r.area === 'accounts' && !isRedirectCheck(r));
 	}
 
-	/** The token endpoint asked, without a secret, whether it redirects (before each refresh). */
-	redirectChecks(): RecordedRequest[] {
-		return this.em.requests.filter((r) => r.area === 'accounts' && isRedirectCheck(r));
-	}
-
 	get storedToken(): IDataObject {
 		return this.credentials[0].data.oauthTokenData as IDataObject;
 	}
