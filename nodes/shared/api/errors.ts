@@ -186,6 +186,18 @@ export function redirected(node: INode, status: number, target: string, itemInde
 }
 
 /**
+ * The token endpoint redirected the check made before a refresh (token.ts): the refresh, which
+ * carries the refresh token and the client secret, was not sent.
+ */
+export function tokenEndpointRedirected(node: INode, status: number, target: string): NodeApiError {
+	const message = `The token endpoint answered HTTP ${status}, a redirect to ${target}: the access token was not refreshed`;
+	const description =
+		"A refresh sends the refresh token and the client secret, so it is never sent to a token endpoint that redirects (n8n's OAuth2 client would follow it). " +
+		"The credential usually points at another data center than your account's: check its Data Center Region, or with Custom its accounts address, then reconnect.";
+	return new NodeApiError(node, { message }, { message, description, httpCode: String(status) });
+}
+
+/**
  * A 429 not waited (its holds used up, or a context that may not wait): the API's refusal,
  * saying when requests resume.
  */

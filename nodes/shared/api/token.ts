@@ -11,7 +11,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { redirectTarget } from './answer';
-import { redactTokens, tokenRefusal } from './errors';
+import { redactTokens, tokenEndpointRedirected, tokenRefusal } from './errors';
 import { isNetworkFailure, transientFailure } from './failures';
 import { pause } from './wait';
 
@@ -175,18 +175,7 @@ async function assertTokenEndpointStaysHome(ctx: VendorContext, stored: IDataObj
 	const status = Number(answer?.statusCode);
 	if (!(status >= 300 && status < 400)) return;
 	const location = answer?.headers?.location;
-	const message = `The token endpoint answered HTTP ${status}, a redirect to ${redirectTarget(typeof location === 'string' ? location : undefined, url)}: the access token was not refreshed`;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ message },
-		{
-			message,
-			description:
-				"A refresh sends the refresh token and the client secret, so it is never sent to a token endpoint that redirects (n8n's OAuth2 client would follow it). " +
-				"The credential usually points at another data center than your account's: check its Data Center Region, or with Custom its accounts address, then reconnect.",
-			httpCode: String(status),
-		},
-	);
+	throw tokenEndpointRedirected(ctx.getNode(), status, redirectTarget(typeof location === 'string' ? location : undefined, url));
 }
 
 /** The token call through the helper this n8n release offers; a failure becomes the node's error (a refusal remembered). */
