@@ -3,6 +3,7 @@
  * JSON and HTML answers, the emulator's pages.
  */
 import type { IncomingMessage, ServerResponse } from '../test/host/http';
+import { type Source, SOURCE_HEADER } from './rules/common';
 
 export function escapeHtml(s: string): string {
 	return s
@@ -81,17 +82,21 @@ ${body}
 `;
 }
 
-/** An authorization-request error: 400 with the code as an HTML page, or as JSON when the request accepts JSON; the code in `X-Error`. */
-export function sendAuthError(req: IncomingMessage, res: ServerResponse, code: string): void {
+/**
+ * An authorization-request error: 400 with the code as an HTML page, or as JSON when the request
+ * accepts JSON; the code in `X-Error`, where the refusal comes from in `X-Emulator-Source`.
+ */
+export function sendAuthError(req: IncomingMessage, res: ServerResponse, code: string, source: Source): void {
+	const headers = { 'X-Error': code, [SOURCE_HEADER]: source };
 	if (/application\/json/i.test(headerValue(req, 'accept'))) {
-		sendJson(res, 400, { error: code }, { 'X-Error': code });
+		sendJson(res, 400, { error: code }, headers);
 		return;
 	}
 	sendHtml(
 		res,
 		400,
 		page('Authorization error', `<p>The authorization request was refused.</p>\n<p id="error">${escapeHtml(code)}</p>`),
-		{ 'X-Error': code },
+		headers,
 	);
 }
 

@@ -63,6 +63,8 @@
  * - stats(): `tokenRequests` counts every request to /token (any grant type, failed ones included),
  *   `refreshRequests` those with grant_type=refresh_token, `authPageViews` every GET /auth.
  *
+ * Each refusal carries its source in `X-Emulator-Source` (`OAUTH_SOURCES`), as the API's do.
+ *
  * Secrets and tokens are never logged (this module logs nothing).
  *
  * The parts: this file answers the endpoints (`Accounts`); accounts-tokens.ts holds the grant
@@ -76,6 +78,7 @@ import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, 
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
 import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';
 import type { Clock } from './clock';
+import { type Source, SOURCE_HEADER } from './rules/common';
 
 export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
 export { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo } from './accounts-tokens';
@@ -107,6 +110,32 @@ export type AuthorizationErrorCode =
 	| 'ERROR_invalid_scope';
 
 export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
+
+/**
+ * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header
+ * as the API's refusals are (rules/common.ts): a section of document 1 (`doc 000`) with its
+ * words, or a docs/ASSUMPTIONS.md bullet. test/emulator/accounts-sources.test.ts makes every one
+ * of them happen over HTTP and checks each against the documents and the bullets.
+ */
+export const OAUTH_SOURCES = {
+	responseType: 'doc 000, Errors: "`ERROR_invalid_response_type` (response_type is not `code`, or mandatory keys missing)"',
+	accessType: 'guess: The emulator\'s accounts server refuses an authorization request whose `access_type` is neither `online` nor `offline`',
+	authClient: 'doc 000, Errors: "`ERROR_invalid_client` (client id wrong or empty)"',
+	authRedirect: 'doc 000, Errors: "`ERROR_invalid_redirect_uri` (differs from the registered one)"',
+	scopeSeparator: 'doc 000, Scopes: "Several scopes are separated by commas in the authorization request"',
+	scope: 'doc 000, Errors: "`ERROR_invalid_scope` (invalid scope)"',
+	consent: 'guess: The emulator\'s consent step is its own page',
+	method: 'guess: The emulator\'s accounts server answers 405 to a method its endpoint does not take',
+	grantType: 'guess: The emulator\'s accounts server refuses a token request whose `grant_type` is neither `authorization_code` nor `refresh_token`',
+	tokenClient: 'doc 000, Errors: "`invalid_client` (wrong client id or secret"',
+	regionSecret: 'doc 000, Errors: "wrong per-region secret when multi-data-center is enabled"',
+	regionMismatch: 'doc 000, Errors: "region mismatch between grant and token calls"',
+	code: 'doc 000, Errors: "`invalid_code` (grant token expired after one minute in the redirect flow, already used, or the refresh token is wrong or revoked)"',
+	tokenRedirect: 'doc 000, Errors: "`invalid_redirect_uri` (differs from the registered one)"',
+} as const satisfies Record<string, Source>;
+
+type Refusal<C extends string> = { error: C; source: Source };
+const refusal = <C extends string>(error: C, source: keyof typeof OAUTH_SOURCES): Refusal<C> => ({ error, source: OAUTH_SOURCES[source] });
 
 const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000;
 
@@ -186,7 +215,7 @@ export class Accounts {
 	}
 
 	private methodNotAllowed(res: ServerResponse, allow: string): true {
-		sendJson(res, 405, { error: 'method_not_allowed' }, { Allow: allow });
+		sendJson(res, 405, { error: 'method_not_allowed' }, { Allow: allow, [SOURCE_HEADER]: OAUTH_SOURCES.method });
 		return true;
 	}
 
@@ -197,7 +226,7 @@ export class Accounts {
 		const q = url.searchParams;
 		const checked = this.validateAuthorization(q, region);
 		if ('error' in checked) {
-			sendAuthError(req, res, checked.error);
+			sendAuthError(req, res, checked.error, checked.source);
 			return;
 		}
 		const { client, scopes, accessType } = checked;
@@ -224,7 +253,7 @@ export class Accounts {
 		q: URLSearchParams,
 		region: string,
 	):
-		| { error: AuthorizationErrorCode }
+		| Refusal<AuthorizationErrorCode>
 		| { client: ClientRegistration; scopes: string[]; accessType: 'online' | 'offline' } {
 		// Mandatory keys: response_type (must be "code"), scope, redirect_uri. A missing/empty
 		// client_id is documented separately as ERROR_invalid_client.
@@ -232,20 +261,16 @@ export class Accounts {
 		const scopeParam = q.get('scope');
 		const redirectUri = q.get('redirect_uri');
 		const accessTypeParam = q.get('access_type');
-		if (responseType !== 'code' || scopeParam === null || !redirectUri) {
-			return { error: 'ERROR_invalid_response_type' };
-		}
+		if (responseType !== 'code' || scopeParam === null || !redirectUri) return refusal('ERROR_invalid_response_type', 'responseType');
 		// SILENT: access_type defaults to online; another value is a malformed request.
-		if (accessTypeParam !== null && accessTypeParam !== 'online' && accessTypeParam !== 'offline') {
-			return { error: 'ERROR_invalid_response_type' };
-		}
+		if (accessTypeParam !== null && accessTypeParam !== 'online' && accessTypeParam !== 'offline') return refusal('ERROR_invalid_response_type', 'accessType');
 		const client = this.clientInRegion(q.get('client_id') ?? '', region);
-		if (!client) return { error: 'ERROR_invalid_client' };
-		if (!client.redirectUris.includes(redirectUri)) return { error: 'ERROR_invalid_redirect_uri' };
+		if (!client) return refusal('ERROR_invalid_client', 'authClient');
+		if (!client.redirectUris.includes(redirectUri)) return refusal('ERROR_invalid_redirect_uri', 'authRedirect');
 		// Documented: several scopes are separated by commas (a space-separated list is refused).
-		if (/[^,\s]\s+[^,\s]/.test(scopeParam)) return { error: 'ERROR_invalid_scope' };
+		if (/[^,\s]\s+[^,\s]/.test(scopeParam)) return refusal('ERROR_invalid_scope', 'scopeSeparator');
 		const scopes = parseScopes(scopeParam);
-		if (scopes.length === 0 || !scopes.every(isValidScope)) return { error: 'ERROR_invalid_scope' };
+		if (scopes.length === 0 || !scopes.every(isValidScope)) return refusal('ERROR_invalid_scope', 'scope');
 		return { client, scopes, accessType: accessTypeParam === 'offline' ? 'offline' : 'online' };
 	}
 
@@ -257,7 +282,7 @@ export class Accounts {
 		const pending = this.pending.get(id);
 		if (!pending || pending.region !== region || pending.expiresAt <= this.clock.now() || (decision !== 'accept' && decision !== 'reject')) {
 			// Emulator-only error: the consent step is the emulator's own page.
-			sendAuthError(req, res, 'ERROR_invalid_authorization_request');
+			sendAuthError(req, res, 'ERROR_invalid_authorization_request', OAUTH_SOURCES.consent);
 			return;
 		}
 		this.pending.delete(id);
@@ -286,29 +311,30 @@ export class Accounts {
 		const params = parseBodyParams(req, body);
 		const grantType = params.get('grant_type') ?? '';
 		if (grantType === 'refresh_token') this.counters.refreshRequests++;
-		const fail = (error: TokenErrorCode): void => sendJson(res, this.tokenErrorStatus, { error });
-		if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return fail('unsupported_grant_type');
+		const fail = ({ error, source }: Refusal<TokenErrorCode>): void => sendJson(res, this.tokenErrorStatus, { error }, { [SOURCE_HEADER]: source });
+		if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return fail(refusal('unsupported_grant_type', 'grantType'));
 
 		const basic = parseBasicAuth(req);
 		const clientId = params.get('client_id') || basic?.id || '';
 		const clientSecret = params.get('client_secret') || basic?.secret || '';
 		const client = this.clientInRegion(clientId, region);
-		if (!client || this.secretFor(client, region) !== clientSecret) return fail('invalid_client');
+		if (!client) return fail(refusal('invalid_client', 'tokenClient'));
+		if (this.secretFor(client, region) !== clientSecret) return fail(refusal('invalid_client', client.regionSecrets?.[region] === undefined ? 'tokenClient' : 'regionSecret'));
 		const answer = grantType === 'authorization_code' ? this.exchangeCode(params, client, region) : this.refresh(params, client, region);
-		if (typeof answer === 'string') return fail(answer);
+		if ('error' in answer) return fail(answer);
 		sendJson(res, 200, answer);
 	}
 
 	/** The token answer to a grant code (single use; a refresh token too for offline access), or the error code. */
-	private exchangeCode(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | TokenErrorCode {
+	private exchangeCode(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | Refusal<TokenErrorCode> {
 		const code = this.tokens.code(params.get('code') ?? '');
-		if (code && code.region !== region) return 'invalid_client'; // documented: region mismatch
-		if (!code || code.clientId !== client.clientId) return 'invalid_code';
+		if (code && code.region !== region) return refusal('invalid_client', 'regionMismatch');
+		if (!code || code.clientId !== client.clientId) return refusal('invalid_code', 'code');
 		if (this.clock.now() >= code.expiresAt) {
 			this.tokens.deleteCode(code.code);
-			return 'invalid_code';
+			return refusal('invalid_code', 'code');
 		}
-		if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return 'invalid_redirect_uri';
+		if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return refusal('invalid_redirect_uri', 'tokenRedirect');
 		this.tokens.deleteCode(code.code); // single use
 		let family: string;
 		let refreshToken: string | undefined;
@@ -331,10 +357,10 @@ export class Accounts {
 	}
 
 	/** The token answer to a refresh token (a new access token, no new refresh token), or the error code. */
-	private refresh(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | TokenErrorCode {
+	private refresh(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | Refusal<TokenErrorCode> {
 		const rt = this.tokens.refreshToken(params.get('refresh_token') ?? '');
-		if (rt && rt.region !== region) return 'invalid_client'; // documented: region mismatch
-		if (!rt || rt.clientId !== client.clientId) return 'invalid_code';
+		if (rt && rt.region !== region) return refusal('invalid_client', 'regionMismatch');
+		if (!rt || rt.clientId !== client.clientId) return refusal('invalid_code', 'code');
 		// SILENT: optional `scope` / `redirect_uri` on refresh are ignored.
 		const access = this.tokens.mintAccessToken(rt.token, rt.clientId, region, rt.scopes);
 		return {
