@@ -60,8 +60,9 @@
  *   429 `{ code: 429, message }`, no block, with `Retry-After` when `retryAfter` (limits.ts).
  *   `resetRateLimits()` forgets its counts too.
  * - The clock defaults to real time (`new Clock({ realTime: true })`); pass a frozen Clock
- *   for deterministic tests. Restore windows, token expiry and rate limits read it;
- *   `RecordedRequest.time` is wall-clock time.
+ *   for deterministic tests. Restore windows, token expiry and rate limits read it, and every
+ *   answer's `Date` header is its time when the request arrived (a real service's answers
+ *   carry its own clock, which the triggers read); `RecordedRequest.time` is wall-clock time.
  * - Latency (`latencyMs`, `setLatency()`, `POST /__admin/latency {ms, jitterMs}`): every
  *   answer of the API areas and the accounts server waits that long before it is processed,
  *   a stand-in for network and server time; with `jitterMs`, each wait is drawn evenly
@@ -84,6 +85,8 @@ export { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, DEFAULT_RAT
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
 	const state = new EmulatorState(opts);
 	const server = http.createServer((req, res) => {
+		// The service's time is the emulator's clock: its answers are dated by it, as its records are.
+		res.setHeader('Date', new Date(state.clock.now()).toUTCString());
 		handleRequest(state, req, res).catch((error: Error) => {
 			if (!res.headersSent) send(res, { status: 500, json: { errorCode: 'INTERNAL_SERVER_ERROR', message: error.message } });
 		});

@@ -59,6 +59,27 @@ describe('shape', () => {
 	});
 });
 
+describe("the service's clock", () => {
+	test('every answer is dated by the emulator\'s clock, not this machine\'s: a read, a refusal, an unknown URL, a token call', async () => {
+		const dateOf = async (url: string, init?: RequestInit): Promise<number> => {
+			const r = await fetch(url, init);
+			await r.arrayBuffer();
+			return Date.parse(r.headers.get('date') ?? '');
+		};
+		const { api, accounts } = em.regionUrls();
+		const books = `${api}/books/v3/items?organization_id=${em.organizationId}`;
+		const auth = { headers: { Authorization: `Vendor-oauthtoken ${token}` } };
+		const refresh = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token' };
+		const before = em.clock.now();
+		for (const at of [Date.parse('2031-05-06T07:08:09Z'), Date.parse('2020-01-02T03:04:05Z')]) {
+			em.clock.set(at);
+			const dates = [await dateOf(books, auth), await dateOf(books), await dateOf(`${api}/books/v3/nowhere`, auth), await dateOf(`${accounts}/oauth/v2/token`, refresh)];
+			expect(dates).toEqual([at, at, at, at]);
+		}
+		em.clock.set(before);
+	});
+});
+
 describe('routing', () => {
 	test('a literal segment beats a parameter: /estimates/templates is not estimate "templates"', async () => {
 		const r = await call('GET', 'books', '/estimates/templates');

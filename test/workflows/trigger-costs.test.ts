@@ -16,8 +16,6 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { Clock } from '../../emulator/clock';
-import type { AnswerProxy } from '../tools/answer-proxy';
-import { datedByServiceClock } from './trigger-service';
 import { RULES } from '../../emulator/rules';
 import { day, timestampMs } from '../../emulator/rules/common';
 import type { Reply } from '../../emulator/rules/common';
@@ -30,8 +28,6 @@ const N = 10_000;
 const T0 = Date.parse('2026-03-02T12:00:00Z');
 const env = new WorkflowEnv();
 const clock = new Clock({ start: T0 });
-/** The emulator behind a proxy that dates its answers by its clock (the service's time). */
-let proxy: AnswerProxy;
 let account: Account;
 const warn = jest.spyOn(Container.get(Logger), 'warn');
 
@@ -49,12 +45,10 @@ beforeAll(async () => {
 	setPacingRule({ limit: 1_000_000, windowMs: 60_000 }, 'accounting');
 	setPacingRule({ limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 });
 	await env.start({ clock, rateLimit: { limit: 1_000_000_000, windowMs: 120_000, blockMs: 1 } });
-	proxy = await datedByServiceClock(env, clock);
 	account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
 	seedAccount(account, N);
 });
 afterAll(async () => {
-	await proxy.close();
 	await env.stop();
 	setPacingRule(ACCOUNTING_RULE, 'accounting');
 	setPacingRule(DOCUMENTED_RULE);

@@ -30,14 +30,11 @@ import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { Container } from '../harness/setup';
-import type { AnswerProxy } from '../tools/answer-proxy';
 import { useFakeClock } from '../tools/fake-timers';
 import { byId, vendorNode, WorkflowEnv } from './support';
-import { datedByServiceClock } from './trigger-service';
 
 const env = new WorkflowEnv();
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });
-let proxy: AnswerProxy;
 const warn = jest.spyOn(Container.get(Logger), 'warn');
 
 /** The longest the poll at activation may take, of simulated time (n8n 2.41's deadline is 84 s). */
@@ -96,10 +93,8 @@ const active: ActiveTrigger[] = [];
 
 beforeAll(async () => {
 	await env.start({ demo: true, clock });
-	proxy = await datedByServiceClock(env, clock);
 });
 afterAll(async () => {
-	await proxy.close();
 	await env.stop();
 });
 beforeEach(() => {

@@ -1,11 +1,10 @@
 /**
  * The service's clock for the trigger tests. The triggers read the service's time from its
- * answers' `Date` header (nodes/shared/api/clock.ts); the emulator's answers carry the `Date` of
- * this machine's real clock (Node's http server adds it), not of the emulator's `Clock` that
- * stamps its records. So the trigger tests talk to the emulator through the answer proxy
- * (test/tools/answer-proxy.ts), whose `serviceClock` dates every answer by the emulator's clock:
- * the service's time is the emulator's, and n8n's clock (faked or real) may differ from it by
- * any skew a test sets.
+ * answers' `Date` header (nodes/shared/api/clock.ts); the emulator dates its answers by its own
+ * `Clock`, as it stamps its records. The suites that put the answer proxy
+ * (test/tools/answer-proxy.ts) in front of it give the proxy the same clock (`serviceClock`), so
+ * that the answers the proxy makes up itself are dated by the service's time too: n8n's clock
+ * (faked or real) may differ from it by any skew a test sets.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -14,7 +13,7 @@ import type { Tenant } from '../../emulator/store';
 import { startAnswerProxy, type AnswerProxy } from '../tools/answer-proxy';
 import type { WorkflowEnv } from './support';
 
-/** Points the env's credential at a proxy in front of its emulator whose answers are dated by `clock`. */
+/** Points the env's credential at a proxy in front of its emulator whose answers, made up or passed on, are dated by `clock`. */
 export async function datedByServiceClock(env: WorkflowEnv, clock: Clock): Promise<AnswerProxy> {
 	const proxy = await startAnswerProxy(env.em.url);
 	proxy.serviceClock = () => clock.now();

@@ -12,7 +12,6 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
-import { useDatedTriggerEnv } from './trigger-service';
 import { RULES } from '../../emulator/rules';
 import { timestamp } from '../../emulator/rules/common';
 import type { RecordedRequest } from '../../emulator/server';
@@ -26,8 +25,16 @@ let portal: string;
 let tenant: Tenant;
 let customer: string;
 
-// the emulator behind a proxy that dates its answers by its clock (the service's time)
-useDatedTriggerEnv(env, clock, (a) => ({ org, portal, tenant, customer } = a));
+// the emulator dates its answers by its clock: the service's time, months before this machine's
+beforeAll(async () => {
+	await env.start({ demo: true, clock });
+	({ org, portal } = { org: env.em.organizationId, portal: env.em.portalId });
+	tenant = env.orgTenant();
+	customer = String(tenant.all('customers')[0].customer_id);
+});
+afterAll(async () => {
+	await env.stop();
+});
 
 interface Poll {
 	items: IDataObject[];
