@@ -135,6 +135,7 @@ export const OAUTH_SOURCES = {
 } as const satisfies Record<string, Source>;
 
 type Refusal<C extends string> = { error: C; source: Source };
+const isRefusal = <C extends string>(answer: Record<string, unknown> | Refusal<C>): answer is Refusal<C> => typeof answer.error === 'string' && typeof answer.source === 'string';
 const refusal = <C extends string>(error: C, source: keyof typeof OAUTH_SOURCES): Refusal<C> => ({ error, source: OAUTH_SOURCES[source] });
 
 const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000;
@@ -321,7 +322,7 @@ export class Accounts {
 		if (!client) return fail(refusal('invalid_client', 'tokenClient'));
 		if (this.secretFor(client, region) !== clientSecret) return fail(refusal('invalid_client', client.regionSecrets?.[region] === undefined ? 'tokenClient' : 'regionSecret'));
 		const answer = grantType === 'authorization_code' ? this.exchangeCode(params, client, region) : this.refresh(params, client, region);
-		if ('error' in answer) return fail(answer);
+		if (isRefusal(answer)) return fail(answer);
 		sendJson(res, 200, answer);
 	}
 
