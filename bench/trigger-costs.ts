@@ -10,9 +10,8 @@
  *
  * and the calls a day a quiet poll every minute (n8n's default Poll Times) would make, before
  * the trigger's Max API Calls per Day spaces the polls (the figures are measured with the
- * budget out of the way). Calls are the requests the emulator received (through the answer proxy
- * that dates its answers by the emulator's clock); the pacing of the
- * areas is set out of the way too (the count is what is measured, not the time). Prints one
+ * budget out of the way). Calls are the requests the emulator received (it dates its answers
+ * by its own clock, the service's time); the pacing of the areas is set out of the way too (the count is what is measured, not the time). Prints one
  * markdown table per N, then one with the quiet-poll column of every N.
  *
  *   npm run build:tools && node build/bench/trigger-costs.js [N ...]     (default 1000 10000 100000)
@@ -26,7 +25,6 @@ import { pollOnce } from '../test/harness';
 import { console, process } from '../test/host/globals';
 import { vendorNode, WorkflowEnv } from '../test/workflows/support';
 import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';
-import { datedByServiceClock } from '../test/workflows/trigger-service';
 
 interface Row {
 	label: string;
@@ -43,8 +41,6 @@ async function measure(n: number): Promise<Row[]> {
 	// the emulator's clock starts at n8n's (real) now: the date window reads today's dates
 	const clock = new Clock();
 	const env = await new WorkflowEnv().start({ clock, rateLimit: { limit: 1_000_000_000, windowMs: 120_000, blockMs: 1 } });
-	// the service's time (its answers' Date headers) is the emulator's clock, as for the tests
-	const proxy = await datedByServiceClock(env, clock);
 	try {
 		const account: Account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
 		seedAccount(account, n);
@@ -75,7 +71,6 @@ async function measure(n: number): Promise<Row[]> {
 		}
 		return rows;
 	} finally {
-		await proxy.close();
 		await env.stop();
 	}
 }
