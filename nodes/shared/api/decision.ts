@@ -19,6 +19,7 @@
  *   write never (its outcome is unknown).
  * - Other 4xx and refusing envelopes: the API's refusal, documented meaning first.
  * - 204 with no body: success (an empty object); 206 / 207: never a full success.
+ * - Halted (an earlier item's failure ended the run before this item sent anything): not sent.
  * - failFast (`patience`): nothing is waited: a hold or block fails at once as transient (the
  *   hold still recorded), and nothing is retried.
  */
@@ -26,7 +27,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { backoffMs, envelopeFailed, headerText, isTokenProblem, parseBody, redirectTarget, retryAfterMs, unexpectedAnswer } from './answer';
 import { apiError, connectionLost, heldUntil, notTheApisAnswer, partlyAnswered, redirected, refusedUntil, sendingStopped, stopped } from './errors';
-import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failures';
+import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, ItemNotStarted, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failures';
 import type { Area } from '../tables/spec';
 
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
@@ -46,6 +47,8 @@ export type Sent =
 	/** The network (or the code) stopped it: `expired` when the request's deadline did. */
 	| { kind: 'noAnswer'; error: unknown; expired: boolean }
 	| { kind: 'cancelled' }
+	/** Not sent: an earlier item's failure ended the run before this item sent anything (halt.ts). */
+	| { kind: 'halted' }
 	/** Not sent: the pacer's key is held (`block`: blocked) until `until`. */
 	| { kind: 'notSent'; until: number; block: boolean };
 
@@ -108,6 +111,8 @@ export function decide(sent: Sent, request: RequestFacts, rule: RuleFacts, state
 	switch (sent.kind) {
 		case 'cancelled':
 			return fail(stopped(request.node, request.itemIndex));
+		case 'halted':
+			return fail(new ItemNotStarted());
 		case 'notSent':
 			return notSent(sent, request, state);
 		case 'noAnswer':

@@ -6,6 +6,17 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 /**
+ * An item that had sent nothing when an earlier item's failure ended the run (api/halt.ts):
+ * the transport sends nothing for it, and the per-item loop counts it not started ("not sent").
+ * Never shown: the run's report names the item among those not sent.
+ */
+export class ItemNotStarted extends Error {
+	constructor() {
+		super('Not sent: an earlier item ended the run before this item sent anything');
+	}
+}
+
+/**
  * The API blocks further requests until `until` (epoch ms) and the run's Options say
  * not to wait. Thrown by the transport before anything more is sent; the per-item loop
  * stops starting items and reports which items were done and which were not sent.

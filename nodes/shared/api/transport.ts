@@ -13,6 +13,7 @@ import { noteServerDate } from './clock';
 import { deadline, type RequestDeadline } from './deadline';
 import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent } from './decision';
 import { RateLimitBlockedError } from './failures';
+import { haltedBefore, markSending } from './halt';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
@@ -94,6 +95,8 @@ interface Sending {
 	failFast: boolean;
 	/** During a block: the error to end with instead of waiting (On Rate-Limit Block = fail, or failFast). */
 	failWhenBlocked?: (until: number) => Error;
+	/** The item the request is for (halt.ts: whether it has started). */
+	itemIndex?: number;
 }
 
 /** One sending and what came of it; `release` gives the pacer its answer, in the same synchronous run as the hold the answer sets. */
@@ -115,6 +118,8 @@ async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOpti
 	const heldNow = () => ({ kind: 'notSent' as const, until: pacer.heldTill, block: pacer.blockedTill > Date.now() });
 	// a context that may not wait meets a hold before its turn: nothing is sent
 	if (how.failFast && pacer.heldTill > Date.now()) return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
+	// an item that has sent nothing, in a run an earlier item's failure ended: it does not wait its turn
+	if (haltedBefore(ctx, how.itemIndex)) return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
 	const answered = await pacer.take(how.signal, how.failWhenBlocked);
 	let timer: RequestDeadline | undefined;
 	let sentAt = 0;
@@ -123,6 +128,9 @@ async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOpti
 			// A hold or block that began while this request waited for a slot (another request's
 			// 429): not sent into it, nor counted.
 			if (pacer.heldTill > Date.now()) return heldNow();
+			// An earlier item's failure ended the run while this item, which has sent nothing, waited.
+			if (haltedBefore(ctx, how.itemIndex)) return { kind: 'halted' };
+			markSending(ctx, how.itemIndex);
 			// the Timeout counts from here, when the request is sent, to the last byte of its answer
 			timer = deadline(how.timeoutMs, how.signal);
 			sentAt = Date.now();
@@ -133,7 +141,7 @@ async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOpti
 				timer.clear();
 			}
 		}, how.signal);
-		return { sent, release: () => answered(sent.kind !== 'notSent'), sentAt, answeredAt: Date.now() };
+		return { sent, release: () => answered(sent.kind !== 'notSent' && sent.kind !== 'halted'), sentAt, answeredAt: Date.now() };
 	} catch (error) {
 		answered();
 		const sent: Sent = how.signal?.aborted ? { kind: 'cancelled' } : { kind: 'noAnswer', error, expired: timer?.expired() ?? false };
@@ -178,6 +186,7 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		failFast,
 		timeoutMs: failFast ? Math.min(run.timeoutMs, FAIL_FAST_TIMEOUT_MS) : run.timeoutMs,
 		failWhenBlocked: failOnBlock || failFast ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined,
+		itemIndex: opts.itemIndex,
 	};
 	const payload = payloadOf(req, opts);
 	const facts = { node: ctx.getNode(), area, idempotent: req.method === 'GET', binary: opts.binary === true, failOnBlock, failFast, itemIndex: opts.itemIndex };

@@ -8,6 +8,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { RateLimitBlockedError } from '../api/failures';
+import { haltableRun } from '../api/halt';
 import { readRunOptions } from '../api/options';
 import type { Area } from '../tables/spec';
 import { errorJson } from './calls';
@@ -67,6 +68,8 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 		width: itemTasks(ctx),
 		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
 		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
+		// and an item prepared but not yet sending sends nothing (api/halt.ts)
+		onStop: haltableRun(ctx),
 		signal,
 	});
 	const blocks = settled.flatMap((s) => (s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : []));

@@ -4,6 +4,7 @@
  * execution's request limiter, see limit.ts: a task waiting for a request slot holds no
  * slot, so tasks and requests cannot deadlock). Results keep the order of the input.
  */
+import { ItemNotStarted } from '../api/failures';
 
 export type Settled<T> =
 	| { state: 'done'; value: T }
@@ -16,6 +17,8 @@ export interface BoundedOptions {
 	width: number;
 	/** Whether a failure stops starting further tasks (default: every failure does). */
 	stopsOn?: (error: unknown) => boolean;
+	/** Called once when a failure stops the run (api/halt.ts: running tasks that sent nothing send nothing). */
+	onStop?: () => void;
 	/** No task starts once this signal has aborted. */
 	signal?: AbortSignal;
 }
@@ -40,8 +43,13 @@ export async function runBounded<T>(count: number, task: (index: number) => Prom
 			try {
 				settled[index] = { state: 'done', value: await task(index) };
 			} catch (error) {
+				// a task the stop caught before it sent anything stays not started
+				if (error instanceof ItemNotStarted) continue;
 				settled[index] = { state: 'failed', error };
-				if (stopsOn(error)) stopped = true;
+				if (stopsOn(error) && !stopped) {
+					stopped = true;
+					options.onStop?.();
+				}
 			}
 		}
 	};
