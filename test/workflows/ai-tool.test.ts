@@ -7,7 +7,7 @@
  * the ones n8n's Workflow fills in from the tool variant's description, so Simplify's
  * "on for tools" default is what n8n itself resolves.
  */
-import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -18,58 +18,10 @@ import { DEMO } from '../../emulator/demo-data';
 import { runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
 import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
+import { toolVariant } from './tool-variant';
 
 const env = useWorkflowEnv({ demo: true });
 
-type NodeClass = new () => INodeType;
-
-/**
- * The tool variant n8n makes of a node with `usableAsTool` (n8n's `convertNodeToAiTool`, in
- * the n8n application, not in n8n-core; compared with n8n 2.20.12's
- * `dist/tool-generation/ai-tools.js`): `<name>Tool` / `<displayName> Tool`, no inputs, one
- * `ai_tool` output, `usableAsTool` removed, and the tool-description choice put after the
- * last `callout` property (our nodes have none, so first).
- */
-function toolVariant(Node: NodeClass): NodeClass {
-	return class {
-		constructor() {
-			const node = new Node();
-			const base = node.description;
-			expect(base.usableAsTool).toBe(true);
-			const descriptionType: INodeProperties = {
-				displayName: 'Tool Description',
-				name: 'descriptionType',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
-					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
-				],
-				default: 'auto',
-			};
-			const toolDescription: INodeProperties = {
-				displayName: 'Description',
-				name: 'toolDescription',
-				type: 'string',
-				default: base.description,
-				required: true,
-				typeOptions: { rows: 2 },
-				displayOptions: { show: { descriptionType: ['manual'] } },
-			};
-			const rest = { ...base };
-			delete rest.usableAsTool;
-			const description: INodeTypeDescription = {
-				...rest,
-				name: `${base.name}Tool`,
-				displayName: `${base.displayName} Tool`,
-				inputs: [],
-				outputs: [NodeConnectionTypes.AiTool],
-				properties: [descriptionType, toolDescription, ...base.properties],
-			};
-			return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, { description });
-		}
-	} as unknown as NodeClass;
-}
 
 /** Stands in for n8n's AI Agent: takes its one connected tool from n8n-core and calls it with the item's `args`. */
 // Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this test node to the rules for a published one.

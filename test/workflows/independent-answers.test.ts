@@ -15,6 +15,7 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
 import type { RunResult } from '../harness';
 import { byId, json } from './support';
+import { allText, credentialSecrets, expectNoSecrets as expectNoSecretsOf } from './no-secrets';
 import type { Step } from './support';
 
 const px = useProxiedEnv({ demo: true });
@@ -60,30 +61,7 @@ function node(type: string, base: IDataObject) {
 }
 const CONTINUE = { onError: 'continueRegularOutput' as const };
 
-/** The access token, the refresh token and the client secret the env's credential holds now. */
-function secrets(): string[] {
-	const data = env.credentials[0].data as IDataObject;
-	const token = data.oauthTokenData as IDataObject;
-	return [String(token.access_token), String(token.refresh_token), String(data.clientSecret)].filter((s) => s.length > 8);
-}
-
-/** Every string reachable from `value`, non-enumerable members of errors included (message, description, cause, context). */
-function allText(value: unknown, seen = new Set<unknown>(), depth = 0): string {
-	if (value === null || value === undefined) return '';
-	if (typeof value === 'string') return value;
-	if (typeof value !== 'object') return String(value);
-	if (seen.has(value) || depth > 12) return '';
-	seen.add(value);
-	if (Buffer.isBuffer(value)) return value.toString('utf8');
-	const names = value instanceof Error ? [...new Set([...Object.getOwnPropertyNames(value), 'message', 'description', 'cause', 'context'])] : Object.keys(value);
-	return names.map((k) => `${k}=${allText((value as Record<string, unknown>)[k], seen, depth + 1)}`).join('\n');
-}
-
-/** The run's outputs and errors hold no secret of the credential. */
-function expectNoSecrets(result: RunResult): void {
-	const text = allText(result.run.data.resultData) + allText(result.error());
-	for (const secret of secrets()) expect(text.includes(secret) ? `leaks ${secret.slice(0, 8)}...` : 'no secret').toBe('no secret');
-}
+const expectNoSecrets = (result: RunResult): void => expectNoSecretsOf(env, result);
 
 /** The run's error as one text (message and description). */
 function errorText(result: RunResult, nodeName?: string): string {
@@ -939,7 +917,7 @@ describe('the refresh token and the client secret stay home when a refresh goes 
 
 	test('a 401, then the token endpoint answers 307 to another host: that host gets no refresh token or secret; the error says to reconnect', async () => {
 		reconnect();
-		const before = secrets();
+		const before = credentialSecrets(env);
 		px.proxy.add({ method: 'GET', path: /\/items\/\d+$/, nth: 1, action: { answer: expired } });
 		px.proxy.add({ method: 'POST', path: /\/oauth\/v2\/token$/, action: { answer: { status: 307, contentType: 'text/plain', body: 'moved', headers: { Location: `http://${elsewhere}/oauth/v2/token` } } } });
 		const result = await env.run([books('item')('Get', { operation: 'get', item_id: byId('1200000000001') })]);
@@ -956,7 +934,7 @@ describe('the refresh token and the client secret stay home when a refresh goes 
 
 	test('a 401, then the token endpoint refuses (400 invalid_code): the error names the cause and holds no token or secret', async () => {
 		reconnect();
-		const before = secrets();
+		const before = credentialSecrets(env);
 		px.proxy.add({ method: 'GET', path: /\/items\/\d+$/, nth: 1, action: { answer: expired } });
 		px.proxy.add({ method: 'POST', path: /\/oauth\/v2\/token$/, action: { answer: raw('{"error":"invalid_code"}', 400) } });
 		const result = await env.run([books('item')('Get', { operation: 'get', item_id: byId('1200000000001') })]);

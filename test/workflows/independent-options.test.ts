@@ -8,7 +8,7 @@
  * waited out costs no real time. Parameter names come from the node's description as the form
  * shows it; the expected fields of Simplify are the README's table.
  */
-import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -26,6 +26,7 @@ import { jsonAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
 import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, json, PROJECTS_ROOT } from './support';
+import { type NodeClass, toolVariant } from './tool-variant';
 import type { OrgPlace, Step } from './support';
 
 const px = useProxiedEnv({ demo: true, seedItems: 450 });
@@ -453,40 +454,6 @@ describe('Simplify: at most 10 fields, the README\'s, instead of the whole recor
 
 // ---------------------------------------------------------------- 4. AI agents
 
-type NodeClass = new () => INodeType;
-
-/** The tool variant n8n makes of a node with `usableAsTool` when it loads it: `<name>Tool`, no inputs, an ai_tool output. */
-function toolVariant(Node: NodeClass): NodeClass {
-	return class {
-		constructor() {
-			const node = new Node();
-			const base = node.description;
-			const descriptionType: INodeProperties = {
-				displayName: 'Tool Description',
-				name: 'descriptionType',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Set Automatically', value: 'auto' },
-					{ name: 'Set Manually', value: 'manual' },
-				],
-				default: 'auto',
-			};
-			const toolDescription: INodeProperties = { displayName: 'Description', name: 'toolDescription', type: 'string', default: base.description, displayOptions: { show: { descriptionType: ['manual'] } } };
-			const rest = { ...base };
-			delete rest.usableAsTool;
-			const description: INodeTypeDescription = {
-				...rest,
-				name: `${base.name}Tool`,
-				displayName: `${base.displayName} Tool`,
-				inputs: [],
-				outputs: [NodeConnectionTypes.AiTool],
-				properties: [descriptionType, toolDescription, ...base.properties],
-			};
-			return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, { description });
-		}
-	} as unknown as NodeClass;
-}
 
 interface SeenTool {
 	name: string;

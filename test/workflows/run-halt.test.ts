@@ -8,7 +8,8 @@
  * One case per way an item reaches the API (a single write, a read, a read-first update, the
  * Projects pacer, Custom API Call, a file), each with five items where item 1 is refused by the
  * API and Requests in Flight is 1: item 0 done, item 1 failed, items 2-4 not sent, and the
- * service saw only the requests of items 0 and 1. With Continue On Fail nothing halts.
+ * service saw only the requests of items 0 and 1; an item before the failing one still goes out.
+ * With Continue On Fail nothing halts.
  * Run: npx jest test/workflows/run-halt
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -112,6 +113,13 @@ describe('an item failure ends the run: the items that had sent nothing send not
 		expect(error?.message).toMatch(/\[item 1; 1 of 5 items done, 3 not sent\]$/);
 		expect(error?.description).toMatch(/Not sent: items 2-4 \(nothing was sent for them\)/);
 		expect(sentFor).toEqual([true, true, false, false, false]);
+	});
+
+	test('the items before the failing one still go out: item 1 refused before sending (a blank ID) while item 0 prepares', async () => {
+		const c = CASES[1][1];
+		const { result, sentFor } = await runCase({ ...c, values: [DEMO.items.consulting, ' ', DEMO.items.design, DEMO.items.hosting, DEMO.items.legacySupport] });
+		expect((result.error() as Error | undefined)?.message).toMatch(/\[item 1; 1 of 5 items done, 3 not sent\]$/);
+		expect(sentFor).toEqual([true, false, false, false, false]);
 	});
 
 	test.each(CASES.slice(0, 2))('with Continue On Fail nothing halts: %s', async (_name, c) => {

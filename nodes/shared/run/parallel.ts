@@ -17,8 +17,8 @@ export interface BoundedOptions {
 	width: number;
 	/** Whether a failure stops starting further tasks (default: every failure does). */
 	stopsOn?: (error: unknown) => boolean;
-	/** Called once when a failure stops the run (api/halt.ts: running tasks that sent nothing send nothing). */
-	onStop?: () => void;
+	/** Called with the task's index at each failure that stops the run (api/halt.ts: later running tasks that sent nothing send nothing). */
+	onStop?: (index: number) => void;
 	/** No task starts once this signal has aborted. */
 	signal?: AbortSignal;
 }
@@ -46,9 +46,9 @@ export async function runBounded<T>(count: number, task: (index: number) => Prom
 				// a task the stop caught before it sent anything stays not started
 				if (error instanceof ItemNotStarted) continue;
 				settled[index] = { state: 'failed', error };
-				if (stopsOn(error) && !stopped) {
+				if (stopsOn(error)) {
 					stopped = true;
-					options.onStop?.();
+					options.onStop?.(index);
 				}
 			}
 		}
