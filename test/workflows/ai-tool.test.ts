@@ -7,82 +7,24 @@
  * the ones n8n's Workflow fills in from the tool variant's description, so Simplify's
  * "on for tools" default is what n8n itself resolves.
  */
-import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { DEMO } from '../../emulator/demo-data';
-import { runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
-import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
-import { toolVariant } from './tool-variant';
+import { byId, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
+import { runToolCall, toolVariant } from './tool-variant';
 
 const env = useWorkflowEnv({ demo: true });
 
 
-/** Stands in for n8n's AI Agent: takes its one connected tool from n8n-core and calls it with the item's `args`. */
-// Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this test node to the rules for a published one.
-class ToolCaller {
-	description: INodeTypeDescription = {
-		displayName: 'Tool Caller',
-		name: 'toolCaller',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls the connected tool once per item (test harness)',
-		defaults: { name: 'Tool Caller' },
-		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, maxConnections: 1, required: true }],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tool = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as { name: string; description: string; invoke: (args: IDataObject) => Promise<string> };
-		const out: INodeExecutionData[] = [];
-		for (const [i, item] of this.getInputData().entries()) {
-			let response: unknown;
-			try {
-				response = JSON.parse(await tool.invoke((item.json.args as IDataObject) ?? {}));
-			} catch (error) {
-				response = { thrown: (error as Error).message };
-			}
-			out.push({ json: { name: tool.name, description: tool.description, response } as IDataObject, pairedItem: { item: i } });
-		}
-		return [out];
-	}
-}
-
-const TOOL_TYPES = [toolVariant(VendorBooks), toolVariant(VendorProjects), ToolCaller];
+const TOOL_TYPES = [toolVariant(VendorBooks), toolVariant(VendorProjects)];
 
 /** Manual Trigger -> Tool Caller, with the tool node (type `<package>.<name>Tool`) on its ai_tool input. */
 async function callTool(type: string, parameters: IDataObject, args: IDataObject[] = [{}]): Promise<RunResult> {
-	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
-		{ id: 'agent', name: 'Agent', type: 'n8n-nodes-vendor.toolCaller', typeVersion: 1, position: [200, 0], parameters: {} },
-		{
-			id: 'tool',
-			name: 'Vendor Tool',
-			type: `n8n-nodes-vendor.${type}`,
-			typeVersion: 1,
-			position: [200, 200],
-			parameters: parameters as INode['parameters'],
-			credentials: { vendorOAuth2Api: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-		},
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-		'Vendor Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-	};
-	const result = await runWorkflow({
-		workflow: { nodes, connections, pinData: { Input: args.map((a) => ({ json: { args: a } })) } },
-		nodeTypes: TOOL_TYPES,
-		credentialTypes: [VendorOAuth2Api],
-		credentials: env.credentials,
-	});
+	const result = await runToolCall(env, TOOL_TYPES, type, parameters, args);
 	expectNoError(result);
 	return result;
 }

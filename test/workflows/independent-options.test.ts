@@ -8,10 +8,8 @@
  * waited out costs no real time. Parameter names come from the node's description as the form
  * shows it; the expected fields of Simplify are the README's table.
  */
-import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
 import type { RecordedRequest } from '../../emulator/server';
@@ -20,13 +18,13 @@ import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { binaryItem, readBinary, runWorkflow } from '../harness';
+import { binaryItem, readBinary } from '../harness';
 import type { RunResult } from '../harness';
 import { jsonAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
-import { byId, CREDENTIAL_ID, CREDENTIAL_NAME, json, PROJECTS_ROOT } from './support';
-import { type NodeClass, toolVariant } from './tool-variant';
+import { byId, json, PROJECTS_ROOT } from './support';
+import { type NodeClass, runToolCall, toolVariant } from './tool-variant';
 import type { OrgPlace, Step } from './support';
 
 const px = useProxiedEnv({ demo: true, seedItems: 450 });
@@ -455,79 +453,11 @@ describe('Simplify: at most 10 fields, the README\'s, instead of the whole recor
 // ---------------------------------------------------------------- 4. AI agents
 
 
-interface SeenTool {
-	name: string;
-	description: string;
-	invoke: (args: IDataObject) => Promise<string>;
-	schema?: { shape?: Record<string, unknown>; properties?: Record<string, unknown> };
-}
-
-/** Stands in for the AI Agent: takes its connected tool from n8n-core, reports what the model would see, and calls it with the item's `args`. */
-class AgentStandIn {
-	description: INodeTypeDescription = {
-		displayName: 'Agent Stand-In',
-		name: 'agentStandIn',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls the connected tool once per item (test)',
-		defaults: { name: 'Agent Stand-In' },
-		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, maxConnections: 1, required: true }],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tool = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as SeenTool;
-		const shape = tool.schema?.shape ?? tool.schema?.properties ?? {};
-		const out: INodeExecutionData[] = [];
-		for (const [i, item] of this.getInputData().entries()) {
-			let response: unknown;
-			try {
-				const text = await tool.invoke((item.json.args as IDataObject) ?? {});
-				try {
-					response = JSON.parse(text);
-				} catch {
-					response = text;
-				}
-			} catch (error) {
-				response = { thrown: (error as Error).message };
-			}
-			out.push({ json: { name: tool.name, description: tool.description, parameters: Object.keys(shape), response } as IDataObject, pairedItem: { item: i } });
-		}
-		return [out];
-	}
-}
-
-const TOOL_TYPES = [toolVariant(VendorBooks), toolVariant(VendorInvoice), AgentStandIn];
+const TOOL_TYPES = [toolVariant(VendorBooks), toolVariant(VendorInvoice)];
 
 /** Start → Input → Agent stand-in, with the tool node on its ai_tool input; what the agent saw and got. */
 async function callTool(type: string, parameters: IDataObject, args: IDataObject[] = [{}], settings: Partial<INode> = {}): Promise<IDataObject[]> {
-	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
-		{ id: 'agent', name: 'Agent', type: 'n8n-nodes-vendor.agentStandIn', typeVersion: 1, position: [200, 0], parameters: {} },
-		{
-			id: 'tool',
-			name: 'Vendor Tool',
-			type: `n8n-nodes-vendor.${type}`,
-			typeVersion: 1,
-			position: [200, 200],
-			parameters: { organizationId: env.org, ...parameters } as INode['parameters'],
-			credentials: { vendorOAuth2Api: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			...settings,
-		},
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-		'Vendor Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-	};
-	const result = await runWorkflow({
-		workflow: { nodes, connections, pinData: { Input: args.map((a) => ({ json: { args: a } })) } },
-		nodeTypes: TOOL_TYPES,
-		credentialTypes: [VendorOAuth2Api],
-		credentials: env.credentials,
-	});
+	const result = await runToolCall(env, TOOL_TYPES, type, { organizationId: env.org, ...parameters }, args, settings);
 	expect(errorText(result)).toBe('');
 	return json(result, 'Agent');
 }
