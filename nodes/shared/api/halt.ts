@@ -33,8 +33,8 @@ export function haltableRun(ctx: object): (itemIndex: number) => void {
  * request of no item.
  */
 export function haltedBefore(ctx: object, itemIndex: number | undefined): boolean {
-	const haltedAt = runs.get(ctx)?.haltedAt;
-	return haltedAt !== undefined && itemIndex !== undefined && itemIndex > haltedAt && !runs.get(ctx)!.sending.has(itemIndex);
+	const state = runs.get(ctx);
+	return state?.haltedAt !== undefined && itemIndex !== undefined && itemIndex > state.haltedAt && !state.sending.has(itemIndex);
 }
 
 /** Item `itemIndex` sends a request: from now on it has started, and a halt lets it finish. */
