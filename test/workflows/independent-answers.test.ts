@@ -16,7 +16,7 @@ import { useVirtualClock } from '../tools/virtual-clock';
 import type { RunResult } from '../harness';
 import { byId, json } from './support';
 import { allText, credentialSecrets, expectNoSecrets as expectNoSecretsOf } from './no-secrets';
-import type { Step } from './support';
+import type { steps } from './support';
 
 const px = useProxiedEnv({ demo: true });
 const env = px.env;
@@ -50,15 +50,6 @@ function answering(match: Pick<ProxyRule, 'method' | 'path'>, fn: (req: ProxiedR
 /** The proxy's records of one method and path pattern. */
 const recs = (method: string, path: RegExp): ProxyRecord[] => px.proxy.records.filter((r) => r.method === method && path.test(r.path));
 
-/** A node step with the organisation (accounting areas) or the portal (Vendor Projects). */
-function node(type: string, base: IDataObject) {
-	return (name: string, parameters: IDataObject, settings: Step['settings'] = {}): Step => ({
-		name,
-		type,
-		parameters: { ...(type === 'vendorProjects' ? { portal_id: byId(env.portal) } : { organizationId: env.org }), ...base, ...parameters } as Step['parameters'],
-		settings,
-	});
-}
 const CONTINUE = { onError: 'continueRegularOutput' as const };
 
 const expectNoSecrets = (result: RunResult): void => expectNoSecretsOf(env, result);
@@ -72,12 +63,12 @@ function errorText(result: RunResult, nodeName?: string): string {
 /** The text of an error item (Continue On Fail) or of a node's error. */
 const itemError = (item: IDataObject): string => JSON.stringify(item.error ?? item);
 
-const books = (resource: string) => node('vendorBooks', { resource });
-const payments = node('vendorInvoice', { resource: 'payment' });
-const billing = node('vendorBilling', { resource: 'project' });
-const inventory = node('vendorInventory', { resource: 'bill' });
-const projects = (resource: string) => node('vendorProjects', { resource });
-const custom = (type: string) => node(type, { resource: 'customApiCall', operation: 'customApiCall' });
+const books = (resource: string) => env.areaSteps('vendorBooks', { resource });
+const payments = env.areaSteps('vendorInvoice', { resource: 'payment' });
+const billing = env.areaSteps('vendorBilling', { resource: 'project' });
+const inventory = env.areaSteps('vendorInventory', { resource: 'bill' });
+const projects = (resource: string) => env.areaSteps('vendorProjects', { resource });
+const custom = (type: string) => env.areaSteps(type, { resource: 'customApiCall', operation: 'customApiCall' });
 
 /** The last path segment of every recorded request matching, as sent. */
 const lastSegments = (method: string, path: RegExp): string[] => recs(method, path).map((r) => r.path.split('/').pop() ?? '');
@@ -92,7 +83,7 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 	 * Get Many (Return All), Get by `{{ $json.<idField> }}`, Create (once), and Get of the created
 	 * record by the same expression: no error; the ids each step output, and the created record.
 	 */
-	async function listGetCreateGet(step: ReturnType<typeof node>, idField: string, getField: string, create: IDataObject) {
+	async function listGetCreateGet(step: ReturnType<typeof steps>, idField: string, getField: string, create: IDataObject) {
 		const byExpression = { [getField]: byId(`={{ $json.${idField} }}`) };
 		const result = await env.run([
 			step('List', { operation: 'getAll', returnAll: true }),
@@ -115,7 +106,7 @@ describe('ids past 2^53 keep their exact digits (answers with JSON numbers)', ()
 	interface ChainCase {
 		/** Answers the list, the create and the single reads with number ids. */
 		answer: () => void;
-		step: ReturnType<typeof node>;
+		step: ReturnType<typeof steps>;
 		idField: string;
 		getField: string;
 		create: IDataObject;

@@ -25,7 +25,7 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
 import { byId, json, PROJECTS_ROOT } from './support';
 import { type NodeClass, runToolCall, toolVariant } from './tool-variant';
-import type { OrgPlace, Step } from './support';
+import type { OrgPlace, Step, steps } from './support';
 
 const px = useProxiedEnv({ demo: true, seedItems: 450 });
 const env = px.env;
@@ -35,21 +35,12 @@ const CONTINUE = { onError: 'continueRegularOutput' as const };
 
 // ---------------------------------------------------------------- helpers
 
-/** A node step with the organisation (accounting areas) or the portal (Vendor Projects). */
-function node(type: string, base: IDataObject) {
-	return (name: string, parameters: IDataObject, settings: Step['settings'] = {}): Step => ({
-		name,
-		type,
-		parameters: { ...(type === 'vendorProjects' ? { portal_id: byId(env.portal) } : { organizationId: env.org }), ...base, ...parameters } as Step['parameters'],
-		settings,
-	});
-}
-const books = (resource: string) => node('vendorBooks', { resource });
-const payments = node('vendorInvoice', { resource: 'payment' });
-const billing = node('vendorBilling', { resource: 'project' });
-const bills = node('vendorInventory', { resource: 'bill' });
-const projects = node('vendorProjects', { resource: 'project' });
-const custom = (type: string) => node(type, { resource: 'customApiCall', operation: 'customApiCall' });
+const books = (resource: string) => env.areaSteps('vendorBooks', { resource });
+const payments = env.areaSteps('vendorInvoice', { resource: 'payment' });
+const billing = env.areaSteps('vendorBilling', { resource: 'project' });
+const bills = env.areaSteps('vendorInventory', { resource: 'bill' });
+const projects = env.areaSteps('vendorProjects', { resource: 'project' });
+const custom = (type: string) => env.areaSteps(type, { resource: 'customApiCall', operation: 'customApiCall' });
 
 /** The run's error as one text (message and description). */
 function errorText(result: RunResult): string {
@@ -376,7 +367,7 @@ describe('Custom API Call', () => {
 // ---------------------------------------------------------------- 3. Simplify
 
 interface SimplifyCase {
-	step: () => ReturnType<typeof node>;
+	step: () => ReturnType<typeof steps>;
 	params: IDataObject;
 	/** The README's fields for the resource. */
 	fields: string[];

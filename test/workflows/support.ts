@@ -192,6 +192,11 @@ export class WorkflowEnv {
 		return (name, parameters, settings) => steps('vendorProjects', { ...base, portal_id: byId(this.portal) })(name, parameters, settings);
 	}
 
+	/** A maker of steps of any Vendor node: in the emulator's portal for Vendor Projects, in its organisation for the others. */
+	areaSteps(type: string, base: IDataObject): ReturnType<typeof steps> {
+		return type === 'vendorProjects' ? this.portalSteps(base) : this.orgSteps(type, base);
+	}
+
 	/**
 	 * A resource-locator picker: the listSearch `method` of a node configured with `parameters`,
 	 * called as the editor does, with the emulator credential.
