@@ -64,6 +64,7 @@ const RULE_WORDS: ReadonlyArray<[RegExp, string]> = [
 	[/^must be an email address/, 'email'],
 	[/^must be a URL/, 'url'],
 	[/^may hold only digits/, 'phone'],
+	[/^may hold only letters \(A-Z\) and digits/, 'alphanumeric'],
 	[/^must be a whole number/, 'integer'],
 	[/^must not be negative|^must be at least -?\d/, 'min'],
 	[/^must be at most -?\d/, 'max'],

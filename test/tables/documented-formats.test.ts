@@ -1,6 +1,7 @@
 /**
  * Rules applied as their sources say (issue 44), refused before anything is sent: a bill's
- * `gst_no` is a "15-digit string" (document 3), and a custom-field date-time is
+ * `gst_no` is 15 letters and digits (document 3 says "15-digit string"; real GST numbers carry
+ * letters, a guess of docs/ASSUMPTIONS.md), and a custom-field date-time is
  * `yyyy-MM-dd'T'HH:mm:ss'Z'` or `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` (document 1): seconds
  * required, no fraction, the offset with its colon. The guessed answer keys' notices say what a
  * different key looks like. The emulator's side is in test/emulator/table-sources.test.ts.
@@ -20,12 +21,15 @@ const billOp = (value: string): Operation => {
 
 const BILL = { vendor_id: '1800000000001', bill_number: 'B-1', date: '2026-01-31', due_date: '2026-02-28', line_items: [{ name: 'Paper', rate: 1 }] };
 
-describe('a bill\'s GST number is 15 digits', () => {
-	test.each(['create', 'update'])('%s: letters are refused before sending, naming the field; 15 digits pass', (value) => {
+describe('a bill\'s GST number is 15 letters and digits', () => {
+	test.each(['create', 'update'])('%s: other characters and other lengths are refused before sending, naming the field; 15 letters and digits pass', (value) => {
 		const op = billOp(value);
 		const base = value === 'update' ? { ...BILL, bill_id: '1900000000001' } : BILL;
-		expect(() => checkValues(op, { ...base, gst_no: '22AAAAA0000A1Z5' })).toThrow(/GST No.*must be a number written as digits/);
+		expect(() => checkValues(op, { ...base, gst_no: '22AAAAA-000A1Z5' })).toThrow(/GST No.*may hold only letters \(A-Z\) and digits/);
+		expect(() => checkValues(op, { ...base, gst_no: '22AAAAA 000A1Z5' })).toThrow(/GST No.*may hold only letters \(A-Z\) and digits/);
 		expect(() => checkValues(op, { ...base, gst_no: '2212345678901' })).toThrow(/GST No.*must be at least 15 characters/);
+		expect(() => checkValues(op, { ...base, gst_no: '22AAAAA0000A1Z5X' })).toThrow(/GST No.*must be at most 15 characters/);
+		expect(() => checkValues(op, { ...base, gst_no: '22AAAAA0000A1Z5' })).not.toThrow();
 		expect(() => checkValues(op, { ...base, gst_no: '221234567890123' })).not.toThrow();
 	});
 });

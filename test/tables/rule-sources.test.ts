@@ -6,7 +6,7 @@
  *
  * The rules: of a field (and of its members and list entries) `required`, `requiredWhen`,
  * `maxLength`, `minLength`, `maxDigits`, `min`, `max`, `minItems`, `maxItems`, `values` (an enum
- * without `openValues`), `sortFields`, `default`, `numeric`, the formats of its type (`date`,
+ * without `openValues`), `sortFields`, `default`, `numeric`, `alphanumeric`, the formats of its type (`date`,
  * `dateTime`, `time`, `email`, `url`, `phone`, `integer`), `separator` and `readOnly` (a member
  * the service computes); of an operation `batch`, `perPage`, `pagination`,
  * `binaryInput.extensions`, `binaryInput.required` and, per field, `keepCurrent`; of Vendor
@@ -85,6 +85,7 @@ export function fieldRules(prefix: string, field: Field, path = field.name, pare
 	if (field.sortFields?.length) add('sortFields', { values: [...field.sortFields] });
 	if (field.default !== undefined) add('default', { values: field.default === '' || typeof field.default === 'object' ? [] : [String(field.default)] });
 	if (field.numeric) add('numeric');
+	if (field.alphanumeric) add('alphanumeric');
 	if (FORMAT_TYPES.has(field.type)) add(field.type);
 	if (field.separator !== undefined) add('separator');
 	if (field.readOnly) add('readOnly');
@@ -226,7 +227,7 @@ describe('every rule of the field tables names its source', () => {
 
 	test('the walk finds the rules of every kind the tables use', () => {
 		const kinds = new Set(AREA_SOURCES.flatMap((a) => a.rules.map((r) => r.kind)));
-		for (const kind of ['required', 'requiredWhen', 'maxLength', 'minLength', 'maxDigits', 'min', 'minItems', 'maxItems', 'values', 'default', 'numeric', 'date', 'integer', 'email', 'batch', 'perPage', 'pagination', 'binaryInput.extensions', 'binaryInput.required', 'keepCurrent', 'readOnly', 'sortFields']) {
+		for (const kind of ['required', 'requiredWhen', 'maxLength', 'minLength', 'maxDigits', 'min', 'minItems', 'maxItems', 'values', 'default', 'numeric', 'date', 'integer', 'email', 'batch', 'perPage', 'pagination', 'binaryInput.extensions', 'binaryInput.required', 'keepCurrent', 'readOnly', 'sortFields', 'alphanumeric']) {
 			expect([kind, kinds.has(kind)]).toEqual([kind, true]);
 		}
 	});

@@ -10,6 +10,9 @@ import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 const SCOPE = 'VendorInventory.bills.';
 
+/** The GST number's rule, a guess listed in docs/ASSUMPTIONS.md (document 3 says "15-digit string"). */
+export const GST_NO_RULE = '15 characters of letters and digits where document 3 says a 15-digit string, since real GST numbers carry letters';
+
 /** Documented line-item members the server fills in (names from ids, totals, item images). */
 export const RESPONSE_ONLY_LINE_MEMBERS = [
 	'account_name',
@@ -156,10 +159,12 @@ const billInput: Field[] = [
 		name: 'gst_no',
 		type: 'string',
 		group: 'India',
-		numeric: true, // document 3, Bill: gst_no | 15-digit string
+		// document 3, Bill: gst_no | 15-digit string; letters pass too (GST_NO_RULE: real numbers carry them)
+		alphanumeric: true,
 		minLength: 15,
 		maxLength: 15,
-		description: 'GST number of the vendor, 15 digits (India only)',
+		inferredRule: GST_NO_RULE,
+		description: 'GST number of the vendor: 15 letters and digits (India only)',
 	},
 	{
 		name: 'source_of_supply',

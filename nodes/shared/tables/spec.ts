@@ -103,6 +103,11 @@ export interface Field {
 	 * digits are accepted; without it an ID is any text.
 	 */
 	numeric?: boolean;
+	/**
+	 * Strings: letters (A-Z, a-z) and digits only, e.g. a tax registration number, whose real
+	 * values mix the two.
+	 */
+	alphanumeric?: boolean;
 	/** This field's value is the whole request body (for bodies that are a JSON array). */
 	bodyRoot?: boolean;
 	/** Multi-line text input in the UI. */

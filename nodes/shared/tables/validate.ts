@@ -20,6 +20,7 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DIGITS = /^\d+$/;
 const PHONE = /^[0-9+()\-.\s]*$/;
+const LETTERS_AND_DIGITS = /^[A-Za-z0-9]*$/;
 
 export type Side = 'client' | 'server';
 
@@ -229,6 +230,7 @@ function textSchema(field: Field, side: Side): z.ZodTypeAny {
 	} else {
 		schema = maxLen(text(field), field);
 		if (field.numeric) schema = numericText(schema, field);
+		if (field.alphanumeric) schema = schema.refine((v) => LETTERS_AND_DIGITS.test(String(v)), { message: 'may hold only letters (A-Z) and digits' });
 	}
 	// A number given to a text field (or an enum) is its decimal text (request.ts sends it so).
 	if (side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
