@@ -61,6 +61,16 @@ function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Whether an operation reads a list (Get Many, a paged read, a picker's list). */
+export function isListRead(op: Operation): boolean {
+	return op.method === 'GET' && (op.kind === 'list' || (op.pagination !== undefined && op.pagination !== 'none'));
+}
+
+/** An answer to a list read that holds nothing: a 204 No Content (given by the transport as `{}`) or `{}`. */
+function isEmptyAnswer(op: Operation, body: unknown): boolean {
+	return isListRead(op) && isRecord(body) && Object.keys(body).length === 0;
+}
+
 /**
  * Whether an answer shows the operation was done. An operation whose documented answer carries
  * a record or a list (`responseKey`) is done only when the answer carries it: an object, or a
@@ -71,6 +81,10 @@ function isRecord(value: unknown): value is IDataObject {
  */
 export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 	const refusal = codeZeroRefusal(body);
+	// A list read answered with nothing (a 204 No Content, which the transport gives as `{}`, or `{}`
+	// itself) found nothing: no records, whatever key its documented answer names. It carries no key
+	// and no code to check, so it cannot claim more than that.
+	if (isEmptyAnswer(op, body)) return { records: [] };
 	if (op.responseKey) {
 		const value = isRecord(body) ? body[op.responseKey] : undefined;
 		if (isRecord(value)) return { records: [value] };
@@ -78,8 +92,8 @@ export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 		return refusal ? { refusal } : { missing: op.responseKey };
 	}
 	if (refusal) return { refusal };
-	// An empty answer to a read (a 204 No Content, `{}`) holds no record: a list read found nothing, a single read is not shown.
-	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0) return op.kind === 'list' || op.pagination ? { records: [] } : { missing: 'record' };
+	// An empty answer to a single read (a 204 No Content, `{}`) holds no record: it does not show the record.
+	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0) return { missing: 'record' };
 	if (area.envelope === 'accounting' && !Array.isArray(body)) {
 		const code = isRecord(body) ? body.code : undefined;
 		if (code !== 0 && code !== '0') return { missing: 'code 0' };

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { hasMore, unwrap } from '../api/pages';
+import { answerRecords, hasMore } from '../api/pages';
 import { nodeRequest } from '../api/request';
 import { vendorRequest } from '../api/transport';
 import type { VendorContext } from '../api/transport';
@@ -49,7 +49,8 @@ async function searchRecords(
 	const page = Number(paginationToken ?? 1);
 	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
 	const body = (await vendorRequest(ctx as VendorContext, area, req)).body;
-	const records = unwrap(list, body);
+	// the list's records as every list read takes them (a 204 or `{}` found nothing; an answer without its list is an error, not a record)
+	const records = answerRecords(ctx.getNode(), area, list, body);
 	const needle = (filter ?? '').toLowerCase();
 	const results = records
 		.map((r) => ({ name: String(r[nameField] ?? r[idField]), value: String(r[idField]) }))
