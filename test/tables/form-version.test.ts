@@ -64,7 +64,7 @@ test('regional groups: behind Regional Fields in 1.1, all shown in version 1', (
 	expect(now).toContain('regionalFields');
 	expect(now.filter((n) => groups.includes(n))).toEqual([]);
 	const choice = books.properties.find((p) => p.name === 'regionalFields' && p.displayOptions?.show?.resource?.includes('invoice'));
-	expect(choice).toMatchObject({ default: '', options: [{ name: 'None', value: '' }, { name: 'GCC' }, { name: 'India' }, { name: 'Mexico' }, { name: 'UK' }] });
+	expect(choice).toMatchObject({ default: '', options: [{ name: 'GCC' }, { name: 'India' }, { name: 'Mexico' }, { name: 'None', value: '' }, { name: 'UK' }] });
 	expect(names(shown(books, 'invoice', 'create', FORM_VERSION, { regionalFields: 'indiaFields' })).filter((n) => groups.includes(n))).toEqual(['indiaFields']);
 	const before = names(shown(books, 'invoice', 'create', 1));
 	expect(before).not.toContain('regionalFields');

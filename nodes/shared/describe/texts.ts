@@ -65,5 +65,24 @@ export function polishProperty(prop: INodeProperties): INodeProperties {
 }
 
 export function polishProperties(props: INodeProperties[]): INodeProperties[] {
-	return props.map(polishProperty);
+	return props.map(polishProperty).map(sortedChoices);
 }
+
+/**
+ * A top-level choice (resource, operation, any top-level dropdown) with its options in
+ * alphabetical order, "Not Set" and the API's all-value among them: n8n's review rule
+ * options-sorted-alphabetically allows no exception. One stays where it is: a last option named
+ * "Custom API Call" (the resource and operation lists), because n8n appends its own Custom API
+ * Call to those lists unless their last option has that name. Only the order changes: the
+ * `default` stays the value it was, and n8n shows the default, not the first option.
+ */
+function sortedChoices(prop: INodeProperties): INodeProperties {
+	if (prop.type !== 'options' || !Array.isArray(prop.options) || prop.options.some((o) => typeof o.name !== 'string')) return prop;
+	const all = prop.options as INodePropertyOptions[];
+	const last = all[all.length - 1]?.name === LAST_BY_N8N ? all.slice(-1) : [];
+	const sorted = all.slice(0, all.length - last.length).sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+	return { ...prop, options: [...sorted, ...last] };
+}
+
+/** The option name n8n looks for at the end of a resource or operation list before adding its own (features/customCall.ts). */
+const LAST_BY_N8N = 'Custom API Call';
