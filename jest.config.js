@@ -21,6 +21,7 @@ const SLOW = [
 	'<rootDir>/test/workflows/independent-options.test.ts', // options, Custom API Call, Simplify, AI tools from an independent reading: 11 s
 	'<rootDir>/test/workflows/independent-budget.test.ts', // trigger budgets and rate limits from an independent reading (two simulated days): 31 s
 	'<rootDir>/test/properties/', // generated inputs and answers (fast-check; npm run fuzz runs them at 100x): 32 s
+	'<rootDir>/test/workflows/every-operation-settings.test.ts', // every operation x Retry On Fail and the error output, a fresh emulator each (retry-on-fail and error-output cover the class meanwhile): 40 s
 ];
 
 /** @type {import('jest').Config} */

@@ -80,6 +80,9 @@ export interface FaultTarget {
 	operation?: string;
 	/** Operation kind (`list`, `create`, ...) of a routed API request. */
 	kind?: string;
+	/** The query and the parsed body, as recorded (a fault for one item's request among several of one operation). */
+	query?: Record<string, string>;
+	body?: unknown;
 }
 
 export type FaultScope = string | ((req: FaultTarget) => boolean);

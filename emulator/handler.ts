@@ -46,7 +46,7 @@ export async function handleRequest(state: EmulatorState, req: http.IncomingMess
 		if (state.pending.closing) return void req.socket.destroy();
 	}
 	const { method, region, family, found, rec } = incoming;
-	const fault = state.faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation, kind: found?.kind === 'ok' ? found.match.route.op.kind : undefined });
+	const fault = state.faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation, kind: found?.kind === 'ok' ? found.match.route.op.kind : undefined, query: rec.query, body: rec.body });
 	if (!(await earlyFault(state, incoming, fault))) return;
 	if (!(REGIONS as readonly string[]).includes(region) || !family || (family !== 'accounts' && !found)) {
 		const reply = refuse(PIPELINE.url, familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed'));

@@ -13,7 +13,7 @@ import { readBeforeWrite } from '../shared/run/execute';
 import { assertValid, findOperation } from '../shared/run/reader';
 import { checkAnswer, chunk, runStandard } from '../shared/run/standard';
 import type { OperationRun, Special } from '../shared/run/types';
-import { settleCalls, throwLoneFailure, uniqueIds, undoneRecords } from '../shared/run/calls';
+import { failureJson, settleCalls, throwLoneFailure, uniqueIds, undoneRecords } from '../shared/run/calls';
 import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
@@ -76,8 +76,9 @@ function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObjec
 	if (success.message !== undefined) api.message = success.message;
 	const items = ids.map((id): IDataObject => {
 		const error = errors.get(id);
-		if (error !== undefined) return { invoice_id: id, sent: false, error, ...api };
-		return why ? { invoice_id: id, sent, error: why, ...api } : { invoice_id: id, sent, ...api };
+		// a reminder not sent, or of unknown outcome, is a failure (n8n's error output takes it)
+		if (error !== undefined) return failureJson({ invoice_id: id, sent: false, error, ...api });
+		return why ? failureJson({ invoice_id: id, sent, error: why, ...api }) : { invoice_id: id, sent, ...api };
 	});
 	return { items, said };
 }

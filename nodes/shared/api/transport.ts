@@ -12,13 +12,14 @@ import { headerText } from './answer';
 import { noteServerDate } from './clock';
 import { deadline, type RequestDeadline } from './deadline';
 import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent } from './decision';
-import { RateLimitBlockedError } from './failures';
+import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failures';
 import { haltedBefore, markSending } from './halt';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
 import { patience } from './patience';
 import { regionUrls, trimSlash } from './regions';
+import { writeSlot, type PriorWrite } from './replay';
 import type { ApiRequest } from './request';
 import { credentialKey, Signer, type TokenData, type VendorContext } from './token';
 import type { Area } from '../tables/spec';
@@ -173,8 +174,54 @@ function httpOptions(req: ApiRequest, url: string, payload: ReturnType<typeof pa
 	};
 }
 
+/** The body of a write as its identity across tries: a multipart body without its random boundary. */
+function identityBody(payload: ReturnType<typeof payloadOf>): Buffer | string | undefined {
+	if (!payload) return undefined;
+	const boundary = /boundary=(\S+)/.exec(payload.contentType)?.[1];
+	if (!boundary || typeof payload.body === 'string') return payload.body;
+	return payload.body.toString('latin1').split(boundary).join('');
+}
+
+/** An answer or failure as kept for a later try, and as given to it: a copy, so no try changes another's. */
+function copyAnswer(answer: ApiResponse): ApiResponse {
+	const body = Buffer.isBuffer(answer.body) ? Buffer.from(answer.body) : structuredClone(answer.body);
+	return { body, headers: { ...answer.headers }, statusCode: answer.statusCode };
+}
+
+function copyError(error: Error): Error {
+	return outcomeUnknown(Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error);
+}
+
+/** What an earlier try's same write came to, given again without a call (replay.ts): its answer, or its unknown outcome. */
+function replayed(prior: PriorWrite<ApiResponse>): ApiResponse {
+	if (prior.kind === 'answered') return copyAnswer(prior.answer);
+	const error = copyError(prior.error);
+	const said = (error as { description?: string | null }).description;
+	(error as { description?: string }).description = `${said ? `${said} ` : ''}Not sent again by Retry On Fail: an earlier try of this run sent it.`;
+	throw error;
+}
+
 /** Sends one API request of an area and returns the parsed answer; throws NodeApiError on failure. */
 export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
+	const payload = payloadOf(req, opts);
+	// a write an earlier try of this node run sent (n8n's Retry On Fail) is not sent again
+	const slot = writeSlot<ApiResponse>(ctx, { itemIndex: opts.itemIndex, method: req.method, path: `${area.value} ${req.path}`, qs: req.qs, organization: organizationOf(area, req), body: identityBody(payload) });
+	if (slot?.prior) {
+		markSending(ctx, opts.itemIndex);
+		return replayed(slot.prior);
+	}
+	try {
+		const answer = await send(ctx, area, req, opts, payload);
+		slot?.keep({ kind: 'answered', answer: copyAnswer(answer) });
+		return answer;
+	} catch (error) {
+		if (slot && error instanceof Error && isOutcomeUnknown(error)) slot.keep({ kind: 'unknown', error: copyError(error) });
+		throw error;
+	}
+}
+
+/** The request sent (and resent as the answers say) until it is done or fails. */
+async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions, payload: ReturnType<typeof payloadOf>): Promise<ApiResponse> {
 	const failFast = patience(ctx) === 'failFast';
 	const signer = await Signer.of(ctx, failFast, opts.itemIndex);
 	const pacer = pacerOf(ctx, area, req, signer.credentials);
@@ -188,7 +235,6 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		failWhenBlocked: failOnBlock || failFast ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined,
 		itemIndex: opts.itemIndex,
 	};
-	const payload = payloadOf(req, opts);
 	const facts = { node: ctx.getNode(), area, idempotent: req.method === 'GET', binary: opts.binary === true, failOnBlock, failFast, itemIndex: opts.itemIndex };
 	let state: AttemptState = FIRST_ATTEMPT;
 	for (;;) {

@@ -83,7 +83,7 @@ export function undoneRecords(op: Operation, key: string, ids: readonly string[]
 			error = reason.startsWith('Outcome unknown') ? reason : `Outcome unknown: ${reason}`;
 		} else error = `${op.method === 'GET' ? 'Not done' : 'Not sent'}: ${reason}`;
 	} else error = 'Not sent: this call was not made, because the rate limit blocked further requests or the run was stopped';
-	return ids.map((id) => ({ [key]: id, sent, error }));
+	return ids.map((id) => failureJson({ [key]: id, sent, error }));
 }
 
 /** `A, B, C` (at most `max` named, then how many more). */
@@ -162,6 +162,15 @@ function notAllDone(
 	return unknown.length ? outcomeUnknown(error) : error;
 }
 
+/** The json of output items that tell a failure (error items), as the node made them. */
+const failures = new WeakSet<IDataObject>();
+
+/** Marks an output item's json as telling a failure: with On Error "Continue (using error output)" it goes to the error output. */
+export function failureJson(json: IDataObject): IDataObject {
+	failures.add(json);
+	return json;
+}
+
 /** An error as an output item's json (Continue On Fail): its message, description and HTTP code. */
 export function errorJson(error: Error): IDataObject {
 	const json: IDataObject = { error: error.message };
@@ -169,7 +178,24 @@ export function errorJson(error: Error): IDataObject {
 	if (description) json.description = description;
 	const httpCode = (error as NodeApiError).httpCode;
 	if (httpCode) json.httpCode = httpCode;
-	return json;
+	return failureJson(json);
+}
+
+/**
+ * The output for n8n's On Error setting. With "Continue (using error output)" n8n moves an
+ * item to the error output only when its json holds nothing but `error` (n8n-core
+ * `handleNodeErrorOutput`; an item's own `error` member would do too, but n8n then replaces its
+ * json by the bare message): so there each error item's json becomes `{ error: { message, ...the
+ * rest it holds } }`, the same members under `error`, and every success stays on the main output.
+ * Otherwise (Continue, or no continuing) the items are as made.
+ */
+export function forErrorOutput(ctx: IExecuteFunctions, out: INodeExecutionData[]): INodeExecutionData[] {
+	if (ctx.getNode().onError !== 'continueErrorOutput') return out;
+	return out.map((item) => {
+		if (!failures.has(item.json)) return item;
+		const { error, ...rest } = item.json;
+		return { ...item, json: { error: { message: error, ...rest } } };
+	});
 }
 
 /**
@@ -198,5 +224,5 @@ export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ en
 	const json = errorJson(failure);
 	const itemIndex = failure.context?.itemIndex;
 	if (typeof itemIndex === 'number') json.error = withItemMark(String(json.error), itemIndex);
-	return [...records, { json: { ...json, recordsRead: records.length } }];
+	return [...records, { json: failureJson({ ...json, recordsRead: records.length }) }];
 }

@@ -11,9 +11,11 @@ import { RateLimitBlockedError } from '../api/failures';
 import { haltableRun } from '../api/halt';
 import { readRunOptions } from '../api/options';
 import type { Area } from '../tables/spec';
-import { errorJson } from './calls';
+import { doneItem, rememberItem } from '../api/replay';
+import { errorJson, forErrorOutput } from './calls';
 import { withCurrentValues } from './current';
 import { runBounded } from './parallel';
+import type { BoundedOptions, Settled } from './parallel';
 import { ItemReader } from './reader';
 import { blockReport, itemError, pairedWith, stoppedError, withRunReport } from './report';
 import { runStandard } from './standard';
@@ -64,7 +66,7 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 	const continueOnFail = ctx.continueOnFail();
 	const signal = ctx.getExecutionCancelSignal?.();
 	const reader = new ItemReader(ctx, area, parts);
-	const settled = await runBounded(items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex, parts, reader), {
+	const settled = await runItems(ctx, items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex, parts, reader), {
 		width: itemTasks(ctx),
 		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
 		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
@@ -77,7 +79,7 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 	if (blocks.length) {
 		const report = blockReport(ctx, settled, blocks);
 		if (!continueOnFail) throw report.error;
-		return [settled.map((s, itemIndex) => report.itemOf(s, itemIndex)).flat()];
+		return [forErrorOutput(ctx, settled.map((s, itemIndex) => report.itemOf(s, itemIndex)).flat())];
 	}
 	const out: INodeExecutionData[] = [];
 	for (const [itemIndex, outcome] of settled.entries()) {
@@ -89,7 +91,26 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 			out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
 		}
 	}
-	return [out];
+	return [forErrorOutput(ctx, out)];
+}
+
+/**
+ * The items in order, each run by `task`, except those an earlier try of this node run did
+ * (n8n's Retry On Fail, api/replay.ts): they keep the output they had, without a call, and
+ * count as done in the run's report, whichever try did them.
+ */
+async function runItems(ctx: IExecuteFunctions, count: number, task: (itemIndex: number) => Promise<INodeExecutionData[]>, options: BoundedOptions): Promise<Array<Settled<INodeExecutionData[]>>> {
+	const earlier = Array.from({ length: count }, (_, itemIndex) => doneItem<INodeExecutionData[]>(ctx, itemIndex));
+	const pending = earlier.flatMap((output, itemIndex) => (output === undefined ? [itemIndex] : []));
+	const ran = await runBounded(pending.length, async (k) => await task(pending[k]), { ...options, onStop: (k) => options.onStop?.(pending[k]) });
+	const settled = earlier.map((output): Settled<INodeExecutionData[]> => (output === undefined ? { state: 'notStarted' } : { state: 'done', value: output }));
+	pending.forEach((itemIndex, k) => {
+		settled[itemIndex] = ran[k];
+	});
+	settled.forEach((outcome, itemIndex) => {
+		if (outcome.state === 'done') rememberItem(ctx, itemIndex, outcome.value);
+	});
+	return settled;
 }
 
 /** Item tasks at once: twice the requests in flight, so a prepared item is ready when a request slot frees. */

@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { RateLimitBlockedError } from '../api/failures';
 import { inputFailure } from '../api/request';
 import type { Area } from '../tables/spec';
-import { CONTINUE_ON_FAIL, errorJson, ITEM_MARK, withItemMark } from './calls';
+import { CONTINUE_ON_FAIL, errorJson, failureJson, ITEM_MARK, withItemMark } from './calls';
 import { indexRanges } from './parallel';
 import type { Settled } from './parallel';
 
@@ -135,13 +135,13 @@ export function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INode
 		if (isUnsent(s)) {
 			return [
 				{
-					json: {
+					json: failureJson({
 						error: `Not sent: the Vendor API blocks further requests until ${lifts} [item ${itemIndex}]`,
 						description: `Nothing was sent for this item. Run it again after ${lifts}.`,
 						httpCode: '429',
 						notSent: true,
 						blockedUntil: lifts,
-					},
+					}),
 					pairedItem,
 				},
 			];

@@ -1,0 +1,115 @@
+// Talking to the API (api/): what the earlier tries of a node run did, so that n8n's Retry On Fail repeats no write; imports nothing of the package.
+/**
+ * n8n's node setting Retry On Fail runs the node again, with every input item, when a try
+ * throws or its first output item is an error (n8n-core `WorkflowExecute`: up to Max Tries,
+ * in the same process, for the same execution, node and run index; nothing tells the node it
+ * is a retry). Without a memory every write of the earlier tries would be sent again: items
+ * created twice, reminders mailed three times, a write of unknown outcome repeated.
+ *
+ * The tries of one node run share n8n's execute data (`getExecuteData()`: the same object on
+ * every try, a new one for the next run of the node, a loop's next round or a new execution),
+ * so what a try did is kept per execute data, in a WeakMap that n8n's own data keeps alive:
+ * - per item, the output of an item that was done (`doneItem`): a later try gives that output
+ *   again without a call (run/execute.ts);
+ * - per write request (not a GET), its answer when the service answered it, or its failure
+ *   when its outcome is unknown (`priorWrite`): a later try's same request (the same item,
+ *   method, path, query, organization and body, the n-th such request of its item) is not
+ *   sent: it gets the same answer, or fails again as *Outcome unknown*. A write the service
+ *   refused, or that was not sent, is sent again; reads always run again.
+ *
+ * Kept only for a node whose Retry On Fail is on (otherwise no try follows), and only while
+ * n8n keeps the run's execute data: memory is bounded by what the execution holds anyway.
+ * A retry of the execution from n8n's executions list is a new execution: nothing is kept
+ * across it (docs/BEHAVIOUR.md says what the run report gives instead).
+ */
+import { createHash } from 'crypto';
+
+/** What a write of an earlier try came to: the service's answer, or a failure whose outcome is unknown. */
+export type PriorWrite<A> = { kind: 'answered'; answer: A } | { kind: 'unknown'; error: Error };
+
+interface RunMemory {
+	/** Items done in an earlier try: their output as it was. */
+	readonly items: Map<number, unknown>;
+	/** Per write key, the outcome of each occurrence (the n-th request with that key in its item). */
+	readonly writes: Map<string, Array<PriorWrite<unknown> | undefined>>;
+}
+
+/** The memory of each node run (n8n's execute data of the tries). */
+const memories = new WeakMap<object, RunMemory>();
+
+/** Per try (its node context), how many requests of each write key it has sent or replayed. */
+const occurrences = new WeakMap<object, Map<string, number>>();
+
+interface RetryContext {
+	getNode(): { retryOnFail?: boolean };
+	getExecuteData?(): unknown;
+}
+
+/** The memory of this try's node run, when n8n may run it again (Retry On Fail on); undefined otherwise. */
+function memoryOf(ctx: object): RunMemory | undefined {
+	const c = ctx as RetryContext;
+	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true) return undefined;
+	const run = c.getExecuteData();
+	if (typeof run !== 'object' || run === null) return undefined;
+	let memory = memories.get(run);
+	if (!memory) {
+		memory = { items: new Map(), writes: new Map() };
+		memories.set(run, memory);
+	}
+	return memory;
+}
+
+/** The output item `itemIndex` had when an earlier try of this node run did it; undefined when none did. */
+export function doneItem<T>(ctx: object, itemIndex: number): T | undefined {
+	return memoryOf(ctx)?.items.get(itemIndex) as T | undefined;
+}
+
+/** Item `itemIndex` is done with this output: a later try of this node run gives it again. */
+export function rememberItem(ctx: object, itemIndex: number, output: unknown): void {
+	memoryOf(ctx)?.items.set(itemIndex, output);
+}
+
+/** What identifies one write of an item across tries. */
+export interface WriteIdentity {
+	itemIndex?: number;
+	method: string;
+	/** The area and path, e.g. `books /invoices/123/status/sent`. */
+	path: string;
+	qs?: Record<string, unknown>;
+	organization: string;
+	/** The body as sent, with anything random in it (a multipart boundary) left out. */
+	body?: Buffer | string;
+}
+
+function writeKey(id: WriteIdentity): string {
+	const qs = Object.entries(id.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	const body = id.body === undefined ? '' : createHash('sha256').update(id.body).digest('base64');
+	return JSON.stringify([id.itemIndex ?? null, id.method, id.path, qs, id.organization, body]);
+}
+
+/**
+ * One write request of this try: what an earlier try's same request came to (`prior`), and
+ * `keep` to remember what this one comes to. Undefined when no try follows (Retry On Fail off)
+ * or for a read.
+ */
+export function writeSlot<A>(ctx: object, id: WriteIdentity): { prior?: PriorWrite<A>; keep: (outcome: PriorWrite<A>) => void } | undefined {
+	if (id.method === 'GET') return undefined;
+	const memory = memoryOf(ctx);
+	if (!memory) return undefined;
+	const key = writeKey(id);
+	let counts = occurrences.get(ctx);
+	if (!counts) {
+		counts = new Map();
+		occurrences.set(ctx, counts);
+	}
+	const n = counts.get(key) ?? 0;
+	counts.set(key, n + 1);
+	const outcomes = memory.writes.get(key) ?? [];
+	memory.writes.set(key, outcomes);
+	return {
+		prior: outcomes[n] as PriorWrite<A> | undefined,
+		keep: (outcome) => {
+			outcomes[n] = outcome;
+		},
+	};
+}
