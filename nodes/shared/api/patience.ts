@@ -6,19 +6,36 @@
  * 2.41), so there every transient failure fails at once (as a transient failure: the
  * activation keeps the trigger and the next scheduled poll catches up), and holds and blocks
  * learned there still apply to the next polls.
+ *
+ * A context may also be given a time to wait until (`until`, epoch ms): a trigger's poll has a
+ * deadline (n8n's cron starts the next poll at the next tick, and n8n's durable scheduler
+ * abandons a poll after 45 s). A wait that would end past it (a 429's hold or Retry-After, a
+ * retry's backoff, a held pacer) is not waited: the request fails at once as under failFast,
+ * and a request is not given longer than what is left.
  */
 
 export type Patience = 'wait' | 'failFast';
 
-const patienceOf = new WeakMap<object, Patience>();
+interface Bound {
+	patience: Patience;
+	/** Epoch ms no wait may end after; Infinity: none. */
+	until: number;
+}
 
-/** Sets how the requests of this context (an n8n node context) wait; 'wait' is the default. */
-export function setPatience(ctx: object, patience: Patience): void {
-	if (patience === 'wait') patienceOf.delete(ctx);
-	else patienceOf.set(ctx, patience);
+const patienceOf = new WeakMap<object, Bound>();
+
+/** Sets how the requests of this context (an n8n node context) wait, and until when at most; 'wait' without a time is the default. */
+export function setPatience(ctx: object, patience: Patience, until = Number.POSITIVE_INFINITY): void {
+	if (patience === 'wait' && until === Number.POSITIVE_INFINITY) patienceOf.delete(ctx);
+	else patienceOf.set(ctx, { patience, until });
 }
 
 /** How the requests of this context wait. */
 export function patience(ctx: object): Patience {
-	return patienceOf.get(ctx) ?? 'wait';
+	return patienceOf.get(ctx)?.patience ?? 'wait';
+}
+
+/** Until when (epoch ms) the requests of this context may wait; Infinity when no time is set. */
+export function waitsUntil(ctx: object): number {
+	return patienceOf.get(ctx)?.until ?? Number.POSITIVE_INFINITY;
 }

@@ -17,7 +17,7 @@ import { haltedBefore, markSending } from './halt';
 import { requestLimiter } from './limit';
 import { readRunOptions } from './options';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
-import { patience } from './patience';
+import { patience, waitsUntil } from './patience';
 import { regionUrls, trimSlash } from './regions';
 import { writeSlot, type PriorWrite } from './replay';
 import type { ApiRequest } from './request';
@@ -81,12 +81,17 @@ export function areaRoot(area: Area, credentials: IDataObject): string {
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 
-/** Calls each node context has sent to the API (a 401 and its resend are two; a request not sent is none). */
-const sentCalls = new WeakMap<object, number>();
+/** Calls each node context has sent to the API (a 401 and its resend are two; a request not sent is none), and of them the resends after a wait (a 429's hold, a retry's backoff). */
+const sentCalls = new WeakMap<object, { sent: number; resent: number }>();
 
 /** How many calls this node context (an n8n node run or poll) has sent to the API so far: every one the service sees. */
 export function callsSent(ctx: object): number {
-	return sentCalls.get(ctx) ?? 0;
+	return sentCalls.get(ctx)?.sent ?? 0;
+}
+
+/** How many of them were sent again after a wait (a 429's hold, a retry after a 5xx or no answer): a poll's cost leaves them out. */
+export function callsResent(ctx: object): number {
+	return sentCalls.get(ctx)?.resent ?? 0;
 }
 
 /** How a request is sent: the execution's stop, its deadline, and what a block does. */
@@ -94,6 +99,10 @@ interface Sending {
 	signal?: AbortSignal;
 	timeoutMs: number;
 	failFast: boolean;
+	/** Epoch ms no wait may end after (`waitsUntil`: a trigger poll's deadline); Infinity: none. */
+	until: number;
+	/** The next sending is the request sent again after a wait (counted in `callsResent`). */
+	resend?: boolean;
 	/** During a block: the error to end with instead of waiting (On Rate-Limit Block = fail, or failFast). */
 	failWhenBlocked?: (until: number) => Error;
 	/** The item the request is for (halt.ts: whether it has started). */
@@ -117,11 +126,16 @@ function asAnswer(response: IN8nHttpFullResponse): Sent {
 async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOptions, how: Sending): Promise<SendResult> {
 	const none = () => {};
 	const heldNow = () => ({ kind: 'notSent' as const, until: pacer.heldTill, block: pacer.blockedTill > Date.now() });
-	// a context that may not wait meets a hold before its turn: nothing is sent
-	if (how.failFast && pacer.heldTill > Date.now()) return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
+	// a context that may not wait (or not that long) meets a hold before its turn: nothing is sent
+	if ((how.failFast || pacer.heldTill > how.until) && pacer.heldTill > Date.now()) return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
 	// an item that has sent nothing, in a run an earlier item's failure ended: it does not wait its turn
 	if (haltedBefore(ctx, how.itemIndex)) return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
 	const answered = await pacer.take(how.signal, how.failWhenBlocked);
+	// a turn that came past the context's deadline is not used: nothing is sent
+	if (Date.now() > how.until) {
+		answered(false);
+		return { sent: { kind: 'notSent', until: Date.now(), block: false }, release: none, sentAt: 0, answeredAt: 0 };
+	}
 	let timer: RequestDeadline | undefined;
 	let sentAt = 0;
 	try {
@@ -135,7 +149,7 @@ async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOpti
 			// the Timeout counts from here, when the request is sent, to the last byte of its answer
 			timer = deadline(how.timeoutMs, how.signal);
 			sentAt = Date.now();
-			sentCalls.set(ctx, callsSent(ctx) + 1);
+			sentCalls.set(ctx, { sent: callsSent(ctx) + 1, resent: callsResent(ctx) + (how.resend ? 1 : 0) });
 			try {
 				return asAnswer((await ctx.helpers.httpRequest({ ...http, abortSignal: timer.signal })) as IN8nHttpFullResponse);
 			} finally {
@@ -228,10 +242,13 @@ async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendO
 	const run = readRunOptions(ctx);
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 	const failOnBlock = run.onRateLimitBlock === 'fail';
+	const until = waitsUntil(ctx);
 	const how: Sending = {
 		signal,
 		failFast,
-		timeoutMs: failFast ? Math.min(run.timeoutMs, FAIL_FAST_TIMEOUT_MS) : run.timeoutMs,
+		until,
+		// never longer than what is left before the context's deadline
+		timeoutMs: Math.max(1, Math.min(failFast ? Math.min(run.timeoutMs, FAIL_FAST_TIMEOUT_MS) : run.timeoutMs, until - Date.now())),
 		failWhenBlocked: failOnBlock || failFast ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined,
 		itemIndex: opts.itemIndex,
 	};
@@ -247,10 +264,14 @@ async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendO
 		release();
 		const refused = sent.kind === 'answer' && sent.status === 429;
 		const rule = { ...pacer.rule, ...(refused ? { holdAfterRefusal: pacer.holdAfterRefusal } : {}) };
-		const step = decide(sent, { ...facts, url } satisfies RequestFacts, rule, state, Date.now());
+		let step = decide(sent, { ...facts, url } satisfies RequestFacts, rule, state, Date.now());
+		// a wait that would end past the context's deadline is not waited: decided as under failFast
+		if (step.kind === 'retry' && (sent.kind === 'notSent' ? sent.until : Date.now() + step.afterMs) > until) step = decide(sent, { ...facts, url, failFast: true }, rule, state, Date.now());
 		if ('hold' in step && step.hold) pacer.block(step.hold.ms, step.hold.block);
 		if (step.kind === 'done') return { body: step.body, headers: step.headers, statusCode: step.status };
 		if (step.kind === 'fail') throw step.error;
+		// a retry after a sending (not after a held turn) sends the request again after its wait
+		how.resend = step.kind === 'retry' && (how.resend === true || sent.kind !== 'notSent');
 		if (step.kind === 'refresh') await signer.refresh();
 		else if (step.afterMs > 0) await pause(step.afterMs, signal);
 		state = step.next;
