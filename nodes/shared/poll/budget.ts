@@ -18,9 +18,15 @@ export const DEFAULT_MAX_CALLS_PER_DAY = 500;
 
 /** The calls of one poll: every call sent (./meter.ts); no page is asked for past what the day's budget leaves. */
 export interface Meter {
-	/** Calls sent so far. */
+	/** Calls sent so far: every one the service saw (a resend after a 401, a 429 or a 5xx too), spent from the budget. */
 	readonly calls: number;
+	/** Of them, the poll's own: without the resends after a wait (a 429's hold, a 5xx's retry), what one poll costs when the service answers. */
+	readonly own: number;
 	left: number;
+	/** Epoch ms: the poll's deadline; a read that can go on at the next poll (./pass.ts) stops at the first page past it. */
+	until: number;
+	/** Called after each page read (the poll is alive: ./overlap.ts). */
+	progressed?: () => void;
 	/** A page was not read for the budget: the poll was cut short. */
 	cut?: boolean;
 }
@@ -33,6 +39,8 @@ export interface Cost {
 	calls: number;
 	atLeast?: boolean;
 	how: string;
+	/** Polls a full read of the list takes when it does not fit one poll. */
+	passPolls?: number;
 }
 
 /**
@@ -49,6 +57,8 @@ export interface Budget {
 	at: number;
 	/** Calls of the last real poll of the state `sig` (a floor when that poll was cut short by the budget). */
 	cost?: number;
+	/** Polls the last full read of a whole list took, when more than one (a floor while the first such read goes on). */
+	passPolls?: number;
 	sig?: string;
 	/** UTC day the cost was last logged as over the budget. */
 	warned?: string;

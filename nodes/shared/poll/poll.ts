@@ -57,6 +57,8 @@ import type { Budget, Cost } from './budget';
 import { filterFields, requiredFields } from './description';
 import type { TriggerEvent } from './event';
 import { startMeter } from './meter';
+import { logOverlap, MARK_MARGIN_MS, markPoll, pollDeadlineMs } from './overlap';
+import type { PollMark } from './overlap';
 import { timeOf } from './read';
 import type { Source } from './read';
 import { costInWords, count, pollSchedule } from './schedule';
@@ -133,7 +135,7 @@ function sourceOf(ctx: IPollFunctions, area: Area, setup: Setup, serviceTime: ()
 		op,
 		req,
 		reads: [req],
-		meter: { calls: 0, left: Infinity },
+		meter: { calls: 0, own: 0, left: Infinity, until: Infinity },
 		event,
 		idField: keyFields.length === 1 ? keyFields[0] : undefined,
 		// ids compared as text: exact digits (ids past 2^53 arrive as strings)
@@ -162,16 +164,31 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		.slice(0, 16);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const max = maxCallsPerDay(ctx);
-	const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
-	if (ctx.getMode() === 'manual') return await manualPoll(src, budget, max, windowDays, sig);
+	if (ctx.getMode() === 'manual') return await manualPoll(src, budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now()), max, windowDays, sig);
 	const atActivation = isActivationPoll(ctx);
-	staticData[BUDGET_KEY] = budget as unknown as IDataObject;
-	// n8n gives the activation a deadline: its poll never waits on the service (the next scheduled poll catches up)
-	if (atActivation) setPatience(ctx, 'failFast');
+	// one poll of a trigger at a time: n8n's cron starts the next poll at its tick even while this one runs
+	const deadlineMs = pollDeadlineMs(ctx);
+	const mark = markPoll(ctx, deadlineMs + MARK_MARGIN_MS);
+	if (!mark) {
+		logOverlap(ctx);
+		return null;
+	}
+	// n8n gives the activation a deadline: its poll never waits on the service (the next scheduled poll catches up);
+	// no wait of any poll ends past the poll's own deadline
+	const patienceNow = atActivation ? 'failFast' : 'wait';
+	setPatience(ctx, patienceNow, began + deadlineMs);
 	try {
-		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation });
+		const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
+		staticData[BUDGET_KEY] = budget as unknown as IDataObject;
+		// a read newest first cannot go on at the next poll: each page it reads gives it the deadline again
+		const progressed = () => {
+			mark.renew();
+			if (setup.event.strategy === 'newest') setPatience(ctx, patienceNow, Date.now() + deadlineMs);
+		};
+		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation, until: began + deadlineMs, progressed, mark });
 	} finally {
-		if (atActivation) setPatience(ctx, 'wait');
+		setPatience(ctx, 'wait');
+		mark.release();
 	}
 }
 
@@ -181,8 +198,9 @@ async function manualPoll(src: Source, budget: Budget, max: number, windowDays: 
 	const test = await testEvent(src, windowDays);
 	const cost = estimate === undefined ? test.cost : { calls: estimate, how: 'measured by the last poll of this trigger' };
 	const schedule = pollSchedule(src.ctx);
-	const words = costInWords(cost, schedule, max);
-	const _pollCost = { callsPerPoll: cost.calls, atLeast: !!cost.atLeast, pollsPerDay: schedule.perDay ?? null, callsPerDay: words.perDay ?? null, maxCallsPerDay: max, summary: words.text };
+	const passPolls = budget.sig === sig ? budget.passPolls : undefined;
+	const words = costInWords({ ...cost, passPolls }, schedule, max);
+	const _pollCost = { callsPerPoll: cost.calls, atLeast: !!cost.atLeast, pollsPerPass: passPolls ?? 1, pollsPerDay: schedule.perDay ?? null, callsPerDay: words.perDay ?? null, maxCallsPerDay: max, summary: words.text };
 	return emit(src.ctx, test.records.map((r) => ({ ...r, _pollCost })));
 }
 
@@ -194,13 +212,18 @@ interface Run {
 	staticData: IDataObject;
 	windowDays: number;
 	atActivation: boolean;
+	/** The poll's deadline (epoch ms): a read of a whole list stops there and goes on at the next poll. */
+	until: number;
+	/** After each page read: the overlap mark renewed (and a read newest first given the deadline again). */
+	progressed: () => void;
+	mark: PollMark;
 }
 
 /** Logs (at activation, then once a UTC day) when what a poll costs at the Poll Times passes the budget. */
 function warnCost(run: Run, cost: Cost): void {
 	const { src, budget, max, atActivation } = run;
 	const ctx = src.ctx;
-	const words = costInWords(cost, pollSchedule(ctx), max);
+	const words = costInWords({ ...cost, passPolls: budget.sig === run.sig ? budget.passPolls : undefined }, pollSchedule(ctx), max);
 	if (!words.over || (!atActivation && budget.warned === budget.day)) return;
 	budget.warned = budget.day;
 	const where = `"${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
@@ -269,18 +292,47 @@ async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
 		});
 	}
 	if (skipsForBudget(run, previous)) return skip();
-	src.meter = startMeter(ctx, max - budget.spent);
+	src.meter = startMeter(ctx, max - budget.spent, run.until, run.progressed);
 	const outcome = await readOutcome(run, previous, from);
 	const cut = src.meter.cut === true;
 	if (outcome || cut) {
+		if (budget.sig !== sig) delete budget.passPolls;
 		budget.sig = sig;
-		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.calls + 1) : src.meter.calls;
+		// the calls of this poll: a resend after a wait (a 429's hold, a 5xx's retry) is spent, not the poll's cost
+		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.own + 1) : src.meter.own;
+		if (outcome?.pass) notePass(run, outcome.pass);
 		warnCost(run, { calls: budget.cost, atLeast: cut, how: cut ? 'cut short by the day\'s budget' : 'the last poll' });
 	}
 	if (!outcome) return skip();
 	if (atActivation) budget.activated = Date.now();
-	staticData[STATE_KEY] = { sig, ...outcome.state, ...(today ? { day: today } : {}) } as IDataObject;
+	// a date window's newest day moves on once the pass over it is complete
+	const day = today && outcome.pass?.done !== false ? { day: today } : {};
+	staticData[STATE_KEY] = { sig, ...outcome.state, ...day } as IDataObject;
 	return emit(ctx, outcome.emitted);
+}
+
+/**
+ * What a poll did of a read of the whole list, in the budget (`passPolls`: how many polls a full
+ * read takes when it does not fit one) and n8n's log: a transient failure that stopped a pass after
+ * a page (warning: the next poll goes on from there), and the polls a full read takes when that
+ * changes (info).
+ */
+function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
+	const { src, budget } = run;
+	const ctx = src.ctx;
+	const where = `The Vendor trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
+	const meta = { workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().name };
+	if (pass.stop === 'failure') {
+		ctx.logger.warn(`${where} stopped reading its list: ${(pass.error as Error).message}. What it read is kept; the next poll goes on from there.`, meta);
+	}
+	const before = budget.passPolls;
+	if (pass.done) {
+		if (pass.polls > 1) budget.passPolls = pass.polls;
+		else delete budget.passPolls;
+		if (pass.polls > 1 && before !== pass.polls) {
+			ctx.logger.info(`${where} read its whole list in ${count(pass.polls)} polls: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`, meta);
+		}
+	} else budget.passPolls = Math.max(before ?? 0, pass.polls + 1);
 }
 
 /** The strategy's outcome; undefined when cut by the budget or (at activation) on a transient failure. Every call sent is spent. */

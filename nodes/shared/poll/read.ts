@@ -8,7 +8,8 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { answerRecords, hasMore, listPages, pageRequest } from '../api/pages';
+import { isTransientFailure } from '../api/failures';
+import { answerRecords, hasMore, listPages, pageRequest, pagingFacts } from '../api/pages';
 import type { ApiRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';
 import { pageContext, vendorRequest } from '../api/transport';
@@ -72,11 +73,72 @@ function spendOne(src: Source): void {
 	throw new BudgetSpent();
 }
 
+/** Where a pass over the pages stands: the read (of `src.reads`) and the page to read next. */
+export interface PageAt {
+	read: number;
+	page: number;
+}
+
+/** Why a read of the pages stopped before the end: the poll's deadline, the day's calls, a transient failure. */
+export type Stop = 'time' | 'calls' | 'failure';
+
+/** Why this poll reads no further page now (it has read one already), or undefined. */
+function stopNow(src: Source): Stop | undefined {
+	if (src.meter.calls >= src.meter.left) return 'calls';
+	return Date.now() >= src.meter.until ? 'time' : undefined;
+}
+
+/**
+ * The pages of each read from `from` on, in order, each given to `onPage` as it is read. Before
+ * every page but the poll's first (so that every poll goes on), the read stops once the poll's
+ * deadline has passed or the day's calls are spent, and at a transient failure after a page of
+ * this poll: it then returns where to go on and why. Undefined: every read reached its end. A
+ * server that answers the same page whatever `page` asks ends the read when the same page has
+ * come back more often in a row than pages were read (records created meanwhile push pages on).
+ */
+export async function readPagesFrom(src: Source, from: PageAt, onPage: (entries: IDataObject[], at: PageAt) => void): Promise<{ at: PageAt; stop: Stop; error?: unknown } | undefined> {
+	const size = pageSizeOf(src);
+	const paged = !!src.op.pagination && src.op.pagination !== 'none';
+	let readNow = 0;
+	for (let index = from.read; index < src.reads.length; index++) {
+		const req = src.reads[index];
+		const seen = new Set<string>();
+		let repeats = 0;
+		for (let page = index === from.read ? from.page : 1; ; page++) {
+			const at = { read: index, page };
+			const stop = readNow > 0 ? stopNow(src) : undefined;
+			if (stop) return { at, stop };
+			spendOne(src);
+			let body: unknown;
+			try {
+				({ body } = await vendorRequest(src.ctx, src.area, paged ? pageRequest(req, page, size) : req));
+			} catch (error) {
+				if (readNow > 0 && isTransientFailure(error)) return { at, stop: 'failure', error };
+				throw error;
+			}
+			readNow++;
+			src.meter.progressed?.();
+			const entries = answerRecords(src.ctx.getNode(), src.area, src.op, body);
+			const print = entries.map(src.key).join(',');
+			if (page > 1 && entries.length > 0 && seen.has(print)) {
+				if (++repeats > seen.size || pagingFacts(body).more !== true) break;
+				continue;
+			}
+			repeats = 0;
+			seen.add(print);
+			onPage(entries, at);
+			if (!paged || entries.length === 0 || !hasMore(src.op, body, entries, size)) break;
+		}
+	}
+	return undefined;
+}
+
 /** Every record of every read, and the last page number asked of each read. */
 export async function readAllPages(src: Source): Promise<{ records: IDataObject[]; lastPages: number[] }> {
 	const records: IDataObject[] = [];
 	const lastPages = src.reads.map(() => 0);
 	for await (const { entries, page, read } of pages(src)) {
+		src.meter.progressed?.();
 		records.push(...entries);
 		lastPages[read] = Math.max(lastPages[read], page);
 	}
@@ -101,6 +163,8 @@ export async function readBackward(src: Source, lastPages: number[]): Promise<ID
 	const out: IDataObject[] = [];
 	for (const [index, req] of src.reads.entries()) {
 		for (let page = (lastPages[index] ?? 0) - 1; page >= 1; page--) {
+			// a confirmation only: it ends where the poll's time or calls do
+			if (stopNow(src)) return out;
 			spendOne(src);
 			const { body } = await vendorRequest(src.ctx, src.area, pageRequest(req, page, size));
 			out.push(...answerRecords(src.ctx.getNode(), src.area, src.op, body));
@@ -142,6 +206,7 @@ export async function readNewest(src: Source, since: number, newestToo = false):
 	let max = -Infinity;
 	let sorted = true;
 	for await (const { entries, body } of pages(src)) {
+		src.meter.progressed?.();
 		if (!confirmsSort(src, body)) sorted = false;
 		let older = false;
 		for (const record of entries) {

@@ -106,5 +106,6 @@ export function costInWords(cost: Cost, schedule: Schedule, max: number): { perD
 			: `At its Poll Times (${schedule.text}: ${count(schedule.perDay as number)} polls a day) that is ${cost.atLeast ? 'at least ' : ''}${count(perDay)} calls a day, ${
 					over ? `above its ${budget}: polls are spaced to about one every ${count(Math.max(1, (cost.calls * 1440) / max))} minutes` : `within its ${budget}`
 				}.`;
-	return { perDay, over, text: `A poll costs ${calls} (${cost.how}). ${daily}` };
+	const pass = cost.passPolls && cost.passPolls > 1 ? ` A full read of the list takes ${count(cost.passPolls)} polls: each poll stops at its deadline and the next goes on from there.` : '';
+	return { perDay, over, text: `A poll costs ${calls} (${cost.how}). ${daily}${pass}` };
 }

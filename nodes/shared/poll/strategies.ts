@@ -24,11 +24,12 @@
  * confirm it makes the poll read every page. A `scan` event may offer a date window (`window`):
  * the user opts into reading only the records dated in the last N days, one call a day.
  */
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollStrategy } from './event';
-import { chronological, fingerprint, happenedSince, readAll, readAllPages, readBackward, readNewest, timeOfDay, uniqueByKey } from './read';
-import type { Source } from './read';
+import { chronological, fingerprint, happenedSince, readBackward, readNewest, readPagesFrom, timeOfDay, uniqueByKey } from './read';
+import type { PageAt, Source, Stop } from './read';
 
 export interface PollState {
 	sig: string;
@@ -46,11 +47,29 @@ export interface PollState {
 	gone?: Array<[string, number]>;
 	/** Date window: the newest day read (the next poll reads back to it, so nothing dated between two polls is missed). */
 	day?: string;
+	/** `scan` / `changed`: a read of the whole list that did not fit one poll, going on at the next (the fields above stay the last completed pass's). */
+	pass?: Pass;
+}
+
+/** A read of a whole list under way over several polls. */
+export interface Pass extends PageAt {
+	/** What the reads were (a date window's days): a pass goes on over the same reads only. */
+	reads: string;
+	/** `scan`: the keys listed so far in this pass (each emitted, when new, by the poll that read it). */
+	keys?: string[];
+	/** `changed`: the fingerprints of the records listed so far in this pass. */
+	fp?: Record<string, string>;
+	/** The service's time (epoch ms, to the second) when the pass's first poll began. */
+	at: number;
+	/** Polls that have read in this pass so far. */
+	polls: number;
 }
 
 export interface Outcome {
 	emitted: IDataObject[];
 	state: Omit<PollState, 'sig'>;
+	/** `scan` / `changed`: how far this poll took its pass (done: it completed; else why it stopped). */
+	pass?: { polls: number; done: boolean; stop?: Stop; error?: unknown };
 }
 
 /**
@@ -103,62 +122,142 @@ function placedBefore(src: Source, record: IDataObject, t: number): boolean {
 /** Keys remembered as gone from a scanned list at most (the oldest are forgotten first). */
 export const GONE_MAX = 1000;
 
+/** The state kept while a pass goes on: the last completed pass's (the baseline), without its own pass. */
+function baselineOf(previous: PollState | undefined): Omit<PollState, 'sig'> {
+	if (!previous) return {};
+	const { sig: _sig, pass: _pass, ...kept } = previous;
+	return kept;
+}
+
+/** What the reads of this poll are (a date window's days): a pass goes on only over the same reads. */
+function readsOf(src: Source): string {
+	return createHash('sha1').update(JSON.stringify(src.reads.map((r) => r.qs))).digest('base64').slice(0, 12);
+}
+
 /**
- * `scan`: the keys listed now, against those of the last poll. A known key missing from this
- * read is remembered as gone, with the service's time of the last read that listed it: paging by
- * page number can hide a record when another is deleted during the read, and a server may ignore
- * a guessed filter (an item made inactive leaves the list). Such a record listed again is new only
- * if its time field says it changed since then (a status event's modification); a created record,
- * an item or a payment never becomes new again. A key never listed before is new, unless the
- * record's creation time (Bill Created, Project Created) is before the last read began: that read
- * missed it. The first read (the baseline) of a list whose records carry no creation time (items,
- * payments, a status) is read again backward when it had more than one page (and at most
- * CONFIRM_MAX_PAGES), so that no record is missed there and emitted by the next poll as new.
+ * The pass this poll goes on with (the stored one, over the same reads), or a new one from the
+ * first page, begun when this poll began on the service's clock (read once its answers have
+ * told that clock: `at` is filled in after the read).
+ */
+function passOf(src: Source, previous: PollState | undefined): Pass {
+	const stored = previous?.pass;
+	if (stored && stored.reads === readsOf(src)) return stored;
+	return { read: 0, page: 1, reads: readsOf(src), at: Number.NaN, polls: 0 };
+}
+
+/** When the pass began on the service's clock (a new pass: when this poll began, as its answers tell that clock). */
+const beganAt = (src: Source, pass: Pass): number => (Number.isNaN(pass.at) ? src.serviceTime() : pass.at);
+
+/** A pass that stopped before the list's end: the baseline kept, the pass saved to go on from where it stopped. */
+function goesOn(src: Source, previous: PollState | undefined, pass: Pass, stopped: { at: PageAt; stop: Stop; error?: unknown }, emitted: IDataObject[], listed: Pick<Pass, 'keys' | 'fp'>): Outcome {
+	const next: Pass = { ...pass, ...stopped.at, ...listed, at: beganAt(src, pass), polls: pass.polls + 1 };
+	return { emitted: chronological(src, emitted), state: { ...baselineOf(previous), pass: next }, pass: { polls: next.polls, done: false, stop: stopped.stop, error: stopped.error } };
+}
+
+/**
+ * Without a baseline, from when a record is new: a baseline pass that goes on over several polls
+ * takes a record placed (by its time field) at or after the pass began as new, not as part of
+ * the baseline, as a baseline read in one poll would have left it to the next poll.
+ */
+const newSince = (src: Source, pass: Pass, from: number): number => (from === Infinity && pass.polls > 0 ? beganAt(src, pass) : from);
+
+/** A completed pass: how many polls it took. */
+const completed = (pass: Pass): NonNullable<Outcome['pass']> => ({ polls: pass.polls + 1, done: true });
+
+/**
+ * `scan`: the keys listed now, against those of the last completed pass (the baseline). A known
+ * key missing from this pass is remembered as gone, with the service's time of the last read that
+ * listed it: paging by page number can hide a record when another is deleted during the read, and
+ * a server may ignore a guessed filter (an item made inactive leaves the list). Such a record
+ * listed again is new only if its time field says it changed since then (a status event's
+ * modification); a created record, an item or a payment never becomes new again. A key never
+ * listed before is new, unless the record's creation time (Bill Created, Project Created) is
+ * before the last pass began: that pass missed it. The first pass (the baseline) of a list whose
+ * records carry no creation time (items, payments, a status) is read again backward when it had
+ * more than one page (and at most CONFIRM_MAX_PAGES) and fit one poll, so that no record is missed
+ * there and emitted by the next poll as new.
+ *
+ * A pass that does not fit one poll (its deadline or the day's calls reached mid-list, or a
+ * transient failure after a page) keeps its progress (`pass`: the page to go on from, the keys
+ * listed so far) and the next poll goes on there; each new record is emitted by the poll that
+ * reads it, once (a key already listed in the pass is passed over, also when paging shifted it
+ * onto a later page), and the completed pass becomes the baseline. A record moved onto a page
+ * already read is caught by the next pass.
  */
 const scan: Strategy = async (src, previous, from) => {
-	const { records: read, lastPages } = await readAllPages(src);
+	const pass = passOf(src, previous);
+	const listed = new Set(pass.keys ?? []);
+	const records: IDataObject[] = [];
+	const lastPages = src.reads.map(() => 0);
+	const stopped = await readPagesFrom(src, pass, (entries, at) => {
+		lastPages[at.read] = Math.max(lastPages[at.read], at.page);
+		for (const r of entries) {
+			const key = src.key(r);
+			if (!src.matches(r) || listed.has(key)) continue;
+			listed.add(key);
+			records.push(r);
+		}
+	});
+	const baseline = !previous?.keys;
 	// the first read is the baseline: where no creation time can tell an old record from a new
 	// one, a record it missed would be emitted as new by the next poll, so it is read both ways
 	const pagesRead = lastPages.reduce((sum, last) => sum + last, 0);
-	const confirm = !previous?.keys && !createdAt(src) && lastPages.some((last) => last > 1) && pagesRead <= CONFIRM_MAX_PAGES;
-	const records = uniqueByKey(src, [...read, ...(confirm ? await readBackward(src, lastPages) : [])].filter(src.matches));
-	const keys = records.map(src.key);
-	const at = src.serviceTime();
-	if (!previous?.keys) return { emitted: chronological(src, newFrom(src, records, from)), state: { keys, at } };
-	const known = new Set(previous.keys);
-	const gone = new Map(previous.gone ?? []);
-	const lastRead = previous.at;
+	const confirm = !stopped && pass.polls === 0 && baseline && !createdAt(src) && lastPages.some((last) => last > 1) && pagesRead <= CONFIRM_MAX_PAGES;
+	if (confirm) {
+		for (const r of (await readBackward(src, lastPages)).filter(src.matches)) {
+			if (listed.has(src.key(r))) continue;
+			listed.add(src.key(r));
+			records.push(r);
+		}
+	}
+	const known = new Set(previous?.keys ?? []);
+	const gone = new Map(previous?.gone ?? []);
+	const lastRead = previous?.at;
 	const isNew = (r: IDataObject) => {
 		const key = src.key(r);
 		if (known.has(key)) return false;
 		const missedSince = gone.get(key);
 		if (missedSince !== undefined) return happenedSince(src, r, missedSince);
-		// never listed: a record created before the last read began was there, and that read missed it
+		// never listed: a record created before the last pass began was there, and that pass missed it
 		return !(createdAt(src) && lastRead !== undefined && placedBefore(src, r, lastRead - CLOCK_MARGIN_MS));
 	};
-	const fresh = records.filter(isNew);
-	const listed = new Set(keys);
+	const fresh = baseline ? newFrom(src, records, newSince(src, pass, from)) : records.filter(isNew);
+	const keys = [...listed];
+	if (stopped) return goesOn(src, previous, pass, stopped, fresh, { keys });
+	const at = beganAt(src, pass);
+	if (baseline) return { emitted: chronological(src, fresh), state: { keys, at }, pass: completed(pass) };
 	for (const key of keys) gone.delete(key);
-	for (const key of previous.keys) if (!listed.has(key)) gone.set(key, previous.at ?? at);
+	for (const key of previous?.keys ?? []) if (!listed.has(key)) gone.set(key, previous?.at ?? at);
 	const kept = [...gone].slice(-GONE_MAX);
-	return { emitted: chronological(src, fresh), state: { keys, at, ...(kept.length ? { gone: kept } : {}) } };
+	return { emitted: chronological(src, fresh), state: { keys, at, ...(kept.length ? { gone: kept } : {}) }, pass: completed(pass) };
 };
 
 /**
- * `changed`: the fingerprints of the records listed now, against the last poll's. A record
- * missing from this read keeps its last fingerprint (at most GONE_MAX of them, the oldest
+ * `changed`: the fingerprints of the records listed now, against the last completed pass's. A
+ * record missing from this pass keeps its last fingerprint (at most GONE_MAX of them, the oldest
  * forgotten first): a deletion during the read can hide a record, and its change must still be
- * seen when it is listed again.
+ * seen when it is listed again. A pass that does not fit one poll goes on at the next, as for
+ * `scan` (the fingerprints collected so far kept with it; a record already listed in the pass is
+ * passed over, a later change of it is seen by the next pass).
  */
 const changed: Strategy = async (src, previous, from) => {
-	const records = uniqueByKey(src, (await readAll(src)).filter(src.matches));
-	const fp: Record<string, string> = {};
-	for (const r of records) fp[src.key(r)] = fingerprint(r);
+	const pass = passOf(src, previous);
+	const fp: Record<string, string> = { ...(pass.fp ?? {}) };
+	const records: IDataObject[] = [];
+	const stopped = await readPagesFrom(src, pass, (entries) => {
+		for (const r of entries) {
+			const key = src.key(r);
+			if (!src.matches(r) || fp[key] !== undefined) continue;
+			fp[key] = fingerprint(r);
+			records.push(r);
+		}
+	});
 	const before = previous?.fp;
-	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, from);
+	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, newSince(src, pass, from));
+	if (stopped) return goesOn(src, previous, pass, stopped, fresh, { fp });
 	const missing = Object.entries(before ?? {}).filter(([key]) => fp[key] === undefined);
 	for (const [key, print] of missing.slice(-GONE_MAX)) fp[key] = print;
-	return { emitted: chronological(src, fresh), state: { fp } };
+	return { emitted: chronological(src, fresh), state: { fp }, pass: completed(pass) };
 };
 
 export const STRATEGIES: Record<PollStrategy, Strategy> = { newest, scan, changed };

@@ -1,0 +1,187 @@
+/**
+ * Polls that overlap, as n8n's cron makes them: it starts a trigger's poll at every tick of its
+ * Poll Times whether or not the last poll has ended, with the same poll context. For every event
+ * of the five trigger nodes (from their events tables), activated through n8n-core's own
+ * ActiveWorkflows, the test starts a poll every 10 s without waiting for the last one while the
+ * service answers 429 without Retry-After, 429 with Retry-After 20 (waited: inside the poll's
+ * 30 s deadline), 503, or slowly (25 s an answer), a record made before every tick; then the
+ * service answers again and two more ticks come. Each record is emitted exactly once, and the
+ * cost the poll keeps (what spaces the polls and is logged) is the calls of one quiet poll, not
+ * of held resends nor of another poll.
+ *
+ * Time: n8n's clock and timers are fake (test/tools/fake-timers.ts `useFakeClock`), and the
+ * emulator's clock follows n8n's (a real-time Clock reads the faked `Date.now()`); the test moves
+ * them half a second at a time, so holds, backoffs and the slow answers pass as simulated time.
+ */
+import type { IDataObject, INodeType } from 'n8n-workflow';
+
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { isTransientFailure } from '../../nodes/shared/api/failures';
+import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
+import type { TriggerEvent } from '../../nodes/shared/poll/event';
+import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
+import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
+import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
+import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
+import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
+import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
+import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
+import { Clock } from '../../emulator/clock';
+import type { Fault } from '../../emulator/faults';
+import { timestampMs } from '../../emulator/rules/common';
+import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { useFakeClock } from '../tools/fake-timers';
+import { vendorNode, WorkflowEnv } from './support';
+import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
+
+const env = new WorkflowEnv();
+/** The service's clock: follows n8n's (fake) `Date.now()`. */
+const clock = new Clock({ realTime: true });
+let account: Account;
+
+const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
+	[VendorBooksTrigger, booksEvents],
+	[VendorInvoiceTrigger, invoiceEvents],
+	[VendorProjectsTrigger, projectsEvents],
+	[VendorBillingTrigger, billingEvents],
+	[VendorInventoryTrigger, inventoryEvents],
+];
+
+/** Every event of every trigger node, from the events tables, with its change (trigger-accounts.ts); an event without one fails here. */
+function eventsUnderTest(): Array<EventCase & { event: string }> {
+	const cases = eventCases('{org}', '{portal}');
+	return TRIGGERS.flatMap(([type, events]) =>
+		events.flatMap((e) => {
+			const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value);
+			if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);
+			return mine.map((c) => ({ ...c, event: c.label }));
+		}),
+	);
+}
+
+const ANSWERS: Array<{ answer: string; fault: Fault }> = [
+	{ answer: '429 without Retry-After', fault: { kind: 'status', status: 429 } },
+	{ answer: '429 with Retry-After 20', fault: { kind: 'status', status: 429, retryAfter: 20 } },
+	{ answer: '503', fault: { kind: 'status', status: 503 } },
+	{ answer: 'slowly (25 s an answer)', fault: { kind: 'hang', ms: 25_000 } },
+];
+
+const CASES = eventsUnderTest().flatMap((e) => ANSWERS.map((a) => ({ ...e, ...a })));
+
+/** Forgets every hold and block the pacers learned (each case starts from a service that has not answered yet). */
+function resetPacers(): void {
+	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
+}
+
+/** The ids and parameters the cases were generated with, for this env. */
+function withIds(parameters: IDataObject): IDataObject {
+	const out: IDataObject = { ...parameters, maxCallsPerDay: 1_000_000 };
+	if (out.organizationId) out.organizationId = env.org;
+	if (out.portal_id) out.portal_id = { __rl: true, mode: 'id', value: env.portal };
+	return out;
+}
+
+/** A change of its own each time for Project Updated (the shared change edits the first project only). */
+function changeOf(c: EventCase): (a: Account) => string {
+	if (c.parameters.event !== 'projectUpdated') return c.change;
+	let n = 0;
+	return (a) => {
+		const project = a.portal.all('projects')[++n];
+		project.description = `Changed at ${a.clock.now()}`;
+		project.last_modified_time = timestampMs(a.clock.now());
+		return String(project.id);
+	};
+}
+
+const active: ActiveTrigger[] = [];
+
+beforeAll(async () => {
+	await env.start({ demo: true, clock });
+	account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
+	// more than one page of every whole list (200 a page), so that a poll reads several pages
+	seedAccount(account, 250);
+});
+afterAll(async () => {
+	await env.stop();
+});
+/** Where the last case left the fake time: the next starts there (the records it made must stay in the past). */
+let lastNow = 0;
+
+beforeEach(() => {
+	useFakeClock();
+	jest.setSystemTime(Math.max(Date.now(), lastNow + 60_000));
+	resetPacers();
+	env.em.faults.clear();
+	env.em.clearRequests();
+});
+afterEach(async () => {
+	env.em.faults.clear();
+	for (const trigger of active.splice(0)) await trigger.deactivate();
+	await jest.runOnlyPendingTimersAsync();
+	lastNow = Date.now();
+	jest.useRealTimers();
+	resetPacers();
+});
+
+/** Moves the fake time by `ms`, half a second at a time (the answers and waits in between run). */
+async function pass(ms: number): Promise<void> {
+	for (let left = ms; left > 0; left -= 500) await jest.advanceTimersByTimeAsync(Math.min(500, left));
+}
+
+/** Activates the case's trigger (no fault): its poll at activation takes the baseline. */
+async function activate(c: (typeof CASES)[number]): Promise<ActiveTrigger> {
+	let trigger: ActiveTrigger | undefined;
+	let failure: unknown;
+	const activating = activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).then(
+		(t) => void (trigger = t),
+		(error: unknown) => void (failure = error),
+	);
+	while (!trigger && !failure) await jest.advanceTimersByTimeAsync(500);
+	await activating;
+	if (failure) throw failure;
+	active.push(trigger as ActiveTrigger);
+	return trigger as ActiveTrigger;
+}
+
+const budgetOf = (trigger: ActiveTrigger) => (trigger.staticData()['node:Trigger'] as IDataObject).vendorBudget as IDataObject;
+
+test.each(CASES)('$event, polls every 10 s on one poll context while the service answers $answer: each new record emitted once; the kept cost is one poll\'s calls', async (c) => {
+	const trigger = await activate(c);
+	const change = changeOf(c);
+	// past n8n's first scheduled poll right after activation (skipped without a call)
+	await pass(60_000);
+	// a quiet poll: what one poll costs when the service answers
+	env.em.clearRequests();
+	await trigger.poll();
+	const quiet = env.apiRequests().length;
+	expect(trigger.emitted).toEqual([]);
+	expect(budgetOf(trigger).cost).toBe(quiet);
+
+	const made: string[] = [];
+	const polls: Array<Promise<void>> = [];
+	const tick = async () => {
+		await pass(1_000);
+		made.push(change(account));
+		await pass(1_000);
+		// n8n's cron does not wait for the last poll
+		polls.push(trigger.poll());
+		await pass(8_000);
+	};
+	env.em.faults.next(1_000_000, c.fault, (r) => r.area !== 'accounts');
+	for (let i = 0; i < 4; i++) await tick();
+	env.em.faults.clear();
+	// past any hold (a 429 without Retry-After blocks Vendor Projects for 30 minutes) and every poll still running
+	await pass(c.fault.kind === 'status' && c.fault.status === 429 && c.parameters.portal_id ? 31 * 60_000 : 2 * 60_000);
+	for (let i = 0; i < 2; i++) await tick();
+	await pass(60_000);
+	await Promise.all(polls);
+
+	const emitted = trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField])));
+	expect([...emitted].sort()).toEqual([...made].sort());
+	expect(budgetOf(trigger).cost).toBe(quiet);
+	// every failure was a transient one of the service's (an error execution each; the state kept)
+	for (const error of trigger.errors) expect([error.message, isTransientFailure(error)]).toEqual([error.message, true]);
+});
