@@ -5,7 +5,9 @@
  * of its own and the workers with their own health-check port; stopped with start.js's stopN8n.
  * Also the REST calls the scenario needs that the other helpers do not export: activation (with
  * 2.41's publication status), the executions of a workflow (2.41 pages by cursor, at most 100),
- * one execution's data.
+ * one execution's data; and what the trigger checks (queue-restart.js, queue-429.js,
+ * reactivate.js, durable.js) read of a trigger: what each execution emitted, the node's saved
+ * state in PostgreSQL, the emulator's admin routes.
  */
 'use strict';
 
@@ -16,8 +18,8 @@ const path = require('node:path');
 
 const { check, secs } = require('./steps');
 const { startN8n, stopN8n, freePort, sleep, tmpFolder } = require('./start');
-const { serviceEnv } = require('./queue-services');
-const { isStopping } = require('./n8n-session');
+const { serviceEnv, psql } = require('./queue-services');
+const { isStopping, outputOf } = require('./n8n-session');
 
 /** No n8n process is started once a stop signal came (cleanup may have run already: it would stay behind). */
 const notStopping = () => check(!isStopping(), 'not started: stopping (a stop signal came)');
@@ -169,4 +171,64 @@ async function executionData(s, id) {
 	return { ex, data };
 }
 
-module.exports = { WORKERS, planQueue, startQueue, stopQueue, allLogs, activate, publicationStatus, executionsOf, executionData };
+/**
+ * Every execution of a workflow with what the trigger node `nodeName` emitted (the `idField` of
+ * each item), oldest first: { id, status, mode, startedAt, stoppedAt, done, ids, error }.
+ */
+async function emissionsOf(s, workflowId, nodeName, idField) {
+	const list = await executionsOf(s, workflowId);
+	const out = [];
+	for (const e of list.reverse()) {
+		const done = e.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
+		if (!done) {
+			out.push({ id: e.id, status: e.status, mode: e.mode, startedAt: e.startedAt, done: false, ids: [] });
+			continue;
+		}
+		const { ex, data } = await executionData(s, e.id);
+		const runs = data && data.resultData && data.resultData.runData && data.resultData.runData[nodeName];
+		const ids = runs && runs.length && !runs[runs.length - 1].error ? outputOf(data, nodeName).map((j) => String(j[idField])) : [];
+		out.push({ id: e.id, status: ex.status, mode: ex.mode, startedAt: ex.startedAt, stoppedAt: ex.stoppedAt, done: true, ids, error: data && data.resultData && data.resultData.error && data.resultData.error.message });
+	}
+	return out;
+}
+
+/**
+ * A trigger node's state as n8n saved it in PostgreSQL: its part of workflow_entity."staticData"
+ * (key `node:<name>`) and the workflow's rows of poller_state (n8n 2.41's durable cursor and
+ * the scheduler's back-off, keyed by node id). { node, cursors: [{ nodeId, cursor, errors, backoff }] }.
+ */
+function nodeState(s, workflowId, nodeName) {
+	check(/^[A-Za-z0-9]+$/.test(workflowId), `unexpected workflow id ${workflowId}`);
+	const raw = psql(s.services, `SELECT coalesce("staticData"::text, 'null') FROM workflow_entity WHERE id = '${workflowId}'`);
+	const node = (JSON.parse(raw || 'null') || {})[`node:${nodeName}`];
+	const rows = psql(s.services, `SELECT "nodeId" || E'\\t' || coalesce("cursor"::text, 'null') || E'\\t' || "consecutiveErrors" || E'\\t' || coalesce("backoffUntil"::text, '-') FROM poller_state WHERE "workflowId" = '${workflowId}'`);
+	const cursors = (rows ? rows.split('\n') : []).map((r) => r.split('\t')).map(([nodeId, cursor, errors, backoff]) => ({ nodeId, cursor: JSON.parse(cursor) || {}, errors, backoff }));
+	return { node, cursors };
+}
+
+/** The package's poll state (nodes/shared/poll/strategies.ts PollState) in words. */
+function describePoll(state) {
+	if (!state) return 'no vendorPoll';
+	const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
+	if (state.since !== undefined) return `vendorPoll pending since ${iso(state.since)} (no baseline: the activation poll failed)`;
+	if (state.t !== undefined) return `vendorPoll baseline: newest ${state.t === null ? 'none (empty list)' : iso(state.t)}, ids there ${JSON.stringify(state.keys || [])}`;
+	if (Array.isArray(state.keys)) return `vendorPoll scan: ${state.keys.length} keys known${state.at ? `, read at ${iso(state.at)}` : ''}`;
+	return `vendorPoll ${JSON.stringify(state).slice(0, 200)}`;
+}
+
+/** nodeState in words. */
+function describeState({ node, cursors }) {
+	const keys = (o) => `keys [${Object.keys(o || {}).join(', ')}]`;
+	const cursorText = cursors.map(({ nodeId, cursor, errors, backoff }) => `node id ${nodeId.slice(0, 8)}: ${keys(cursor)}, ${describePoll(cursor.vendorPoll)} (consecutiveErrors ${errors}, backoffUntil ${backoff})`);
+	return `staticData of the node: ${node ? `${keys(node)}, ${describePoll(node.vendorPoll)}` : 'none'}; poller_state: ${cursorText.join(' | ') || 'no row'}`;
+}
+
+/** One of the emulator's admin routes (`/__admin/<route>`), which must answer 2xx; its JSON. */
+async function emulatorAdmin(s, method, route, body) {
+	const res = await fetch(`${s.em.url}/__admin/${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const json = await res.json();
+	check(res.ok, `${method} /__admin/${route} answered ${res.status}: ${JSON.stringify(json)}`);
+	return json;
+}
+
+module.exports = { WORKERS, planQueue, startQueue, stopQueue, allLogs, activate, publicationStatus, executionsOf, executionData, emissionsOf, nodeState, describePoll, describeState, emulatorAdmin };

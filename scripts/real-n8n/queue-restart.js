@@ -48,13 +48,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ROOT, PACKAGE, CREDENTIAL_NAME, parseOptions, step, stepsRun, check, reportFailure, secs, freePort, onStopSignal, isStopping, Session, N8nClient, connectCredential, createWorkflow, outputOf, cleanup } = require('./n8n-session');
+const { ROOT, PACKAGE, CREDENTIAL_NAME, parseOptions, step, stepsRun, check, reportFailure, secs, freePort, onStopSignal, isStopping, Session, N8nClient, connectCredential, createWorkflow, cleanup } = require('./n8n-session');
 const { installStep, buildStep, packStep } = require('./install');
 const { emulatorStep, sleep, tmpFolder } = require('./start');
 const { loginStep, credentialStep } = require('./connect');
-const { ensurePackages, startServices, stopServices, psql } = require('./queue-services');
+const { ensurePackages, startServices, stopServices } = require('./queue-services');
 const { stampArrivals } = require('./ai-steps');
-const { planQueue, startQueue, stopQueue, allLogs, activate, publicationStatus, executionsOf, executionData } = require('./queue-n8n');
+const { planQueue, startQueue, stopQueue, allLogs, activate, publicationStatus, emissionsOf, nodeState, describeState, emulatorAdmin } = require('./queue-n8n');
 
 const USAGE = 'usage: npm run check:n8n:queue -- [--durable-cursors | --durable-cursors-flag-only] [--n8n <version>] [--keep] [--skip-build] [--fresh]';
 const options = parseOptions(process.argv.slice(2), { command: 'check:n8n:queue', usage: USAGE, flags: ['--durable-cursors', '--durable-cursors-flag-only', '--fresh', '--keep', '--skip-build'], values: ['--n8n'] });
@@ -171,37 +171,11 @@ async function checkQueueMode(s) {
 
 // ------------------------------------------------------------------ the trigger's saved state
 
-/**
- * The trigger's state as n8n saved it in PostgreSQL: the node's part of workflow_entity."staticData"
- * and its rows of poller_state (n8n 2.41's durable cursor: the node's static data, seeded at the
- * first poll and advanced with each execution or quiet poll). { node, cursors: [{ cursor, errors, backoff }] }.
- */
-function readState(s) {
-	const id = s.workflowId;
-	check(/^[A-Za-z0-9]+$/.test(id), `unexpected workflow id ${id}`);
-	const raw = psql(s.services, `SELECT coalesce("staticData"::text, 'null') FROM workflow_entity WHERE id = '${id}'`);
-	const node = (JSON.parse(raw || 'null') || {})[`node:${TRIGGER}`];
-	const rows = psql(s.services, `SELECT "cursor"::text || E'\\t' || "consecutiveErrors" || E'\\t' || coalesce("backoffUntil"::text, '-') FROM poller_state WHERE "workflowId" = '${id}'`);
-	const cursors = (rows ? rows.split('\n') : []).map((r) => r.split('\t')).map(([cursor, errors, backoff]) => ({ cursor: JSON.parse(cursor) || {}, errors, backoff }));
-	return { node, cursors };
-}
+/** The trigger's state as n8n saved it in PostgreSQL (queue-n8n.js's nodeState). */
+const readState = (s) => nodeState(s, s.workflowId, TRIGGER);
 
 /** readState in words. */
-function savedState(s) {
-	const { node, cursors } = readState(s);
-	const keys = (o) => `keys [${Object.keys(o || {}).join(', ')}]`;
-	const cursorText = cursors.map(({ cursor, errors, backoff }) => `${keys(cursor)}, ${describePoll(cursor.vendorPoll)} (consecutiveErrors ${errors}, backoffUntil ${backoff})`);
-	return `staticData of the node: ${node ? `${keys(node)}, ${describePoll(node.vendorPoll)}` : 'none'}; poller_state: ${cursorText.join(' | ') || 'no row'}`;
-}
-
-/** The package's poll state (nodes/shared/poll/strategies.ts PollState) in words. */
-function describePoll(state) {
-	if (!state) return 'no vendorPoll';
-	const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
-	if (state.since !== undefined) return `vendorPoll pending since ${iso(state.since)} (no baseline: the activation poll failed)`;
-	if (state.t !== undefined) return `vendorPoll baseline: newest ${state.t === null ? 'none (empty list)' : iso(state.t)}, ids there ${JSON.stringify(state.keys || [])}`;
-	return `vendorPoll ${JSON.stringify(state).slice(0, 200)}`;
-}
+const savedState = (s) => describeState(readState(s));
 
 // ------------------------------------------------------------------ the emulator's record of n8n's calls (arrivals stamped by ai-steps.js's stampArrivals)
 
@@ -209,12 +183,7 @@ function describePoll(state) {
 const n8nPolls = (s, since = 0) => s.em.requests.filter((r) => r.operation === 'books.invoice.getAll' && r.at >= since && r.headers.authorization !== `Vendor-oauthtoken ${s.uiToken}`);
 const pollLine = (r, t0) => `+${((r.at - t0) / 1000).toFixed(1)} s -> ${r.status ?? '(no answer yet)'}`;
 
-async function admin(s, method, route, body) {
-	const res = await fetch(`${s.em.url}/__admin/${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-	const json = await res.json();
-	check(res.ok, `${method} /__admin/${route} answered ${res.status}: ${JSON.stringify(json)}`);
-	return json;
-}
+const admin = emulatorAdmin;
 
 // ------------------------------------------------------------------ 3. activation during an outage
 
@@ -308,22 +277,7 @@ function restartStep(s) {
 }
 
 /** Every execution of the workflow with what its trigger emitted (invoice ids), oldest first. */
-async function emissions(s) {
-	const list = await executionsOf(s, s.workflowId);
-	const out = [];
-	for (const e of list.reverse()) {
-		const done = e.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
-		if (!done) {
-			out.push({ id: e.id, status: e.status, done: false, ids: [] });
-			continue;
-		}
-		const { ex, data } = await executionData(s, e.id);
-		const runs = data && data.resultData && data.resultData.runData && data.resultData.runData[TRIGGER];
-		const ids = runs && runs.length ? outputOf(data, TRIGGER).map((j) => String(j.invoice_id)) : [];
-		out.push({ id: e.id, status: ex.status, mode: ex.mode, startedAt: ex.startedAt, done: true, ids, error: data && data.resultData && data.resultData.error && data.resultData.error.message });
-	}
-	return out;
-}
+const emissions = (s) => emissionsOf(s, s.workflowId, TRIGGER, 'invoice_id');
 
 /** Why an invoice was never emitted, when the saved state shows it: a baseline that already holds it. */
 function swallowed(s, invoiceId) {

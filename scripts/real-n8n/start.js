@@ -38,8 +38,11 @@ function portFree(port) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The emulator with demo data; n8n's port decides the redirect URI its demo client accepts. */
-async function emulatorStep(s, port) {
+/**
+ * The emulator with demo data; n8n's port decides the redirect URI its demo client accepts.
+ * `options`: more of the emulator's options (e.g. `accountingRateLimit`, the service's pace).
+ */
+async function emulatorStep(s, port, options = {}) {
 	check(await portFree(port), `port ${port} is in use`);
 	s.port = port;
 	s.brokerPort = await freePort(); // n8n's task broker (default 5679)
@@ -50,7 +53,7 @@ async function emulatorStep(s, port) {
 		const { Clock } = require(path.join(ROOT, 'build', 'emulator', 'clock.js'));
 		// As `npm run demo -- --redirect-uri <n8n's callback>`: the demo data, and the default
 		// client accepting the callback of this n8n (its port need not be 5678).
-		s.em = await startEmulator({ demo: true, clock: new Clock({ realTime: true }), redirectUri: s.redirectUri });
+		s.em = await startEmulator({ demo: true, clock: new Clock({ realTime: true }), redirectUri: s.redirectUri, ...options });
 		Object.assign(CLIENT, { clientId: s.em.defaultClient.clientId, clientSecret: s.em.defaultClient.clientSecret });
 		check(s.em.defaultClient.redirectUri === s.redirectUri, `the emulator's client accepts ${s.em.defaultClient.redirectUri}, not ${s.redirectUri}`);
 		s.urls = s.em.regionUrls('us');
