@@ -158,7 +158,10 @@ describe('values the documents type as strings, and server texts', () => {
 		expect(fieldSchema(text).safeParse('99.50').success).toBe(true);
 		expect(fieldSchema(text).safeParse(7).success).toBe(true);
 		expect(fieldSchema(text).safeParse('-1').success).toBe(false);
-		expect(fieldSchema(text).safeParse('1e3').success).toBe(false);
+		// decimal text with an exponent is a number; other notations JavaScript reads as numbers are not
+		expect(fieldSchema(text).safeParse('1e3').success).toBe(true);
+		expect(fromUi(text, '1e3')).toBe('1000');
+		expect(fieldSchema(text).safeParse('0x10').success).toBe(false);
 		// The server (emulator) takes only text, as documented ("string on input").
 		expect(fieldSchema(text, 'server').safeParse(7).success).toBe(false);
 	});

@@ -328,7 +328,7 @@ describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
 		expect(refused('dateTime', '2026-01-31 09:30')).toMatch(/"cf_x" must be an ISO 8601 date-time/);
 		expect(refused('checkbox', 'yes')).toBe('Invalid custom field value: "cf_x" must be true or false');
 		expect(refused('currency', `1${'0'.repeat(100)}`)).toBe('Invalid custom field value: "cf_x" must be at most 100 characters');
-		expect(refused('currency', 'abc')).toBe('Invalid custom field value: "cf_x.amount" must be a number');
+		expect(refused('currency', 'abc')).toBe('Invalid custom field value: "cf_x.amount" must be a number written in decimal digits, e.g. 12.50, -3 or 1e3');
 		expect(refused('percentage', '12.123456789012345678')).toBe('Invalid custom field value: "cf_x" must be at most 20 characters');
 		expect(refused('integer', '12345678901234567890')).toBe('Invalid custom field value: "cf_x" must have at most 19 digits');
 		expect(refused('integer', '1234567890123456789')).toMatch(/"cf_x" is too large to be sent exactly/);

@@ -89,7 +89,7 @@ test('bad JSON, a negative rate, a missing required member, a wrong value or sha
 		'Invalid input: Invoices, entry 1: Amount Applied is required [item 0]',
 		'Invalid input: Tasks, entry 1: Task Name must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101) [item 0]',
 		'Invalid input: Users, entry 1: User Role must be one of: staff, admin, timesheetstaff (got "boss") [item 0]',
-		'Invalid input: Tasks, entry 1: Rate must be a number (got "ten") [item 0]',
+		'Invalid input: Tasks, entry 1: Rate must be a number written in decimal digits, e.g. 12.50, -3 or 1e3 (got "ten") [item 0]',
 		'Invalid input: Line Items must be a list (got an object) [item 0]',
 		'Invalid input: Line Items, line 1 must be an object (got 5) [item 0]',
 	]);

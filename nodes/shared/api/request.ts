@@ -8,7 +8,7 @@ import { InputError, inputFailure } from './errors';
 
 import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank, unsafeId } from '../tables/validate';
+import { decimalNumber, decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank, unsafeId } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -24,7 +24,8 @@ function isEmpty(value: unknown): boolean {
 		value === undefined ||
 		value === null ||
 		value === '' ||
-		(typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0)
+		// a JS Date has no keys of its own, yet it is a value (a date field reads it)
+		(typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && Object.keys(value as object).length === 0)
 	);
 }
 
@@ -41,23 +42,72 @@ export function splitList(value: string): string[] {
 		.filter((s) => !isBlank(s));
 }
 
+/** ISO 8601 text of a moment (`2026-03-05T23:30:00-08:00`, `2026-03-05T23:30Z`): its date as written, and the rest. */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+
+/** A luxon DateTime, as n8n's expressions give one (`$now`, `DateTime.fromISO(...)`), told by its methods (n8n's luxon is not ours). */
+interface DateTimeLike {
+	setZone(zone: string): DateTimeLike;
+	toISODate(): string | null;
+	isValid: boolean;
+}
+
+function isDateTimeLike(value: unknown): value is DateTimeLike {
+	return typeof value === 'object' && value !== null && typeof (value as DateTimeLike).toISODate === 'function' && typeof (value as DateTimeLike).setZone === 'function';
+}
+
+/** The day (yyyy-mm-dd) of a JS Date in `zone` (an IANA name; UTC when none is known). */
+function dayOf(date: Date, zone = 'UTC'): string {
+	const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+	const part = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
+	return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
 /**
- * A date entered through a picker (`2026-01-31T00:00:00`) is sent as `2026-01-31`; numbers typed
- * as text become numbers; a number given to a string field is sent as its decimal text.
+ * A day-only date field's value as sent (yyyy-mm-dd). ISO text is the date it is written in
+ * (`2026-03-05T23:30:00-08:00` is `2026-03-05`: its offset does not move it to another day, as
+ * a picker's `2026-01-31T00:00:00` is `2026-01-31`). A moment given as a value (a luxon DateTime
+ * from an expression, a JS Date) is the day it falls on in `zone`, the workflow's time zone (a
+ * DateTime without `zone` keeps its own, a Date without it is read in UTC). Anything else is left
+ * as it is, for the date rule to refuse naming the field.
  */
-export function normaliseScalar(field: Field, value: unknown): unknown {
+function dateFromUi(value: unknown, zone?: string): unknown {
+	if (typeof value === 'string') {
+		const iso = ISO_DATE_TIME.exec(trimBlank(value));
+		return iso ? iso[1] : value;
+	}
+	if (isDateTimeLike(value)) {
+		if (!value.isValid) return value;
+		return (zone ? value.setZone(zone) : value).toISODate() ?? value;
+	}
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : dayOf(value, zone);
+	return value;
+}
+
+/**
+ * A field's scalar as sent: a date as `dateFromUi` reads it (`zone`: the workflow's time zone);
+ * decimal text given to a number field becomes its number (`decimalNumber`: `12.50`, `-3`,
+ * `1e3`; other text, `0x10` or `1_000`, is left for validation to refuse); a number given to a
+ * string field is sent as its decimal text, and decimal text given to a numeric text field as
+ * written, trimmed (with an exponent: as its plain decimal text, `1e3` is `1000`).
+ */
+export function normaliseScalar(field: Field, value: unknown, zone?: string): unknown {
 	// a record ID given as a number past 2^53 stays a number, for validation to refuse (its digits are lost)
 	if ((field.type === 'string' || field.type === 'enum') && typeof value === 'number' && Number.isFinite(value) && !unsafeId(field, value)) return decimalText(value);
-	if (field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
-	if (field.type === 'date' && typeof value === 'object' && value !== null && 'toISODate' in value) {
-		return (value as { toISODate(): string }).toISODate();
-	}
+	if (field.type === 'string' && field.numeric && typeof value === 'string') return numericText(value);
+	if (field.type === 'date') return dateFromUi(value, zone);
 	if (field.type === 'id' && typeof value === 'string') return trimBlank(value);
-	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && !isBlank(value) && !Number.isNaN(Number(value))) {
-		return Number(value);
-	}
+	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && !isBlank(value)) return decimalNumber(value) ?? value;
 	if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
 	return value;
+}
+
+/** Decimal text for a text field holding a number: trimmed, an exponent written out (`1e3` -> `1000`); other text as given, for validation to refuse. */
+function numericText(value: string): string {
+	const n = decimalNumber(value);
+	if (n === undefined) return value;
+	const text = trimBlank(value);
+	return /e/i.test(text) ? decimalText(n) : text;
 }
 
 /** A resource locator's value (`{ __rl, mode, value }`), or the value itself. */
@@ -95,8 +145,9 @@ function givenBlank(value: unknown, raw: unknown): string | null | undefined {
  * undefined; blank text (`isBlank`) stays as given, for the reader to drop where it means "not
  * given" and for validation to refuse where it was given. `raw`, the parameter as the workflow
  * stores it, tells entry members set by an expression that gave nothing (`givenBlank`).
+ * `zone`, the workflow's time zone, is the one a date given as a moment is read in.
  */
-export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
+export function fromUi(field: Field, value: unknown, raw?: unknown, zone?: string): unknown {
 	value = located(value);
 	if (isEmpty(value)) return undefined;
 	if (typeof value === 'string' && isBlank(value)) return value;
@@ -106,7 +157,7 @@ export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
 		if (typeof value === 'object' && !Array.isArray(value) && value !== null && wrapped.name in (value as object)) {
 			return value; // already in API shape (from an expression)
 		}
-		return { [wrapped.name]: normaliseScalar(wrapped, value) };
+		return { [wrapped.name]: normaliseScalar(wrapped, value, zone) };
 	}
 	switch (field.type) {
 		case 'json':
@@ -116,27 +167,27 @@ export function fromUi(field: Field, value: unknown, raw?: unknown): unknown {
 			// anything but an object (a number, a list) is left as it is, for validation to refuse naming the field
 			if (!isPlainObject(value)) return value;
 			const entry = value.values;
-			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined);
+			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined, zone);
 		}
 		case 'array': {
 			if (typeof value === 'string') {
 				if (field.fields || trimBlank(value).startsWith('[')) return parseJson(field, value);
-				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v) : v));
+				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			if (Array.isArray(value)) {
-				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject)) : value.map((v) => (field.of ? normaliseScalar(field.of, v) : v));
+				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, false, undefined, zone)) : value.map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			// one number from an expression is a list of one (an ID); anything else but the entry form's value is refused as not a list
-			if (typeof value === 'number' && !field.fields) return [field.of ? normaliseScalar(field.of, value) : value];
+			if (typeof value === 'number' && !field.fields) return [field.of ? normaliseScalar(field.of, value, zone) : value];
 			if (!isPlainObject(value) || !('values' in value)) return value;
 			const entries = value.values;
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
 			const stored = rawPart(raw, 'values');
 			const rawList = Array.isArray(stored) ? stored : stored ? [stored] : [];
-			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i]));
+			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i], zone));
 		}
 		default:
-			return normaliseScalar(field, value);
+			return normaliseScalar(field, value, zone);
 	}
 }
 
@@ -153,7 +204,7 @@ function isPlainObject(value: unknown): value is IDataObject {
  * given). Response-only members (`readOnly`) are never sent, as the entry form never offers
  * them. An entry that is not an object is left as it is, for validation to refuse.
  */
-function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown): IDataObject {
+function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown, zone?: string): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
 	// the entry's less common members come in its Additional Fields
 	if (fixedCollection && isPlainObject(obj?.[ENTRY_MORE])) {
@@ -166,7 +217,7 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 		if (f.readOnly) continue;
 		const stored = rawPart(raw, f.name) ?? rawPart(rawPart(raw, ENTRY_MORE), f.name);
 		const blank = givenBlank(obj?.[f.name], stored);
-		const v = blank !== undefined ? blank : fromUi(f, obj?.[f.name], stored);
+		const v = blank !== undefined ? blank : fromUi(f, obj?.[f.name], stored, zone);
 		// an entry form fills every member with its default: an optional `[]` or `{}` there is "not entered"
 		if (fixedCollection && !f.required && blank === undefined && noEntries(v)) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
@@ -205,14 +256,14 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
  * kept); empty JSON counts as not given. A value of the wrong shape is left as it is, so the
  * field's checks refuse it naming the field.
  */
-function jsonAlternative(field: Field, raw: unknown): unknown {
+function jsonAlternative(field: Field, raw: unknown, zone?: string): unknown {
 	if (isEmpty(raw)) return undefined;
 	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field), label: jsonAlternativeLabel(field) }, raw) : raw;
 	if (noEntries(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
-	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject));
-	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value);
+	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject, false, undefined, zone));
+	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value, false, undefined, zone);
 	return value;
 }
 
@@ -247,6 +298,8 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 	const stored = ctx.getNode().parameters;
 	// version 1 keeps a list's sorting under Filters (see FORM_VERSION)
 	const version = ctx.getNode().typeVersion ?? FORM_VERSION;
+	// a date given as a moment (a DateTime, a Date) is the day it falls on in the workflow's time zone
+	const zone = typeof ctx.getTimezone === 'function' ? ctx.getTimezone() : undefined;
 	for (const field of op.fields) {
 		if (field.readOnly) continue;
 		const where = placement(field, op, version);
@@ -261,14 +314,16 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 			const collection = collections.get(where) ?? {};
 			raw = collection[field.name];
 			rawJson = collection[jsonAlternativeName(field)];
+			// n8n hands a collection's DateTime over as text in the DateTime's own zone; read by its own path it is the DateTime itself
+			if (field.type === 'date' && isExpression(asStored)) raw = ctx.getNodeParameter(`${where}.${field.name}`, i, raw);
 		}
 		// added to a collection and given blank: kept for validation to refuse, not taken as left out
 		const blank = where === 'top' ? undefined : givenBlank(raw, asStored);
-		let value = blank !== undefined ? blank : fromUi(field, raw, asStored);
+		let value = blank !== undefined ? blank : fromUi(field, raw, asStored, zone);
 		if (where === 'top' && !field.required && isBlank(value)) value = undefined;
 		if (field.jsonAlternative) {
 			if (blank === undefined && isEmpty(value)) value = undefined;
-			const json = jsonAlternative(field, rawJson);
+			const json = jsonAlternative(field, rawJson, zone);
 			if (json !== undefined) {
 				// A fixed collection whose entries were all removed is empty, not given.
 				if (!noEntries(value)) {

@@ -93,7 +93,30 @@ export function decimalText(value: number): string {
 	return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
 }
 
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/**
+ * Decimal text of a number: an optional sign, digits with at most one decimal point, an optional
+ * exponent (`12.50`, `-3`, `.5`, `1e3`). Not hexadecimal, binary or octal (`0x10`, `0b1`, `0o7`),
+ * digit separators (`1_000`, `1,5`), `Infinity` or `NaN`, all of which JavaScript's `Number()`
+ * would read as some number (or NaN). Blank characters around it are trimmed first, as around an
+ * ID (`trimBlank`).
+ */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The number decimal text (`DECIMAL`, trimmed) writes, if it is one and finite; undefined for any other text. */
+export function decimalNumber(text: string): number | undefined {
+	const trimmed = trimBlank(text);
+	if (!DECIMAL.test(trimmed)) return undefined;
+	const n = Number(trimmed);
+	return Number.isFinite(n) ? n : undefined;
+}
+
+/** Whether `text` is decimal text of a finite number (`decimalNumber`). */
+export function isDecimalText(text: string): boolean {
+	return decimalNumber(text) !== undefined;
+}
+
+/** The rule a number field breaks when given text that is not a decimal number (`0x10`, `1_000`, `Infinity`). */
+export const NUMBER_TEXT_RULE = 'must be a number written in decimal digits, e.g. 12.50, -3 or 1e3';
 
 function minMessage(min: number): string {
 	return min === 0 ? 'must not be negative' : `must be at least ${min}`;
@@ -101,10 +124,10 @@ function minMessage(min: number): string {
 
 /** A string holding a decimal number (`numeric`), at least `min` when given. */
 function numericText(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
-	let s = schema.refine((v) => DECIMAL.test(String(v).trim()), { message: 'must be a number written as digits, e.g. 150 or 99.50' });
+	let s = schema.refine((v) => isDecimalText(String(v)), { message: 'must be a number written as digits, e.g. 150 or 99.50' });
 	if (field.min !== undefined) {
 		const min = field.min;
-		s = s.refine((v) => !DECIMAL.test(String(v).trim()) || Number(v) >= min, { message: minMessage(min) });
+		s = s.refine((v) => !isDecimalText(String(v)) || (decimalNumber(String(v)) as number) >= min, { message: minMessage(min) });
 	}
 	return s;
 }
@@ -115,7 +138,7 @@ function coerceFromQuery(field: Field, value: unknown): unknown {
 	switch (field.type) {
 		case 'number':
 		case 'integer':
-			return value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+			return decimalNumber(value) ?? value;
 		case 'boolean':
 			return value === 'true' ? true : value === 'false' ? false : value;
 		case 'array':
@@ -211,7 +234,8 @@ function idSchema(field: Field): z.ZodTypeAny {
 
 /** A number or integer, within its bounds and digits. */
 function numberSchema(field: Field): z.ZodTypeAny {
-	let n = z.number({ invalid_type_error: 'must be a number' }).finite({ message: 'must be a finite number' });
+	// text reaches here only when it is not decimal text (request.ts reads decimal text as its number)
+	let n = z.number({ errorMap: (issue, ctx) => ({ message: issue.code === 'invalid_type' ? (issue.received === 'string' ? NUMBER_TEXT_RULE : 'must be a number') : ctx.defaultError }) }).finite({ message: 'must be a finite number' });
 	if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
 	if (field.min !== undefined) n = n.min(field.min, { message: minMessage(field.min) });
 	if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
