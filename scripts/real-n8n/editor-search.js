@@ -94,13 +94,49 @@ function browserLine() {
 }
 
 /**
+ * A headless Chromium with a new profile in the user folder, for the editor: `{ context, page,
+ * version, path }`. It is `s.browser` until closed, so cleanup closes it after a stop signal;
+ * the caller closes it (and clears `s.browser`) when done. `viewport` and `deviceScaleFactor`
+ * as in playwright-core.
+ */
+async function launchEditorBrowser(s, { viewport = { width: 1440, height: 900 }, deviceScaleFactor } = {}) {
+	const { chromium } = loadPlaywright();
+	const found = findChromium();
+	const profile = fs.mkdtempSync(path.join(s.userFolder, 'chromium-profile-'));
+	const context = await chromium.launchPersistentContext(profile, {
+		executablePath: found.path,
+		headless: true,
+		args: CHROMIUM_ARGS,
+		viewport,
+		...(deviceScaleFactor ? { deviceScaleFactor } : {}),
+		timeout: 60_000,
+	});
+	s.browser = context;
+	context.setDefaultTimeout(30_000);
+	const page = context.pages()[0] || (await context.newPage());
+	return { context, page, version: context.browser() ? context.browser().version() : found.version, path: found.path };
+}
+
+/** Signs in as the owner through n8n's sign-in page, as a user does; the path n8n then shows. */
+async function signInEditor(s, page) {
+	await page.goto(`${s.base}/signin`, { waitUntil: 'domcontentloaded' });
+	await page.locator(SEL.email).first().fill(s.owner.email);
+	await page.locator(SEL.password).first().fill(s.owner.password);
+	await page.keyboard.press('Enter');
+	await page.waitForURL((u) => !/\/signin/.test(u.pathname), { timeout: 30_000 }).catch(() => {
+		throw new Error(`still on ${page.url()} 30 s after submitting the sign-in form as ${s.owner.email}`);
+	});
+	return new URL(page.url()).pathname;
+}
+
+/**
  * The step. `s`: the session of n8n-session.js (n8n running, `s.owner` set up, `s.api` logged in).
  */
 function nodePanelSearchStep(s) {
 	const terms = SEARCHES.map((q) => `"${q.term}"`).join(', ');
 	return step(`the editor's node panel in headless Chromium (sign in, new workflow, Add first step): searching ${terms} lists the nodes`, async () => {
-		const { chromium } = loadPlaywright();
-		const { path: chromiumPath, version: chromiumVersion } = findChromium();
+		loadPlaywright();
+		const { path: chromiumPath } = findChromium();
 		// the display names n8n shows, from n8n itself; the aliases n8n serves, for a failure
 		const types = await s.api.json('GET', '/types/nodes.json');
 		const byName = new Map(types.map((t) => [t.name, t]));
@@ -113,7 +149,6 @@ function nodePanelSearchStep(s) {
 		const shotDir = path.join(s.userFolder, 'editor-search');
 		fs.mkdirSync(shotDir, { recursive: true });
 		const shotPath = (name) => path.join(shotDir, `n8n-${s.version}-${name}.png`);
-		const profile = fs.mkdtempSync(path.join(s.userFolder, 'chromium-profile-'));
 		let context;
 		let page;
 		let stage = 'start Chromium';
@@ -122,29 +157,14 @@ function nodePanelSearchStep(s) {
 		const took = {};
 		const mark = (what) => (took[what] = `${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		try {
-			context = await chromium.launchPersistentContext(profile, {
-				executablePath: chromiumPath,
-				headless: true,
-				args: CHROMIUM_ARGS,
-				viewport: { width: 1440, height: 900 },
-				timeout: 60_000,
-			});
-			s.browser = context;
-			context.setDefaultTimeout(30_000);
-			page = context.pages()[0] || (await context.newPage());
-			const browserVersion = context.browser() ? context.browser().version() : chromiumVersion;
+			const launched = await launchEditorBrowser(s);
+			({ context, page } = launched);
+			const browserVersion = launched.version;
 			mark('Chromium started');
 
 			// sign in as the owner, as a user does
 			stage = 'sign in';
-			await page.goto(`${s.base}/signin`, { waitUntil: 'domcontentloaded' });
-			await page.locator(SEL.email).first().fill(s.owner.email);
-			await page.locator(SEL.password).first().fill(s.owner.password);
-			await page.keyboard.press('Enter');
-			await page.waitForURL((u) => !/\/signin/.test(u.pathname), { timeout: 30_000 }).catch(() => {
-				throw new Error(`still on ${page.url()} 30 s after submitting the sign-in form as ${s.owner.email}`);
-			});
-			const signedInAt = new URL(page.url()).pathname;
+			const signedInAt = await signInEditor(s, page);
 			mark('signed in');
 
 			// a new workflow; the node panel through "Add first step" (Tab if there is no button)
@@ -242,4 +262,4 @@ async function readResults(page, expected) {
 	}
 }
 
-module.exports = { nodePanelSearchStep, browserCheck, browserLine, SEARCHES, INSTALL_CHROMIUM };
+module.exports = { nodePanelSearchStep, launchEditorBrowser, signInEditor, browserCheck, browserLine, SEARCHES, INSTALL_CHROMIUM };
