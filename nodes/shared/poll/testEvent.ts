@@ -11,8 +11,11 @@ import { confirmsSort, pages } from './read';
 import type { Source } from './read';
 
 /**
- * Manual run ("Fetch Test Event"): the most recent matching record of the first page (one
- * call), and what a poll would cost as far as that call tells.
+ * Manual run ("Fetch Test Event"): one matching record of the list's first page (one call), and
+ * what a poll would cost as far as that call tells. The record: for an event with a time field,
+ * the one with the latest time on that page (the first listed among equals); for an event whose
+ * records carry no time (Item Created: items have no creation time), the first matching record
+ * in the order the API lists them, which need not be the newest.
  */
 export async function testEvent(src: Source, windowDays: number): Promise<{ records: IDataObject[]; cost: Cost }> {
 	const first = (await pages(src).next()).value as { entries: IDataObject[]; body: unknown } | undefined;
@@ -29,6 +32,7 @@ export async function testEvent(src: Source, windowDays: number): Promise<{ reco
 			: more
 				? { calls: 2, atLeast: true, how: `every page of the list is read, one call per 200 records, and it has more than one page` }
 				: { calls: 1, how: 'the list fits one page' };
+	// the latest by the time field, the first listed among equals (strictly later replaces); no time field: the first listed
 	const best = src.event.timeField
 		? candidates.reduce<IDataObject | undefined>((b, r) => (!b || (src.time(r) ?? -Infinity) > (src.time(b) ?? -Infinity) ? r : b), undefined)
 		: candidates[0];
