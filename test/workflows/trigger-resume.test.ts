@@ -1,0 +1,207 @@
+/**
+ * A read of a whole list that does not fit one poll goes on at the next. For every event read
+ * in full (`scan` and `changed` in the five trigger nodes' events tables, the date window left
+ * out: it reads a day at a time), on an account of 10,000 records of each kind whose service
+ * answers each page in 3 s (so a poll's 30 s deadline reads about ten of the 50 pages), activated
+ * through n8n-core's own ActiveWorkflows and polled every minute on the same poll context: the
+ * baseline and every later pass take several polls; records made meanwhile (one a minute, and for
+ * the events whose time field says when, also while the baseline is read) are each emitted once,
+ * by the poll that reads them; a record deleted from an early page every few minutes (the pages
+ * shift under the pass) makes no old record be emitted; the cost the poll keeps is one poll's
+ * calls, and the state says how many polls a full read takes.
+ *
+ * Time: n8n's clock and timers are fake (`useFakeClock`), the emulator's clock follows n8n's (a
+ * real-time Clock reads the faked `Date.now()`) and its slow answers are timers of the test's
+ * process, so a poll's deadline passes as simulated time.
+ */
+import type { IDataObject, INodeType } from 'n8n-workflow';
+
+import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
+import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
+import type { TriggerEvent } from '../../nodes/shared/poll/event';
+import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
+import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
+import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
+import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
+import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
+import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
+import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
+import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
+import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
+import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
+import { Clock } from '../../emulator/clock';
+import { timestampMs } from '../../emulator/rules/common';
+import type { Tenant } from '../../emulator/store';
+import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { useFakeClock } from '../tools/fake-timers';
+import { vendorNode, WorkflowEnv } from './support';
+import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
+
+const N = 10_000;
+const env = new WorkflowEnv();
+const clock = new Clock({ realTime: true });
+let account: Account;
+
+const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
+	[VendorBooksTrigger, booksEvents],
+	[VendorInvoiceTrigger, invoiceEvents],
+	[VendorProjectsTrigger, projectsEvents],
+	[VendorBillingTrigger, billingEvents],
+	[VendorInventoryTrigger, inventoryEvents],
+];
+
+interface ResumeCase extends EventCase {
+	event: TriggerEvent;
+}
+
+/** Every event read in full, from the events tables, with its change (trigger-accounts.ts). */
+function eventsUnderTest(): ResumeCase[] {
+	const cases = eventCases('{org}', '{portal}');
+	return TRIGGERS.flatMap(([type, events]) =>
+		events
+			.filter((e) => e.strategy !== 'newest')
+			.flatMap((e) => {
+				const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value && !c.parameters.windowDays);
+				if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);
+				return mine.map((c) => ({ ...c, event: e }));
+			}),
+	);
+}
+
+const CASES = eventsUnderTest();
+
+function resetPacers(): void {
+	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
+}
+
+function withIds(parameters: IDataObject): IDataObject {
+	const out: IDataObject = { ...parameters, maxCallsPerDay: 1_000_000 };
+	if (out.organizationId) out.organizationId = env.org;
+	if (out.portal_id) out.portal_id = { __rl: true, mode: 'id', value: env.portal };
+	return out;
+}
+
+/** A change of its own each time for Project Updated (the shared change edits the first project only). */
+function changeOf(c: EventCase): (a: Account) => string {
+	if (c.parameters.event !== 'projectUpdated') return c.change;
+	let n = 100;
+	return (a) => {
+		const project = a.portal.all('projects')[++n];
+		project.description = `Changed at ${a.clock.now()}`;
+		project.last_modified_time = timestampMs(a.clock.now());
+		return String(project.id);
+	};
+}
+
+/** The store and collection an event lists, and which of its records it lists. */
+function listOf(c: ResumeCase): { tenant: Tenant; collection: string; idField: string; listed: (r: IDataObject) => boolean } {
+	const status = c.parameters.status as string | undefined;
+	const listed = (r: IDataObject) => status === undefined || r.status === status;
+	const collection = ({ estimateStatusChanged: 'estimates', invoiceStatusChanged: 'invoices', itemCreated: 'items', paymentRecorded: 'customerpayments', billCreated: 'bills', projectCreated: 'projects', projectUpdated: 'projects' } as Record<string, string>)[String(c.parameters.event)];
+	if (!collection) throw new Error(`no collection for ${c.label}`);
+	return { tenant: c.parameters.portal_id ? account.portal : account.org, collection, idField: c.idField, listed };
+}
+
+/** Deletes the first listed record of the event's list that the test did not make (its page and those after shift by one). */
+function deleteEarly(c: ResumeCase, keep: Set<string>): void {
+	const { tenant, collection, idField, listed } = listOf(c);
+	const record = tenant.all(collection).find((r) => listed(r as IDataObject) && !keep.has(String(r[idField])));
+	if (record) tenant.remove(collection, String(record[idField]));
+}
+
+const active: ActiveTrigger[] = [];
+let lastNow = 0;
+
+beforeAll(async () => {
+	await env.start({ clock });
+	account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
+	seedAccount(account, N);
+});
+afterAll(async () => {
+	await env.stop();
+});
+beforeEach(() => {
+	useFakeClock();
+	jest.setSystemTime(Math.max(Date.now(), lastNow + 60_000));
+	resetPacers();
+	env.em.faults.clear();
+	// every page answered in 3 s: a poll's 30 s read about ten pages
+	env.em.faults.next(1_000_000, { kind: 'hang', ms: 3_000 }, (r) => r.area !== 'accounts');
+});
+afterEach(async () => {
+	env.em.faults.clear();
+	for (const trigger of active.splice(0)) await trigger.deactivate();
+	await jest.runOnlyPendingTimersAsync();
+	lastNow = Date.now();
+	jest.useRealTimers();
+	resetPacers();
+});
+
+/** Runs `work` while moving the fake time a second at a time until it settles (at most `limitMs`). */
+async function settle<T>(work: Promise<T>, limitMs = 5 * 60_000): Promise<T> {
+	let done = false;
+	const watched = work.finally(() => void (done = true));
+	for (let ms = 0; !done && ms < limitMs; ms += 1_000) await jest.advanceTimersByTimeAsync(1_000);
+	return await watched;
+}
+
+const stateOf = (trigger: ActiveTrigger) => (trigger.staticData()['node:Trigger'] as IDataObject) ?? {};
+
+test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes several polls, each new record is emitted once by the poll that reads it', async (c) => {
+	const placed = !!c.event.timeField && c.event.timeField !== 'date';
+	const change = changeOf(c);
+	const made: string[] = [];
+	const made_ = new Set<string>();
+	const make = () => {
+		const id = change(account);
+		made.push(id);
+		made_.add(id);
+	};
+	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
+	active.push(trigger);
+	expect(trigger.isActive()).toBe(true);
+	// the poll at activation stopped at its deadline: the baseline goes on at the next polls
+	expect((stateOf(trigger).vendorPoll as IDataObject).pass).toBeDefined();
+	let polls = 0;
+	const minute = async () => {
+		await jest.advanceTimersByTimeAsync(1_000);
+		const started = Date.now();
+		await settle(trigger.poll());
+		polls++;
+		// a poll ends soon after its deadline
+		expect(Date.now() - started).toBeLessThanOrEqual(45_000);
+		await jest.advanceTimersByTimeAsync(Math.max(0, 60_000 - (Date.now() - started)));
+	};
+	// the baseline pass: records placed by their time are new from when it began
+	while ((stateOf(trigger).vendorPoll as IDataObject).pass) {
+		if (placed) make();
+		await minute();
+		expect(polls).toBeLessThan(20);
+	}
+	const baselinePolls = polls;
+	expect(baselinePolls).toBeGreaterThanOrEqual(1);
+	// two passes and more with a record a minute, and an early record deleted every third minute
+	for (let i = 0; i < 12; i++) {
+		make();
+		if (i % 3 === 1) deleteEarly(c, made_);
+		await minute();
+	}
+	// no change until a whole pass has read everything
+	let passes = 0;
+	let wasInPass = !!(stateOf(trigger).vendorPoll as IDataObject).pass;
+	for (let i = 0; i < 30 && passes < 2; i++) {
+		await minute();
+		const inPass = !!(stateOf(trigger).vendorPoll as IDataObject).pass;
+		if (wasInPass && !inPass) passes++;
+		wasInPass = inPass;
+	}
+	expect(passes).toBe(2);
+
+	const emitted = trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField])));
+	expect([...emitted].sort()).toEqual([...made].sort());
+	expect(trigger.errors).toEqual([]);
+	const budget = stateOf(trigger).vendorBudget as IDataObject;
+	// a full read takes several polls, and the cost kept is one poll's (about ten pages), not a pass's
+	expect(budget.passPolls).toBeGreaterThan(1);
+	expect(budget.cost).toBeLessThan(20);
+});
