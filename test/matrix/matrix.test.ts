@@ -20,6 +20,10 @@
  *   f        Books Trigger activated during an outage (every call 503) with the release's own ActiveWorkflows:
  *            the activation returns at once and keeps the trigger; n8n stops, an invoice is made, n8n starts
  *            again ('init', the kept state): the invoice made while n8n was down is emitted once
+ *   g        Retry On Fail (Max Tries 3) around three Item Creates, item 1 refused on every try: n8n runs the
+ *            node three times on the release's engine, item 0's create is sent once, the report names it
+ *   h        On Error "Continue (using error output)": a record not found goes to the error output, paired,
+ *            the found one stays on the main output
  *
  * MATRIX_COMPILE_SOURCES=1 compiles this checkout's nodes/ and credentials/ over the installed
  * package's dist/ (for a run without a fresh `npm run build`; `npm test` builds dist/ first).
@@ -54,7 +58,7 @@ const PACING_RULE = { limit: 2, windowMs: 1_500, blockMs: 3_000 };
 /** Scenario e: a Retry-After far longer than any test may take; the stop must end the wait. */
 const RETRY_AFTER_SECONDS = 20 * 60;
 
-const SCENARIOS = ['modules', 'a', 'b', 'c', 'd', 'e', 'f'] as const;
+const SCENARIOS = ['modules', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 /** The releases to run (MATRIX_RELEASES: a comma-separated list of n8n versions), all by default. */
 const RELEASES = process.env.MATRIX_RELEASES ? ALL_RELEASES.filter((r) => process.env.MATRIX_RELEASES!.split(',').includes(r.n8n)) : ALL_RELEASES;
 type Scenario = (typeof SCENARIOS)[number];
@@ -319,6 +323,33 @@ describe.each(RELEASES.map((release) => [release.n8n, release] as const))('n8n %
 		} finally {
 			await proxy.close();
 		}
+	});
+
+	scenario('g', 'Retry On Fail: item 1 refused on every try, item 0\'s create sent once and named in the report', async () => {
+		const names = ['Matrix retry 0', 'Matrix retry 1', 'Matrix retry 2'].map((n) => `${n} ${release.n8n}`);
+		const refusal = { kind: 'html', status: 400, contentType: 'application/json', body: JSON.stringify({ code: 1, message: 'Refused for this test.' }) } as const;
+		env.em.faults.next(100, refusal, (r) => r.method === 'POST' && (r.body as IDataObject | undefined)?.name === names[1]);
+		const step = env.orgSteps('vendorBooks', { resource: 'item' })('Create', { operation: 'create', name: '={{ $json.name }}', options: { requestsInFlight: 1 } }, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 });
+		const run = await runOnRelease(chain([step], names.map((name) => ({ name }))), env.credentials);
+		const creates = env.apiRequests().filter((r) => r.method === 'POST' && /\/items$/.test(r.path));
+		const sentFor = (name: string) => creates.filter((r) => (r.body as IDataObject).name === name).map((r) => r.status);
+		// three tries on the release's engine (item 1 refused each time); item 0 made once; item 2 never reached
+		expect(sentFor(names[1])).toEqual([400, 400, 400]);
+		expect(sentFor(names[0])).toEqual([201]);
+		expect(sentFor(names[2])).toEqual([]);
+		const made = env.orgTenant().all('items').find((i) => i.name === names[0]);
+		expect(run.error?.message).toMatch(/\[item 1; 1 of 3 items done, 1 not sent\]$/);
+		expect(run.error?.description).toContain(`item 0: item_id ${String(made?.item_id)}`);
+	});
+
+	scenario('h', 'the error output: a record not found goes there, paired; the found one stays on the main output', async () => {
+		const known = String(env.orgTenant().all('items')[0].item_id);
+		const step = env.orgSteps('vendorBooks', { resource: 'item' })('Get', { operation: 'get', item_id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }, { onError: 'continueErrorOutput' });
+		const run = await runOnRelease(chain([step], [{ id: known }, { id: '1999999999999' }]), env.credentials);
+		expectSucceeded(run);
+		expect(run.outputs.Get.map((o) => String(o.item_id))).toEqual([known]);
+		expect(run.errorOutputs.Get.map((o) => o.item)).toEqual([1]);
+		expect(String((run.errorOutputs.Get[0].json.error as IDataObject).message)).toMatch(/\[item 1\]$/);
 	});
 
 	scenario('e', 'a stop during a 20-minute Retry-After wait ends the run as canceled, long before the wait would', async () => {

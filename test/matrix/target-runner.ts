@@ -102,6 +102,8 @@ export interface RunnerRunResult {
 	finished: boolean;
 	executedNodes: string[];
 	outputs: Record<string, IDataObject[]>;
+	/** Each node's second output: the error output of a node set to On Error "Continue (using error output)" (else empty). */
+	errorOutputs: Record<string, Array<{ json: IDataObject; item?: number }>>;
 	/** The last executed node's error, else the run's. */
 	error?: SerializedError;
 	/** The credential store after the run (refreshed tokens written by n8n's credentials helper). */
@@ -264,6 +266,7 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 						finished: result.run.finished === true,
 						executedNodes: result.executedNodes,
 						outputs: Object.fromEntries(result.executedNodes.map((node) => [node, result.output(node).map((item) => item.json)])),
+						errorOutputs: Object.fromEntries(result.executedNodes.map((node) => [node, result.output(node, 0, 1).map((o) => ({ json: o.json, item: (o.pairedItem as { item?: number } | undefined)?.item }))])),
 						error: serializeError((failed ? result.error(failed) : undefined) ?? result.error()),
 						credentials: result.credentials,
 						updates: result.credentialsHelper.updates,
