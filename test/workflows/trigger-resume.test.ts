@@ -14,6 +14,7 @@
  * real-time Clock reads the faked `Date.now()`) and its slow answers are timers of the test's
  * process, so a poll's deadline passes as simulated time.
  */
+import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -32,7 +33,9 @@ import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBil
 import { Clock } from '../../emulator/clock';
 import { timestampMs } from '../../emulator/rules/common';
 import type { Tenant } from '../../emulator/store';
+import { pollOnce } from '../harness';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { Container } from '../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
 import { vendorNode, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
@@ -41,6 +44,7 @@ const N = 10_000;
 const env = new WorkflowEnv();
 const clock = new Clock({ realTime: true });
 let account: Account;
+const info = jest.spyOn(Container.get(Logger), 'info');
 
 const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
 	[VendorBooksTrigger, booksEvents],
@@ -121,6 +125,7 @@ afterAll(async () => {
 	await env.stop();
 });
 beforeEach(() => {
+	info.mockClear();
 	useFakeClock();
 	jest.setSystemTime(Math.max(Date.now(), lastNow + 60_000));
 	resetPacers();
@@ -204,4 +209,9 @@ test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes
 	// a full read takes several polls, and the cost kept is one poll's (about ten pages), not a pass's
 	expect(budget.passPolls).toBeGreaterThan(1);
 	expect(budget.cost).toBeLessThan(20);
+	// n8n's log and Fetch Test Event say how many polls a full read takes
+	expect(info.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringMatching(/read its whole list in \d+ polls/));
+	const test = await settle(pollOnce({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api], staticData: trigger.staticData(), mode: 'manual' }));
+	const cost = (test.items?.[0]?.[0]?.json as IDataObject | undefined)?._pollCost as IDataObject | undefined;
+	expect(cost).toMatchObject({ callsPerPoll: budget.cost, pollsPerPass: budget.passPolls, summary: expect.stringMatching(/A full read of the list takes \d+ polls/) });
 });

@@ -59,6 +59,8 @@ export interface Budget {
 	cost?: number;
 	/** Polls the last full read of a whole list took, when more than one (a floor while the first such read goes on). */
 	passPolls?: number;
+	/** `passPolls` is a floor: no full read has completed yet. */
+	passAtLeast?: boolean;
 	sig?: string;
 	/** UTC day the cost was last logged as over the budget. */
 	warned?: string;

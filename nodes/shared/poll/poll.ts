@@ -296,7 +296,10 @@ async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
 	const outcome = await readOutcome(run, previous, from);
 	const cut = src.meter.cut === true;
 	if (outcome || cut) {
-		if (budget.sig !== sig) delete budget.passPolls;
+		if (budget.sig !== sig) {
+			delete budget.passPolls;
+			delete budget.passAtLeast;
+		}
 		budget.sig = sig;
 		// the calls of this poll: a resend after a wait (a 429's hold, a 5xx's retry) is spent, not the poll's cost
 		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.own + 1) : src.meter.own;
@@ -326,13 +329,19 @@ function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
 		ctx.logger.warn(`${where} stopped reading its list: ${(pass.error as Error).message}. What it read is kept; the next poll goes on from there.`, meta);
 	}
 	const before = budget.passPolls;
+	const floor = budget.passAtLeast === true;
 	if (pass.done) {
 		if (pass.polls > 1) budget.passPolls = pass.polls;
 		else delete budget.passPolls;
-		if (pass.polls > 1 && before !== pass.polls) {
+		delete budget.passAtLeast;
+		if (pass.polls > 1 && (floor || before !== pass.polls)) {
 			ctx.logger.info(`${where} read its whole list in ${count(pass.polls)} polls: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`, meta);
 		}
-	} else budget.passPolls = Math.max(before ?? 0, pass.polls + 1);
+	} else if (before === undefined || floor) {
+		// no pass completed yet: at least the polls so far and one more
+		budget.passPolls = Math.max(before ?? 0, pass.polls + 1);
+		budget.passAtLeast = true;
+	}
 }
 
 /** The strategy's outcome; undefined when cut by the budget or (at activation) on a transient failure. Every call sent is spent. */
