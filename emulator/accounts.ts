@@ -3,7 +3,7 @@
  * path prefix: `/{region}/oauth/v2/auth`, `/{region}/oauth/v2/token`, `/{region}/oauth/v2/token/revoke`
  * (plus the emulator's own consent endpoint `/{region}/oauth/v2/auth/decision`).
  *
- * Contract: /work/shared/api/000_*.txt, sections "Authentication", "Errors" (authorization-request
+ * Contract: the API reference's first document (authentication and errors), sections "Authentication", "Errors" (authorization-request
  * and token-request errors) and "Limits". Where the document is silent, the plain choice made here
  * is marked "SILENT:" in the comments. Summary of those choices:
  *

@@ -21,12 +21,6 @@ export interface RunOptions {
 	onRateLimitBlock: OnRateLimitBlock;
 }
 
-export const DEFAULT_RUN_OPTIONS: Readonly<RunOptions> = {
-	requestsInFlight: DEFAULT_REQUESTS_IN_FLIGHT,
-	timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
-	onRateLimitBlock: 'fail',
-};
-
 export const RUN_OPTIONS_PROPERTY: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',

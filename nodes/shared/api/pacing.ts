@@ -76,8 +76,6 @@ export const ADAPTIVE = {
 	calmWindows: 1,
 } as const;
 
-const DEFAULT_RULES: Readonly<Record<PacedArea, PacingRule>> = { projects: DOCUMENTED_RULE, accounting: ACCOUNTING_RULE };
-
 const rules: Record<PacedArea, PacingRule> = { projects: { ...DOCUMENTED_RULE }, accounting: { ...ACCOUNTING_RULE } };
 
 /** For tests and benchmarks: the same logic with scaled-down numbers (the project area unless `area` says otherwise); its pacers start afresh. */
@@ -88,11 +86,6 @@ export function setPacingRule(next: PacingRule, area: PacedArea = 'projects'): v
 
 export function getPacingRule(area: PacedArea = 'projects'): PacingRule {
 	return { ...rules[area] };
-}
-
-/** The rule an area is paced under when no test or benchmark has scaled it. */
-export function defaultPacingRule(area: PacedArea): PacingRule {
-	return { ...DEFAULT_RULES[area] };
 }
 
 /** The safety margin added to the window: 1 % of it, at least 100 ms. */
