@@ -96,7 +96,8 @@ test.each(EVENTS)('%s: Fetch Test Event gives the record the docs name', async (
 		...(event.status ? { status: event.status.values[0] } : {}),
 	};
 	const { items } = await new PolledTrigger(env, type, parameters).pollTrigger('manual');
-	const sample = items.map(({ _pollCost, ...record }) => record);
+	// the record as the API gave it, without the poll's cost that travels with a test event
+	const sample = items.map((record) => Object.fromEntries(Object.entries(record).filter(([name]) => name !== '_pollCost')));
 	// with a time field: the latest, the first listed of the two that share it; without: the first listed
 	expect(sample).toEqual([event.timeField ? records[1] : records[0]]);
 });

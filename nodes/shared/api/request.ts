@@ -73,7 +73,7 @@ function dayOf(date: Date, zone = 'UTC'): string {
  */
 function dateFromUi(value: unknown, zone?: string): unknown {
 	if (typeof value === 'string') {
-		const iso = ISO_DATE_TIME.exec(trimBlank(value));
+		const iso = ISO_DATE_TIME.exec(value);
 		return iso ? iso[1] : value;
 	}
 	if (isDateTimeLike(value)) {
