@@ -8,9 +8,9 @@
  * - ISO text is the date it is written in: `2026-03-05T23:30:00-08:00` and
  *   `2026-03-05T23:30:00+09:00` are both sent as `2026-03-05` (an offset does not move the day);
  * - a moment given as a value is the day it falls on in the workflow's time zone: 2026-03-06T07:30:00Z
- *   as a JS Date, or as a luxon DateTime (n8n's expressions make them in the workflow's zone, and
- *   n8n hands the node a DateTime as ISO text in its zone), is 2026-03-05 in Los Angeles, not UTC's
- *   2026-03-06; a DateTime put in another zone on purpose comes as text in that zone, its day there;
+ *   as a JS Date, or as a luxon DateTime (n8n's expressions make them in the workflow's zone), is
+ *   2026-03-05 in Los Angeles, not UTC's 2026-03-06, and so is a DateTime put in Tokyo's zone on
+ *   purpose (2026-03-06 there), at the top level, in a collection and in an entry alike;
  * - text that is neither a date nor ISO date-time text is refused naming the field and the rule.
  */
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
@@ -34,16 +34,16 @@ afterAll(() => setPacingRule(DOCUMENTED_RULE));
 const ZONE = 'America/Los_Angeles';
 
 /** What each input item's expression gives the field, and what must be sent for it (undefined: refused). */
-const GIVEN: Array<{ what: string; item: IDataObject; sent?: string; inEntry?: string }> = [
+const GIVEN: Array<{ what: string; item: IDataObject; sent?: string }> = [
 	{ what: 'ISO text with a negative offset', item: { kind: 'text', value: '2026-03-05T23:30:00-08:00' }, sent: '2026-03-05' },
 	{ what: 'ISO text with a positive offset', item: { kind: 'text', value: '2026-03-05T23:30:00+09:00' }, sent: '2026-03-05' },
 	{ what: 'ISO text in UTC', item: { kind: 'text', value: '2026-03-05T23:30:00.000Z' }, sent: '2026-03-05' },
 	{ what: 'a date', item: { kind: 'text', value: '2026-03-05' }, sent: '2026-03-05' },
 	// n8n's expressions make a DateTime in the workflow's zone; n8n gives it to the node as ISO text in its zone
 	{ what: 'a luxon DateTime', item: { kind: 'dateTime', value: '2026-03-06T07:30:00Z' }, sent: '2026-03-05' },
-	// one put in another zone on purpose is read in the workflow's zone too; inside an entry n8n hands
-	// it over as text in its own zone, the day written there
-	{ what: 'a luxon DateTime set in Tokyo\'s zone', item: { kind: 'zoned', value: '2026-03-06T10:00:00+09:00' }, sent: '2026-03-05', inEntry: '2026-03-06' },
+	// one put in another zone on purpose is read in the workflow's zone too (n8n would hand it over
+	// as text in its own zone inside a collection or an entry: the node reads it by its own path)
+	{ what: 'a luxon DateTime set in Tokyo\'s zone', item: { kind: 'zoned', value: '2026-03-06T10:00:00+09:00' }, sent: '2026-03-05' },
 	{ what: 'a JS Date', item: { kind: 'date', value: '2026-03-06T07:30:00Z' }, sent: '2026-03-05' },
 	{ what: 'text after the date that is no time', item: { kind: 'text', value: '2026-03-05Tlater' } },
 ];
@@ -138,7 +138,7 @@ test.each(CASES.map((c) => [c.id, c] as const))('%s given ISO text, a DateTime a
 		credentials: env.credentials,
 	});
 	const sent = env.apiRequests().filter(isOwnCall(c.t.area, c.t.op)).map((r) => dateSent(c, r));
-	expect({ case: c.id, sent }).toEqual({ case: c.id, sent: GIVEN.filter((g) => g.sent !== undefined).map((g) => (c.member ? g.inEntry ?? g.sent : g.sent)) });
+	expect({ case: c.id, sent }).toEqual({ case: c.id, sent: GIVEN.filter((g) => g.sent !== undefined).map((g) => g.sent) });
 	// the refused item: an error naming the field and the rule, paired with its input item
 	const out = result.output('Node');
 	const refusedAt = GIVEN.findIndex((g) => g.sent === undefined);

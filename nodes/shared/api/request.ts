@@ -141,13 +141,31 @@ function givenBlank(value: unknown, raw: unknown): string | null | undefined {
 }
 
 /**
+ * How a field is read beyond its value: `zone`, the workflow's time zone, is the one a date given
+ * as a moment is read in; `read` reads a part of the field's parameter by its path below the
+ * field (`values[0].date`), as n8n resolves it on its own: a DateTime an expression gives an
+ * entry member comes in the entry as text in the DateTime's own zone, read alone it is itself.
+ */
+export interface Reading {
+	zone?: string;
+	read?: (path: string, fallback: unknown) => unknown;
+}
+
+/** `how` for the part of a field at `path` below it. */
+function below(how: Reading | undefined, path: string): Reading | undefined {
+	const read = how?.read;
+	return how && { zone: how.zone, read: read && ((sub, fallback) => read(`${path}.${sub}`, fallback)) };
+}
+
+/**
  * Turns what n8n gives for a field (UI shape) into the API's shape. Empty values become
  * undefined; blank text (`isBlank`) stays as given, for the reader to drop where it means "not
  * given" and for validation to refuse where it was given. `raw`, the parameter as the workflow
  * stores it, tells entry members set by an expression that gave nothing (`givenBlank`).
- * `zone`, the workflow's time zone, is the one a date given as a moment is read in.
+ * `how` says how to read its dates (`Reading`).
  */
-export function fromUi(field: Field, value: unknown, raw?: unknown, zone?: string): unknown {
+export function fromUi(field: Field, value: unknown, raw?: unknown, how?: Reading): unknown {
+	const zone = how?.zone;
 	value = located(value);
 	if (isEmpty(value)) return undefined;
 	if (typeof value === 'string' && isBlank(value)) return value;
@@ -167,7 +185,7 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, zone?: strin
 			// anything but an object (a number, a list) is left as it is, for validation to refuse naming the field
 			if (!isPlainObject(value)) return value;
 			const entry = value.values;
-			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined, zone);
+			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined, entry !== undefined ? below(how, 'values') : { zone });
 		}
 		case 'array': {
 			if (typeof value === 'string') {
@@ -175,7 +193,7 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, zone?: strin
 				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			if (Array.isArray(value)) {
-				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, false, undefined, zone)) : value.map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
+				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, false, undefined, { zone })) : value.map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			// one number from an expression is a list of one (an ID); anything else but the entry form's value is refused as not a list
 			if (typeof value === 'number' && !field.fields) return [field.of ? normaliseScalar(field.of, value, zone) : value];
@@ -184,7 +202,7 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, zone?: strin
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
 			const stored = rawPart(raw, 'values');
 			const rawList = Array.isArray(stored) ? stored : stored ? [stored] : [];
-			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i], zone));
+			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i], below(how, Array.isArray(entries) ? `values[${i}]` : 'values')));
 		}
 		default:
 			return normaliseScalar(field, value, zone);
@@ -204,7 +222,7 @@ function isPlainObject(value: unknown): value is IDataObject {
  * given). Response-only members (`readOnly`) are never sent, as the entry form never offers
  * them. An entry that is not an object is left as it is, for validation to refuse.
  */
-function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown, zone?: string): IDataObject {
+function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown, how?: Reading): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
 	// the entry's less common members come in its Additional Fields
 	if (fixedCollection && isPlainObject(obj?.[ENTRY_MORE])) {
@@ -215,9 +233,12 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {
 		if (f.readOnly) continue;
-		const stored = rawPart(raw, f.name) ?? rawPart(rawPart(raw, ENTRY_MORE), f.name);
-		const blank = givenBlank(obj?.[f.name], stored);
-		const v = blank !== undefined ? blank : fromUi(f, obj?.[f.name], stored, zone);
+		const inMore = rawPart(raw, f.name) === undefined && rawPart(rawPart(raw, ENTRY_MORE), f.name) !== undefined;
+		const stored = inMore ? rawPart(rawPart(raw, ENTRY_MORE), f.name) : rawPart(raw, f.name);
+		// a date member an expression gives, read by its own path: a DateTime as itself (see `Reading`)
+		const given = f.type === 'date' && isExpression(stored) && how?.read ? how.read(inMore ? `${ENTRY_MORE}.${f.name}` : f.name, obj?.[f.name]) : obj?.[f.name];
+		const blank = givenBlank(given, stored);
+		const v = blank !== undefined ? blank : fromUi(f, given, stored, how && { zone: how.zone });
 		// an entry form fills every member with its default: an optional `[]` or `{}` there is "not entered"
 		if (fixedCollection && !f.required && blank === undefined && noEntries(v)) continue;
 		if (v !== undefined) out[f.name] = v as IDataObject;
@@ -262,8 +283,8 @@ function jsonAlternative(field: Field, raw: unknown, zone?: string): unknown {
 	if (noEntries(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
-	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject, false, undefined, zone));
-	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value, false, undefined, zone);
+	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject, false, undefined, { zone }));
+	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value, false, undefined, { zone });
 	return value;
 }
 
@@ -319,7 +340,10 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 		}
 		// added to a collection and given blank: kept for validation to refuse, not taken as left out
 		const blank = where === 'top' ? undefined : givenBlank(raw, asStored);
-		let value = blank !== undefined ? blank : fromUi(field, raw, asStored, zone);
+		// a part of the field read by its own path (a date member's DateTime, see `Reading`)
+		const base = where === 'top' ? field.name : `${where}.${field.name}`;
+		const how: Reading = { zone, read: (path, fallback) => ctx.getNodeParameter(`${base}.${path}`, i, fallback) };
+		let value = blank !== undefined ? blank : fromUi(field, raw, asStored, how);
 		if (where === 'top' && !field.required && isBlank(value)) value = undefined;
 		if (field.jsonAlternative) {
 			if (blank === undefined && isEmpty(value)) value = undefined;
