@@ -165,8 +165,8 @@ function asUser(value: unknown): unknown {
 	return typeof value === 'object' && value !== null ? value : { zpuid: String(value).trim() };
 }
 
-/** One value in the API shape of its type (create form). */
-function shapeValue(type: CustomFieldType, value: unknown): unknown {
+/** One value in the API shape of its type (create form); a date given as a Date or DateTime is read in `zone` (the workflow's time zone). */
+function shapeValue(type: CustomFieldType, value: unknown, zone?: string): unknown {
 	switch (type.shape) {
 		case 'boolean':
 			return value === 'true' ? true : value === 'false' ? false : value;
@@ -183,7 +183,7 @@ function shapeValue(type: CustomFieldType, value: unknown): unknown {
 		case 'multiUser':
 			return list(value).map(asUser);
 		case 'date':
-			return normaliseScalar({ name: 'value', type: 'date' }, value);
+			return normaliseScalar({ name: 'value', type: 'date' }, value, zone);
 		default:
 			// Text types: a number given (e.g. from an expression) is sent as its decimal text.
 			return normaliseScalar({ name: 'value', type: 'string' }, value);
@@ -237,7 +237,7 @@ function extraProblems(type: CustomFieldType, name: string, value: unknown): str
  * The custom-field values of the "Custom Fields" list, in API shape, keyed by API name.
  * Throws an InputError naming every field and broken rule; nothing is sent then.
  */
-export function customFieldValues(entries: IDataObject[], isUpdate: boolean, reserved: readonly string[]): IDataObject {
+export function customFieldValues(entries: IDataObject[], isUpdate: boolean, reserved: readonly string[], zone?: string): IDataObject {
 	const out: IDataObject = {};
 	const problems: string[] = [];
 	for (const [index, entry] of entries.entries()) {
@@ -257,7 +257,7 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 		if (isUpdate && type.addRemoveOnUpdate && entry.updateMode === 'addRemove') {
 			const change: IDataObject = {};
 			for (const part of ['add', 'remove'] as const) {
-				const values = shapeValue(type, list(entry[part])) as unknown[];
+				const values = shapeValue(type, list(entry[part]), zone) as unknown[];
 				if (!values.length) continue;
 				change[part] = values as IDataObject[];
 				const partRule: Field = { ...(rule.field as Field), name: `${name}[0].${part}` };
@@ -272,7 +272,7 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 			problems.push(`"${name}" needs a value (${type.name})`);
 			continue;
 		}
-		const value = shapeValue(type, raw);
+		const value = shapeValue(type, raw, zone);
 		const written = writtenProblems(type, name, raw);
 		const own = written.length || type.shape === 'url' ? [] : problemsOf(rule.field, value);
 		problems.push(...written, ...own, ...(written.length || own.length ? [] : extraProblems(type, name, value)));

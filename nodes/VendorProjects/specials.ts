@@ -18,7 +18,7 @@ const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const entries = (Array.isArray(list.values) ? list.values : list.values ? [list.values] : []) as IDataObject[];
 	let custom: IDataObject;
 	try {
-		custom = customFieldValues(entries, op.kind === 'update', op.fields.map((f) => f.name));
+		custom = customFieldValues(entries, op.kind === 'update', op.fields.map((f) => f.name), ctx.getTimezone());
 	} catch (error) {
 		throw inputFailure(ctx.getNode(), error, { itemIndex });
 	}

@@ -273,6 +273,12 @@ describe('Vendor Projects field tables', () => {
 });
 
 describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
+	test('a date custom field given as a Date is the day it is in the workflow\'s time zone, not in UTC', () => {
+		const late = new Date('2026-03-06T02:30:00Z'); // 5 March, 18:30 in Los Angeles
+		expect(customFieldValues([{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }], false, [], 'America/Los_Angeles').cf_d).toBe('2026-03-05');
+		expect(customFieldValues([{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }], false, [], 'Asia/Kolkata').cf_d).toBe('2026-03-06');
+	});
+
 	const one = (type: string, value: unknown, extra: Record<string, unknown> = {}, isUpdate = false) =>
 		customFieldValues([{ apiName: 'cf_x', type, value: value as IDataObject, ...extra }], isUpdate, ['name']).cf_x;
 	const refused = (type: string, value: unknown, extra: Record<string, unknown> = {}) => {
