@@ -58,12 +58,12 @@ interface ResumeCase extends EventCase {
 	event: TriggerEvent;
 }
 
-/** Every event read in full, from the events tables, with its change (trigger-accounts.ts). */
-function eventsUnderTest(): ResumeCase[] {
+/** Every event read in full (or, `newest`, newest first), from the events tables, with its change (trigger-accounts.ts). */
+function eventsUnderTest(newest = false): ResumeCase[] {
 	const cases = eventCases('{org}', '{portal}');
 	return TRIGGERS.flatMap(([type, events]) =>
 		events
-			.filter((e) => e.strategy !== 'newest')
+			.filter((e) => (e.strategy === 'newest') === newest)
 			.flatMap((e) => {
 				const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value && !c.parameters.windowDays);
 				if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);
@@ -73,6 +73,7 @@ function eventsUnderTest(): ResumeCase[] {
 }
 
 const CASES = eventsUnderTest();
+const NEWEST = eventsUnderTest(true);
 
 function resetPacers(): void {
 	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
@@ -101,7 +102,7 @@ function changeOf(c: EventCase): (a: Account) => string {
 function listOf(c: ResumeCase): { tenant: Tenant; collection: string; idField: string; listed: (r: IDataObject) => boolean } {
 	const status = c.parameters.status as string | undefined;
 	const listed = (r: IDataObject) => status === undefined || r.status === status;
-	const collection = ({ estimateStatusChanged: 'estimates', invoiceStatusChanged: 'invoices', itemCreated: 'items', paymentRecorded: 'customerpayments', billCreated: 'bills', projectCreated: 'projects', projectUpdated: 'projects' } as Record<string, string>)[String(c.parameters.event)];
+	const collection = ({ estimateCreated: 'estimates', invoiceCreated: 'invoices', estimateStatusChanged: 'estimates', invoiceStatusChanged: 'invoices', itemCreated: 'items', paymentRecorded: 'customerpayments', billCreated: 'bills', projectCreated: 'projects', projectUpdated: 'projects' } as Record<string, string>)[String(c.parameters.event)];
 	if (!collection) throw new Error(`no collection for ${c.label}`);
 	return { tenant: c.parameters.portal_id ? account.portal : account.org, collection, idField: c.idField, listed };
 }
@@ -210,8 +211,54 @@ test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes
 	expect(budget.passPolls).toBeGreaterThan(1);
 	expect(budget.cost).toBeLessThan(20);
 	// n8n's log and Fetch Test Event say how many polls a full read takes
-	expect(info.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringMatching(/read its whole list in \d+ polls/));
+	expect(info.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringMatching(/took \d+ polls to read its list through/));
 	const test = await settle(pollOnce({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api], staticData: trigger.staticData(), mode: 'manual' }));
 	const cost = (test.items?.[0]?.[0]?.json as IDataObject | undefined)?._pollCost as IDataObject | undefined;
 	expect(cost).toMatchObject({ callsPerPoll: budget.cost, pollsPerPass: budget.passPolls, summary: expect.stringMatching(/A full read of the list takes \d+ polls/) });
+});
+
+test.each(NEWEST)('$label after a pause in which 12,000 records were made, a page every 3 s: the read goes on over several polls down to the cursor, each new record emitted once', async (c) => {
+	const made: string[] = [];
+	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
+	active.push(trigger);
+	const minute = async () => {
+		await jest.advanceTimersByTimeAsync(1_000);
+		const started = Date.now();
+		await settle(trigger.poll());
+		expect(Date.now() - started).toBeLessThanOrEqual(45_000);
+		await jest.advanceTimersByTimeAsync(Math.max(0, 60_000 - (Date.now() - started)));
+	};
+	await minute();
+	expect(trigger.emitted).toEqual([]);
+	// a pause of 30 minutes (the workflow's polls did not run), 12,000 records made in it, several in each second
+	const pausedAt = Date.now();
+	await jest.advanceTimersByTimeAsync(30 * 60_000);
+	for (let i = 0; i < 12_000; i++) {
+		const at = pausedAt + 1_000 + Math.floor((i * (29 * 60_000)) / 12_000);
+		made.push(c.change({ ...account, clock: { now: () => at } as Clock }));
+	}
+	const emittedNow = () => new Set(trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField]))));
+	let polls = 0;
+	await minute();
+	// the read stopped at its deadline, before the cursor
+	expect((stateOf(trigger).vendorPoll as IDataObject).pass).toBeDefined();
+	// more records made while the read goes on, and a record already emitted deleted now and then (the pages shift)
+	const { tenant, collection } = c.parameters.event === 'recordTrashed' ? { tenant: account.portal, collection: '' } : listOf(c);
+	while ((stateOf(trigger).vendorPoll as IDataObject).pass && polls < 20) {
+		made.push(c.change(account));
+		if (polls % 3 === 1 && collection) tenant.remove(collection, [...emittedNow()][0]);
+		if (polls % 3 === 1 && !collection) tenant.bin.delete(`tasks:${[...emittedNow()][0]}`);
+		await minute();
+		polls++;
+	}
+	expect(polls).toBeGreaterThan(1);
+	expect(polls).toBeLessThan(20);
+	expect((stateOf(trigger).vendorBudget as IDataObject).passPolls).toBeGreaterThan(1);
+	expect(info.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringMatching(/took \d+ polls to read its list through/));
+	await minute();
+	await minute();
+	const emitted = trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField])));
+	expect(emitted.length).toBe(new Set(emitted).size);
+	expect([...emitted].sort()).toEqual([...made].sort());
+	expect(trigger.errors).toEqual([]);
 });

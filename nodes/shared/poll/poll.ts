@@ -37,6 +37,13 @@
  *
  * Every call the service sees is counted against the daily budget (./meter.ts), and n8n's first
  * scheduled poll right after an activation poll that read the list is skipped without a call.
+ *
+ * One poll of a trigger runs at a time in this process (./overlap.ts: n8n's cron starts a poll at
+ * every tick, also while the last one runs), and every poll has a deadline (30 s, or a faster
+ * Poll Times' interval): no wait ends past it (`setPatience` with a time), and a read that reaches
+ * it goes on at the next poll (./strategies.ts). A transient failure at a scheduled poll fails it
+ * (n8n saves an error execution and runs the error workflow; the state is kept): truthful, where a
+ * warning in n8n's log would hide an outage from most users.
  */
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
@@ -180,10 +187,10 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	try {
 		const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
 		staticData[BUDGET_KEY] = budget as unknown as IDataObject;
-		// a read newest first cannot go on at the next poll: each page it reads gives it the deadline again
+		// a read that cannot go on at the next poll (an answer not sorted as asked: read to its end) is given the deadline again at each page
 		const progressed = () => {
 			mark.renew();
-			if (setup.event.strategy === 'newest') setPatience(ctx, patienceNow, Date.now() + deadlineMs);
+			if (src.meter.until === Infinity) setPatience(ctx, patienceNow, Date.now() + deadlineMs);
 		};
 		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation, until: began + deadlineMs, progressed, mark });
 	} finally {
@@ -335,7 +342,7 @@ function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
 		else delete budget.passPolls;
 		delete budget.passAtLeast;
 		if (pass.polls > 1 && (floor || before !== pass.polls)) {
-			ctx.logger.info(`${where} read its whole list in ${count(pass.polls)} polls: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`, meta);
+			ctx.logger.info(`${where} took ${count(pass.polls)} polls to read its list through: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`, meta);
 		}
 	} else if (before === undefined || floor) {
 		// no pass completed yet: at least the polls so far and one more

@@ -92,11 +92,17 @@ function stopNow(src: Source): Stop | undefined {
  * The pages of each read from `from` on, in order, each given to `onPage` as it is read. Before
  * every page but the poll's first (so that every poll goes on), the read stops once the poll's
  * deadline has passed or the day's calls are spent, and at a transient failure after a page of
- * this poll: it then returns where to go on and why. Undefined: every read reached its end. A
+ * this poll, unless `mayStop` says the read cannot go on later: it then returns where to go on and
+ * why. Undefined: every read reached its end, or `onPage` said the read is done (true). A
  * server that answers the same page whatever `page` asks ends the read when the same page has
  * come back more often in a row than pages were read (records created meanwhile push pages on).
  */
-export async function readPagesFrom(src: Source, from: PageAt, onPage: (entries: IDataObject[], at: PageAt) => void): Promise<{ at: PageAt; stop: Stop; error?: unknown } | undefined> {
+export async function readPagesFrom(
+	src: Source,
+	from: PageAt,
+	onPage: (entries: IDataObject[], at: PageAt, body: unknown) => boolean | void,
+	mayStop: () => boolean = () => true,
+): Promise<{ at: PageAt; stop: Stop; error?: unknown } | undefined> {
 	const size = pageSizeOf(src);
 	const paged = !!src.op.pagination && src.op.pagination !== 'none';
 	let readNow = 0;
@@ -106,16 +112,18 @@ export async function readPagesFrom(src: Source, from: PageAt, onPage: (entries:
 		let repeats = 0;
 		for (let page = index === from.read ? from.page : 1; ; page++) {
 			const at = { read: index, page };
-			const stop = readNow > 0 ? stopNow(src) : undefined;
+			const stop = readNow > 0 && mayStop() ? stopNow(src) : undefined;
 			if (stop) return { at, stop };
 			spendOne(src);
-			let body: unknown;
-			try {
-				({ body } = await vendorRequest(src.ctx, src.area, paged ? pageRequest(req, page, size) : req));
-			} catch (error) {
-				if (readNow > 0 && isTransientFailure(error)) return { at, stop: 'failure', error };
-				throw error;
+			const answer = await vendorRequest(src.ctx, src.area, paged ? pageRequest(req, page, size) : req).then(
+				(sent) => ({ body: sent.body }),
+				(error: unknown) => ({ error }),
+			);
+			if ('error' in answer) {
+				if (readNow > 0 && mayStop() && isTransientFailure(answer.error)) return { at, stop: 'failure', error: answer.error };
+				throw answer.error;
 			}
+			const body = answer.body;
 			readNow++;
 			src.meter.progressed?.();
 			const entries = answerRecords(src.ctx.getNode(), src.area, src.op, body);
@@ -126,7 +134,7 @@ export async function readPagesFrom(src: Source, from: PageAt, onPage: (entries:
 			}
 			repeats = 0;
 			seen.add(print);
-			onPage(entries, at);
+			if (onPage(entries, at, body) === true) return undefined;
 			if (!paged || entries.length === 0 || !hasMore(src.op, body, entries, size)) break;
 		}
 	}
@@ -173,7 +181,7 @@ export async function readBackward(src: Source, lastPages: number[]): Promise<ID
 	return out;
 }
 
-function missingTime(src: Source, record: IDataObject): NodeOperationError {
+export function missingTime(src: Source, record: IDataObject): NodeOperationError {
 	return new NodeOperationError(
 		src.ctx.getNode(),
 		`The ${src.event.resource} list answered a record without a readable "${src.event.timeField}" (key ${src.key(record)}), so new records cannot be told from old ones`,
@@ -219,6 +227,8 @@ export async function readNewest(src: Source, since: number, newestToo = false):
 			else out.push(record);
 		}
 		if (older && sorted) break;
+		// not sorted as asked: read to the end in this poll (it cannot go on at the next)
+		if (!sorted) src.meter.until = Infinity;
 	}
 	const floor = newestToo ? Math.min(max, since) : since;
 	return out.filter((r) => (src.time(r) as number) >= floor);

@@ -6,10 +6,11 @@
  *   time and the keys of the records seen at exactly that time (records sharing a
  *   timestamp are neither missed nor repeated). A poll that finds nothing new costs one
  *   call. If the answer is not in newest-first order (the server ignored the sort), the
- *   poll reads every page instead: slower, never wrong.
+ *   poll reads every page instead: slower, never wrong. A read after a long pause that does not
+ *   fit one poll goes on at the next (`newestFromCursor`).
  * - `scan`: for lists without a documented newest-first sort (items, payments, bills,
  *   projects) every page is read and the keys are compared with those remembered from the
- *   last poll. State: the keys of the records currently listed (records that disappear are
+ *   last poll (the last completed pass: a pass that does not fit one poll goes on at the next). State: the keys of the records currently listed (records that disappear are
  *   remembered a while, see below). Cost: ceil(records / page size); the baseline of a list
  *   without creation times twice that, less one, when it has more than one page.
  * - `changed`: like `scan`, remembering a short fingerprint of each record; emits the
@@ -28,7 +29,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollStrategy } from './event';
-import { chronological, fingerprint, happenedSince, readBackward, readNewest, readPagesFrom, timeOfDay, uniqueByKey } from './read';
+import { chronological, confirmsSort, fingerprint, happenedSince, missingTime, readBackward, readNewest, readPagesFrom, timeOfDay, uniqueByKey } from './read';
 import type { PageAt, Source, Stop } from './read';
 
 export interface PollState {
@@ -63,6 +64,9 @@ export interface Pass extends PageAt {
 	at: number;
 	/** Polls that have read in this pass so far. */
 	polls: number;
+	/** `newest`: the newest records read in this pass (the cursor once it is done) and the oldest read so far. */
+	top?: [number, string[]];
+	low?: [number, string[]];
 }
 
 export interface Outcome {
@@ -84,18 +88,83 @@ function newFrom(src: Source, records: IDataObject[], from: number): IDataObject
 	return from === -Infinity ? records : records.filter((r) => happenedSince(src, r, from));
 }
 
+/** Records at one time: the time and the keys read at it (`newest`: the newest and the oldest of a pass so far). */
+type AtTime = [number, string[]];
+
+/** `at` with `r` (at time `t`) taken in: the newer (`newer`) or the older of the two, keys at the same time joined. */
+function extend(at: AtTime, t: number, key: string, newer: boolean): AtTime {
+	if (t === at[0]) return at[1].includes(key) ? at : [t, [...at[1], key]];
+	return (newer ? t > at[0] : t < at[0]) ? [t, [key]] : at;
+}
+
+/**
+ * `newest` with a cursor: the list newest first down to the cursor's time. A read that reaches the
+ * poll's deadline (or what the day's budget leaves) before the cursor, while the answers are sorted
+ * newest first, keeps its progress (`pass`: the page to go on from, the newest records read, which
+ * become the cursor once the read reaches the old one, and the oldest read so far) and the next poll
+ * goes on there, a page back (a deletion meanwhile moves records up by as many places): a record
+ * newer than the oldest read so far, or at its time and read, was read by an earlier poll of the
+ * pass, and one made since the pass began is newer than its newest records, so the next pass reads
+ * it. An answer not sorted newest first is read to its end in one poll, as before.
+ */
+async function newestFromCursor(src: Source, stored: PollState, previous: PollState): Promise<Outcome> {
+	const prevT = previous.t ?? null;
+	const since = prevT ?? -Infinity;
+	const known = new Set(previous.keys ?? []);
+	const resumed = stored.pass?.reads === readsOf(src) ? stored.pass : undefined;
+	let top: AtTime = resumed?.top ?? [-Infinity, []];
+	let low: AtTime = resumed?.low ?? [Infinity, []];
+	const readBefore = new Set(low[1]);
+	const records: IDataObject[] = [];
+	let sorted = true;
+	let last = Infinity;
+	const stopped = await readPagesFrom(
+		src,
+		resumed ? { read: resumed.read, page: Math.max(1, resumed.page - 1) } : { read: 0, page: 1 },
+		(entries, _at, body) => {
+			if (!confirmsSort(src, body)) sorted = false;
+			let older = false;
+			for (const record of entries) {
+				const t = src.time(record);
+				if (t === undefined) throw missingTime(src, record);
+				if (t > last) sorted = false;
+				last = t;
+				if (t < since) older = true;
+				else if (!resumed || t < low[0] || (t === low[0] && !readBefore.has(src.key(record)))) records.push(record);
+			}
+			// not sorted as asked: read to the end in this poll (it cannot go on at the next)
+			if (!sorted) src.meter.until = Infinity;
+			return older && sorted;
+		},
+		() => sorted,
+	);
+	const read = uniqueByKey(src, records);
+	for (const r of read) {
+		top = extend(top, src.time(r) as number, src.key(r), true);
+		low = extend(low, src.time(r) as number, src.key(r), false);
+	}
+	const isOld = (r: IDataObject) => prevT !== null && src.time(r) === prevT && known.has(src.key(r));
+	const fresh = read.filter((r) => !isOld(r)).filter(src.matches);
+	const emitted = chronological(src, [...fresh].reverse());
+	if (stopped) {
+		const pass: Pass = { read: stopped.at.read, page: stopped.at.page, reads: readsOf(src), at: resumed?.at ?? src.serviceTime(), polls: (resumed?.polls ?? 0) + 1, top, low };
+		return { emitted, state: { ...baselineOf(stored), pass }, pass: { polls: pass.polls, done: false, stop: stopped.stop, error: stopped.error } };
+	}
+	const t = top[0] > -Infinity ? Math.max(top[0], prevT ?? -Infinity) : prevT;
+	const keys = t === top[0] ? [...top[1]] : [];
+	if (t !== null && t === prevT) keys.push(...known);
+	return { emitted, state: { t, keys: [...new Set(keys)] }, pass: { polls: (resumed?.polls ?? 0) + 1, done: true } };
+}
+
 const newest: Strategy = async (src, stored, from) => {
 	// pending since activation: a cursor at that time with nothing known at it
 	const previous = stored?.since !== undefined ? { ...stored, t: stored.since, keys: [] } : stored;
+	if (stored && previous) return await newestFromCursor(src, stored, previous);
 	// no state: down to `from`, and the newest records (the cursor) however old
-	const records = uniqueByKey(src, previous ? await readNewest(src, previous.t ?? -Infinity) : await readNewest(src, from, true));
-	const known = new Set(previous?.keys ?? []);
-	const isOld = (r: IDataObject) => previous?.t !== undefined && previous.t !== null && src.time(r) === previous.t && known.has(src.key(r));
-	const fresh = (previous ? records.filter((r) => !isOld(r)) : newFrom(src, records, from)).filter(src.matches);
-	const prevT = previous?.t ?? null;
-	const t = records.length ? records.reduce((max, r) => Math.max(max, src.time(r) as number), prevT ?? -Infinity) : prevT;
+	const records = uniqueByKey(src, await readNewest(src, from, true));
+	const fresh = newFrom(src, records, from).filter(src.matches);
+	const t = records.length ? records.reduce((max, r) => Math.max(max, src.time(r) as number), -Infinity) : null;
 	const keys = records.filter((r) => src.time(r) === t).map(src.key);
-	if (t !== null && t === prevT) keys.push(...known);
 	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
 };
 
@@ -124,8 +193,9 @@ export const GONE_MAX = 1000;
 
 /** The state kept while a pass goes on: the last completed pass's (the baseline), without its own pass. */
 function baselineOf(previous: PollState | undefined): Omit<PollState, 'sig'> {
-	if (!previous) return {};
-	const { sig: _sig, pass: _pass, ...kept } = previous;
+	const kept: Partial<PollState> = { ...previous };
+	delete kept.sig;
+	delete kept.pass;
 	return kept;
 }
 
