@@ -7,18 +7,20 @@
  * 30 s deadline), 503, or slowly (25 s an answer), a record made before every tick; then the
  * service answers again and two more ticks come. Each record is emitted exactly once, and the
  * cost the poll keeps (what spaces the polls and is logged) is never more than the calls of one
- * quiet poll: not its resends after a hold or a 5xx, nor another poll's calls.
+ * quiet poll: not its resends after a hold or a 5xx, nor another poll's calls. No poll takes more
+ * than 45 s (n8n's durable scheduler's poll timeout) of simulated time.
  *
  * Time: n8n's clock and timers are fake (test/tools/fake-timers.ts `useFakeClock`), and the
  * emulator's clock follows n8n's (a real-time Clock reads the faked `Date.now()`); the test moves
  * them half a second at a time, so holds, backoffs and the slow answers pass as simulated time.
  */
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType, IPollFunctions } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { isTransientFailure } from '../../nodes/shared/api/failures';
 import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
+import { markPoll } from '../../nodes/shared/poll/overlap';
 import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
@@ -162,12 +164,15 @@ test.each(CASES)('$event, polls every 10 s on one poll context while the service
 
 	const made: string[] = [];
 	const polls: Array<Promise<void>> = [];
+	/** How long each poll took, in simulated time. */
+	const took: number[] = [];
 	const tick = async () => {
 		await pass(1_000);
 		made.push(change(account));
 		await pass(1_000);
 		// n8n's cron does not wait for the last poll
-		polls.push(trigger.poll());
+		const started = Date.now();
+		polls.push(trigger.poll().finally(() => took.push(Date.now() - started)));
 		await pass(8_000);
 	};
 	env.em.faults.next(1_000_000, c.fault, (r) => r.area !== 'accounts');
@@ -185,7 +190,51 @@ test.each(CASES)('$event, polls every 10 s on one poll context while the service
 
 	const emitted = trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField])));
 	expect([...emitted].sort()).toEqual([...made].sort());
+	// no poll outlasts n8n's durable scheduler's poll timeout (45 s): none waits past its 30 s deadline
+	expect(Math.max(...took)).toBeLessThanOrEqual(45_000);
 	expect(budgetOf(trigger).cost).toBe(quiet);
 	// every failure was a transient one of the service's (an error execution each; the state kept)
 	for (const error of trigger.errors) expect([error.message, isTransientFailure(error)]).toEqual([error.message, true]);
+});
+
+describe('the mark of a running poll', () => {
+	const contextOf = (workflowId: string, nodeId: string) => ({ getNode: () => ({ id: nodeId, name: 'Trigger' }), getWorkflow: () => ({ id: workflowId, name: 'W' }) }) as unknown as IPollFunctions;
+
+	test('is one per workflow node (two poll contexts of it, as after a re-activation, share it), goes when released and lapses after its hold', () => {
+		const first = markPoll(contextOf('w1', 'n1'), 10_000);
+		expect(first).toBeDefined();
+		// another context of the same node: refused; another node or workflow: its own
+		expect(markPoll(contextOf('w1', 'n1'), 10_000)).toBeUndefined();
+		const other = markPoll(contextOf('w1', 'n2'), 10_000);
+		expect(other).toBeDefined();
+		other?.release();
+		first?.release();
+		const again = markPoll(contextOf('w1', 'n1'), 10_000);
+		expect(again).toBeDefined();
+		// a poll that never settles: its mark lapses once its hold has passed without a page read
+		jest.setSystemTime(Date.now() + 9_000);
+		again?.renew();
+		jest.setSystemTime(Date.now() + 9_000);
+		expect(markPoll(contextOf('w1', 'n1'), 10_000)).toBeUndefined();
+		jest.setSystemTime(Date.now() + 1_001);
+		const later = markPoll(contextOf('w1', 'n1'), 10_000);
+		expect(later).toBeDefined();
+		// the lapsed poll's release leaves the new mark alone
+		again?.release();
+		expect(markPoll(contextOf('w1', 'n1'), 10_000)).toBeUndefined();
+		later?.release();
+	});
+
+	test('a poll that fails releases it: after a refused poll (an error execution), the next tick polls', async () => {
+		const c = CASES.find((k) => k.event === 'Books: Invoice Created') as (typeof CASES)[number];
+		const trigger = await activate(c);
+		await pass(60_000);
+		env.em.faults.next(1, { kind: 'html', status: 400 }, (r) => r.area !== 'accounts');
+		env.em.clearRequests();
+		await trigger.poll();
+		expect(trigger.errors).toHaveLength(1);
+		await trigger.poll();
+		expect(env.apiRequests().map((r) => r.status)).toEqual([400, 200]);
+		expect(trigger.errors).toHaveLength(1);
+	});
 });
