@@ -1,0 +1,117 @@
+/**
+ * A context given a time no wait may pass (nodes/shared/api/patience.ts `setPatience(ctx, 'wait',
+ * until)`: a trigger's scheduled poll and its deadline), on a fake clock: a wait that ends before
+ * it is waited and the request sent again (and the resend counted apart, `callsResent`: a poll's
+ * cost leaves it out); a wait that would end past it (a 429's Retry-After, a 5xx's backoff, a key
+ * held by an earlier 429) is not waited: a transient failure at once; an answer that never comes
+ * is given no longer than what is left.
+ */
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { resetServerClocks } from '../../nodes/shared/api/clock';
+import { isTransientFailure } from '../../nodes/shared/api/failures';
+import { setPatience } from '../../nodes/shared/api/patience';
+import type { ApiRequest } from '../../nodes/shared/api/request';
+import { callsResent, callsSent, vendorRequest } from '../../nodes/shared/api/transport';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { useFakeClock } from '../tools/fake-timers';
+import { testContext } from './support';
+
+const BASE = 'https://api.wire.test';
+const GET: ApiRequest = { method: 'GET', path: '/items', qs: { organization_id: '1' }, headers: {} };
+
+type Answer = { statusCode: number; headers?: IDataObject; body?: string } | 'hang';
+
+/** n8n's request helper answering `answers` in order (the last repeats); every call recorded. */
+function answering(answers: Answer[]) {
+	const calls: Array<{ at: number; options: IHttpRequestOptions }> = [];
+	const httpRequest = async (options: IHttpRequestOptions) => {
+		calls.push({ at: Date.now(), options });
+		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
+		if (answer === 'hang') {
+			return await new Promise((_resolve, reject) => {
+				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true })));
+			});
+		}
+		return { statusCode: answer.statusCode, headers: { 'content-type': 'application/json', ...answer.headers }, body: Buffer.from(answer.body ?? '{"code":0,"items":[]}') };
+	};
+	return { calls, httpRequest };
+}
+
+async function onFakeClock<T>(work: Promise<T>, limitMs = 3_600_000): Promise<{ value?: T; error?: Error; elapsed: number }> {
+	const start = Date.now();
+	let outcome: { value?: T; error?: Error } | undefined;
+	work.then(
+		(value) => (outcome = { value }),
+		(error: Error) => (outcome = { error }),
+	);
+	for (let i = 0; i < 5 && !outcome; i++) await jest.advanceTimersByTimeAsync(0);
+	while (!outcome && Date.now() - start < limitMs) await jest.advanceTimersByTimeAsync(100);
+	return { ...outcome, elapsed: Date.now() - start };
+}
+
+const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({ statusCode, headers, body: JSON.stringify(body) });
+const OK = json(200, { code: 0, items: [] });
+
+beforeEach(() => {
+	useFakeClock();
+	resetServerClocks();
+});
+afterEach(async () => {
+	await jest.runOnlyPendingTimersAsync();
+	jest.useRealTimers();
+});
+
+test('a 429 whose Retry-After ends before the time is waited and sent again; the resend is counted apart', async () => {
+	const stub = answering([json(429, { code: 429 }, { 'retry-after': '10' }), OK]);
+	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-short' });
+	setPatience(ctx, 'wait', Date.now() + 30_000);
+	const { error, elapsed } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	expect(error).toBeUndefined();
+	expect(stub.calls).toHaveLength(2);
+	expect(elapsed).toBeGreaterThanOrEqual(10_000);
+	expect([callsSent(ctx), callsResent(ctx)]).toEqual([2, 1]);
+});
+
+test.each([
+	{ name: 'a 429 whose Retry-After (60 s) ends past the time', answers: [json(429, { code: 429 }, { 'retry-after': '60' }), OK], calls: 1 },
+	{ name: 'a 429 without Retry-After (the accounting areas: the minute)', answers: [json(429, { code: 429 }), OK], calls: 1 },
+	{ name: '503, retried while the backoff fits, not past the time', answers: [json(503, { code: 503 })], calls: 4, until: 5_000 },
+])('$name: a transient failure at once, not waited past the time', async ({ answers, calls, until = 30_000 }) => {
+	const stub = answering(answers);
+	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: `deadline-${calls}-${until}-${answers.length}` });
+	const end = Date.now() + until;
+	setPatience(ctx, 'wait', end);
+	const { error } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	expect(isTransientFailure(error)).toBe(true);
+	expect(Date.now()).toBeLessThanOrEqual(end);
+	expect(stub.calls.length).toBeLessThanOrEqual(calls);
+});
+
+test('a key held past the time by an earlier 429: no call, a transient failure at once; a context without a time waits it out', async () => {
+	const first = answering([json(429, { code: 429 }, { 'retry-after': '50' })]);
+	const a = testContext(BASE, { httpRequest: first.httpRequest, credentialId: 'deadline-held' });
+	setPatience(a.ctx, 'wait', Date.now() + 30_000);
+	expect(isTransientFailure((await onFakeClock(vendorRequest(a.ctx, booksArea, GET))).error)).toBe(true);
+	const second = answering([OK]);
+	const b = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'deadline-held' });
+	setPatience(b.ctx, 'wait', Date.now() + 30_000);
+	const held = await onFakeClock(vendorRequest(b.ctx, booksArea, GET));
+	expect(isTransientFailure(held.error)).toBe(true);
+	expect(held.elapsed).toBe(0);
+	expect(second.calls).toHaveLength(0);
+	const c = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'deadline-held' });
+	expect((await onFakeClock(vendorRequest(c.ctx, booksArea, GET))).error).toBeUndefined();
+	expect(second.calls).toHaveLength(1);
+});
+
+test('an answer that never comes is given no longer than what is left before the time', async () => {
+	const stub = answering(['hang']);
+	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-hang' });
+	const end = Date.now() + 12_000;
+	setPatience(ctx, 'wait', end);
+	const { error } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	expect(isTransientFailure(error)).toBe(true);
+	expect(stub.calls).toHaveLength(1);
+	expect(Date.now()).toBeLessThanOrEqual(end + 1_000);
+});
