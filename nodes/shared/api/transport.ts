@@ -237,7 +237,8 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 /** The request sent (and resent as the answers say) until it is done or fails. */
 async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions, payload: ReturnType<typeof payloadOf>): Promise<ApiResponse> {
 	const failFast = patience(ctx) === 'failFast';
-	const signer = await Signer.of(ctx, failFast, opts.itemIndex);
+	// a context with a deadline waits a token refresh no longer than one that may not wait
+	const signer = await Signer.of(ctx, failFast || waitsUntil(ctx) < Number.POSITIVE_INFINITY, opts.itemIndex);
 	const pacer = pacerOf(ctx, area, req, signer.credentials);
 	const run = readRunOptions(ctx);
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
