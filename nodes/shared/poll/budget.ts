@@ -23,7 +23,7 @@ export interface Meter {
 	/** Of them, the poll's own: without the resends after a wait (a 429's hold, a 5xx's retry), what one poll costs when the service answers. */
 	readonly own: number;
 	left: number;
-	/** Epoch ms: the poll's deadline; a read that can go on at the next poll (./pass.ts) stops at the first page past it. */
+	/** Epoch ms: the poll's deadline; a read that can go on at the next poll (./strategies.ts) stops at the first page past it. */
 	until: number;
 	/** Called after each page read (the poll is alive: ./overlap.ts). */
 	progressed?: () => void;

@@ -13,7 +13,7 @@
  * Each poll has a deadline (`pollDeadlineMs`): 30 s, under n8n's durable scheduler's poll
  * timeout (45 s by default, after which it abandons a poll and keeps nothing) and a one-minute
  * Poll Times; shorter when the Poll Times' interval is. No wait of a poll ends past it (api/
- * patience.ts), and a read of a whole list stops at it and goes on at the next poll (./pass.ts).
+ * patience.ts), and a read of a whole list stops at it and goes on at the next poll (./strategies.ts).
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
