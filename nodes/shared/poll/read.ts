@@ -141,22 +141,6 @@ export async function readPagesFrom(
 	return undefined;
 }
 
-/** Every record of every read, and the last page number asked of each read. */
-export async function readAllPages(src: Source): Promise<{ records: IDataObject[]; lastPages: number[] }> {
-	const records: IDataObject[] = [];
-	const lastPages = src.reads.map(() => 0);
-	for await (const { entries, page, read } of pages(src)) {
-		src.meter.progressed?.();
-		records.push(...entries);
-		lastPages[read] = Math.max(lastPages[read], page);
-	}
-	return { records, lastPages };
-}
-
-export async function readAll(src: Source): Promise<IDataObject[]> {
-	return (await readAllPages(src)).records;
-}
-
 /**
  * The pages of each read again, backward from the one before its last to page 1 (`lastPages`:
  * as a forward read found them). Page-number paging read forward cannot see a record that moves
