@@ -224,14 +224,13 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 		markSending(ctx, opts.itemIndex);
 		return replayed(slot.prior);
 	}
-	try {
-		const answer = await send(ctx, area, req, opts, payload);
-		slot?.keep({ kind: 'answered', answer: copyAnswer(answer) });
-		return answer;
-	} catch (error) {
+	const answer = await send(ctx, area, req, opts, payload).catch((error: unknown) => {
+		// a write of unknown outcome is kept as such: a later try fails again without sending
 		if (slot && error instanceof Error && isOutcomeUnknown(error)) slot.keep({ kind: 'unknown', error: copyError(error) });
 		throw error;
-	}
+	});
+	slot?.keep({ kind: 'answered', answer: copyAnswer(answer) });
+	return answer;
 }
 
 /** The request sent (and resent as the answers say) until it is done or fails. */
