@@ -271,6 +271,8 @@ export interface PollOptions {
 	staticData?: IDataObject;
 	mode?: 'manual' | 'trigger';
 	packageName?: string;
+	/** The workflow's settings (its time zone, ...). */
+	settings?: IWorkflowSettings;
 }
 
 export interface PollResult {
@@ -287,6 +289,8 @@ export interface SingleNodeOptions {
 	credentialTypes?: Array<new () => ICredentialType>;
 	staticData?: IDataObject;
 	packageName?: string;
+	/** The workflow's settings (its time zone, ...). */
+	settings?: IWorkflowSettings;
 }
 
 /** A one-node workflow with its node type and the additional data a context needs (also used by ./activation.ts). */
@@ -294,7 +298,7 @@ export function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
 	ensureHarnessSetup();
 	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
 	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
-	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {}, staticData: opts.staticData }, nodeTypes);
+	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {}, staticData: opts.staticData, settings: opts.settings }, nodeTypes);
 	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;
 	const executionId = String(++executionCounter);
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, {

@@ -61,9 +61,15 @@ function eventProperty(events: TriggerEvent[]): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		required: true,
-		options: events.map((e) => ({ name: e.name, value: e.value, description: e.ifWrong ? `${e.description}. ${e.ifWrong}` : e.description })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: events.map((e) => ({ name: e.name, value: e.value, description: eventDescription(e) })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: firstEvent,
 	};
+}
+
+/** What an event's option says: what it emits, what to check if a guess is wrong, and what Fetch Test Event shows when its records carry no time. */
+function eventDescription(e: TriggerEvent): string {
+	const sample = e.timeField ? undefined : 'Fetch Test Event shows the first matching record as the API lists it (these records carry no creation time)';
+	return [e.description, e.ifWrong, sample].filter(Boolean).join('. ');
 }
 
 /** The required fields of the events' lists: one property per field, shown for every event whose list needs it. */

@@ -79,13 +79,15 @@ const BUDGET_KEY = 'vendorBudget';
 
 function readTriggerValues(ctx: IPollFunctions, event: TriggerEvent, op: Operation): IDataObject {
 	const values: IDataObject = {};
+	// a date given as a moment (a DateTime, a Date) is the day it falls on in the workflow's time zone, as in the action nodes
+	const zone = ctx.getTimezone();
 	for (const field of requiredFields(op)) {
-		const value = fromUi(field, ctx.getNodeParameter(field.name, undefined, { extractValue: true }));
+		const value = fromUi(field, ctx.getNodeParameter(field.name, undefined, { extractValue: true }), undefined, { zone });
 		if (value !== undefined) values[field.name] = value as IDataObject;
 	}
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
 	for (const field of filterFields(event, op)) {
-		const value = fromUi(field, filters[field.name]);
+		const value = fromUi(field, filters[field.name], undefined, { zone });
 		if (value !== undefined) values[field.name] = value as IDataObject;
 	}
 	return values;
