@@ -30,7 +30,7 @@ import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
 import { admin, emulatorProcess, mostInOneWindow } from './support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 interface Recorded {
 	status: number;

@@ -19,15 +19,15 @@
  *   node build/bench/cpu-profile.js --summarize <file.cpuprofile> [items] [top]
  *     (a profile made here: its measured run, from the .window.json beside it; any other: whole)
  */
-import { spawnSync } from '../test/host/child_process';
-import fs from '../test/host/fs';
-import path from '../test/host/path';
+import { spawnSync } from '../host/child_process';
+import fs from '../host/fs';
+import path from '../host/path';
 
 import { fixture, requestsInFlightLimits, runPeer } from './peers';
 import type { PeerName } from './peers';
 import { setupHttpRequest } from './setup-http-request';
 import { admin, emulatorProcess } from './support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 const ROOT = path.resolve(module.path, '..', '..');
 const PROFILE_DIR = path.join(ROOT, '.cache', 'bench-profiles');

@@ -27,7 +27,7 @@ import { VendorInvoice } from '../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorInvoiceTrigger } from '../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjects } from '../nodes/VendorProjects/VendorProjects.node';
 import { VendorProjectsTrigger } from '../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import { console } from '../test/host/globals';
+import { console } from '../host/globals';
 
 const NODES: Array<new () => INodeType> = [
 	VendorBooks,

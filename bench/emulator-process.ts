@@ -5,7 +5,7 @@
  * disconnects. Options as JSON in argv[2] (EmulatorOptions, e.g. `{"latencyMs":20}`).
  */
 import { startEmulator } from '../emulator/server';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 async function main(): Promise<void> {
 	const em = await startEmulator(JSON.parse(process.argv[2] ?? '{}'));

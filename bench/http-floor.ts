@@ -9,12 +9,12 @@
  *
  *   npm run build:tools && node build/bench/http-floor.js [items] [latencyMs]     (default 1000 20)
  */
-import http from '../test/host/http';
+import http from '../host/http';
 
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { admin, emulatorProcess } from './support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 /** Keeps this thread busy for `ms` (a stand-in for the client's work per request). */
 function busy(ms: number): void {

@@ -14,7 +14,7 @@
  *   npm run build:tools && node --expose-gc build/bench/json-parse.js [rounds] [batches]     (default 500 9)
  */
 import { parseJson } from '../nodes/shared/api/json';
-import { console, globalThis, process } from '../test/host/globals';
+import { console, globalThis, process } from '../host/globals';
 import { median } from './support';
 
 const PAGE = 200;

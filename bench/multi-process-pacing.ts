@@ -26,8 +26,8 @@ import type { HarnessCredential } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
 import { admin, emulatorProcess, mostInOneWindow } from './support';
-import { fork } from '../test/host/child_process';
-import { console, process } from '../test/host/globals';
+import { fork } from '../host/child_process';
+import { console, process } from '../host/globals';
 
 interface Recorded {
 	status: number;

@@ -27,7 +27,7 @@ import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pa
 import type { RecordedRequest } from '../emulator/server';
 import { steps, WorkflowEnv } from '../test/workflows/support';
 import type { Step } from '../test/workflows/support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 import { mostInOneWindow } from './support';
 
 interface Scenario {

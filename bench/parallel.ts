@@ -17,7 +17,7 @@ import { runWorkflow } from '../test/harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
 import { admin, emulatorProcess } from './support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);

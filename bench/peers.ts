@@ -19,8 +19,8 @@ import { runWorkflow, UNPACED_PER_MINUTE } from '../test/harness';
 import type { HarnessCredential, HarnessWorkflow } from '../test/harness';
 import { loadHttpRequestNode } from './setup-http-request';
 import { admin } from './support';
-import { process, globalThis } from '../test/host/globals';
-import { createRequire } from '../test/host/module';
+import { process, globalThis } from '../host/globals';
+import { createRequire } from '../host/module';
 
 const CREDENTIAL = { id: 'bench-vendor', name: 'Vendor (emulator)' };
 

@@ -22,8 +22,8 @@
  *
  *   npm run build:tools && node --expose-gc build/bench/request-helpers.js [items] [repeats]     (default 1000 3)
  */
-import type { ChildProcess } from '../test/host/child_process';
-import type { Readable } from '../test/host/stream';
+import type { ChildProcess } from '../host/child_process';
+import type { Readable } from '../host/stream';
 import {
 	NodeConnectionTypes,
 	type IConnections,
@@ -41,7 +41,7 @@ import type { HarnessWorkflow } from '../test/harness';
 import { collectGarbage, fixture } from './peers';
 import type { Fixture } from './peers';
 import { admin, emulatorProcess, median } from './support';
-import { console, process, globalThis, setTimeout } from '../test/host/globals';
+import { console, process, globalThis, setTimeout } from '../host/globals';
 
 /** The options of the legacy `this.helpers.request` this bench measures (n8n-workflow's IRequestOptions, a name n8n's lint refuses as deprecated). */
 type RequestOptions = Exclude<Parameters<IExecuteFunctions['helpers']['request']>[0], string>;

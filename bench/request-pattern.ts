@@ -30,7 +30,7 @@ import { Limiter } from '../nodes/shared/api/limit';
 import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/shared/api/options';
 import { collectGarbage, fixture } from './peers';
 import { admin, emulatorProcess, median } from './support';
-import { console, process, setTimeout } from '../test/host/globals';
+import { console, process, setTimeout } from '../host/globals';
 
 type Pattern = (count: number, one: () => Promise<void>) => Promise<void>;
 

@@ -8,7 +8,7 @@
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { runWorkflow } from '../test/harness';
 import { chain, NODE_TYPES, WorkflowEnv } from '../test/workflows/support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 async function main(): Promise<void> {
 	const env = await new WorkflowEnv().start({ demo: true });

@@ -25,12 +25,12 @@
  *
  *   npm run build:tools && node build/bench/setup-http-request.js
  */
-import { execFileSync } from '../test/host/child_process';
-import fs from '../test/host/fs';
-import path from '../test/host/path';
+import { execFileSync } from '../host/child_process';
+import fs from '../host/fs';
+import path from '../host/path';
 
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 export const NODES_BASE_VERSION = process.env.BENCH_NODES_BASE_VERSION ?? '2.11.2';
 

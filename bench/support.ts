@@ -1,6 +1,6 @@
 /** Shared by the benchmarks that talk to the emulator in a process of its own. */
-import { fork, type ChildProcess } from '../test/host/child_process';
-import path from '../test/host/path';
+import { fork, type ChildProcess } from '../host/child_process';
+import path from '../host/path';
 import type { IDataObject } from 'n8n-workflow';
 
 /**

@@ -22,7 +22,7 @@ import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from '../emulator/clock';
 import { pollOnce } from '../test/harness';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 import { vendorNode, WorkflowEnv } from '../test/workflows/support';
 import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';
 

@@ -32,7 +32,7 @@ import type { RecordedRequest } from '../emulator/server';
 import { collectGarbage, CREATE_BODY, fixture, httpRequestNode, inFlightCounter, requestsInFlightLimits, runPeer } from './peers';
 import type { BenchOperation, Fixture, Measured, PeerName } from './peers';
 import { admin, emulatorProcess, median } from './support';
-import { console, process } from '../test/host/globals';
+import { console, process } from '../host/globals';
 
 /** What the emulator recorded of the first API request since the last clear. */
 async function firstRequest(url: string): Promise<RecordedRequest> {

@@ -2,7 +2,7 @@
  * The accounts server's request reading and answers: body parameters, Basic credentials,
  * JSON and HTML answers, the emulator's pages.
  */
-import type { IncomingMessage, ServerResponse } from '../test/host/http';
+import type { IncomingMessage, ServerResponse } from '../host/http';
 import { type Source, SOURCE_HEADER } from './rules/common';
 
 export function escapeHtml(s: string): string {

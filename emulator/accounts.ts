@@ -73,7 +73,7 @@
  * public names of the three are re-exported here.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from '../test/host/http';
+import type { IncomingMessage, ServerResponse } from '../host/http';
 import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, sendJson } from './accounts-http';
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
 import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';

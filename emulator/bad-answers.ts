@@ -4,8 +4,8 @@
  * through `writeHead` / `end`), and `endlessPages` (`EndlessPages`); `html` answers at once
  * (`htmlAnswer`).
  */
-import http from '../test/host/http';
-import zlib from '../test/host/zlib';
+import http from '../host/http';
+import zlib from '../host/zlib';
 import { endlessPage, type Fault, listOf } from './faults';
 import type { Pending } from './pending';
 import type { Route } from './routes';

@@ -5,7 +5,7 @@
  * Each answers the refusal, or nothing (or what it found) when the request passes; each
  * refusal names its source (rules/table-sources.ts).
  */
-import type http from '../test/host/http';
+import type http from '../host/http';
 import type { Area, Operation } from '../nodes/shared/tables/spec';
 import { locationOf, validateValues } from '../nodes/shared/tables/validate';
 import { type Accounts, parseVendorAuthorization, type TokenInfo } from './accounts';

@@ -1,4 +1,4 @@
-import { process } from '../test/host/globals';
+import { process } from '../host/globals';
 /** Command-line options of `npm run demo`. */
 
 /**

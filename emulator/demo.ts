@@ -6,8 +6,8 @@
  * `npm run demo -- --editor [options]` hands over to `npm run demo:editor` (a real n8n editor
  * with the package, the credential and the examples: scripts/real-n8n/demo-editor.js).
  */
-import { spawn } from '../test/host/child_process';
-import path from '../test/host/path';
+import { spawn } from '../host/child_process';
+import path from '../host/path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../test/workflows/support';
@@ -16,7 +16,7 @@ import { runWorkflow } from '../test/harness';
 import { Clock } from './clock';
 import { redirectUriOption } from './demo-options';
 import { startEmulator } from './server';
-import { console, process, setInterval } from '../test/host/globals';
+import { console, process, setInterval } from '../host/globals';
 
 const port = Number(process.env.DEMO_PORT ?? 8787);
 

@@ -3,7 +3,7 @@
  * fault that answers without processing, then hand it to the accounts server or to the API
  * pipeline (pipeline.ts), and send the answer as a bad-answer fault wants it.
  */
-import type http from '../test/host/http';
+import type http from '../host/http';
 import { admin, isAdminPath } from './admin';
 import { answer, captureAnswer, htmlAnswer } from './bad-answers';
 import type { Fault } from './faults';

@@ -2,8 +2,8 @@
  * The waits the server starts and `close()` must cut short: sleeps (latency, `hang` faults)
  * and `drip` answers (faults.ts), and whether the emulator is closing.
  */
-import type http from '../test/host/http';
-import { clearTimeout, setTimeout } from '../test/host/globals';
+import type http from '../host/http';
+import { clearTimeout, setTimeout } from '../host/globals';
 import type { Fault } from './faults';
 import { type Wire, without } from './wire';
 

@@ -3,7 +3,7 @@
  * checks of checks.ts in order, then the operation's rule (rules/*.ts, one file per area) or
  * the generic behaviour of its kind.
  */
-import type http from '../test/host/http';
+import type http from '../host/http';
 import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
 import type { TokenInfo } from './accounts';
 import { checkRate, checkScope, checkToken, resolveTenant, routeRefusal, shapeRefusal, validationRefusal } from './checks';

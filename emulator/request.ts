@@ -2,7 +2,7 @@
  * Reading a request: the body (JSON, form fields, multipart parts and files), the query's
  * first values and the headers in lower case.
  */
-import type http from '../test/host/http';
+import type http from '../host/http';
 import type { FilePart } from './rules/common';
 
 export interface MultipartPart {

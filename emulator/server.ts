@@ -71,8 +71,8 @@
  * - Data: a default organisation (600000001) and portal (7000000000001) exist in every
  *   region; `demo: true` seeds demo data into the US ones (demo-data.ts).
  */
-import http from '../test/host/http';
-import type { AddressInfo } from '../test/host/net';
+import http from '../host/http';
+import type { AddressInfo } from '../host/net';
 import { handleRequest } from './handler';
 import { EmulatorState } from './state';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, type Emulator, type EmulatorOptions } from './types';

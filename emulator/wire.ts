@@ -2,7 +2,7 @@
  * Replies as they go over the wire: a `Reply` rendered to status, headers and bytes, and
  * written with its `Content-Length`.
  */
-import type http from '../test/host/http';
+import type http from '../host/http';
 import type { Reply } from './rules/common';
 
 /** An answer as it goes over the wire: status, headers (without Content-Length) and body bytes. */

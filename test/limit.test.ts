@@ -5,7 +5,7 @@
  * wait through one listener on the execution's signal. No timings: turns are counted.
  */
 import { Limiter } from '../nodes/shared/api/limit';
-import { setTimeout } from './host/globals';
+import { setTimeout } from '../host/globals';
 
 /** A task that runs until `finish(i)`; records when each starts. */
 function tasks() {

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Area, Operation } from '../nodes/shared/tables/spec';
-import { process } from './host/globals';
+import { process } from '../host/globals';
 import type { Shift } from './tools/page-shift';
 
 type Facts = 'pageContext' | 'pageInfo' | 'perPage' | 'none';

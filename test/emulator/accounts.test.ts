@@ -1,5 +1,5 @@
-import http from '../host/http';
-import type { AddressInfo } from '../host/net';
+import http from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 import { request } from 'undici';
 import { Accounts, parseScopes, parseVendorAuthorization, scopeCovers } from '../../emulator/accounts';
 import type { ClientRegistration } from '../../emulator/accounts';

@@ -3,13 +3,13 @@
  * with a plain `node:http` client on what goes over the wire.
  * Run: npx jest test/emulator/bad-answers
  */
-import http from '../host/http';
-import zlib from '../host/zlib';
+import http from '../../host/http';
+import zlib from '../../host/zlib';
 import { Clock } from '../../emulator/clock';
 import { until } from '../tools/fake-timers';
 import { endlessId } from '../../emulator/faults';
 import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
-import { globalThis, setTimeout } from '../host/globals';
+import { globalThis, setTimeout } from '../../host/globals';
 
 let em: Emulator;
 let call: ReturnType<typeof apiClient>;

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from '../host/http';
-import type { AddressInfo } from '../host/net';
+import { createServer, type IncomingMessage, type Server } from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 
 import type { IConnections, INode } from 'n8n-workflow';
 

@@ -20,14 +20,14 @@
  * lock folder per release (`<version>.lock`, created atomically by mkdir) is held while
  * checking or installing; a lock whose owner process is gone is taken over.
  */
-import { execFile } from '../host/child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from '../host/fs';
-import { hostname } from '../host/os';
-import { join } from '../host/path';
+import { execFile } from '../../host/child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from '../../host/fs';
+import { hostname } from '../../host/os';
+import { join } from '../../host/path';
 
 import { PROJECT_ROOT } from '../packaging/n8n-install';
 import { packagesOf, type N8nRelease } from './releases';
-import { process, setTimeout } from '../host/globals';
+import { process, setTimeout } from '../../host/globals';
 
 /** `.cache/n8n-matrix` of the project. */
 export const MATRIX_CACHE = join(PROJECT_ROOT, '.cache', 'n8n-matrix');

@@ -32,9 +32,9 @@
  * One line per release sums it up on stdout at the end (release, n8n-core, n8n-workflow, zod,
  * Node, results). Needs `dist/` (`npm test` builds it before jest).
  */
-import { mkdtempSync, realpathSync, rmSync } from '../host/fs';
-import { tmpdir } from '../host/os';
-import { join, sep } from '../host/path';
+import { mkdtempSync, realpathSync, rmSync } from '../../host/fs';
+import { tmpdir } from '../../host/os';
+import { join, sep } from '../../host/path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -45,10 +45,10 @@ import { chain, connectedCredential, WorkflowEnv } from '../workflows/support';
 import { ensureReleaseInstalled, type ReleaseInstall } from './install';
 import { N8N_RELEASES as ALL_RELEASES, type N8nRelease } from './releases';
 import { datedByServiceClock } from '../workflows/trigger-service';
-import { execFileSync } from '../host/child_process';
+import { execFileSync } from '../../host/child_process';
 import { TargetProcess } from './target-process';
 import type { RunnerReady, RunnerRunResult } from './target-runner';
-import { process } from '../host/globals';
+import { process } from '../../host/globals';
 
 /** Installs may take minutes each on a cold cache (two at a time). */
 const INSTALL_TIMEOUT_MS = 30 * 60_000;

@@ -3,12 +3,12 @@
  * with one release's modules on NODE_PATH, waits for what it loaded, and sends it requests
  * over the IPC channel. Never blocks the event loop (the emulator runs in this process).
  */
-import { spawn, type ChildProcess } from '../host/child_process';
-import { join } from '../host/path';
+import { spawn, type ChildProcess } from '../../host/child_process';
+import { join } from '../../host/path';
 
 import type { HarnessCredential, HarnessWorkflow } from '../harness';
 import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError, TriggerActivation, TriggerState } from './target-runner';
-import { process, setTimeout, clearTimeout } from '../host/globals';
+import { process, setTimeout, clearTimeout } from '../../host/globals';
 
 const ENTRY = join(module.path, 'matrix-child.js');
 

@@ -19,10 +19,10 @@ import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { asClass, loadInstalledPackage, type ChildResult } from '../packaging/load-and-run';
 
 import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
-import { readFileSync } from '../host/fs';
-import { createRequire } from '../host/module';
-import { join, sep } from '../host/path';
-import { process } from '../host/globals';
+import { readFileSync } from '../../host/fs';
+import { createRequire } from '../../host/module';
+import { join, sep } from '../../host/path';
+import { process } from '../../host/globals';
 
 export interface PacingRule {
 	limit: number;

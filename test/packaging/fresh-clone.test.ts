@@ -8,11 +8,11 @@
  * skipped and the summary says so in one line.
  * Run: npx jest test/packaging/fresh-clone
  */
-import { execFileSync, spawnSync } from '../host/child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from '../host/fs';
-import { process } from '../host/globals';
-import { tmpdir } from '../host/os';
-import { dirname, join, relative } from '../host/path';
+import { execFileSync, spawnSync } from '../../host/child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from '../../host/fs';
+import { process } from '../../host/globals';
+import { tmpdir } from '../../host/os';
+import { dirname, join, relative } from '../../host/path';
 
 const ROOT = join(module.path, '..', '..');
 /** One folder per checkout, the same on every run (so jest's transform cache stays warm); removed at the end. */

@@ -16,12 +16,12 @@ import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWo
 
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { ICredentialType, IDataObject, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
-import { readFileSync } from '../host/fs';
-import { createRequire } from '../host/module';
-import { join, resolve, sep } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { createRequire } from '../../host/module';
+import { join, resolve, sep } from '../../host/path';
 
 import { RESULT_MARKER } from './n8n-install';
-import { process } from '../host/globals';
+import { process } from '../../host/globals';
 
 export interface ChildInput {
 	/** `<user folder>/.n8n/nodes/node_modules/<package>`. */

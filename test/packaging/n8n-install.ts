@@ -14,11 +14,11 @@
  * has no dependencies, so nothing needs fetching; a dependency added by mistake fails here
  * instead of being downloaded).
  */
-import { execFile } from '../host/child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '../host/fs';
-import { join } from '../host/path';
-import { promisify } from '../host/util';
-import { process } from '../host/globals';
+import { execFile } from '../../host/child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '../../host/fs';
+import { join } from '../../host/path';
+import { promisify } from '../../host/util';
+import { process } from '../../host/globals';
 
 const run = promisify(execFile);
 

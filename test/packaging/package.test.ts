@@ -8,15 +8,15 @@
  *
  * Needs `dist/` (`npm test` builds it before jest). No network: npm runs offline with a private cache.
  */
-import { spawn } from '../host/child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../host/fs';
-import { tmpdir } from '../host/os';
-import { basename, join, relative, sep } from '../host/path';
+import { spawn } from '../../host/child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../../host/fs';
+import { tmpdir } from '../../host/os';
+import { basename, join, relative, sep } from '../../host/path';
 
 import { apiCall, byId, chain, WorkflowEnv } from '../workflows/support';
 import type { ChildInput, ChildResult, LoadedNode } from './load-and-run';
 import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson, RESULT_MARKER, type Installed } from './n8n-install';
-import { process } from '../host/globals';
+import { process } from '../../host/globals';
 
 const CHILD = join(module.path, 'n8n-child.js');
 /** What n8n's community lint allows published code to import (crypto is a built-in, not a module file). */

@@ -7,8 +7,8 @@
  * Run: npx jest test/packaging/quiet-build
  */
 import { quiet } from '../../scripts/quiet-output';
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 
 const ROOT = join(module.path, '..', '..');
 const ESC = '\u001b';

@@ -8,11 +8,11 @@
  *
  * Needs `dist/` (`npm test` builds it before jest). No network: npm runs offline with a private cache.
  */
-import { execFile } from '../host/child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../host/fs';
-import { tmpdir } from '../host/os';
-import { basename, join, sep } from '../host/path';
-import { promisify } from '../host/util';
+import { execFile } from '../../host/child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../../host/fs';
+import { tmpdir } from '../../host/os';
+import { basename, join, sep } from '../../host/path';
+import { promisify } from '../../host/util';
 
 import { assertDistBuilt, N8N_NPM_INSTALL_ARGS, npmEnv, packProject, PROJECT_ROOT, readPackageJson } from './n8n-install';
 

@@ -6,10 +6,10 @@
  */
 import { parse } from 'yaml';
 
-import { spawnSync } from '../host/child_process';
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
-import { process } from '../host/globals';
+import { spawnSync } from '../../host/child_process';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
+import { process } from '../../host/globals';
 
 const ROOT = join(module.path, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -2,8 +2,8 @@
  * The README's Compatibility table lists exactly the releases the version matrix runs on
  * (test/matrix/releases.ts), with the n8n-core, n8n-workflow and zod each ships.
  */
-import { readdirSync, readFileSync, statSync } from '../host/fs';
-import { join } from '../host/path';
+import { readdirSync, readFileSync, statSync } from '../../host/fs';
+import { join } from '../../host/path';
 
 import { N8N_RELEASES } from '../matrix/releases';
 

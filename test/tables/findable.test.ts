@@ -6,8 +6,8 @@
  * - articles read right ("an item", "a project");
  * - every docs link (codex, credential) lands on a heading of the README.
  */
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';

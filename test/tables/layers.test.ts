@@ -13,8 +13,8 @@
  *   root      nodes/shared/node.ts   the composition root: assembles the node classes
  *   node      nodes/<Node>/*.ts      the node files, their specials and events
  */
-import { readdirSync, readFileSync, statSync } from '../host/fs';
-import { dirname, join, relative, resolve } from '../host/path';
+import { readdirSync, readFileSync, statSync } from '../../host/fs';
+import { dirname, join, relative, resolve } from '../../host/path';
 
 const ROOT = resolve(module.path, '../..');
 

@@ -8,11 +8,11 @@
  *   that the installed @n8n/eslint-plugin-community-nodes lacks (HAND_WRITTEN_RULES), each found.
  * And the package as it is passes.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from '../host/fs';
-import { tmpdir } from '../host/os';
-import { join } from '../host/path';
-import { spawnSync } from '../host/child_process';
-import { process } from '../host/globals';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from '../../host/fs';
+import { tmpdir } from '../../host/os';
+import { join } from '../../host/path';
+import { spawnSync } from '../../host/child_process';
+import { process } from '../../host/globals';
 
 const ROOT = join(module.path, '..', '..');
 /** One lint run loads every node and lints eleven generated classes: some seconds, more on a busy machine. */

@@ -3,8 +3,8 @@
  * trigger events the nodes offer, it has the sections a community package's README is
  * expected to have, and nothing in it points outside the repository.
  */
-import { existsSync, readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { existsSync, readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { NODE_TYPES } from '../workflows/support';

@@ -15,8 +15,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import ts from 'typescript';
 
-import { readdirSync, readFileSync, statSync } from '../host/fs';
-import { join } from '../host/path';
+import { readdirSync, readFileSync, statSync } from '../../host/fs';
+import { join } from '../../host/path';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';

@@ -19,8 +19,8 @@
  * `serviceClock`, when set, is the service's clock: every answer (forwarded or made up) then
  * carries a `Date` header of that time, as a server whose clock is off from n8n's would send.
  */
-import * as http from '../host/http';
-import type { AddressInfo } from '../host/net';
+import * as http from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 
 /** An answer the proxy gives itself. */
 export interface MadeAnswer {

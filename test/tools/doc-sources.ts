@@ -15,8 +15,8 @@
  * still runs: the form of every source (`sourceProblems(s, { documents: false })`) and the
  * guesses against docs/ASSUMPTIONS.md, which is in the repository.
  */
-import { existsSync, readdirSync, readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { existsSync, readdirSync, readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 
 const ROOT = join(module.path, '..', '..');
 /** Where the API reference is looked for: `../shared/api` beside the repository. */

@@ -1,4 +1,4 @@
-import { setImmediate } from '../host/globals';
+import { setImmediate } from '../../host/globals';
 /**
  * For tests that must decide when the emulator's waits are over instead of waiting for them: its
  * latency and `hang` faults (and the harness's `timeoutMs` stop) are `setTimeout` timers of the

@@ -4,7 +4,7 @@
  * time a request arrived, on that clock) without waiting, whatever the machine's speed.
  */
 import * as wait from '../../nodes/shared/api/wait';
-import { setImmediate } from '../host/globals';
+import { setImmediate } from '../../host/globals';
 
 /**
  * The package's waits (retry backoff, 429 holds, pacing) pass at once and move a virtual clock

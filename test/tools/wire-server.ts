@@ -5,8 +5,8 @@
  * redirect (a request arrived here), what it carried there (an Authorization header, a body, a
  * secret), and whether this server's answer was taken as the API's (the marker in an output).
  */
-import * as http from '../host/http';
-import type { AddressInfo } from '../host/net';
+import * as http from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 
 /** The text every answer of the wire server carries: found in an output, it was taken as the API's answer. */
 export const ELSEWHERE_MARKER = 'answered-by-another-host';

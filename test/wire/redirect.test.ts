@@ -12,8 +12,8 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { isOutcomeUnknown, isTransientFailure } from '../../nodes/shared/api/failures';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import { booksArea } from '../../nodes/VendorBooks/tables';
-import * as http from '../host/http';
-import type { AddressInfo } from '../host/net';
+import * as http from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 import { startWireServer, type WireServer } from '../tools/wire-server';
 import { n8nHttpRequest, testContext, SIGNING_VALUE } from './support';
 

@@ -31,7 +31,7 @@ import { checkValues } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../../emulator/demo-data';
 import { binaryItem, runWorkflow } from '../harness';
 import type { RunResult } from '../harness';
-import { setImmediate } from '../host/globals';
+import { setImmediate } from '../../host/globals';
 import { jsonAnswer } from '../tools/answer-proxy';
 import type { MadeAnswer, ProxiedRequest, ProxyAction, ProxyRecord } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';

@@ -6,8 +6,8 @@
  * the API's own keys, `email_errors_info`, aside). The item mark, ` [item X]`, is checked end to
  * end by the workflow tests (every item's error ends with it).
  */
-import { readdirSync, readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readdirSync, readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 
 import { withItemMark } from '../../nodes/shared/run/calls';
 

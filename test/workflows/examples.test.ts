@@ -4,8 +4,8 @@
  * poll of the trigger node in the file (pinned on that node, as n8n hands a poll's items
  * to the run), and n8n's Schedule Trigger is the harness stand-in of the same type.
  */
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';

@@ -6,8 +6,8 @@
  * the documents show are offered, inferred rules and operations say so in the UI, guessed
  * paging does not trust a missing page_context, and server texts never show a token.
  */
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 
 import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 

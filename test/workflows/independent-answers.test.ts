@@ -6,8 +6,8 @@
  * no secret in any output or error. Every answer here is made by the answer proxy in front of the
  * emulator (raw JSON text written by hand where numbers matter); the workflows run on n8n's engine.
  */
-import * as http from '../host/http';
-import type { AddressInfo } from '../host/net';
+import * as http from '../../host/http';
+import type { AddressInfo } from '../../host/net';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { MadeAnswer, ProxiedRequest, ProxyRecord, ProxyRule } from '../tools/answer-proxy';

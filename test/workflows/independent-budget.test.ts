@@ -21,7 +21,7 @@ import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
 import { Container } from '../harness/setup';
 import * as wait from '../../nodes/shared/api/wait';
-import { setImmediate } from '../host/globals';
+import { setImmediate } from '../../host/globals';
 import { byId, json, PolledTrigger, useWorkflowEnv } from './support';
 import type { RunResult } from '../harness';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';

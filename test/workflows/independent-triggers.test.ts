@@ -17,7 +17,7 @@ import { Clock } from '../../emulator/clock';
 import { timestamp, timestampMs } from '../../emulator/rules/common';
 import type { Tenant } from '../../emulator/store';
 import type { AnswerProxy, ProxiedRequest, ProxyRecord } from '../tools/answer-proxy';
-import { setTimeout } from '../host/globals';
+import { setTimeout } from '../../host/globals';
 import { useDatedTriggerEnv } from './trigger-service';
 import { PolledTrigger, WorkflowEnv } from './support';
 

@@ -11,7 +11,7 @@ import { DEMO } from '../../emulator/demo-data';
 import { useFakeClock } from '../tools/fake-timers';
 import type { Fault } from '../../emulator/faults';
 import { byId, expectNoError, useWorkflowEnv } from './support';
-import { setImmediate } from '../host/globals';
+import { setImmediate } from '../../host/globals';
 
 const env = useWorkflowEnv({ demo: true });
 const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });

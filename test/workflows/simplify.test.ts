@@ -2,8 +2,8 @@
  * Simplify on Get and Get Many: the fields listed in the resource's table instead of the
  * whole record; off by default for the node, on by default for its AI-tool variant.
  */
-import { readFileSync } from '../host/fs';
-import { join } from '../host/path';
+import { readFileSync } from '../../host/fs';
+import { join } from '../../host/path';
 import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 

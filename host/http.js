@@ -1,4 +1,4 @@
-// The host's node:http for the tests, the benchmarks and the demo (see globals.js for why).
+// The host's node:http for the tests, the emulator, the benchmarks and the demo (see globals.js for why).
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {import('node:http').Server} Server */

@@ -1,0 +1,2 @@
+// The host's node:path for the tests, the emulator, the benchmarks and the demo (see globals.js for why).
+module.exports = require('node:path');

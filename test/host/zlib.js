@@ -1,2 +1,0 @@
-// The host's node:zlib for the tests, the benchmarks and the demo (see globals.js for why).
-module.exports = require('node:zlib');
