@@ -3,7 +3,7 @@
  * JSON and HTML answers, the emulator's pages.
  */
 import type { IncomingMessage, ServerResponse } from '../host/http';
-import { type Source, SOURCE_HEADER } from './rules/common';
+import { type Source, SOURCE_HEADER } from './source';
 
 export function escapeHtml(s: string): string {
 	return s

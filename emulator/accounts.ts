@@ -78,7 +78,7 @@ import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, 
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
 import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';
 import type { Clock } from './clock';
-import { type Source, SOURCE_HEADER } from './rules/common';
+import { type Source, SOURCE_HEADER } from './source';
 
 export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
 export { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo } from './accounts-tokens';

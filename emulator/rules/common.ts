@@ -43,7 +43,10 @@ import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
 import type { Problem } from '../../nodes/shared/tables/validate';
 import type { TokenInfo } from '../accounts';
 import type { Clock } from '../clock';
+import { type Source, SOURCE_HEADER } from '../source';
 import type { Rec, Store, Tenant } from '../store';
+
+export { type Source, SOURCE_HEADER } from '../source';
 
 export const CODE = {
 	ok: 0,
@@ -97,14 +100,6 @@ export interface Reply {
 	/** Where a refusal comes from (set by `refuse`; also sent as the `X-Emulator-Source` header). */
 	source?: Source;
 }
-
-/**
- * Where a refusal comes from: `doc 00N, <section heading>: "<words of the document>"`, or
- * `guess: <words of a docs/ASSUMPTIONS.md bullet>`. ASCII only (it travels as a header).
- */
-export type Source = `doc 00${'0' | '1' | '2'}, ${string}` | `guess: ${string}`;
-
-export const SOURCE_HEADER = 'X-Emulator-Source';
 
 export interface Rule {
 	/** Runs before the table validation (for documented errors that win over it, e.g. 3004). */
