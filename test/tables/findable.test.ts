@@ -13,17 +13,8 @@ import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Area } from '../../nodes/shared/tables/spec';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { billingArea } from '../../nodes/VendorBilling/tables';
-import { booksArea } from '../../nodes/VendorBooks/tables';
-import { inventoryArea } from '../../nodes/VendorInventory/tables';
-import { invoiceArea } from '../../nodes/VendorInvoice/tables';
-import { projectsArea } from '../../nodes/VendorProjects/tables';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
 import { NODE_TYPES } from '../workflows/support';
+import { TRIGGER_TABLES as TRIGGERS } from '../tools/trigger-tables';
 
 const ROOT = join(module.path, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -64,13 +55,7 @@ const options = (description: INodeTypeDescription, name: string) =>
 	description.properties.filter((p) => p.name === name).flatMap((p) => (p.options ?? []) as INodePropertyOptions[]);
 
 /** The areas and event tables behind each trigger, to name the resource each event watches. */
-const TRIGGER_TABLES: Record<string, [Area, TriggerEvent[]]> = {
-	vendorBooksTrigger: [booksArea, booksEvents],
-	vendorInvoiceTrigger: [invoiceArea, invoiceEvents],
-	vendorProjectsTrigger: [projectsArea, projectsEvents],
-	vendorBillingTrigger: [billingArea, billingEvents],
-	vendorInventoryTrigger: [inventoryArea, inventoryEvents],
-};
+const TRIGGER_TABLES: Record<string, [Area, TriggerEvent[]]> = Object.fromEntries(TRIGGERS.map((t) => [t.name, [t.area, t.events]]));
 
 /** What each node must be found by: its resources (each part of a name such as "A / B"), and for a trigger its events and the resources they watch. */
 function ownWords(node: Node): string[] {

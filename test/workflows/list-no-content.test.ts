@@ -12,20 +12,9 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeType } 
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
-import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import { searchMethodName } from '../../nodes/shared/tables/naming';
 import { ORGANIZATION } from '../../nodes/shared/tables/organizations';
 import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
@@ -37,6 +26,7 @@ import type { MadeAnswer, ProxiedRequest, ProxyAction } from '../tools/answer-pr
 import { valuesOf as demoValues } from '../tools/demo-values';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { ACTION_AREAS, NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
+import { triggerEvents } from '../tools/trigger-tables';
 import type { TableOperation } from '../tools/table-inputs';
 import { byId, NODE_TYPES, PolledTrigger } from './support';
 
@@ -167,20 +157,7 @@ describe.each(NO_CONTENT)('%s', (_name, answer) => {
 
 // ---------------------------------------------------------------- every trigger event's list read
 
-const TRIGGERS: Array<[new () => INodeType, Area, TriggerEvent[]]> = [
-	[VendorBooksTrigger, ACTION_AREAS[0], booksEvents],
-	[VendorProjectsTrigger, ACTION_AREAS[1], projectsEvents],
-	[VendorInvoiceTrigger, ACTION_AREAS[2], invoiceEvents],
-	[VendorBillingTrigger, ACTION_AREAS[3], billingEvents],
-	[VendorInventoryTrigger, ACTION_AREAS[4], inventoryEvents],
-];
-
-const EVENTS = TRIGGERS.flatMap(([type, area, events]) =>
-	events.map((event) => {
-		const list = area.resources.find((r) => r.value === event.resource)?.operations.find((o) => o.value === event.operation) as Operation;
-		return [`${area.name} Trigger: ${event.name}`, type, area, event, list] as const;
-	}),
-);
+const EVENTS = triggerEvents().map((c) => [`${c.area.name} Trigger: ${c.event.name}`, c.type, c.area, c.event, c.list] as const);
 
 describe.each(NO_CONTENT)('%s', (_name, answer) => {
 	test.each(EVENTS)('%s, every list read answered so: Fetch Test Event, the first poll and the next emit nothing, and none fails', async (_id, type, area, event, list) => {

@@ -8,24 +8,14 @@
  * oldest listed first and two sharing the newest time after it, and the test event must be the
  * record the rule names.
  */
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { jsonAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
-import { ACTION_AREAS } from '../tools/table-inputs';
+import { triggerEvents } from '../tools/trigger-tables';
 import { byId, PolledTrigger } from './support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
@@ -34,21 +24,7 @@ const env = ctx.env;
 beforeAll(() => setPacingRule(RULE));
 afterAll(() => setPacingRule(DOCUMENTED_RULE));
 
-const TRIGGERS: Array<[new () => INodeType, Area, TriggerEvent[]]> = [
-	[VendorBooksTrigger, ACTION_AREAS[0], booksEvents],
-	[VendorProjectsTrigger, ACTION_AREAS[1], projectsEvents],
-	[VendorInvoiceTrigger, ACTION_AREAS[2], invoiceEvents],
-	[VendorBillingTrigger, ACTION_AREAS[3], billingEvents],
-	[VendorInventoryTrigger, ACTION_AREAS[4], inventoryEvents],
-];
-
-const EVENTS = TRIGGERS.flatMap(([type, area, events]) =>
-	events.map((event) => {
-		const resource = area.resources.find((r) => r.value === event.resource);
-		const list = resource?.operations.find((o) => o.value === event.operation) as Operation;
-		return [`${area.name} Trigger: ${event.name}`, type, area, event, list, resource?.idField ?? 'id'] as const;
-	}),
-);
+const EVENTS = triggerEvents().map((c) => [`${c.area.name} Trigger: ${c.event.name}`, c.type, c.area, c.event, c.list, c.resource.idField ?? 'id'] as const);
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -5,25 +5,10 @@
  * trigger event, read by Fetch Test Event (one call) in a Los Angeles workflow.
  * Run: npx jest test/workflows/trigger-dates
  */
-import type { INodeType } from 'n8n-workflow';
-
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { filterFields } from '../../nodes/shared/poll/description';
-import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { findOperation } from '../../nodes/shared/run/reader';
-import type { Area } from '../../nodes/shared/tables/spec';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { pollOnce } from '../harness';
-import { ACTION_AREAS } from '../tools/table-inputs';
+import { triggerEvents } from '../tools/trigger-tables';
 import { byId, useWorkflowEnv, vendorNode } from './support';
 
 const env = useWorkflowEnv({ demo: true });
@@ -35,19 +20,10 @@ const MOMENTS: Array<[string, string]> = [
 	['ISO text with an offset', '2026-03-05T18:30:00-08:00'],
 ];
 
-const TRIGGERS: Array<[new () => INodeType, Area, TriggerEvent[]]> = [
-	[VendorBooksTrigger, ACTION_AREAS[0], booksEvents],
-	[VendorProjectsTrigger, ACTION_AREAS[1], projectsEvents],
-	[VendorInvoiceTrigger, ACTION_AREAS[2], invoiceEvents],
-	[VendorBillingTrigger, ACTION_AREAS[3], billingEvents],
-	[VendorInventoryTrigger, ACTION_AREAS[4], inventoryEvents],
-];
-const CASES = TRIGGERS.flatMap(([type, area, events]) =>
-	events.flatMap((event) =>
-		filterFields(event, findOperation(area, event.resource, event.operation).op)
-			.filter((f) => f.type === 'date')
-			.flatMap((field) => MOMENTS.map(([how, value]) => [`${area.value} ${event.value} ${field.name}`, how, type, area, event, field.name, value] as const)),
-	),
+const CASES = triggerEvents().flatMap(({ type, area, event, list }) =>
+	filterFields(event, list)
+		.filter((f) => f.type === 'date')
+		.flatMap((field) => MOMENTS.map(([how, value]) => [`${area.value} ${event.value} ${field.name}`, how, type, area, event, field.name, value] as const)),
 );
 
 test('there are date filters to check', () => expect(CASES.length).toBeGreaterThan(0));

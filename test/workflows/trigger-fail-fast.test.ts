@@ -15,22 +15,12 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
-import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { Container } from '../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
+import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { byId, vendorNode, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
@@ -43,13 +33,6 @@ const DEADLINE_MS = 30_000;
 const GIVE_UP_MS = 5 * 60_000;
 
 /** Every event of every trigger node, from the events tables, with the parameters a user must give. */
-const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
-	[VendorBooksTrigger, booksEvents],
-	[VendorInvoiceTrigger, invoiceEvents],
-	[VendorProjectsTrigger, projectsEvents],
-	[VendorBillingTrigger, billingEvents],
-	[VendorInventoryTrigger, inventoryEvents],
-];
 
 interface EventUnderTest {
 	trigger: string;
@@ -59,7 +42,7 @@ interface EventUnderTest {
 }
 
 function eventsUnderTest(): EventUnderTest[] {
-	return TRIGGERS.flatMap(([type, events]) => {
+	return TRIGGER_TABLES.flatMap(({ type, events }) => {
 		const description = new type().description;
 		const takes = (name: string) => description.properties.some((p) => p.name === name);
 		return events.flatMap((e) => {

@@ -14,28 +14,18 @@
  * emulator's clock follows n8n's (a real-time Clock reads the faked `Date.now()`); the test moves
  * them half a second at a time, so holds, backoffs and the slow answers pass as simulated time.
  */
-import type { IDataObject, INodeType, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { isTransientFailure } from '../../nodes/shared/api/failures';
 import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
-import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import { markPoll } from '../../nodes/shared/poll/overlap';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
 import { timestampMs } from '../../emulator/rules/common';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
+import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
 
@@ -44,18 +34,11 @@ const env = new WorkflowEnv();
 const clock = new Clock({ realTime: true });
 let account: Account;
 
-const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
-	[VendorBooksTrigger, booksEvents],
-	[VendorInvoiceTrigger, invoiceEvents],
-	[VendorProjectsTrigger, projectsEvents],
-	[VendorBillingTrigger, billingEvents],
-	[VendorInventoryTrigger, inventoryEvents],
-];
 
 /** Every event of every trigger node, from the events tables, with its change (trigger-accounts.ts); an event without one fails here. */
 function eventsUnderTest(): Array<EventCase & { event: string }> {
 	const cases = eventCases('{org}', '{portal}');
-	return TRIGGERS.flatMap(([type, events]) =>
+	return TRIGGER_TABLES.flatMap(({ type, events }) =>
 		events.flatMap((e) => {
 			const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value);
 			if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);

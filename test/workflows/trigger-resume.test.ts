@@ -15,21 +15,11 @@
  * process, so a poll's deadline passes as simulated time.
  */
 import { Logger } from '@n8n/backend-common';
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { booksEvents } from '../../nodes/VendorBooksTrigger/events';
-import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
-import { inventoryEvents } from '../../nodes/VendorInventoryTrigger/events';
-import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
-import { invoiceEvents } from '../../nodes/VendorInvoiceTrigger/events';
-import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
-import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
-import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
-import { billingEvents } from '../../nodes/VendorBillingTrigger/events';
-import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';
 import { Clock } from '../../emulator/clock';
 import { timestampMs } from '../../emulator/rules/common';
 import type { Tenant } from '../../emulator/store';
@@ -37,6 +27,7 @@ import { pollOnce } from '../harness';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { Container } from '../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
+import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
 
@@ -46,13 +37,6 @@ const clock = new Clock({ realTime: true });
 let account: Account;
 const info = jest.spyOn(Container.get(Logger), 'info');
 
-const TRIGGERS: Array<[new () => INodeType, TriggerEvent[]]> = [
-	[VendorBooksTrigger, booksEvents],
-	[VendorInvoiceTrigger, invoiceEvents],
-	[VendorProjectsTrigger, projectsEvents],
-	[VendorBillingTrigger, billingEvents],
-	[VendorInventoryTrigger, inventoryEvents],
-];
 
 interface ResumeCase extends EventCase {
 	event: TriggerEvent;
@@ -61,7 +45,7 @@ interface ResumeCase extends EventCase {
 /** Every event read in full (or, `newest`, newest first), from the events tables, with its change (trigger-accounts.ts). */
 function eventsUnderTest(newest = false): ResumeCase[] {
 	const cases = eventCases('{org}', '{portal}');
-	return TRIGGERS.flatMap(([type, events]) =>
+	return TRIGGER_TABLES.flatMap(({ type, events }) =>
 		events
 			.filter((e) => (e.strategy === 'newest') === newest)
 			.flatMap((e) => {
