@@ -12,9 +12,18 @@
  *   poll      nodes/shared/poll/     the triggers' poll
  *   root      nodes/shared/node.ts   the composition root: assembles the node classes
  *   node      nodes/<Node>/*.ts      the node files, their specials and events
+ *
+ * And the house rules of the whole repository (every .ts, .js and .mjs outside node_modules,
+ * dist and build): no import circle anywhere; nothing outside test/ imports test/ but the
+ * programs listed in TEST_USERS (the demo and the benchmarks run the nodes through the test
+ * harness); the published code imports nothing outside nodes/ and credentials/; host/ imports
+ * nothing of the repository; the emulator reaches into the published code only through the
+ * files listed in EMULATOR_READS (the field tables, shared by design: the emulator serves what
+ * the tables say) and never reaches the engine's run code.
  */
 import { readdirSync, readFileSync, statSync } from '../../host/fs';
 import { dirname, join, relative, resolve } from '../../host/path';
+import { preProcessFile } from 'typescript';
 
 const ROOT = resolve(module.path, '../..');
 
@@ -131,6 +140,166 @@ function layerViolations(): string[] {
 	return out.sort();
 }
 
+// ---------------------------------------------------------------- the whole repository
+
+/** Folders of the repository left out of the walk: installed, built or generated. */
+const NOT_SOURCES = new Set(['node_modules', 'dist', 'build', '.git', 'coverage']);
+
+/** Every .ts, .js and .mjs file of the repository (top level included), relative to ROOT. */
+function repositoryFiles(dir = ''): string[] {
+	return readdirSync(join(ROOT, dir)).flatMap((name) => {
+		if (NOT_SOURCES.has(name) || name.startsWith('.')) return [];
+		const path = dir ? join(dir, name) : name;
+		if (statSync(join(ROOT, path)).isDirectory()) return repositoryFiles(path);
+		return /\.(ts|js|mjs|cjs)$/.test(name) ? [path] : [];
+	});
+}
+
+/** A relative specifier resolved to a file of the repository, as TypeScript and node resolve it. */
+function resolveFrom(file: string, specifier: string): string | undefined {
+	const target = join(dirname(file), specifier);
+	const candidates = [target, ...['.ts', '.js', '.mjs', '.cjs'].map((e) => target + e), ...['index.ts', 'index.js'].map((i) => join(target, i))];
+	if (target.endsWith('.js')) candidates.push(target.replace(/\.js$/, '.ts'));
+	return candidates.find((c) => {
+		try {
+			return statSync(join(ROOT, c)).isFile();
+		} catch {
+			return false;
+		}
+	});
+}
+
+/**
+ * Every relative import of a file, as TypeScript's own scanner finds them (comments and
+ * strings skipped): `import`/`export ... from`, a bare import, `require` and a dynamic
+ * import, type-only imports included.
+ */
+function repositoryImportsOf(file: string): string[] {
+	const { importedFiles } = preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+	const out = new Set<string>();
+	for (const { fileName } of importedFiles) {
+		if (!fileName.startsWith('.')) continue;
+		const found = resolveFrom(file, fileName);
+		if (!found) throw new Error(`${file}: cannot resolve ${fileName}`);
+		out.add(found);
+	}
+	return [...out];
+}
+
+const repoFiles = repositoryFiles();
+const repoGraph = new Map(repoFiles.map((f) => [f, repositoryImportsOf(f)]));
+/** Known circles of the whole repository, each as its sorted files joined by ` | `; this list must only shrink. */
+const KNOWN_REPOSITORY_CIRCLES: readonly string[] = [];
+
+const top = (file: string) => file.split('/')[0];
+const isPublished = (file: string) => top(file) === 'nodes' || top(file) === 'credentials';
+
+/**
+ * The programs outside test/ that import from test/, each with the files it may import there:
+ * the demo and the benchmarks run the nodes through n8n's engine as the tests do (the harness)
+ * and build their workflows and accounts with the tests' helpers.
+ */
+const TEST_USERS: ReadonlyArray<[RegExp, readonly string[]]> = [
+	[/^emulator\/demo\.ts$/, ['test/harness/index.ts', 'test/workflows/support.ts']],
+	[/^bench\/[^/]+\.ts$/, ['test/harness/index.ts', 'test/workflows/support.ts', 'test/workflows/trigger-accounts.ts']],
+];
+
+/**
+ * What the emulator imports from the published code, and nothing else there: the field
+ * tables it builds its routes and checks from, and the few node files whose rule the service
+ * shares. The demo alone also takes the credential (to run the nodes against the emulator).
+ */
+const EMULATOR_READS: readonly string[] = [
+	'nodes/shared/tables/spec.ts', // the tables' types
+	'nodes/shared/tables/validate.ts', // the tables' field validation, the service's own checks
+	'nodes/shared/tables/organizations.ts', // the organisations list route
+	'nodes/VendorBilling/tables/index.ts', // each area's tables: the routes
+	'nodes/VendorBooks/tables/index.ts',
+	'nodes/VendorInventory/tables/index.ts',
+	'nodes/VendorInvoice/tables/index.ts',
+	'nodes/VendorProjects/tables/index.ts',
+	'nodes/VendorBilling/tables/sources.ts', // where each table rule comes from: the refusals' X-Emulator-Source
+	'nodes/VendorBooks/tables/sources.ts',
+	'nodes/VendorInventory/tables/sources.ts',
+	'nodes/VendorInvoice/tables/sources.ts',
+	'nodes/VendorProjects/tables/sources.ts',
+	'nodes/VendorBooks/tables/invoices.ts', // the attachment file types
+	'nodes/VendorProjects/tables/customFieldTypes.ts', // the custom field types a portal has
+	'nodes/VendorProjects/customFields.ts', // the custom fields' value rule, one rule for both sides
+	'credentials/VendorOAuth2Api.credentials.ts', // demo.ts only: the credential the demo's workflow uses
+];
+
+/** The engine's run code, which the emulator must not reach even through the tables. */
+const ENGINE = /^nodes\/(shared\/(run|poll|features|describe)\/|shared\/node\.ts$|[^/]+\/[^/]+\.node\.ts$)/;
+
+/** Strongly connected components of a graph with more than one file (or a file importing itself). */
+function graphCircles(g: ReadonlyMap<string, readonly string[]>): string[] {
+	let index = 0;
+	const indexes = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const found: string[] = [];
+	const visit = (v: string) => {
+		indexes.set(v, index);
+		low.set(v, index++);
+		stack.push(v);
+		onStack.add(v);
+		for (const w of g.get(v) ?? []) {
+			if (!indexes.has(w)) {
+				visit(w);
+				low.set(v, Math.min(low.get(v)!, low.get(w)!));
+			} else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexes.get(w)!));
+		}
+		if (low.get(v) === indexes.get(v)) {
+			const component: string[] = [];
+			let w: string;
+			do {
+				w = stack.pop()!;
+				onStack.delete(w);
+				component.push(w);
+			} while (w !== v);
+			if (component.length > 1 || (g.get(v) ?? []).includes(v)) found.push(component.sort().join(' | '));
+		}
+	};
+	for (const f of g.keys()) if (!indexes.has(f)) visit(f);
+	return found.sort();
+}
+
+/** Every import that breaks one of the repository's rules, as `from -> to (rule)`. */
+function repositoryViolations(g: ReadonlyMap<string, readonly string[]>): string[] {
+	const out: string[] = [];
+	for (const [from, targets] of g) {
+		for (const to of targets) {
+			if (top(to) === 'test' && top(from) !== 'test') {
+				const user = TEST_USERS.find(([pattern]) => pattern.test(from));
+				if (!user || !user[1].includes(to)) out.push(`${from} -> ${to} (only test/ imports test/)`);
+			}
+			if (isPublished(from) && !isPublished(to)) out.push(`${from} -> ${to} (the published code imports only nodes/ and credentials/)`);
+			if (top(from) === 'host') out.push(`${from} -> ${to} (host/ imports nothing of the repository)`);
+			if (top(from) === 'emulator' && isPublished(to)) {
+				const demoOnly = to.startsWith('credentials/') && from !== 'emulator/demo.ts';
+				if (!EMULATOR_READS.includes(to) || demoOnly) out.push(`${from} -> ${to} (the emulator reads only EMULATOR_READS of the published code)`);
+			}
+		}
+	}
+	return out.sort();
+}
+
+/** The engine's run files the emulator (the demo aside, which runs the nodes) reaches, through any chain of imports. */
+function emulatorReachesEngine(g: ReadonlyMap<string, readonly string[]>): string[] {
+	const seen = new Set<string>();
+	const todo = [...g.keys()].filter((f) => top(f) === 'emulator' && f !== 'emulator/demo.ts');
+	while (todo.length) {
+		const f = todo.pop()!;
+		if (seen.has(f)) continue;
+		seen.add(f);
+		// past the emulator, only the published code's own imports are followed
+		for (const to of g.get(f) ?? []) if (top(to) === 'emulator' || isPublished(to)) todo.push(to);
+	}
+	return [...seen].filter((f) => ENGINE.test(f)).sort();
+}
+
 describe('layers', () => {
 	it('reads the imports of every published source', () => {
 		expect(files.length).toBeGreaterThan(30);
@@ -158,5 +327,53 @@ describe('layers', () => {
 		} finally {
 			graph.set('nodes/shared/tables/spec.ts', importsOf('nodes/shared/tables/spec.ts'));
 		}
+	});
+});
+
+describe('layers of the whole repository', () => {
+	it('reads the imports of every source of the repository', () => {
+		for (const folder of ['nodes', 'credentials', 'emulator', 'bench', 'scripts', 'test', 'host']) expect(repoFiles.some((f) => top(f) === folder)).toBe(true);
+		expect(repoGraph.get('emulator/server.ts')).toContain('host/http.js');
+		expect(repoGraph.get('scripts/real-n8n/check.js')).toContain('scripts/real-n8n/n8n-session.js');
+		expect(repoGraph.get('scripts/cloud-check.mjs')).toEqual([]);
+	});
+
+	it('has no import circle anywhere beyond the known ones', () => {
+		const found = graphCircles(repoGraph);
+		expect(found.filter((c) => !KNOWN_REPOSITORY_CIRCLES.includes(c))).toEqual([]);
+		expect(KNOWN_REPOSITORY_CIRCLES.filter((c) => !found.includes(c))).toEqual([]);
+	});
+
+	it('keeps test/ to itself, the published code to itself, host/ a leaf and the emulator to the tables', () => {
+		expect(repositoryViolations(repoGraph)).toEqual([]);
+	});
+
+	it('lists only what is imported: each of EMULATOR_READS and TEST_USERS is still used', () => {
+		const imported = new Set([...repoGraph].flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)));
+		const uses = (pattern: RegExp, to: string) => [...imported].some((edge) => pattern.test(edge.split(' -> ')[0]) && edge.endsWith(` -> ${to}`));
+		expect(EMULATOR_READS.filter((to) => !uses(/^emulator\//, to))).toEqual([]);
+		expect(TEST_USERS.flatMap(([pattern, targets]) => targets.filter((to) => !uses(pattern, to)).map((to) => `${pattern} -> ${to}`))).toEqual([]);
+	});
+
+	it('keeps the emulator away from the engine\'s run code, through any chain of imports', () => {
+		expect(emulatorReachesEngine(repoGraph)).toEqual([]);
+	});
+
+	it('finds a circle, an import of test/, an unlisted table and a reach into the engine when there is one', () => {
+		const g = new Map(repoGraph);
+		g.set('emulator/clock.ts', [...(g.get('emulator/clock.ts') ?? []), 'emulator/server.ts', 'test/harness/index.ts']);
+		g.set('host/fs.js', ['emulator/clock.ts']);
+		g.set('emulator/routes.ts', [...(g.get('emulator/routes.ts') ?? []), 'nodes/shared/run/execute.ts']);
+		g.set('nodes/shared/tables/spec.ts', [...(g.get('nodes/shared/tables/spec.ts') ?? []), 'bench/support.ts']);
+		expect(graphCircles(g).some((c) => c.includes('emulator/clock.ts') && c.includes('emulator/server.ts'))).toBe(true);
+		expect(repositoryViolations(g)).toEqual(
+			expect.arrayContaining([
+				'emulator/clock.ts -> test/harness/index.ts (only test/ imports test/)',
+				'host/fs.js -> emulator/clock.ts (host/ imports nothing of the repository)',
+				'emulator/routes.ts -> nodes/shared/run/execute.ts (the emulator reads only EMULATOR_READS of the published code)',
+				'nodes/shared/tables/spec.ts -> bench/support.ts (the published code imports only nodes/ and credentials/)',
+			]),
+		);
+		expect(emulatorReachesEngine(g)).toContain('nodes/shared/run/execute.ts');
 	});
 });
