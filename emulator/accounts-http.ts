@@ -1,6 +1,6 @@
 /**
- * The accounts server's request reading and answers: body parameters, Basic credentials,
- * JSON and HTML answers, the emulator's pages.
+ * The accounts server's request reading and answers: body parameters, Basic credentials, JSON and
+ * HTML answers, the emulator's pages.
  */
 import type { IncomingMessage, ServerResponse } from '../host/http';
 import { type Source, SOURCE_HEADER } from './source';

@@ -1,6 +1,6 @@
 /**
- * The accounts server's scopes (`Service.scope_name.OPERATION`, comma-separated) and the
- * API's `Authorization: Vendor-oauthtoken <token>` header. accounts.ts re-exports them.
+ * The accounts server's scopes (`Service.scope_name.OPERATION`) and the API's
+ * `Authorization: Vendor-oauthtoken <token>` header; accounts.ts re-exports them.
  */
 
 export const SCOPE_SERVICES = [

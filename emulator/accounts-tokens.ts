@@ -1,7 +1,6 @@
 /**
- * The accounts server's models: grant codes, refresh tokens and access tokens, minted under
- * the documented limits (accounts.ts, "Limits") and checked for the API server. accounts.ts
- * answers the endpoints and re-exports the public types.
+ * The accounts server's grant codes, refresh tokens and access tokens, minted under the documented
+ * limits and checked for the API server (README.md, "The accounts server").
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';

@@ -1,6 +1,6 @@
 /**
- * The admin routes (`/__admin/...`): test and demo switches, not recorded, no auth. A table
- * of `METHOD path` to what it does to the state and answers; `GET /__admin` lists them.
+ * The admin routes (`/__admin/...`): test and demo switches, not recorded, no auth; `GET /__admin`
+ * lists them.
  */
 import type http from '../host/http';
 import { checkFault, type Fault } from './faults';

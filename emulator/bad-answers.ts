@@ -1,8 +1,6 @@
 /**
- * The bad answers of faults.ts that change a processed answer where it is sent: `truncated`,
- * `empty`, `drip` (`answer`, and `captureAnswer` for the accounts server, which answers
- * through `writeHead` / `end`), and `endlessPages` (`EndlessPages`); `html` answers at once
- * (`htmlAnswer`).
+ * The faults that change a processed answer where it is sent: `truncated`, `empty`, `drip`
+ * (`answer`, `captureAnswer` for the accounts server), `endlessPages`; `html` at once (`htmlAnswer`).
  */
 import http from '../host/http';
 import zlib from '../host/zlib';

@@ -1,9 +1,6 @@
 /**
- * The checks an API request passes before an area's rule sees it, in order: the route (404 /
- * 405), the token (401), the rate limits (429), the scope (403), the organisation or portal,
- * the request's shape (keys no table names, 400) and the field tables' validation (400).
- * Each answers the refusal, or nothing (or what it found) when the request passes; each
- * refusal names its source (rules/table-sources.ts).
+ * The checks an API request passes before its rule, in order (route, token, rate limits, scope,
+ * organisation or portal, unknown keys, field validation); each refusal names its source.
  */
 import type http from '../host/http';
 import type { Area, Operation } from '../nodes/shared/tables/spec';

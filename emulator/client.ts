@@ -1,6 +1,6 @@
 /**
- * A small client of the emulator (tests, demo): calls an area the way the nodes do.
- * server.ts re-exports it.
+ * A small client of the emulator (tests, demo): calls an area the way the nodes do. server.ts
+ * re-exports it.
  */
 import type { Emulator } from './types';
 

@@ -1,12 +1,6 @@
 /**
- * The emulator's notion of "now". Every time-dependent rule of the emulator (token and grant-code
- * expiry, token-count windows, rate limits) reads this clock, never `Date.now()` directly, so tests
- * can move time instead of waiting.
- *
- * By default the clock is frozen: it starts at `Date.now()` (or `opts.start`) and only moves when a
- * test calls `advance` / `set`. That keeps tests deterministic (a 2-minute boundary stays exactly
- * 2 minutes). A long-running process such as the demo can pass `{ realTime: true }`: the clock then
- * follows wall-clock time, and `advance` / `set` shift it by an offset.
+ * The emulator's "now", read by every time-dependent rule instead of `Date.now()`: frozen (moved by
+ * tests) or real time (README.md, "The clock").
  */
 export class Clock {
 	private readonly realTime: boolean;

@@ -1,9 +1,6 @@
 /**
- * Demo data, seeded with `startEmulator({ demo: true })` into one organisation and one
- * portal. Dates are relative to the emulator clock, so "overdue" stays true whenever the
- * demo runs. Ids are fixed digit strings, grouped by kind (customers 11..., items 12...,
- * estimates 13..., invoices 14..., payments 15..., billing projects 16..., bills 17...,
- * portal projects 30..., tasks 31...), so tests and the demo script can name them.
+ * The demo data seeded by `startEmulator({ demo: true })`: one organisation and one portal, dates
+ * relative to the emulator's clock, fixed ids grouped by kind (README.md, "Store and demo data").
  */
 import { customFieldTypes } from '../nodes/VendorProjects/tables/customFieldTypes';
 import type { Clock } from './clock';

@@ -1,10 +1,6 @@
 /**
- * `npm run demo`: the emulator with demo data on 127.0.0.1, the credential settings to use
- * from n8n, and an example workflow run by n8n's engine with the real nodes against it.
- * Keeps serving until stopped (Ctrl+C).
- *
- * `npm run demo -- --editor [options]` hands over to `npm run demo:editor` (a real n8n editor
- * with the package, the credential and the examples: scripts/real-n8n/demo-editor.js).
+ * `npm run demo`: the emulator with demo data, the credential settings for n8n and an example
+ * workflow run by the real nodes; `-- --editor` hands over to `npm run demo:editor`.
  */
 import { spawn } from '../host/child_process';
 import path from '../host/path';

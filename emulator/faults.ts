@@ -1,61 +1,6 @@
 /**
- * Faults on demand. `faults.next(n, fault, scope?)` makes the next `n` matching requests
- * fail in the given way; queued faults are used first-in, first-out.
- *
- * - `status`: answer at once with that status (429 / 500 / 503) and the area's error body
- *   (or `body`); `retryAfter` (seconds) adds a `Retry-After` header. Nothing is processed.
- * - `hang`: wait `ms` milliseconds, then process and answer normally (a slow server; a
- *   client that gives up earlier sees a timeout while the request is still processed).
- * - `drop`: destroy the connection without processing or answering.
- * - `dropAfterCommit`: process the request (writes are kept), then destroy the connection
- *   instead of answering.
- * - `noPageContext`: process and answer normally, without the list's `page_context` (a
- *   server whose lists do not page the way the documents show for other lists); with
- *   `ignorePage`, every call answers the first page whatever `page` asks.
- *
- * Bad answers (what real servers, proxies and load balancers sometimes send; none of them
- * is a success the client may take). They apply to the API areas and to the accounts server:
- * - `html`: answer at once with `status` (default 200) and a proxy's HTML page: for a status
- *   of 400 or more an nginx error page (`<!DOCTYPE html><html><head><title>502 Bad
- *   Gateway</title>...`), below 400 a "Just a moment..." browser-check page; `body` replaces
- *   the page. `Content-Type` is `contentType` (default `text/html`; e.g. `application/json` for
- *   a proxy that labels its page JSON), `Content-Length` the page's bytes. Nothing is processed.
- * - `truncated`: process the request (writes are kept), build the normal answer (status and
- *   headers as usual), then send only its first `keep` bytes: `keep` below 1 is a fraction of
- *   the body, 1 or more a byte count (an integer); default 0.5. At most the body's length
- *   minus 1 is kept, so the body is always cut. `Content-Length` is the kept length: the
- *   client gets a complete HTTP message whose JSON is cut short. With `gzip: true` the whole
- *   body is gzipped and `keep` cuts the gzip stream (`Content-Encoding: gzip`,
- *   `Content-Length` = the kept bytes), so decompression ends early; the cut is moved earlier
- *   where needed so that even a lenient decompressor (one that flushes what it has, as
- *   fetch / undici and axios do) yields less than the whole body.
- * - `empty`: process the request (writes are kept), then answer 200 with an empty body
- *   (`Content-Length: 0`) and `Content-Type` `contentType` (default `application/json`),
- *   whatever the normal answer was.
- * - `drip`: process the request (writes are kept), send the normal status and headers
- *   (with the full `Content-Length`) and the first `bytes` (default 1) of the body at once,
- *   then the next `bytes` every `everyMs` (default 500) until the body is complete. Stops
- *   (no timer left) when the client goes away and when the emulator is closed.
- * - `endlessPages`: only for list operations (operation kind `list`; other requests matching
- *   the scope neither use it nor count against `n`, so it can be queued with a large `n`,
- *   e.g. `faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll')`). The request
- *   is processed normally (a refusal such as 401 or 400 is answered as is); a success answers
- *   `per_page` records (the page size asked, else the list's default: 200 accounting, 100
- *   project management) that are new on every page: copies of the first real record of the
- *   page (on a page past the real records: of the last real record the emulator answered
- *   for that operation, kept one per operation; with none, just an id and a name) with a fresh id derived from the
- *   page and position (`9` + page in 6 digits + position in 6 digits, e.g. `9000002000001`;
- *   unique for page and per_page below a million) and a name `Endless page <page> #<n>`.
- *   The page structure always says more: accounting `page_context.has_more_page: true`
- *   (object, or each entry of the array form), project management `page_info.has_next_page:
- *   true`; lists without a page structure (e.g. my tasks, refunds) only get the records.
- *   Nothing generated is stored (the emulator's memory does not grow with the pages).
- *
- * Scope: none = every request to the API areas (not the accounts server); a string = an
- * operation id (`books.item.create`, lists are `<area>.<resource>.getAll` and a few others,
- * see routes.ts), an area (`books`, `projects`, ...) or `accounts` (the OAuth endpoints); or a
- * predicate over the recorded request. `POST /__admin/faults {count, fault, scope}` queues
- * any of these faults as JSON (scope a string); `checkFault` checks its options.
+ * Faults on demand: `faults.next(n, fault, scope?)` makes the next `n` matching requests fail that
+ * way, first in first out (each kind and the scopes: README.md, "Faults").
  */
 
 export type Fault =

@@ -1,7 +1,6 @@
 /**
- * One HTTP request from arrival to answer: read and record it, wait the latency, apply a
- * fault that answers without processing, then hand it to the accounts server or to the API
- * pipeline (pipeline.ts), and send the answer as a bad-answer fault wants it.
+ * One HTTP request from arrival to answer: record, latency, a fault that answers without
+ * processing, then the accounts server or the API pipeline, sent as a bad-answer fault wants.
  */
 import type http from '../host/http';
 import { admin, isAdminPath } from './admin';

@@ -1,20 +1,6 @@
 /**
- * The rate limits: project management's per region and OAuth client (`ProjectLimits`) and,
- * off by default, the accounting areas' per organization (`OrganizationLimits`).
- *
- * Project management: `limit` requests per sliding `windowMs`; the next
- * request starts a block of `blockMs` during which every request is refused.
- *
- * The accounting areas' request limit as the service's help pages give it (not the documents):
- * `limit` requests per minute per organization, HTTP 429 past it, no block; shared by every
- * integration of the organization, so the emulator counts per region and organization, whatever
- * the OAuth client or token. Off by default (`EmulatorOptions.accountingRateLimit`).
- *
- * A sliding window of arrivals (stricter than a calendar minute: any `windowMs` holds at most
- * `limit`); a refused request does not count. The 429's body is the accounting family's
- * `{ code: 429, message }` (the emulator's choice: no body is documented); `Retry-After`
- * (seconds until the oldest counted request leaves the window, rounded up) only with
- * `retryAfter: true`. The rule object is read on every request: a test may change it.
+ * The rate limits: project management's per region and OAuth client (`ProjectLimits`), the
+ * accounting areas' per organisation, off by default (`OrganizationLimits`): README.md, "Rate limits".
  */
 import type { Clock } from './clock';
 

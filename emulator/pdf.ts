@@ -1,6 +1,6 @@
 /**
  * A minimal but real PDF 1.4 file: one page per section, Helvetica text lines, a correct
- * cross-reference table. Enough for viewers and for `%PDF-` / `%%EOF` checks.
+ * cross-reference table.
  */
 
 export interface PdfSection {

@@ -1,6 +1,6 @@
 /**
- * The waits the server starts and `close()` must cut short: sleeps (latency, `hang` faults)
- * and `drip` answers (faults.ts), and whether the emulator is closing.
+ * The waits the server starts and `close()` must cut short (sleeps, `drip` answers), and whether
+ * the emulator is closing.
  */
 import type http from '../host/http';
 import { clearTimeout, setTimeout } from '../host/globals';

@@ -1,7 +1,6 @@
 /**
- * An API request from its route to its answer (localstack's dispatch to a provider): the
- * checks of checks.ts in order, then the operation's rule (rules/*.ts, one file per area) or
- * the generic behaviour of its kind.
+ * An API request from its route to its answer: the checks of checks.ts in order, then the
+ * operation's rule (rules/*.ts) or the generic behaviour of its kind.
  */
 import type http from '../host/http';
 import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';

@@ -1,6 +1,6 @@
 /**
- * The server's own replies in each family's error form: unknown URL or method, internal
- * error, rate limit (`familyError`), and the answer of a `status` fault (`faultReply`).
+ * The server's own replies in each family's error form (`familyError`) and the answer of a
+ * `status` fault (`faultReply`).
  */
 import type { Fault } from './faults';
 import type { Family } from './routes';

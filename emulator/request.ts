@@ -1,6 +1,6 @@
 /**
- * Reading a request: the body (JSON, form fields, multipart parts and files), the query's
- * first values and the headers in lower case.
+ * Reading a request: the body (JSON, form fields, multipart parts and files), the query's first
+ * values and the headers in lower case.
  */
 import type http from '../host/http';
 import type { FilePart } from './rules/common';

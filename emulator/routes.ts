@@ -1,17 +1,6 @@
 /**
- * Table-driven routing: every operation of the five areas' field tables becomes a route
- * (method + path template). Nothing here is written per operation.
- *
- * - Templates: `{param}` matches one non-empty segment; a literal segment beats a parameter
- *   at the same position (`/estimates/pdf` beats `/estimates/{estimate_id}`), earlier
- *   positions first.
- * - Among the templates that match the path, only those with the request's method count;
- *   when the path matches but no template has the method, the answer is "method not
- *   allowed" with the allowed methods.
- * - Two operations with the same method and template (`invoices.create` and the
- *   node-composed `invoices.createFromEstimate`, both `POST /invoices`): the first in table
- *   order wins. createFromEstimate never reaches the server as such (the node builds it
- *   from GET estimate + POST invoices).
+ * Table-driven routing: every operation of the five areas' field tables becomes a route (method +
+ * path template); the matching order is in README.md, "Routes".
  */
 import type { Area, HttpMethod, Operation, Resource } from '../nodes/shared/tables/spec';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';

@@ -1,8 +1,6 @@
 /**
- * What the emulator holds between requests (moto's models): the accounts server, the store,
- * the clock, the queued faults, the request log, the rate limits, the latency and the waits
- * in progress. One `EmulatorState` per `startEmulator`; the request handler, the checks and
- * the admin routes read and change it, nothing else does.
+ * What the emulator holds between requests: accounts, store, clock, faults, request log, limits,
+ * latency, waits; one per `startEmulator`, changed only by the handler, checks and admin routes.
  */
 import { Accounts } from './accounts';
 import { EndlessPages } from './bad-answers';

@@ -1,11 +1,6 @@
 /**
- * The emulator's in-memory state. Data is kept per tenant: an accounting organisation
- * (region + organization id: items, estimates, invoices, customers, payments, billing
- * projects, bills, ...) or a project-management portal (region + portal id: projects,
- * tasks, tasklists, phases, issues, the bin, custom-field definitions).
- *
- * Records are plain JSON objects kept in named collections keyed by their id. Nothing here
- * knows the API's rules; those live in `rules/`.
+ * The in-memory records per tenant (an accounting organisation or a project-management portal),
+ * in named collections keyed by id; no API rule lives here.
  */
 
 /** A stored record: schemaless JSON, as the API sends and receives it. */

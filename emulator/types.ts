@@ -1,6 +1,6 @@
 /**
- * The emulator's contract with its users (tests, demo, benches): the defaults, the options
- * of `startEmulator`, a recorded request and the `Emulator` handle. server.ts re-exports them.
+ * The emulator's contract with its users (tests, demo, benches): the defaults, the options of
+ * `startEmulator`, a recorded request and the `Emulator` handle. server.ts re-exports them.
  */
 import type { Accounts, ClientRegistration } from './accounts';
 import type { Clock } from './clock';

@@ -1,6 +1,6 @@
 /**
- * Replies as they go over the wire: a `Reply` rendered to status, headers and bytes, and
- * written with its `Content-Length`.
+ * Replies as they go over the wire: a `Reply` rendered to status, headers and bytes, and written
+ * with its `Content-Length`.
  */
 import type http from '../host/http';
 import type { Reply } from './rules/common';

@@ -1,25 +1,6 @@
 /**
- * Vendor Billing (`/billing/v1`): billing projects, their tasks, users, comments and
- * invoices (document 002).
- *
- * Documented errors: 1002 project does not exist (HTTP 404, on every path with a
- * project_id); 20004 a negative amount (HTTP 400: rate, budget_amount, and the rate of tasks
- * and users: the amounts of the docs/ASSUMPTIONS.md bullet "Billing project amounts are not
- * negative"; hours are no amount, so a negative `budget_hours` is not refused). 20077 (an expense is recorded, cannot delete) is
- * not emulated: no project delete operation is documented, so nothing can trigger it.
- *
- * Choices: 20004 and then `rate` missing when billing_type is fixed_cost_for_project or
- * based_on_project_hours (-> 400 code 2 naming `rate`) are checked before the table
- * validation (the table's `requiredWhen` would say the same in longer words); a non-numeric rate -> 400 code 2; a
- * blank customer -> 400 code 2 naming customer_id, an unknown one -> 400 code 1000 (the
- * emulator's codes, a listed guess: document 002 gives billing projects no customer error,
- * and 3004 only for payments). `rate` is
- * kept as a number (the documents: string on input, number in responses). Tasks and users
- * given on update replace the old lists. Removing a user who is not on the project -> 404
- * code 1000. Project invoices: books invoices of the organisation with a line whose
- * `project_id` is the project (or with the invoice-level `project_id`). Lists answer
- * `page_context` as an object; comment lists none. Comment create answers `comments` with
- * the new comment object.
+ * Vendor Billing (`/billing/v1`, document 002): billing projects, their tasks, users, comments and
+ * invoices; documented errors and choices in README.md, "Billing".
  */
 import type { Rec } from '../store';
 import { customerName } from './books';

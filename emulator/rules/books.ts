@@ -1,49 +1,6 @@
 /**
- * Vendor Books (`/books/v3`): items, estimates, invoices (document 001).
- *
- * Choices where the document is silent:
- * - Creates fill defaults: item `status: active`, `item_type: sales`; estimate number
- *   `EST-00001`, invoice number `INV-00001`, `status: draft`, `date` today, invoice `due_date`
- *   = date + payment_terms days. Line totals are rate x quantity - discount_amount;
- *   `sub_total` their sum; `total` = sub_total + shipping_charge + adjustment (no tax
- *   engine: `tax_total` 0). Invoice `balance` = total - payment_made - credits_applied.
- *   Status fields are not input fields: only demo data, e-mail (draft -> sent) and payments
- *   (paid / partially_paid) change them.
- * - Lists: items answer `page_context` as an object; estimates and invoices as an array of
- *   one object with `applied_filter` (the `filter_by` value, default `Status.All`). The item
- *   list shows active items unless `filter_by` or `status` says otherwise. Estimate and
- *   invoice list entries carry only the documented list-entry fields (no lines).
- * - Updates with `line_items`: the lines sent replace the old ones (an omitted line is
- *   deleted, as documented); a line naming an old `line_item_id` changes that line, keeping
- *   members not sent; an unknown `line_item_id` -> 400 code 2.
- * - `GET /estimates/pdf`: more than 25 ids -> 400 code 2; missing, malformed or unknown ids ->
- *   the documented quirk: HTTP 200 `{ code: 0, message: 'Invalid value passed for estimate_ids' }`
- *   without a file. One PDF page per estimate; `Content-Disposition: attachment;
- *   filename="<number>.pdf"` for one id, `estimates.pdf` for several. Invoices alike
- *   (`invoices.pdf`), but unknown ids are a 400 code 2 (no quirk documented for invoices).
- * - Print answers the envelope only; more than 25 ids -> 400 code 2; an unknown id -> the
- *   documented code-0 failure (document 001, "Errors"): HTTP 200 `{ code: 0, message: 'Invalid
- *   value passed for estimate_ids' }` (`invoice_ids` for invoices: a listed guess, the
- *   document shows it for estimate ids only).
- * - Bulk reminders: more than 10 ids -> 400 code 2. Otherwise 200 with `info`:
- *   `{ email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
- *   code }`, one errors entry per reason (not remindable, not found), ids as strings;
- *   `info.code` is 0 when every reminder went out, else 1 (emulator's choice).
- * - Sent mail is recorded on the organisation (`tenant.mails`: to, cc, subject, body);
- *   without `to_mail_ids` the customer's e-mail is used. Send Email is not refused when
- *   there is neither (document 001 marks no e-mail member required: the mail is recorded
- *   with no recipient); a single payment reminder is (a listed guess). Reminders add to
- *   `reminders_sent` and set `last_reminder_sent_date`.
- * - Query parameters no table names are accepted on estimate and invoice create and update
- *   and on estimate get (document 001: "two true/false query flags", "query selecting
- *   json, pdf or html", names not shown; a listed guess): `unnamedQuery`.
- * - Each refusal cites its source (`S` below, `GUESS` and `notFound` in common.ts).
- * - Attachments: multipart, the first file part whatever its field name; type decided by the
- *   file name's extension; a new upload replaces the old file. Download answers the bytes
- *   with the stored MIME type and `Content-Disposition: attachment; filename="<name>"`.
- * - Expense receipts: the receipt of a line with that `expense_id` (`expense_receipt_name`).
- * - Applied credits: entries of the invoice's `credits` array `{ credit_id, amount }`;
- *   deleting one gives its amount back to the balance.
+ * Vendor Books (`/books/v3`, document 001): items, estimates, invoices; the choices where the
+ * document is silent are in README.md, "Books".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Rec, Tenant } from '../store';

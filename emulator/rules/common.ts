@@ -1,43 +1,6 @@
 /**
- * What every area's rules share: the request context, replies, the two error envelopes,
- * list filtering / sorting / paging, and generic CRUD by operation `kind`.
- *
- * Emulator choices where the documents are silent (accounting family, `{ code, message }`):
- *
- * | code | HTTP | when |
- * |---|---|---|
- * | 0 | 200 / 201 | success (create answers 201) |
- * | 1 | 400 | an item used in an estimate or invoice cannot be deleted |
- * | 2 | 400 | a value breaks a field rule or a limit ("Invalid value passed for <field>: <rule>") |
- * | 3 | 400 | payment reminder for an invoice that is not open (sent, unpaid, partially_paid, viewed) or overdue |
- * | 4 | 400 | attachment of a file type other than gif, png, jpeg, jpg, bmp, pdf |
- * | 5 | 404 | no operation at this URL ("Invalid URL Passed") |
- * | 57 | 401 / 403 | missing, unknown, expired or wrong-region token (401, with errorCode INVALID_OAUTHTOKEN too) / token without the operation's scope (403) |
- * | 1000 | 404 | record not found (400 when the missing record is referenced from a body) |
- * | 6041 | 400 | organisation id missing, or not an organisation of the region |
- * | 429 / 500 / 503 | same | injected faults (see faults.ts) |
- *
- * Documented codes used as documented: 1002 (billing project does not exist, HTTP 404),
- * 3004 (payments only), 9521, 9523, 20004, 24016 (HTTP 400).
- *
- * Project-management family (`{ errorCode, message }`): 400 INVALID_INPUTSTREAM (body
- * value), 400 INVALID_PARAMETER_VALUE (path / query value, restore window passed, record not
- * in the bin), 404 INVALID_PARAMETER_VALUE (unknown portal / project), 401
- * INVALID_OAUTHTOKEN, 403 INVALID_OAUTHSCOPE (token without the scope; emulator's code),
- * 404 URL_RULE_NOT_CONFIGURED, 405 INVALID_METHOD, 429 TOO_MANY_REQUESTS (emulator's code),
- * 500 INTERNAL_SERVER_ERROR.
- *
- * Every refusal a rule makes names its source (`refuse(source, reply)`; `notFound` and
- * `listReply` tag their own): a section of a document, `doc 000` / `doc 001` / `doc 002`
- * being ../shared/api/000_*.txt (project management), 001_*.txt (Books) and 002_*.txt
- * (payments, billing projects, bills), with the words it rests on in double quotes
- * (`doc 001, Limits: "Bulk invoice reminders | 10 per call"`), or a guess listed in
- * docs/ASSUMPTIONS.md (`guess: <words of its bullet>`). The source travels as the
- * `X-Emulator-Source` header of the answer (clients ignore it). Each rule declares the
- * sources its refusals may cite (`Rule.sources`); rules/index.ts checks at run time that a
- * refusal (status 400 and up, or tagged) cites one of them, and
- * test/emulator/sources.test.ts checks every source against the documents and
- * docs/ASSUMPTIONS.md.
+ * What every area's rules share: the request context, replies, the two error envelopes, list
+ * paging, generic CRUD by kind; the error codes and the source format are tabled in README.md.
  */
 import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
 import type { Problem } from '../../nodes/shared/tables/validate';

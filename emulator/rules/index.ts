@@ -1,11 +1,6 @@
 /**
- * Every area's rules, keyed by operation id (`books.item.create`).
- *
- * Each rule that declares `sources` (and the generic behaviour, with GENERIC_SOURCES) is
- * wrapped so that a refusal it answers (status 400 and up, or a reply tagged with a
- * source) must cite one of its declared sources: an untagged refusal, or one citing a
- * source the rule does not declare, throws (the server answers 500), so no test passes
- * on a refusal without a source. test/emulator/sources.test.ts checks the declarations.
+ * Every area's rules keyed by operation id, each wrapped so a refusal must cite one of its declared
+ * sources (else it throws: the server answers 500); test/emulator/sources.test.ts checks them.
  */
 import { billingRules } from './billing';
 import { booksRules } from './books';

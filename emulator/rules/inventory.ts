@@ -1,16 +1,6 @@
 /**
- * Vendor Inventory (`/inventory/v1`): purchase bills (document 002).
- *
- * Create takes JSON, or multipart/form-data with a `JSONString` part holding the JSON body
- * and an optional file part (`attachment`) with one of the extensions gif, png, jpeg, jpg,
- * bmp, pdf (else 400 code 4). Update is `PUT /bills/{bill_id}` (inferred path), JSON,
- * answering `{ code, message, bill }` (the response is not shown; the record is harmless).
- *
- * Choices: bill `status` `open`; totals from the lines (rate x quantity); `balance` = total;
- * timestamps `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` as documented for bills; vendor_name from the
- * organisation's `vendors` collection ('' when unknown: bill error codes are not shown, so
- * an unknown vendor is not refused). The list answers `page_context` as an object.
- * Refusals cite their sources (common.ts).
+ * Vendor Inventory (`/inventory/v1`, document 002): purchase bills; choices in README.md,
+ * "Inventory".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Rec } from '../store';

@@ -1,30 +1,6 @@
 /**
- * Vendor Invoice (`/invoice/v3`): customer payments and refunds (document 002). Payments
- * work on the books invoices of the same organisation.
- *
- * Documented errors (HTTP 400, document 3 "Payment error codes"): 3004 blank or unknown
- * customer_id (on create, checked before the table validation, so a blank customer is 3004
- * and not a "required" refusal; on update, only a customer_id that is sent); 24016 an amount
- * applied above the invoice's balance; 9521 a partial payment of a retainer invoice (invoice
- * flag `is_retainer`); 9523 a changed amount on a retainer invoice on update (including
- * dropping it).
- *
- * Update is partial (a listed guess, docs/ASSUMPTIONS.md: document 3 says only "Update input
- * is the same set" and marks no field required on update): the members sent replace the
- * stored ones, the members not sent keep their values; `invoices`, when sent, replaces the
- * applications.
- *
- * Not refused (the documents do not refuse them): an invoice of another customer in
- * `invoices`, amounts applied above the payment's `amount`.
- *
- * Every refusal names its source (`refuse`, rules/common.ts): the documented codes above in
- * the words of document 3, or a guess listed in docs/ASSUMPTIONS.md: an unknown invoice in
- * `invoices` -> 400 code 1000 (GUESS.notFound); a refund above the payment's unused amount
- * (amount - applied - refunded) -> 400 code 2. Payment numbers are `1`, `2`,
- * ... per organisation; `status` is `success`. Delete gives the applied amounts back to the
- * invoices. Refund list: `GET /customerpayments/{payment_id}/refunds` (inferred path)
- * answering `{ code, message, payment_refunds: [...] }`, no page_context. Payment list:
- * `page_context` as an object.
+ * Vendor Invoice (`/invoice/v3`, document 002): customer payments and refunds on the books
+ * invoices; documented errors and choices in README.md, "Payments".
  */
 import type { Rec } from '../store';
 import { customerName, settleInvoice } from './books';

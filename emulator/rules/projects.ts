@@ -1,42 +1,6 @@
 /**
- * The project-management area (`/api/v3`, document 000): portals, trash / bin, search,
- * projects with typed custom-field values, my tasks.
- *
- * Success bodies are "not shown" in the documents. The emulator answers plainly:
- * - one record (portal get, project create / get / update): the record itself,
- *   e.g. `{ id, name, project_type, status, owner, created_time, ..., <custom field api name>: value }`;
- *   create answers 201.
- * - lists: `{ <key>: [ ... ], page_info: { page, per_page, has_next_page } }` with key
- *   `portals`, `projects`, `bin`, `results` (search) or `tasks` (my tasks; no page_info);
- *   `page` / `per_page` default 1 / 100 and are not capped.
- * - actions (trash, restore, delete from bin, empty bin): `{ message, count, ... }`.
- * Records have `id` and `name` (the node's pickers rely on them); times are
- * `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
- *
- * Rules:
- * - Trash: body `{ module, items }` (module checked by the table, at most 100 ids by the rule); every id
- *   must be a live record of that module, else 400 INVALID_PARAMETER_VALUE and nothing moves.
- *   Trashed records leave their collection and appear in the bin with `trashed_time`.
- * - Bin list: `sort_by` = `asc(f)` / `desc(f)` with f in trashed_time, name (default
- *   `desc(trashed_time)`); anything else 400 INVALID_PARAMETER_VALUE. `filter` JSON
- *   `{ criteria: [ { cfid, criteria_condition, value: [..] } ], pattern }`: cfid in module,
- *   name, id; criteria_condition in is, is_not, contains, starts_with (case insensitive; a
- *   criterion matches when any of its values does); `pattern` containing OR (e.g. "1 OR 2")
- *   means any criterion, otherwise all of them. Other cfids / conditions: 400.
- * - Restore (array of `{ module, items }`): each id must be in the bin and trashed at most
- *   30 days ago (by the emulator clock), else 400 INVALID_PARAMETER_VALUE naming the id and
- *   nothing is restored. Delete from bin: ids must be in the bin. Empty bin: always 200.
- * - Search: case-insensitive `search_term` in the names of projects, phases (module
- *   milestones), tasklists, tasks and issues (module bugs); forums, events, status have no
- *   records in the emulator. `status` (portal-wide) filters by the project's project_type.
- *   Result entries `{ id, name, module, project: { id, name } }`.
- * - My tasks: the portal's tasks owned by the signed-in user (`owners[].zpuid`).
- * - Custom fields: body keys equal to the API name of a custom field defined on the portal
- *   for projects are checked against nodes/VendorProjects/tables/customFieldTypes.ts (shape and
- *   limits, select options); on update multi-select / multi-user fields also take
- *   `[ { add: [...], remove: [...] } ]`. A URL without protocol is stored with `https://`.
- *   Refusals: 400 INVALID_INPUTSTREAM naming the field.
- * - Each refusal cites its source (`S` below, `GUESS` and `notFound` in common.ts).
+ * The project-management area (`/api/v3`, document 000): portals, bin, search, projects with
+ * typed custom-field values, my tasks; answers and rules in README.md, "Project management".
  */
 import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';

@@ -1,17 +1,6 @@
 /**
- * The sources of the refusals the server's pipeline makes itself (server.ts), before any rule
- * of rules/*.ts runs: a token, a scope, a URL, a method, the organisation, the rate limits, a
- * body that is not JSON, keys no table names, and the field tables' validation (issue 44).
- *
- * A table-driven refusal cites the source of the table rule it applies, found in the area's
- * `nodes/<Node>/tables/sources.ts` (the map test/tables/rule-sources.test.ts checks against the
- * documents and docs/ASSUMPTIONS.md) under `<resource>.<operation>.<field path>.<rule>` or the
- * resource's `*` entry: the rule is told by the problem's words (`must be at most 100
- * characters` -> maxLength). A refusal of a value's type or of a key no table names cites
- * GUESS.tableShape; an ID that cannot be one, the ID bullet. A reply that carries several
- * problems cites the first one's source (one header). The server answers 500 for a refusal
- * of its pipeline that names no source (`requireSource`), so no test passes on one:
- * test/emulator/table-sources.test.ts provokes each.
+ * The sources of the refusals the pipeline makes itself and of the field tables' validation, from
+ * each area's `nodes/<Node>/tables/sources.ts`; how one is found: README.md, "Sources of refusals".
  */
 import type { Field, Operation, Resource } from '../../nodes/shared/tables/spec';
 import type { Problem } from '../../nodes/shared/tables/validate';
