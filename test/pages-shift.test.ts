@@ -54,7 +54,8 @@ const { listPages } = require('../nodes/shared/api/pages') as typeof import('../
 const runs = (n: number) => ({ seed: 4242, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });
 
 const area = { value: 'books', name: 'Vendor Books', root: 'api', basePath: '/books/v3' } as Area;
-const ctx = { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } as never;
+// a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
+const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
 
 class ListServer {
 	list: Array<number | string>;
@@ -132,7 +133,7 @@ async function readAll(s: Scenario): Promise<{ out: string[]; error?: Error }> {
 	const op = { value: 'getAll', kind: 'list', method: 'GET', responseKey: 'items', pagination: s.facts === 'pageInfo' ? 'pageSize' : 'pageContext', perPage: s.asked } as unknown as Operation;
 	const out: string[] = [];
 	try {
-		for await (const { entries } of listPages(ctx, area, op, { method: 'GET', path: '/items', qs: {}, headers: {} }, s.asked, 0, 'item_id')) {
+		for await (const { entries } of listPages(run, area, op, { method: 'GET', path: '/items', qs: {}, headers: {} }, s.asked, 0, 'item_id')) {
 			out.push(...entries.map((e) => String(e.item_id)));
 		}
 		return { out };

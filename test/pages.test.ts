@@ -28,7 +28,8 @@ jest.mock('../nodes/shared/api/transport', () => ({
 const { hasMore, listPages } = require('../nodes/shared/api/pages') as typeof import('../nodes/shared/api/pages');
 
 const area = { value: 'books', name: 'Vendor Books', root: 'api', basePath: '/books/v3' } as Area;
-const ctx = { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } as never;
+// a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
+const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
 
 function op(pagination: Operation['pagination']): Operation {
 	return { value: 'getAll', kind: 'list', responseKey: 'items', pagination, perPage: 3 } as unknown as Operation;
@@ -44,7 +45,7 @@ function page(ids: Array<number | string>, more?: boolean, withIds = true): IDat
 async function read(operation: Operation, withIds = true): Promise<{ ids: unknown[]; error?: Error }> {
 	const ids: unknown[] = [];
 	try {
-		for await (const { entries } of listPages(ctx, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, withIds ? 'item_id' : undefined)) {
+		for await (const { entries } of listPages(run, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, withIds ? 'item_id' : undefined)) {
 			ids.push(...entries.map((e) => e.item_id ?? e.name));
 		}
 		return { ids };
@@ -154,7 +155,7 @@ test('each page comes with its answer and headers (the service\'s Date among the
 	answerHeaders.push({ date: 'Tue, 15 Jul 2025 10:00:00 GMT' }, { date: 'Tue, 15 Jul 2025 10:00:01 GMT' }, { date: 'Tue, 15 Jul 2025 10:00:02 GMT' });
 	const got: Array<{ ids: unknown[]; date: unknown; more: unknown }> = [];
 	for (const operation of [op('pageContext'), op('none')]) {
-		for await (const p of listPages(ctx, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, 'item_id')) {
+		for await (const p of listPages(run, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, 'item_id')) {
 			got.push({ ids: p.entries.map((e) => e.item_id), date: p.headers.date, more: (p.body as IDataObject).page_context });
 		}
 	}

@@ -89,9 +89,9 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const groups = chunk(uniqueIds(idsOf(values[field])), op.batch?.size ?? 10);
 	// The calls of 10 go in parallel (bounded by the requests in flight); one output item per invoice, in the order given.
 	// A failed call does not erase the others: its invoices are not sent or of unknown outcome, with the reason.
-	const settled = await settleCalls(ctx, groups, async (ids) => {
+	const settled = await settleCalls(run.state, groups, async (ids) => {
 		const callValues = { ...values, [field]: ids };
-		const body = (await vendorRequest(ctx, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
+		const body = (await vendorRequest(run.state, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
 		checkAnswer(ctx, run, body, callValues);
 		return reminderOutcomes(ids, body as IDataObject);
 	});
@@ -139,7 +139,7 @@ const fromEstimate: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const { area, values, organizationId, itemIndex } = run;
 	const { estimate_id: estimateId, ...overrides } = values;
 	const get = findOperation(area, 'estimate', 'get').op;
-	const read = async () => answerRecords(ctx.getNode(), area, get, (await vendorRequest(ctx, area, buildRequest(area, get, { estimate_id: estimateId }, organizationId), { itemIndex })).body, { itemIndex })[0];
+	const read = async () => answerRecords(ctx.getNode(), area, get, (await vendorRequest(run.state, area, buildRequest(area, get, { estimate_id: estimateId }, organizationId), { itemIndex })).body, { itemIndex })[0];
 	const estimate = await readBeforeWrite(`reading estimate ${String(estimateId)}`, read());
 	const lines = ((estimate.line_items ?? []) as IDataObject[]).map((line) => pick(line, LINE_FIELDS));
 	if (!lines.length) {

@@ -24,7 +24,7 @@ const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	}
 	const req = buildRequest(area, op, values);
 	const body = { ...((req.body as IDataObject) ?? {}), ...custom };
-	const res = await vendorRequest(ctx, area, { ...req, body: Object.keys(body).length ? body : req.body }, { itemIndex });
+	const res = await vendorRequest(run.state, area, { ...req, body: Object.keys(body).length ? body : req.body }, { itemIndex });
 	return answerRecords(ctx.getNode(), area, op, res.body, { itemIndex, values }).map((json) => ({ json }));
 };
 

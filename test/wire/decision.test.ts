@@ -154,7 +154,7 @@ const rows: Row[] = [
 	{ name: 'an exception, not the network (a write): Outcome unknown, not transient', sent: { kind: 'noAnswer', error: new TypeError('x is not a function'), expired: false }, request: write, expect: { kind: 'fail', message: /TypeError: x is not a function/, transient: false, unknown: true } },
 	{ name: 'an exception on a read: not retried, not transient', sent: { kind: 'noAnswer', error: new TypeError('boom'), expired: false }, expect: { kind: 'fail', transient: false, unknown: false } },
 	{ name: 'the execution stopped', sent: { kind: 'cancelled' }, request: write, expect: { kind: 'fail', message: /^The execution was stopped$/, transient: false } },
-	// not sent: an earlier item's failure ended the run before this item sent anything (halt.ts)
+	// not sent: an earlier item's failure ended the run before this item sent anything (the run's halt, run.ts)
 	{ name: 'halted before the item sent anything: not started, not unknown, not transient', sent: { kind: 'halted' }, request: write, expect: { kind: 'fail', message: /^Not sent: an earlier item ended the run/, transient: false, unknown: false } },
 	// not sent: a held key
 	{ name: 'a hold began while waiting for a slot: waits its turn again, state kept', sent: { kind: 'notSent', until: NOW + 5000, block: false }, state: at(1), expect: { kind: 'retry', afterMs: 0, next: { attempt: 1 } } },

@@ -1,7 +1,7 @@
 /**
- * A context given a time no wait may pass (nodes/shared/api/patience.ts `setPatience(ctx, 'wait',
+ * A run given a time no wait may pass (nodes/shared/api/run.ts `run.setPatience('wait',
  * until)`: a trigger's scheduled poll and its deadline), on a fake clock: a wait that ends before
- * it is waited and the request sent again (and the resend counted apart, `callsResent`: a poll's
+ * it is waited and the request sent again (and the resend counted apart, `calls.resent`: a poll's
  * cost leaves it out); a wait that would end past it (a 429's Retry-After, a 5xx's backoff, a key
  * held by an earlier 429) is not waited: a transient failure at once; an answer that never comes
  * is given no longer than what is left.
@@ -10,9 +10,8 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { resetServerClocks } from '../../nodes/shared/api/clock';
 import { isTransientFailure } from '../../nodes/shared/api/failures';
-import { setPatience } from '../../nodes/shared/api/patience';
 import type { ApiRequest } from '../../nodes/shared/api/request';
-import { callsResent, callsSent, vendorRequest } from '../../nodes/shared/api/transport';
+import { vendorRequest } from '../../nodes/shared/api/transport';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { useFakeClock } from '../tools/fake-timers';
 import { testContext } from './support';
@@ -64,13 +63,13 @@ afterEach(async () => {
 
 test('a 429 whose Retry-After ends before the time is waited and sent again; the resend is counted apart', async () => {
 	const stub = answering([json(429, { code: 429 }, { 'retry-after': '10' }), OK]);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-short' });
-	setPatience(ctx, 'wait', Date.now() + 30_000);
-	const { error, elapsed } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-short' });
+	run.setPatience('wait', Date.now() + 30_000);
+	const { error, elapsed } = await onFakeClock(vendorRequest(run, booksArea, GET));
 	expect(error).toBeUndefined();
 	expect(stub.calls).toHaveLength(2);
 	expect(elapsed).toBeGreaterThanOrEqual(10_000);
-	expect([callsSent(ctx), callsResent(ctx)]).toEqual([2, 1]);
+	expect([run.calls.sent, run.calls.resent]).toEqual([2, 1]);
 });
 
 test.each([
@@ -79,10 +78,10 @@ test.each([
 	{ name: '503, retried while the backoff fits, not past the time', answers: [json(503, { code: 503 })], calls: 4, until: 5_000 },
 ])('$name: a transient failure at once, not waited past the time', async ({ answers, calls, until = 30_000 }) => {
 	const stub = answering(answers);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: `deadline-${calls}-${until}-${answers.length}` });
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: `deadline-${calls}-${until}-${answers.length}` });
 	const end = Date.now() + until;
-	setPatience(ctx, 'wait', end);
-	const { error } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	run.setPatience('wait', end);
+	const { error } = await onFakeClock(vendorRequest(run, booksArea, GET));
 	expect(isTransientFailure(error)).toBe(true);
 	expect(Date.now()).toBeLessThanOrEqual(end);
 	expect(stub.calls.length).toBeLessThanOrEqual(calls);
@@ -91,26 +90,26 @@ test.each([
 test('a key held past the time by an earlier 429: no call, a transient failure at once; a context without a time waits it out', async () => {
 	const first = answering([json(429, { code: 429 }, { 'retry-after': '50' })]);
 	const a = testContext(BASE, { httpRequest: first.httpRequest, credentialId: 'deadline-held' });
-	setPatience(a.ctx, 'wait', Date.now() + 30_000);
-	expect(isTransientFailure((await onFakeClock(vendorRequest(a.ctx, booksArea, GET))).error)).toBe(true);
+	a.run.setPatience('wait', Date.now() + 30_000);
+	expect(isTransientFailure((await onFakeClock(vendorRequest(a.run, booksArea, GET))).error)).toBe(true);
 	const second = answering([OK]);
 	const b = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'deadline-held' });
-	setPatience(b.ctx, 'wait', Date.now() + 30_000);
-	const held = await onFakeClock(vendorRequest(b.ctx, booksArea, GET));
+	b.run.setPatience('wait', Date.now() + 30_000);
+	const held = await onFakeClock(vendorRequest(b.run, booksArea, GET));
 	expect(isTransientFailure(held.error)).toBe(true);
 	expect(held.elapsed).toBe(0);
 	expect(second.calls).toHaveLength(0);
 	const c = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'deadline-held' });
-	expect((await onFakeClock(vendorRequest(c.ctx, booksArea, GET))).error).toBeUndefined();
+	expect((await onFakeClock(vendorRequest(c.run, booksArea, GET))).error).toBeUndefined();
 	expect(second.calls).toHaveLength(1);
 });
 
 test('an answer that never comes is given no longer than what is left before the time', async () => {
 	const stub = answering(['hang']);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-hang' });
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-hang' });
 	const end = Date.now() + 12_000;
-	setPatience(ctx, 'wait', end);
-	const { error } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	run.setPatience('wait', end);
+	const { error } = await onFakeClock(vendorRequest(run, booksArea, GET));
 	expect(isTransientFailure(error)).toBe(true);
 	expect(stub.calls).toHaveLength(1);
 	expect(Date.now()).toBeLessThanOrEqual(end + 1_000);

@@ -1,19 +1,18 @@
 /**
- * A context that may not wait (nodes/shared/api/patience.ts, failFast: the poll at a trigger's
+ * A run that may not wait (nodes/shared/api/run.ts, failFast patience: the poll at a trigger's
  * activation) never waits on the service, on a fake clock: every kind of answer ends the request
  * within 30 s of simulated time with a transient failure (a 429's hold or block, 5xx, no answer,
  * an answer that never ends, a proxy's page, a token endpoint that does not answer, a key held by
  * an earlier 429). The hold a 429 taught is kept: a later request of a waiting context waits it
- * out. Also: every answer's `Date` sets the service's clock (clock.ts), and `callsSent` counts
+ * out. Also: every answer's `Date` sets the service's clock (clock.ts), and the run's `calls.sent` counts
  * every call the service saw (a 401 and its resend are two).
  */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { resetServerClocks, serverOffset } from '../../nodes/shared/api/clock';
 import { isOutcomeUnknown, isTransientFailure, RateLimitBlockedError } from '../../nodes/shared/api/failures';
-import { setPatience } from '../../nodes/shared/api/patience';
 import type { ApiRequest } from '../../nodes/shared/api/request';
-import { callsSent, vendorRequest } from '../../nodes/shared/api/transport';
+import { vendorRequest } from '../../nodes/shared/api/transport';
 import type { Area } from '../../nodes/shared/tables/spec';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
@@ -95,9 +94,9 @@ const kinds: Kind[] = [
 
 test.each(kinds)('failFast, $name: a transient failure within 30 s of simulated time', async ({ answers, area = booksArea, req = GET, refresh, says }) => {
 	const stub = answering(answers);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest, refresh });
-	setPatience(ctx, 'failFast');
-	const { error, elapsed } = await onFakeClock(vendorRequest(ctx, area, req));
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, refresh });
+	run.setPatience('failFast');
+	const { error, elapsed } = await onFakeClock(vendorRequest(run, area, req));
 	expect(error).toBeDefined();
 	expect(isTransientFailure(error)).toBe(true);
 	expect(elapsed).toBeLessThanOrEqual(30_000);
@@ -109,8 +108,8 @@ test.each(kinds)('failFast, $name: a transient failure within 30 s of simulated 
 
 test('without failFast the same 503 is retried three times (1 s, 2 s, 4 s) before it ends', async () => {
 	const stub = answering([json(503, { code: 503 })]);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest });
-	const { error, elapsed } = await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest });
+	const { error, elapsed } = await onFakeClock(vendorRequest(run, booksArea, GET));
 	expect(isTransientFailure(error)).toBe(true);
 	expect(stub.calls).toHaveLength(4);
 	expect(elapsed).toBeGreaterThanOrEqual(7000);
@@ -119,22 +118,22 @@ test('without failFast the same 503 is retried three times (1 s, 2 s, 4 s) befor
 test('failFast, a key held by an earlier 429: fails at once without a call, saying until when; a waiting context waits the hold out', async () => {
 	const first = answering([json(429, { code: 429 }, { 'retry-after': '20' })]);
 	const a = testContext(BASE, { httpRequest: first.httpRequest, credentialId: 'wire-held' });
-	setPatience(a.ctx, 'failFast');
+	a.run.setPatience('failFast');
 	const at = Date.now();
-	expect((await onFakeClock(vendorRequest(a.ctx, booksArea, GET))).error).toBeDefined();
+	expect((await onFakeClock(vendorRequest(a.run, booksArea, GET))).error).toBeDefined();
 
 	const second = answering([json(200, { code: 0, items: [] })]);
 	const b = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'wire-held' });
-	setPatience(b.ctx, 'failFast');
-	const held = await onFakeClock(vendorRequest(b.ctx, booksArea, GET));
+	b.run.setPatience('failFast');
+	const held = await onFakeClock(vendorRequest(b.run, booksArea, GET));
 	expect(held.elapsed).toBe(0);
 	expect(isTransientFailure(held.error)).toBe(true);
 	expect(held.error!.message).toMatch(/holds further requests until \d{4}-\d{2}-\d{2}T/);
 	expect(second.calls).toHaveLength(0);
-	expect(callsSent(b.ctx)).toBe(0);
+	expect(b.run.calls.sent).toBe(0);
 
 	const c = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'wire-held' });
-	const waited = await onFakeClock(vendorRequest(c.ctx, booksArea, GET));
+	const waited = await onFakeClock(vendorRequest(c.run, booksArea, GET));
 	expect(waited.error).toBeUndefined();
 	expect(second.calls).toHaveLength(1);
 	expect(second.calls[0].at - at).toBeGreaterThanOrEqual(20_000);
@@ -143,12 +142,12 @@ test('failFast, a key held by an earlier 429: fails at once without a call, sayi
 test('failFast, a Projects key blocked by an earlier 429: the block error at once, without a call', async () => {
 	const first = answering([json(429, { errorCode: 'X' })]);
 	const a = testContext(BASE, { httpRequest: first.httpRequest, credentialId: 'wire-blocked' });
-	setPatience(a.ctx, 'failFast');
-	await onFakeClock(vendorRequest(a.ctx, projectsArea, GET));
+	a.run.setPatience('failFast');
+	await onFakeClock(vendorRequest(a.run, projectsArea, GET));
 	const second = answering([json(200, {})]);
 	const b = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'wire-blocked' });
-	setPatience(b.ctx, 'failFast');
-	const { error, elapsed } = await onFakeClock(vendorRequest(b.ctx, projectsArea, GET));
+	b.run.setPatience('failFast');
+	const { error, elapsed } = await onFakeClock(vendorRequest(b.run, projectsArea, GET));
 	expect(error).toBeInstanceOf(RateLimitBlockedError);
 	expect((error as RateLimitBlockedError).until).toBeGreaterThanOrEqual(Date.now() + 29 * 60_000);
 	expect(elapsed).toBe(0);
@@ -158,20 +157,20 @@ test('failFast, a Projects key blocked by an earlier 429: the block error at onc
 test('every answer\'s Date sets the service\'s clock of the area\'s root (5 minutes ahead here)', async () => {
 	const ahead = () => new Date(Date.now() + 300_000).toUTCString();
 	const stub = answering([{ statusCode: 200, headers: { date: ahead() }, body: '{"code":0,"items":[]}' }]);
-	const { ctx } = testContext(BASE, { httpRequest: stub.httpRequest });
-	await onFakeClock(vendorRequest(ctx, booksArea, GET));
+	const { run } = testContext(BASE, { httpRequest: stub.httpRequest });
+	await onFakeClock(vendorRequest(run, booksArea, GET));
 	const offset = serverOffset(BASE);
 	expect(offset).toBeDefined();
 	expect(Math.abs(offset! - 300_000)).toBeLessThanOrEqual(1000);
 });
 
-test('callsSent counts every call the service saw: a 401 and its resend are two', async () => {
+test('calls.sent counts every call the service saw: a 401 and its resend are two', async () => {
 	const stub = answering([json(401, { code: 57 }), json(200, { code: 0, items: [] })]);
 	const t = testContext(BASE, { httpRequest: stub.httpRequest });
-	const { error } = await onFakeClock(vendorRequest(t.ctx, booksArea, GET));
+	const { error } = await onFakeClock(vendorRequest(t.run, booksArea, GET));
 	expect(error).toBeUndefined();
 	expect(t.refreshes()).toBe(1);
-	expect(callsSent(t.ctx)).toBe(2);
+	expect(t.run.calls.sent).toBe(2);
 	expect(stub.calls[1].options.headers?.Authorization).toMatch(/^Vendor-oauthtoken 1000\.a/);
 	expect(stub.calls.every((c) => c.options.disableFollowRedirect === true)).toBe(true);
 });

@@ -61,9 +61,9 @@ const cases: Array<[number, 'GET' | 'POST' | 'PUT' | 'DELETE']> = [
 
 test.each(cases)('HTTP %i on a %s: not followed, nothing reaches the other host, the error names where it pointed', async (code, method) => {
 	status = code;
-	const { ctx } = testContext(apiUrl);
+	const { run } = testContext(apiUrl);
 	const body = method === 'GET' ? undefined : { name: 'Widget', secret_note: 'do not forward' };
-	const error = await vendorRequest(ctx, booksArea, { method, path: '/items', qs: { organization_id: '1' }, headers: {}, body }).then(
+	const error = await vendorRequest(run, booksArea, { method, path: '/items', qs: { organization_id: '1' }, headers: {}, body }).then(
 		() => undefined,
 		(e: Error & { description?: string }) => e,
 	);

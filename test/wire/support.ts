@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import type { VendorContext } from '../../nodes/shared/api/transport';
+import { RunState, type VendorContext } from '../../nodes/shared/api/transport';
 
 /** n8n-core's `httpRequest` (what `this.helpers.httpRequest` runs in a node), loaded from the installed n8n-core. */
 export function n8nHttpRequest(): (options: IHttpRequestOptions) => Promise<unknown> {
@@ -24,6 +24,8 @@ let credentials = 0;
 
 export interface TestContext {
 	ctx: VendorContext;
+	/** The state of one run on `ctx` (api/run.ts): what the run's requests are sent with. */
+	run: RunState;
 	node: INode;
 	/** How many token refreshes were asked. */
 	refreshes: () => number;
@@ -55,5 +57,5 @@ export function testContext(
 			},
 		},
 	} as unknown as VendorContext;
-	return { ctx, node, refreshes: () => refreshes };
+	return { ctx, run: new RunState(ctx), node, refreshes: () => refreshes };
 }

@@ -194,7 +194,7 @@ describe('Options: On Error (Continue On Fail) and the error that ends a run', (
 	});
 
 	// Found a defect when written: with Requests in Flight 1, item 2's payment was still created after item 1 was
-	// refused ("[item 1; 2 of 3 items done, 0 not sent]"). Fixed (api/halt.ts); the class is in run-halt.test.ts.
+	// refused ("[item 1; 2 of 3 items done, 0 not sent]"). Fixed (the run's halt, api/run.ts); the class is in run-halt.test.ts.
 	test('without it: the run ends with the first failing item\'s error, counting done and not sent, naming the done write\'s id; no item after it is started', async () => {
 		const customers = [DEMO.customers.acme, '1199999999999', DEMO.customers.globex];
 		const before = new Set(env.orgTenant().all('customerpayments').map((p) => String(p.payment_id)));

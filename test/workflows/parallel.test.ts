@@ -132,7 +132,7 @@ test('of several failing items, the run ends with the first in input order among
 	expect(error.context?.itemIndex).toBe(1);
 	expect(error.message).not.toMatch(/Invalid input/);
 	// items 0 and 1 were sent; item 2 only if it got a request slot before item 1's refusal came
-	// back (after it, as with one request at a time, it sends nothing: api/halt.ts); nothing after 3
+	// back (after it, as with one request at a time, it sends nothing: the run's halt, api/run.ts); nothing after 3
 	const sent = sentIds();
 	expect(sent).toEqual(expect.arrayContaining([ids[0], UNKNOWN]));
 	expect(sent.filter((id) => ![ids[0], UNKNOWN, ids[2]].includes(id))).toEqual([]);

@@ -30,9 +30,9 @@ const LIFTS = '2030-01-02T03:04:05Z';
 /** Projects requests after the first `allowed` meet a block until UNTIL (thrown by the transport, nothing sent). */
 function blockAfter(allowed: number): void {
 	let calls = 0;
-	transport.mockImplementation(async (ctx, area, req, opts) => {
-		if (area.root === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(ctx.getNode(), UNTIL, opts?.itemIndex);
-		return await realVendorRequest(ctx, area, req, opts);
+	transport.mockImplementation(async (run, area, req, opts) => {
+		if (area.root === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(run.ctx.getNode(), UNTIL, opts?.itemIndex);
+		return await realVendorRequest(run, area, req, opts);
 	});
 }
 afterEach(() => transport.mockImplementation(realVendorRequest));

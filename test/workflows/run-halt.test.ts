@@ -2,7 +2,7 @@
  * Without Continue On Fail an item's failure ends the run: no further item starts, and the
  * items already sending finish (docs/BEHAVIOUR.md). The node prepares twice the Requests in
  * Flight at once, so when an item fails the next one may already wait for the pacer or a
- * request slot: it must send nothing (api/halt.ts). Found by the independent options suite: a
+ * request slot: it must send nothing (the run's halt, api/run.ts). Found by the independent options suite: a
  * payment was still created after the run had failed.
  *
  * One case per way an item reaches the API (a single write, a read, a read-first update, the

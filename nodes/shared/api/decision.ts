@@ -47,7 +47,7 @@ export type Sent =
 	/** The network (or the code) stopped it: `expired` when the request's deadline did. */
 	| { kind: 'noAnswer'; error: unknown; expired: boolean }
 	| { kind: 'cancelled' }
-	/** Not sent: an earlier item's failure ended the run before this item sent anything (halt.ts). */
+	/** Not sent: an earlier item's failure ended the run before this item sent anything (the run's halt, run.ts). */
 	| { kind: 'halted' }
 	/** Not sent: the pacer's key is held (`block`: blocked) until `until`. */
 	| { kind: 'notSent'; until: number; block: boolean };

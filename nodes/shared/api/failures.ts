@@ -6,7 +6,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 /**
- * An item that had sent nothing when an earlier item's failure ended the run (api/halt.ts):
+ * An item that had sent nothing when an earlier item's failure ended the run (the run's halt, api/run.ts):
  * the transport sends nothing for it, and the per-item loop counts it not started ("not sent").
  * Never shown: the run's report names the item among those not sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Requests in flight: one limiter per execution context (one node run), shared by its
+ * Requests in flight: one limiter per run (its run state, api/run.ts), shared by its
  * items, batches and pages, sized by Options → Requests in Flight. Only the HTTP call
  * itself holds a slot: waits (pacing, backoff) do not.
  *
@@ -9,7 +9,6 @@
  * helper opens a connection per request; bench/vs-http-request.ts), for at most a
  * millisecond's delay per slot.
  */
-import { readRunOptions } from './options';
 import { listenOnce, nextTurn } from './wait';
 
 interface Waiter {
@@ -77,16 +76,4 @@ export class Limiter {
 		this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((w) => w.signal !== signal));
 		for (const w of ended) w.reject(signal.reason);
 	}
-}
-
-const limiters = new WeakMap<object, Limiter>();
-
-/** The limiter of one execution context (created on first use). */
-export function requestLimiter(ctx: object): Limiter {
-	let limiter = limiters.get(ctx);
-	if (!limiter) {
-		limiter = new Limiter(readRunOptions(ctx).requestsInFlight);
-		limiters.set(ctx, limiter);
-	}
-	return limiter;
 }

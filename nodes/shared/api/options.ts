@@ -1,7 +1,7 @@
 /**
  * The action nodes' Options collection: how one run behaves under production load
  * (requests in flight, request timeout, what a rate-limit block does). Read once per
- * execution by the engine and the transport; triggers and pickers use the defaults.
+ * execution, by its run state (api/run.ts); triggers and pickers use the defaults.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -74,15 +74,11 @@ function clamp(value: unknown, min: number, max: number, fallback: number): numb
 	return Math.min(max, Math.max(min, Math.floor(n)));
 }
 
-const cache = new WeakMap<object, RunOptions>();
-
 /**
  * The run's options: from the node's Options collection in an action node's execution
- * (read once per execution, at item 0), the defaults in triggers and pickers.
+ * (at item 0), the defaults in triggers and pickers. Read once per run, by the run state.
  */
 export function readRunOptions(ctx: object): RunOptions {
-	const cached = cache.get(ctx);
-	if (cached) return cached;
 	let raw: IDataObject = {};
 	if (typeof (ctx as Partial<IExecuteFunctions>).getInputData === 'function') {
 		raw = ((ctx as IExecuteFunctions).getNodeParameter('options', 0, {}) as IDataObject) ?? {};
@@ -92,6 +88,5 @@ export function readRunOptions(ctx: object): RunOptions {
 		timeoutMs: clamp(raw.timeout, 1, MAX_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS) * 1000,
 		onRateLimitBlock: raw.onRateLimitBlock === 'wait' ? 'wait' : 'fail',
 	};
-	cache.set(ctx, options);
 	return options;
 }

@@ -12,7 +12,7 @@ import type { Operation, Area } from '../tables/spec';
 import { redactTokens } from './errors';
 import { OUTCOME_UNKNOWN, outcomeUnknown } from './failures';
 import { pageContext, vendorRequest } from './transport';
-import type { VendorContext } from './transport';
+import type { RunState, VendorContext } from './transport';
 
 /** The records of an answer: the response key's value, or the one list in it. */
 export function unwrap(op: Operation, body: unknown): IDataObject[] {
@@ -195,7 +195,7 @@ export function hasMore(op: Operation, body: unknown, entries: IDataObject[], pa
 export const DEFAULT_PAGE_LIMIT = 2000;
 let pageLimit = DEFAULT_PAGE_LIMIT;
 
-/** For tests: the same rule with a smaller number. */
+/** A test seam (tests only, never the nodes): the same rule with a smaller number; no argument puts the default back. */
 export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
 	pageLimit = limit;
 }
@@ -288,7 +288,7 @@ export interface ListPage {
  * between two pages moves the next one onto a page already read, and it is not read.
  */
 export async function* listPages(
-	ctx: VendorContext,
+	run: RunState,
 	area: Area,
 	op: Operation,
 	req: ApiRequest,
@@ -297,9 +297,10 @@ export async function* listPages(
 	/** The records' ID field (the resource's), when they carry one: records are given once by it, and a page's fingerprint is made of IDs. */
 	idField?: string,
 ): AsyncGenerator<ListPage> {
+	const ctx = run.ctx;
 	const seen = new Set<string>();
 	if (!op.pagination || op.pagination === 'none') {
-		const { body, headers } = await vendorRequest(ctx, area, req, { itemIndex });
+		const { body, headers } = await vendorRequest(run, area, req, { itemIndex });
 		yield { entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen), body, headers, page: 1 };
 		return;
 	}
@@ -308,7 +309,7 @@ export async function* listPages(
 	let repeats = 0;
 	for (let page = 1; ; page++) {
 		if (page > pageLimit) throw pageLimitReached(ctx, records, itemIndex);
-		const { body, headers } = await vendorRequest(ctx, area, pageRequest(req, page, pageSize), { itemIndex });
+		const { body, headers } = await vendorRequest(run, area, pageRequest(req, page, pageSize), { itemIndex });
 		const entries = answerRecords(ctx.getNode(), area, op, body, { itemIndex });
 		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
 		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {

@@ -8,7 +8,10 @@
  *
  * The tries of one node run share n8n's execute data (`getExecuteData()`: the same object on
  * every try, a new one for the next run of the node, a loop's next round or a new execution),
- * so what a try did is kept per execute data, in a WeakMap that n8n's own data keeps alive:
+ * so what a try did is kept per execute data, in a WeakMap that n8n's own data keeps alive. This
+ * is the one per-run memory not in the run state (api/run.ts): each try is a new `execute()`, so a
+ * new run state, and only the execute data is the same across the tries; a run state takes a
+ * reference to it once (`replayOf`), with its own count of this try's writes. Kept:
  * - per item, the output of an item that was done (`doneItem`): a later try gives that output
  *   again without a call (run/execute.ts);
  * - per write request (not a GET), its answer when the service answered it, or its failure
@@ -27,26 +30,29 @@ import { createHash } from 'crypto';
 /** What a write of an earlier try came to: the service's answer, or a failure whose outcome is unknown. */
 export type PriorWrite<A> = { kind: 'answered'; answer: A } | { kind: 'unknown'; error: Error };
 
-interface RunMemory {
+export interface RunMemory {
 	/** Items done in an earlier try: their output as it was. */
 	readonly items: Map<number, unknown>;
 	/** Per write key, the outcome of each occurrence (the n-th request with that key in its item). */
 	readonly writes: Map<string, Array<PriorWrite<unknown> | undefined>>;
 }
 
-/** The memory of each node run (n8n's execute data of the tries). */
+/** The memory of each node run (n8n's execute data of the tries): shared by the tries, so kept on their execute data, not on a try's run state. */
 const memories = new WeakMap<object, RunMemory>();
 
-/** Per try (its node context), how many requests of each write key it has sent or replayed. */
-const occurrences = new WeakMap<object, Map<string, number>>();
+/** One try's view of its node run's memory: the memory, and how many requests of each write key this try has sent or replayed. */
+export interface Replay {
+	readonly memory: RunMemory;
+	readonly occurrences: Map<string, number>;
+}
 
 interface RetryContext {
 	getNode(): { retryOnFail?: boolean };
 	getExecuteData?(): unknown;
 }
 
-/** The memory of this try's node run, when n8n may run it again (Retry On Fail on); undefined otherwise. */
-function memoryOf(ctx: object): RunMemory | undefined {
+/** This try's view of its node run's memory, when n8n may run it again (Retry On Fail on); undefined otherwise. Looked up once per try (its run state). */
+export function replayOf(ctx: object): Replay | undefined {
 	const c = ctx as RetryContext;
 	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true) return undefined;
 	const run = c.getExecuteData();
@@ -56,17 +62,17 @@ function memoryOf(ctx: object): RunMemory | undefined {
 		memory = { items: new Map(), writes: new Map() };
 		memories.set(run, memory);
 	}
-	return memory;
+	return { memory, occurrences: new Map() };
 }
 
 /** The output item `itemIndex` had when an earlier try of this node run did it; undefined when none did. */
-export function doneItem<T>(ctx: object, itemIndex: number): T | undefined {
-	return memoryOf(ctx)?.items.get(itemIndex) as T | undefined;
+export function doneItem<T>(replay: Replay | undefined, itemIndex: number): T | undefined {
+	return replay?.memory.items.get(itemIndex) as T | undefined;
 }
 
 /** Item `itemIndex` is done with this output: a later try of this node run gives it again. */
-export function rememberItem(ctx: object, itemIndex: number, output: unknown): void {
-	memoryOf(ctx)?.items.set(itemIndex, output);
+export function rememberItem(replay: Replay | undefined, itemIndex: number, output: unknown): void {
+	replay?.memory.items.set(itemIndex, output);
 }
 
 /** What identifies one write of an item across tries. */
@@ -92,16 +98,10 @@ function writeKey(id: WriteIdentity): string {
  * `keep` to remember what this one comes to. Undefined when no try follows (Retry On Fail off)
  * or for a read.
  */
-export function writeSlot<A>(ctx: object, id: WriteIdentity): { prior?: PriorWrite<A>; keep: (outcome: PriorWrite<A>) => void } | undefined {
-	if (id.method === 'GET') return undefined;
-	const memory = memoryOf(ctx);
-	if (!memory) return undefined;
+export function writeSlot<A>(replay: Replay | undefined, id: WriteIdentity): { prior?: PriorWrite<A>; keep: (outcome: PriorWrite<A>) => void } | undefined {
+	if (id.method === 'GET' || !replay) return undefined;
+	const { memory, occurrences: counts } = replay;
 	const key = writeKey(id);
-	let counts = occurrences.get(ctx);
-	if (!counts) {
-		counts = new Map();
-		occurrences.set(ctx, counts);
-	}
 	const n = counts.get(key) ?? 0;
 	counts.set(key, n + 1);
 	const outcomes = memory.writes.get(key) ?? [];

@@ -1,10 +1,11 @@
 // Talking to the API (api/): the access token of a request: read, refreshed, refusals remembered; imports only api/ files.
 /**
- * The token a request is signed with: the credential is read once per run; the token is
+ * The token a request is signed with: the credential is read once per run (its run state,
+ * api/run.ts); the token is
  * refreshed (through n8n's OAuth2 helpers, which store it) before a token known to be expired
  * is used and once on 401 / INVALID_OAUTHTOKEN; one refresh at a time per credential; a
  * refused refresh is remembered for a while, so that many executions make one refused call.
- * Under `patience` failFast a refresh is waited at most `FAIL_FAST_REFRESH_MS`.
+ * Under failFast patience (api/run.ts) a refresh is waited at most `FAIL_FAST_REFRESH_MS`.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -19,27 +20,16 @@ export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFun
 
 export const CREDENTIAL = 'vendorOAuth2Api';
 
-/** Known expiry of access tokens this process obtained (the token itself is only a map key, never logged). */
+/** Known expiry of access tokens this process obtained (the token itself is only a map key, never logged): per process, as a token outlives the run that got it. */
 const tokenExpiry = new Map<string, number>();
-/** One refresh at a time per credential. */
+/** One refresh at a time per credential, across the runs of this process. */
 const refreshing = new Map<string, Promise<IDataObject>>();
 
-/**
- * The credential as read for a node run (its context): n8n decrypts it and resolves its
- * expressions on every read, which costs more than the request itself, so it is read once
- * per run and again only around a refresh (then this entry is replaced).
- */
-const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
-
-function runCredentials(ctx: VendorContext): Promise<ICredentialDataDecryptedObject> {
-	let read = credentialsOfRun.get(ctx);
-	if (!read) {
-		read = ctx.getCredentials(CREDENTIAL);
-		credentialsOfRun.set(ctx, read);
-		// a failed read is not kept: the next request reads again
-		read.catch(() => credentialsOfRun.delete(ctx));
-	}
-	return read;
+/** What a signer needs of its run (api/run.ts `RunState`): its context and the credential as read for the run. */
+export interface RunCredentials {
+	readonly ctx: VendorContext;
+	credentials(): Promise<ICredentialDataDecryptedObject>;
+	keepCredentials(credentials: ICredentialDataDecryptedObject): void;
 }
 
 const EXPIRY_MARGIN_MS = 60_000;
@@ -116,7 +106,7 @@ async function refreshThroughRequestHelper(ctx: VendorContext, requestOAuth2: No
 
 /** How long a refused refresh is remembered, so that many executions make one refused token call. */
 export const REFUSAL_MEMORY_MS = 120_000;
-/** Refused refreshes by stored credential state (a hash: the tokens are never kept as such): until when, and the error. */
+/** Refused refreshes by stored credential state (a hash: the tokens are never kept as such): until when, and the error. Per process, so that many executions make one refused call. */
 const refusals = new Map<string, { until: number; message: string; description: string }>();
 
 /** The stored credential's state a refusal belongs to: a Reconnect or a changed token URL is a new state. */
@@ -229,7 +219,7 @@ function isExpired(token: string): boolean {
 	return at !== undefined && at - EXPIRY_MARGIN_MS <= Date.now();
 }
 
-/** How long a refresh is waited under `patience` failFast (the token endpoint may hang). */
+/** How long a refresh is waited under failFast patience (the token endpoint may hang). */
 export const FAIL_FAST_REFRESH_MS = 10_000;
 
 /** `work`, or a transient failure when it has not settled within `ms` (the work goes on; its outcome is used by the next request). */
@@ -254,15 +244,20 @@ async function within<T>(ctx: VendorContext, work: Promise<T>, ms: number): Prom
  * refresh is waited at most `FAIL_FAST_REFRESH_MS`.
  */
 export class Signer {
+	private readonly ctx: VendorContext;
+
 	private constructor(
-		private readonly ctx: VendorContext,
+		private readonly run: RunCredentials,
 		public credentials: IDataObject,
 		private readonly failFast: boolean,
-	) {}
+	) {
+		this.ctx = run.ctx;
+	}
 
-	/** The signer of a request; refuses a credential holding no access token but a token call's `error`. */
-	static async of(ctx: VendorContext, failFast: boolean, itemIndex?: number): Promise<Signer> {
-		const signer = new Signer(ctx, await runCredentials(ctx), failFast);
+	/** The signer of a request of `run` (its credential as read for the run); refuses a credential holding no access token but a token call's `error`. */
+	static async of(run: RunCredentials, failFast: boolean, itemIndex?: number): Promise<Signer> {
+		const ctx = run.ctx;
+		const signer = new Signer(run, await run.credentials(), failFast);
 		const stored = (signer.credentials.oauthTokenData ?? {}) as TokenData;
 		if (!signer.token && stored.error) {
 			// n8n stores a token answer of HTTP 200 `{ error }` as if connected.
@@ -295,6 +290,6 @@ export class Signer {
 			const data = await refresh(this.ctx, latest, this.token);
 			this.credentials = { ...this.credentials, oauthTokenData: { ...((this.credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
 		}
-		credentialsOfRun.set(this.ctx, Promise.resolve(this.credentials as ICredentialDataDecryptedObject));
+		this.run.keepCredentials(this.credentials as ICredentialDataDecryptedObject);
 	}
 }

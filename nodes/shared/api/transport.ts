@@ -4,7 +4,10 @@
  * a slot (`pacing.ts`, `limit.ts`), send under a deadline (`deadline.ts`), note the service's
  * clock (`clock.ts`), then do what the answer means (`decision.ts`, reading it with
  * `answer.ts`): done, wait and resend, refresh and resend, or fail. No request follows a
- * redirect: the token and a body never leave the API's addresses.
+ * redirect: the token and a body never leave the API's addresses. What a request needs of its
+ * run (the halt, patience and deadline, the Options, the limiter, the credential, the calls
+ * sent, the replay memory) comes by hand with its run state (`run.ts`); what is per process
+ * (the pacers, the token memory, the service's clock) stays in its own file.
  */
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -13,23 +16,21 @@ import { noteServerDate } from './clock';
 import { deadline, type RequestDeadline } from './deadline';
 import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent } from './decision';
 import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failures';
-import { haltedBefore, markSending } from './halt';
-import { requestLimiter } from './limit';
-import { readRunOptions } from './options';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
-import { patience, waitsUntil } from './patience';
 import { regionUrls, trimSlash } from './regions';
 import { writeSlot, type PriorWrite } from './replay';
 import type { ApiRequest } from './request';
+import type { RunState } from './run';
 import { credentialKey, Signer, type TokenData, type VendorContext } from './token';
 import type { Area } from '../tables/spec';
 import { pause } from './wait';
 
 export type { VendorContext } from './token';
 export { CREDENTIAL, REFUSAL_MEMORY_MS, refreshFailureCause } from './token';
+export { RunState } from './run';
 export { pageContext } from './answer';
 
-/** Under `patience` failFast a request's deadline is at most this (the Timeout option otherwise). */
+/** Under failFast patience (run.ts) a request's deadline is at most this (the Timeout option otherwise). */
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
 
 export interface SendOptions {
@@ -81,31 +82,18 @@ export function areaRoot(area: Area, credentials: IDataObject): string {
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 
-/** Calls each node context has sent to the API (a 401 and its resend are two; a request not sent is none), and of them the resends after a wait (a 429's hold, a retry's backoff). */
-const sentCalls = new WeakMap<object, { sent: number; resent: number }>();
-
-/** How many calls this node context (an n8n node run or poll) has sent to the API so far: every one the service sees. */
-export function callsSent(ctx: object): number {
-	return sentCalls.get(ctx)?.sent ?? 0;
-}
-
-/** How many of them were sent again after a wait (a 429's hold, a retry after a 5xx or no answer): a poll's cost leaves them out. */
-export function callsResent(ctx: object): number {
-	return sentCalls.get(ctx)?.resent ?? 0;
-}
-
 /** How a request is sent: the execution's stop, its deadline, and what a block does. */
 interface Sending {
 	signal?: AbortSignal;
 	timeoutMs: number;
 	failFast: boolean;
-	/** Epoch ms no wait may end after (`waitsUntil`: a trigger poll's deadline); Infinity: none. */
+	/** Epoch ms no wait may end after (the run's `until`: a trigger poll's deadline); Infinity: none. */
 	until: number;
-	/** The next sending is the request sent again after a wait (counted in `callsResent`). */
+	/** The next sending is the request sent again after a wait (counted in the run's `calls.resent`). */
 	resend?: boolean;
 	/** During a block: the error to end with instead of waiting (On Rate-Limit Block = fail, or failFast). */
 	failWhenBlocked?: (until: number) => Error;
-	/** The item the request is for (halt.ts: whether it has started). */
+	/** The item the request is for (the run's halt: whether it has started). */
 	itemIndex?: number;
 }
 
@@ -123,15 +111,15 @@ function asAnswer(response: IN8nHttpFullResponse): Sent {
 }
 
 /** Sends once: the pacer's turn (counted until its answer is back), a slot, the deadline, the call. */
-async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOptions, how: Sending): Promise<SendResult> {
+async function sendOnce(run: RunState, pacer: Pacer, http: IHttpRequestOptions, how: Sending): Promise<SendResult> {
 	const none = () => {};
 	const heldNow = () => ({ kind: 'notSent' as const, until: pacer.heldTill, block: pacer.blockedTill > Date.now() });
-	// a context that may not wait (or not that long) meets a hold before its turn: nothing is sent
+	// a run that may not wait (or not that long) meets a hold before its turn: nothing is sent
 	if ((how.failFast || pacer.heldTill > how.until) && pacer.heldTill > Date.now()) return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
 	// an item that has sent nothing, in a run an earlier item's failure ended: it does not wait its turn
-	if (haltedBefore(ctx, how.itemIndex)) return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
+	if (run.haltedBefore(how.itemIndex)) return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
 	const answered = await pacer.take(how.signal, how.failWhenBlocked);
-	// a turn that came past the context's deadline is not used: nothing is sent
+	// a turn that came past the run's deadline is not used: nothing is sent
 	if (Date.now() > how.until) {
 		answered(false);
 		return { sent: { kind: 'notSent', until: Date.now(), block: false }, release: none, sentAt: 0, answeredAt: 0 };
@@ -139,19 +127,20 @@ async function sendOnce(ctx: VendorContext, pacer: Pacer, http: IHttpRequestOpti
 	let timer: RequestDeadline | undefined;
 	let sentAt = 0;
 	try {
-		const sent = await requestLimiter(ctx).run(async (): Promise<Sent> => {
+		const sent = await run.limiter.run(async (): Promise<Sent> => {
 			// A hold or block that began while this request waited for a slot (another request's
 			// 429): not sent into it, nor counted.
 			if (pacer.heldTill > Date.now()) return heldNow();
 			// An earlier item's failure ended the run while this item, which has sent nothing, waited.
-			if (haltedBefore(ctx, how.itemIndex)) return { kind: 'halted' };
-			markSending(ctx, how.itemIndex);
+			if (run.haltedBefore(how.itemIndex)) return { kind: 'halted' };
+			run.markSending(how.itemIndex);
 			// the Timeout counts from here, when the request is sent, to the last byte of its answer
 			timer = deadline(how.timeoutMs, how.signal);
 			sentAt = Date.now();
-			sentCalls.set(ctx, { sent: callsSent(ctx) + 1, resent: callsResent(ctx) + (how.resend ? 1 : 0) });
+			run.calls.sent++;
+			if (how.resend) run.calls.resent++;
 			try {
-				return asAnswer((await ctx.helpers.httpRequest({ ...http, abortSignal: timer.signal })) as IN8nHttpFullResponse);
+				return asAnswer((await run.ctx.helpers.httpRequest({ ...http, abortSignal: timer.signal })) as IN8nHttpFullResponse);
 			} finally {
 				timer.clear();
 			}
@@ -215,16 +204,16 @@ function replayed(prior: PriorWrite<ApiResponse>): ApiResponse {
 	throw error;
 }
 
-/** Sends one API request of an area and returns the parsed answer; throws NodeApiError on failure. */
-export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
+/** Sends one API request of an area for `run` (its state, run.ts; `run.ctx` is n8n's node context) and returns the parsed answer; throws NodeApiError on failure. */
+export async function vendorRequest(run: RunState, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
 	const payload = payloadOf(req, opts);
 	// a write an earlier try of this node run sent (n8n's Retry On Fail) is not sent again
-	const slot = writeSlot<ApiResponse>(ctx, { itemIndex: opts.itemIndex, method: req.method, path: `${area.value} ${req.path}`, qs: req.qs, organization: organizationOf(area, req), body: identityBody(payload) });
+	const slot = writeSlot<ApiResponse>(run.replay, { itemIndex: opts.itemIndex, method: req.method, path: `${area.value} ${req.path}`, qs: req.qs, organization: organizationOf(area, req), body: identityBody(payload) });
 	if (slot?.prior) {
-		markSending(ctx, opts.itemIndex);
+		run.markSending(opts.itemIndex);
 		return replayed(slot.prior);
 	}
-	const answer = await send(ctx, area, req, opts, payload).catch((error: unknown) => {
+	const answer = await send(run, area, req, opts, payload).catch((error: unknown) => {
 		// a write of unknown outcome is kept as such: a later try fails again without sending
 		if (slot && error instanceof Error && isOutcomeUnknown(error)) slot.keep({ kind: 'unknown', error: copyError(error) });
 		throw error;
@@ -234,39 +223,40 @@ export async function vendorRequest(ctx: VendorContext, area: Area, req: ApiRequ
 }
 
 /** The request sent (and resent as the answers say) until it is done or fails. */
-async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendOptions, payload: ReturnType<typeof payloadOf>): Promise<ApiResponse> {
-	const failFast = patience(ctx) === 'failFast';
-	// a context with a deadline waits a token refresh no longer than one that may not wait
-	const signer = await Signer.of(ctx, failFast || waitsUntil(ctx) < Number.POSITIVE_INFINITY, opts.itemIndex);
+async function send(run: RunState, area: Area, req: ApiRequest, opts: SendOptions, payload: ReturnType<typeof payloadOf>): Promise<ApiResponse> {
+	const ctx = run.ctx;
+	const failFast = run.patience === 'failFast';
+	// a run with a deadline waits a token refresh no longer than one that may not wait
+	const signer = await Signer.of(run, failFast || run.until < Number.POSITIVE_INFINITY, opts.itemIndex);
 	const pacer = pacerOf(ctx, area, req, signer.credentials);
-	const run = readRunOptions(ctx);
+	const options = run.options;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
-	const failOnBlock = run.onRateLimitBlock === 'fail';
-	const until = waitsUntil(ctx);
+	const failOnBlock = options.onRateLimitBlock === 'fail';
+	const until = run.until;
 	const how: Sending = {
 		signal,
 		failFast,
 		until,
-		// never longer than what is left before the context's deadline
-		timeoutMs: Math.max(1, Math.min(failFast ? Math.min(run.timeoutMs, FAIL_FAST_TIMEOUT_MS) : run.timeoutMs, until - Date.now())),
+		// never longer than what is left before the run's deadline
+		timeoutMs: Math.max(1, Math.min(failFast ? Math.min(options.timeoutMs, FAIL_FAST_TIMEOUT_MS) : options.timeoutMs, until - Date.now())),
 		failWhenBlocked: failOnBlock || failFast ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined,
 		itemIndex: opts.itemIndex,
 	};
 	const facts = { node: ctx.getNode(), area, idempotent: req.method === 'GET', binary: opts.binary === true, failOnBlock, failFast, itemIndex: opts.itemIndex };
-	let state: AttemptState = FIRST_ATTEMPT;
+	let attempt: AttemptState = FIRST_ATTEMPT;
 	for (;;) {
 		const root = areaRoot(area, signer.credentials);
 		const url = root + area.basePath + req.path;
-		const { sent, release, sentAt, answeredAt } = await sendOnce(ctx, pacer, httpOptions(req, url, payload, signer.token, how.timeoutMs), how);
+		const { sent, release, sentAt, answeredAt } = await sendOnce(run, pacer, httpOptions(req, url, payload, signer.token, how.timeoutMs), how);
 		if (sent.kind === 'answer') noteServerDate(root, headerText(sent.headers, 'date'), sentAt, answeredAt);
 		// the pacer gets its answer, the decision is made and its hold set in one synchronous run: a
 		// waiter the answer wakes sees the hold
 		release();
 		const refused = sent.kind === 'answer' && sent.status === 429;
 		const rule = { ...pacer.rule, ...(refused ? { holdAfterRefusal: pacer.holdAfterRefusal } : {}) };
-		let step = decide(sent, { ...facts, url } satisfies RequestFacts, rule, state, Date.now());
-		// a wait that would end past the context's deadline is not waited: decided as under failFast
-		if (step.kind === 'retry' && (sent.kind === 'notSent' ? sent.until : Date.now() + step.afterMs) > until) step = decide(sent, { ...facts, url, failFast: true }, rule, state, Date.now());
+		let step = decide(sent, { ...facts, url } satisfies RequestFacts, rule, attempt, Date.now());
+		// a wait that would end past the run's deadline is not waited: decided as under failFast
+		if (step.kind === 'retry' && (sent.kind === 'notSent' ? sent.until : Date.now() + step.afterMs) > until) step = decide(sent, { ...facts, url, failFast: true }, rule, attempt, Date.now());
 		if ('hold' in step && step.hold) pacer.block(step.hold.ms, step.hold.block);
 		if (step.kind === 'done') return { body: step.body, headers: step.headers, statusCode: step.status };
 		if (step.kind === 'fail') throw step.error;
@@ -274,7 +264,7 @@ async function send(ctx: VendorContext, area: Area, req: ApiRequest, opts: SendO
 		how.resend = step.kind === 'retry' && (how.resend === true || sent.kind !== 'notSent');
 		if (step.kind === 'refresh') await signer.refresh();
 		else if (step.afterMs > 0) await pause(step.afterMs, signal);
-		state = step.next;
+		attempt = step.next;
 	}
 }
 

@@ -33,6 +33,7 @@ import type { ApiRequest } from '../api/request';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { idTextProblem } from '../tables/validate';
 import { multipart, vendorRequest } from '../api/transport';
+import type { RunState } from '../api/transport';
 
 /** The value of the option in the resource and operation lists (not n8n's `__CUSTOM_API_CALL__`). */
 export const CUSTOM_CALL = 'customApiCall';
@@ -368,7 +369,8 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 }
 
 /** Runs the custom call of item `itemIndex`: its output items (not yet paired). */
-export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function runCustomCall(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]> {
+	const ctx = state.ctx;
 	let call: CustomCall;
 	try {
 		call = await readCustomCall(ctx, area, itemIndex);
@@ -378,11 +380,11 @@ export async function runCustomCall(ctx: IExecuteFunctions, area: Area, itemInde
 	const { req, file, returnAll, outputField } = call;
 	if (returnAll) {
 		const pageSize = Number(req.qs.per_page) > 0 ? Number(req.qs.per_page) : 200;
-		return await readList(ctx, listPages(ctx, area, pagedCall(area, req), req, pageSize, itemIndex));
+		return await readList(ctx, listPages(state, area, pagedCall(area, req), req, pageSize, itemIndex));
 	}
 	const res = file
-		? await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex, binary: true, multipart: multipart(file, req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) }) })
-		: await vendorRequest(ctx, area, req, { itemIndex, binary: true });
+		? await vendorRequest(state, area, { ...req, body: undefined }, { itemIndex, binary: true, multipart: multipart(file, req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) }) })
+		: await vendorRequest(state, area, req, { itemIndex, binary: true });
 	if (Buffer.isBuffer(res.body)) {
 		if (res.body.length === 0) return [{ json: { statusCode: res.statusCode } }]; // an empty answer: its status is all the API said
 		const mimeType = String(res.headers['content-type'] ?? 'application/octet-stream').split(';')[0];

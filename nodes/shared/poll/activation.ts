@@ -23,7 +23,11 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { isTransientFailure } from '../api/failures';
 
-/** Poll contexts that have polled already. */
+/**
+ * Poll contexts that have polled already. Kept on n8n's poll context, not on a poll's run state
+ * (api/run.ts): each poll has a run state of its own, while the context is the one thing every
+ * poll of one activation shares, and what this tells apart is its first poll from the later ones.
+ */
 const polled = new WeakSet<object>();
 
 /** Whether this is the first poll of this context, i.e. the poll at activation (call once per poll). */

@@ -12,8 +12,8 @@
  *
  * Each poll has a deadline (`pollDeadlineMs`): 30 s, under n8n's durable scheduler's poll
  * timeout (45 s by default, after which it abandons a poll and keeps nothing) and a one-minute
- * Poll Times; shorter when the Poll Times' interval is. No wait of a poll ends past it (api/
- * patience.ts), and a read of a whole list stops at it and goes on at the next poll (./strategies.ts).
+ * Poll Times; shorter when the Poll Times' interval is. No wait of a poll ends past it (its run
+ * state's deadline, api/run.ts), and a read of a whole list stops at it and goes on at the next poll (./strategies.ts).
  */
 import type { IPollFunctions } from 'n8n-workflow';
 

@@ -18,7 +18,7 @@
  *
  * The poll at activation (./activation.ts) never waits on the service: n8n gives the activation
  * a deadline (84 s on n8n 2.41), so its requests fail at once on a transient failure
- * (`setPatience(ctx, 'failFast')`: a held pacer, a 429, a 5xx, no answer, a token endpoint that
+ * (failFast patience on the poll's run state, api/run.ts: a held pacer, a 429, a 5xx, no answer, a token endpoint that
  * does not answer), the activation keeps the trigger and the next scheduled poll catches up;
  * holds learned there apply to the later polls. When that poll reads the list, what it reads is
  * the baseline, emitted or not: for `newest` the cursor is the newest second the service holds
@@ -40,7 +40,7 @@
  *
  * One poll of a trigger runs at a time in this process (./overlap.ts: n8n's cron starts a poll at
  * every tick, also while the last one runs), and every poll has a deadline (30 s, or a faster
- * Poll Times' interval): no wait ends past it (`setPatience` with a time), and a read that reaches
+ * Poll Times' interval): no wait ends past it (the run state's patience with a time), and a read that reaches
  * it goes on at the next poll (./strategies.ts). A transient failure at a scheduled poll fails it
  * (n8n saves an error execution and runs the error workflow; the state is kept): truthful, where a
  * warning in n8n's log would hide an outage from most users.
@@ -51,10 +51,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../run/reader';
 import { serverNow } from '../api/clock';
-import { setPatience } from '../api/patience';
 import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
 import type { ApiRequest } from '../api/request';
-import { areaRoot, CREDENTIAL } from '../api/transport';
+import { areaRoot, RunState } from '../api/transport';
 import type { Area, Operation } from '../tables/spec';
 import { checkValues } from '../tables/validate';
 import type { Problem } from '../tables/validate';
@@ -134,12 +133,13 @@ function readSetup(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Set
 	return { event, op, idField: resource.idField ?? 'id', organizationId, values, status, req };
 }
 
-function sourceOf(ctx: IPollFunctions, area: Area, setup: Setup, serviceTime: () => number): Source {
+function sourceOf(run: RunState<IPollFunctions>, area: Area, setup: Setup, serviceTime: () => number): Source {
 	const { event, op, req, status } = setup;
 	const keyFields = event.key ?? [setup.idField];
 	const statusField = event.status?.field;
 	return {
-		ctx,
+		ctx: run.ctx,
+		run,
 		area,
 		op,
 		req,
@@ -162,9 +162,11 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	// before any request: when this poll (at activation: the activation) began
 	const began = Date.now();
 	const setup = readSetup(ctx, area, events);
-	const server = areaRoot(area, await ctx.getCredentials(CREDENTIAL));
+	// the state of this poll, handed to its every request (api/run.ts); the credential is read once for the poll
+	const run = new RunState(ctx);
+	const server = areaRoot(area, await run.credentials());
 	// the service's clock (its answers' Date headers), to the second its timestamps have
-	const src = sourceOf(ctx, area, setup, () => Math.floor(serverNow(server, began) / 1000) * 1000);
+	const src = sourceOf(run, area, setup, () => Math.floor(serverNow(server, began) / 1000) * 1000);
 	const windowDays = setup.event.window ? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0)) : 0;
 	const { event, status, organizationId, values, req } = setup;
 	const sig = createHash('sha1')
@@ -185,18 +187,17 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	// n8n gives the activation a deadline: its poll never waits on the service (the next scheduled poll catches up);
 	// no wait of any poll ends past the poll's own deadline
 	const patienceNow = atActivation ? 'failFast' : 'wait';
-	setPatience(ctx, patienceNow, began + deadlineMs);
+	run.setPatience(patienceNow, began + deadlineMs);
 	try {
 		const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
 		staticData[BUDGET_KEY] = budget as unknown as IDataObject;
 		// a read that cannot go on at the next poll (an answer not sorted as asked: read to its end) is given the deadline again at each page
 		const progressed = () => {
 			mark.renew();
-			if (src.meter.until === Infinity) setPatience(ctx, patienceNow, Date.now() + deadlineMs);
+			if (src.meter.until === Infinity) run.setPatience(patienceNow, Date.now() + deadlineMs);
 		};
 		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation, until: began + deadlineMs, progressed, mark });
 	} finally {
-		setPatience(ctx, 'wait');
 		mark.release();
 	}
 }
@@ -301,7 +302,7 @@ async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
 		});
 	}
 	if (skipsForBudget(run, previous)) return skip();
-	src.meter = startMeter(ctx, max - budget.spent, run.until, run.progressed);
+	src.meter = startMeter(src.run, max - budget.spent, run.until, run.progressed);
 	const outcome = await readOutcome(run, previous, from);
 	const cut = src.meter.cut === true;
 	if (outcome || cut) {

@@ -13,6 +13,7 @@ import { answerRecords, hasMore, listPages, pageRequest, pagingFacts } from '../
 import type { ApiRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';
 import { pageContext, vendorRequest } from '../api/transport';
+import type { RunState } from '../api/transport';
 import { BudgetSpent } from './budget';
 import type { Meter } from './budget';
 import type { TriggerEvent } from './event';
@@ -27,6 +28,8 @@ export function timeOf(value: unknown): number | undefined {
 
 export interface Source {
 	ctx: IPollFunctions;
+	/** The state of this poll (api/run.ts): every request of the poll is sent with it. */
+	run: RunState<IPollFunctions>;
 	area: Area;
 	op: Operation;
 	/** The list request (its query sorts and filters). */
@@ -55,7 +58,7 @@ const pageSizeOf = (src: Source): number => src.op.perPage ?? 200;
 export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown; page: number; read: number }> {
 	const size = pageSizeOf(src);
 	for (const [index, req] of src.reads.entries()) {
-		const read = listPages(src.ctx, src.area, src.op, req, size, undefined, src.idField);
+		const read = listPages(src.run, src.area, src.op, req, size, undefined, src.idField);
 		for (let more = true; more; ) {
 			spendOne(src);
 			const page = await read.next();
@@ -115,7 +118,7 @@ export async function readPagesFrom(
 			const stop = readNow > 0 && mayStop() ? stopNow(src) : undefined;
 			if (stop) return { at, stop };
 			spendOne(src);
-			const answer = await vendorRequest(src.ctx, src.area, paged ? pageRequest(req, page, size) : req).then(
+			const answer = await vendorRequest(src.run, src.area, paged ? pageRequest(req, page, size) : req).then(
 				(sent) => ({ body: sent.body }),
 				(error: unknown) => ({ error }),
 			);
@@ -158,7 +161,7 @@ export async function readBackward(src: Source, lastPages: number[]): Promise<ID
 			// a confirmation only: it ends where the poll's time or calls do
 			if (stopNow(src)) return out;
 			spendOne(src);
-			const { body } = await vendorRequest(src.ctx, src.area, pageRequest(req, page, size));
+			const { body } = await vendorRequest(src.run, src.area, pageRequest(req, page, size));
 			out.push(...answerRecords(src.ctx.getNode(), src.area, src.op, body));
 		}
 	}

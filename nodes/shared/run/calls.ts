@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { redactTokens } from '../api/errors';
 import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failures';
-import { readRunOptions } from '../api/options';
+import type { RunState } from '../api/run';
 import type { Operation } from '../tables/spec';
 import { runBounded } from './parallel';
 import type { Settled } from './parallel';
@@ -47,7 +47,8 @@ export function recordKey(field: string): string {
 }
 
 /** The calls of one item, all settled: each one's value or failure, or not made (after a rate-limit block or a stop). */
-export async function settleCalls<G, R>(ctx: IExecuteFunctions, groups: readonly G[], call: (group: G, index: number) => Promise<R>): Promise<Array<Settled<R>>> {
+export async function settleCalls<G, R>(state: RunState<IExecuteFunctions>, groups: readonly G[], call: (group: G, index: number) => Promise<R>): Promise<Array<Settled<R>>> {
+	const ctx = state.ctx;
 	const signal = ctx.getExecutionCancelSignal?.();
 	// one call (most operations): its outcome without the pool's bookkeeping
 	if (groups.length === 1 && !signal?.aborted) {
@@ -59,7 +60,7 @@ export async function settleCalls<G, R>(ctx: IExecuteFunctions, groups: readonly
 	}
 	// A failed call does not stop the others (their outcome does not depend on Requests in Flight); a rate-limit block does.
 	return await runBounded(groups.length, async (index) => await call(groups[index], index), {
-		width: readRunOptions(ctx).requestsInFlight,
+		width: state.options.requestsInFlight,
 		signal,
 		stopsOn: (error) => error instanceof RateLimitBlockedError,
 	});

@@ -17,6 +17,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { buildRequest, normaliseScalar } from '../api/request';
 import { unwrap } from '../api/pages';
 import { vendorRequest } from '../api/transport';
+import type { RunState } from '../api/transport';
 import type { Area, Field, FieldType, Operation, Resource } from '../tables/spec';
 import { checkValues, isBlank as blank, locationOf, missingConditional } from '../tables/validate';
 
@@ -48,7 +49,7 @@ function givenOnly(op: Operation): Operation {
  * validation to name. The values returned after a read are known to `readFirstNote`.
  */
 export async function withCurrentValues(
-	ctx: IExecuteFunctions,
+	state: RunState<IExecuteFunctions>,
 	area: Area,
 	resource: Resource,
 	op: Operation,
@@ -63,7 +64,7 @@ export async function withCurrentValues(
 	if (!get) return values;
 	const ids: IDataObject = {};
 	for (const f of get.fields) if (locationOf(f, get) === 'path') ids[f.name] = values[f.name];
-	const answer = await vendorRequest(ctx, area, buildRequest(area, get, ids, organizationId), { itemIndex });
+	const answer = await vendorRequest(state, area, buildRequest(area, get, ids, organizationId), { itemIndex });
 	return currentValues(op, values, unwrap(get, answer.body)[0] ?? {});
 }
 

@@ -8,10 +8,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { RateLimitBlockedError } from '../api/failures';
-import { haltableRun } from '../api/halt';
-import { readRunOptions } from '../api/options';
-import type { Area } from '../tables/spec';
 import { doneItem, rememberItem } from '../api/replay';
+import { RunState } from '../api/run';
+import type { Area } from '../tables/spec';
 import { errorJson, forErrorOutput } from './calls';
 import { withCurrentValues } from './current';
 import { runBounded } from './parallel';
@@ -41,20 +40,21 @@ export async function readBeforeWrite<T>(what: string, read: Promise<T>): Promis
  * only this item's parameters.
  */
 export async function runItem(
-	ctx: IExecuteFunctions,
+	state: RunState<IExecuteFunctions>,
 	area: Area,
 	specials: Record<string, Special>,
 	itemIndex: number,
 	parts: readonly ItemPart[] = [],
-	reader: ItemReader = new ItemReader(ctx, area, parts),
+	reader: ItemReader = new ItemReader(state.ctx, area, parts),
 ): Promise<INodeExecutionData[]> {
+	const ctx = state.ctx;
 	const taker = reader.takerOf(itemIndex);
-	if (taker?.run) return await taker.run(ctx, area, itemIndex);
+	if (taker?.run) return await taker.run(state, area, itemIndex);
 	const { resource, op, values: given, organizationId } = reader.planOf(itemIndex);
-	const values = await readBeforeWrite(`reading the current ${resource.name.toLowerCase()} (to resend the fields left out)`, withCurrentValues(ctx, area, resource, op, given, organizationId, itemIndex));
+	const values = await readBeforeWrite(`reading the current ${resource.name.toLowerCase()} (to resend the fields left out)`, withCurrentValues(state, area, resource, op, given, organizationId, itemIndex));
 	reader.check(op, values, itemIndex);
 	const setting = (name: string, fallback: unknown) => reader.setting(name, itemIndex, fallback);
-	const run: OperationRun = { area, resource, op, values, organizationId, itemIndex, parts, setting };
+	const run: OperationRun = { state, area, resource, op, values, organizationId, itemIndex, parts, setting };
 	const handler = op.special ? specials[op.special] : undefined;
 	return handler ? await handler(ctx, run) : await runStandard(ctx, run);
 }
@@ -63,15 +63,17 @@ export async function runItem(
 export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}, parts: readonly ItemPart[] = []): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	if (!items.length) return [[]];
+	// the state of this run, handed to every request of its items (api/run.ts)
+	const state = new RunState(ctx);
 	const continueOnFail = ctx.continueOnFail();
 	const signal = ctx.getExecutionCancelSignal?.();
 	const reader = new ItemReader(ctx, area, parts);
-	const settled = await runItems(ctx, items.length, async (itemIndex) => await runItem(ctx, area, specials, itemIndex, parts, reader), {
-		width: itemTasks(ctx),
+	const settled = await runItems(state, items.length, async (itemIndex) => await runItem(state, area, specials, itemIndex, parts, reader), {
+		width: itemTasks(state),
 		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
 		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
-		// and an item prepared but not yet sending sends nothing (api/halt.ts)
-		onStop: haltableRun(ctx),
+		// and an item prepared but not yet sending sends nothing (the run's halt, api/run.ts)
+		onStop: (itemIndex) => state.halt(itemIndex),
 		signal,
 	});
 	const blocks = settled.flatMap((s) => (s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : []));
@@ -99,8 +101,8 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
  * (n8n's Retry On Fail, api/replay.ts): they keep the output they had, without a call, and
  * count as done in the run's report, whichever try did them.
  */
-async function runItems(ctx: IExecuteFunctions, count: number, task: (itemIndex: number) => Promise<INodeExecutionData[]>, options: BoundedOptions): Promise<Array<Settled<INodeExecutionData[]>>> {
-	const earlier = Array.from({ length: count }, (_, itemIndex) => doneItem<INodeExecutionData[]>(ctx, itemIndex));
+async function runItems(state: RunState<IExecuteFunctions>, count: number, task: (itemIndex: number) => Promise<INodeExecutionData[]>, options: BoundedOptions): Promise<Array<Settled<INodeExecutionData[]>>> {
+	const earlier = Array.from({ length: count }, (_, itemIndex) => doneItem<INodeExecutionData[]>(state.replay, itemIndex));
 	const pending = earlier.flatMap((output, itemIndex) => (output === undefined ? [itemIndex] : []));
 	const ran = await runBounded(pending.length, async (k) => await task(pending[k]), { ...options, onStop: (k) => options.onStop?.(pending[k]) });
 	const settled = earlier.map((output): Settled<INodeExecutionData[]> => (output === undefined ? { state: 'notStarted' } : { state: 'done', value: output }));
@@ -108,12 +110,12 @@ async function runItems(ctx: IExecuteFunctions, count: number, task: (itemIndex:
 		settled[itemIndex] = ran[k];
 	});
 	settled.forEach((outcome, itemIndex) => {
-		if (outcome.state === 'done') rememberItem(ctx, itemIndex, outcome.value);
+		if (outcome.state === 'done') rememberItem(state.replay, itemIndex, outcome.value);
 	});
 	return settled;
 }
 
 /** Item tasks at once: twice the requests in flight, so a prepared item is ready when a request slot frees. */
-function itemTasks(ctx: IExecuteFunctions): number {
-	return 2 * readRunOptions(ctx).requestsInFlight;
+function itemTasks(state: RunState<IExecuteFunctions>): number {
+	return 2 * state.options.requestsInFlight;
 }

@@ -19,7 +19,7 @@ function numbered(fileName: string, index: number, total: number): string {
 
 export async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, part: number, parts: number): Promise<INodeExecutionData> {
 	const { op, itemIndex } = run;
-	const res = await vendorRequest(ctx, run.area, req, { itemIndex, binary: true });
+	const res = await vendorRequest(run.state, run.area, req, { itemIndex, binary: true });
 	const ids = op.batch ? run.values[op.batch.field] : undefined;
 	// no content (a 204) is no file, not an empty one
 	const noContent = res.statusCode === 204 && Buffer.isBuffer(res.body) && res.body.length === 0;

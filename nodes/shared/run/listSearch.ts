@@ -7,7 +7,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { answerRecords, hasMore } from '../api/pages';
 import { nodeRequest } from '../api/request';
-import { vendorRequest } from '../api/transport';
+import { RunState, vendorRequest } from '../api/transport';
 import type { VendorContext } from '../api/transport';
 import { searchMethodName } from '../tables/naming';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
@@ -48,7 +48,8 @@ async function searchRecords(
 	const req = nodeRequest(ctx.getNode(), area, list, values, organizationId, 'Nothing was sent to the API. Correct the value and try again.');
 	const page = Number(paginationToken ?? 1);
 	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
-	const body = (await vendorRequest(ctx as VendorContext, area, req)).body;
+	// one list search is one run (api/run.ts): its own state, the defaults of the Options
+	const body = (await vendorRequest(new RunState(ctx as VendorContext), area, req)).body;
 	// the list's records as every list read takes them (a 204 or `{}` found nothing; an answer without its list is an error, not a record)
 	const records = answerRecords(ctx.getNode(), area, list, body);
 	const needle = (filter ?? '').toLowerCase();

@@ -17,7 +17,7 @@ export interface BoundedOptions {
 	width: number;
 	/** Whether a failure stops starting further tasks (default: every failure does). */
 	stopsOn?: (error: unknown) => boolean;
-	/** Called with the task's index at each failure that stops the run (api/halt.ts: later running tasks that sent nothing send nothing). */
+	/** Called with the task's index at each failure that stops the run (the run's halt, api/run.ts: later running tasks that sent nothing send nothing). */
 	onStop?: (index: number) => void;
 	/** No task starts once this signal has aborted. */
 	signal?: AbortSignal;

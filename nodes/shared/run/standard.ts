@@ -29,7 +29,7 @@ async function fetchList(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequ
 	const returnAll = run.setting('returnAll', false) as boolean;
 	const limit = returnAll ? Infinity : (run.setting('limit', 50) as number);
 	const pageSize = Math.max(1, Math.min(op.perPage ?? 200, limit));
-	return await readList(ctx, listPages(ctx, run.area, op, req, pageSize, itemIndex, run.resource.idField), limit);
+	return await readList(ctx, listPages(run.state, run.area, op, req, pageSize, itemIndex, run.resource.idField), limit);
 }
 
 /**
@@ -50,7 +50,7 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 	// Read (and checked) once; an optional file left out sends plain JSON, the documents' convention.
 	const file = await readUpload(ctx, run);
 	// The calls of a split operation go in parallel (bounded by the requests in flight); each call's outcome is kept.
-	const settled = await settleCalls(ctx, groups, async (group, index): Promise<INodeExecutionData[]> => {
+	const settled = await settleCalls(run.state, groups, async (group, index): Promise<INodeExecutionData[]> => {
 		const callValues = group && batchField ? { ...values, [batchField]: group as IDataObject[] } : values;
 		const req = buildRequest(area, op, callValues, run.organizationId);
 		if (op.binaryOutput) return [await fetchFile(ctx, run, req, index, groups.length)];
@@ -58,8 +58,8 @@ export async function runStandard(ctx: IExecuteFunctions, run: OperationRun, val
 		let answer: ApiResponse;
 		if (file) {
 			const fields: Record<string, string> = req.body && typeof req.body === 'object' ? { JSONString: JSON.stringify(req.body) } : {};
-			answer = await vendorRequest(ctx, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
-		} else answer = await vendorRequest(ctx, area, req, { itemIndex: run.itemIndex });
+			answer = await vendorRequest(run.state, area, { ...req, body: undefined }, { itemIndex: run.itemIndex, multipart: multipart(file, fields) });
+		} else answer = await vendorRequest(run.state, area, req, { itemIndex: run.itemIndex });
 		const { body } = answer;
 		let records = checkAnswer(ctx, run, body, callValues);
 		// a deletion says `deleted: true` beside the answer, only when the answer proves it

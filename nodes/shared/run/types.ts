@@ -6,9 +6,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { RunState } from '../api/run';
 import type { Area, Operation, Resource } from '../tables/spec';
 
 export interface OperationRun {
+	/** The state of the node run this item is part of (api/run.ts): every request of the item is sent with it. */
+	state: RunState<IExecuteFunctions>;
 	area: Area;
 	resource: Resource;
 	op: Operation;
@@ -29,7 +32,7 @@ export interface OperationRun {
  */
 export interface ItemPart {
 	takes?(ctx: IExecuteFunctions, itemIndex: number): boolean;
-	run?(ctx: IExecuteFunctions, area: Area, itemIndex: number): Promise<INodeExecutionData[]>;
+	run?(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]>;
 	shapeOutput?(ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[];
 }
 
