@@ -21,6 +21,10 @@
  *
  * Usage: npm run check:n8n:queue:429 [-- --outage <s>] [--tail <s>] [--n8n <version>] [--keep] [--skip-build] [--fresh]
  * Runs as root (apt-get, PostgreSQL as the postgres user); about 9 minutes after the install.
+ *
+ * Verified 2026-12-04 on n8n 2.41.1: before one-poll-at-a-time each invoice was emitted by three
+ * executions (no execution listed during the outage); with it, by one (two error executions
+ * listed during the outage, one for each poll that met a 429 hold).
  */
 'use strict';
 
