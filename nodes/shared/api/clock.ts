@@ -7,7 +7,7 @@
  * offset is known to about a second: compare times at second precision, never finer.
  */
 
-/** Offsets (service time - local time, ms) by server (the area's root URL, or any stable key). */
+/** Offsets (service time - local time, ms) by server (the area's root URL, or any stable key): per process, not per run, as a trigger's next poll reads the clock an earlier run's answers told. */
 const offsets = new Map<string, number>();
 
 /** Notes a `Date` header of an answer to a request sent at `sentAt` and answered at `answeredAt` (local epoch ms). */
@@ -30,7 +30,7 @@ export function serverOffset(server: string): number | undefined {
 	return offsets.get(server);
 }
 
-/** For tests: forgets every offset. */
+/** A test seam (tests only, never the nodes): forgets every offset, so a test starts from this machine's clock. */
 export function resetServerClocks(): void {
 	offsets.clear();
 }

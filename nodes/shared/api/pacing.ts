@@ -76,20 +76,22 @@ export const ADAPTIVE = {
 	calmWindows: 1,
 } as const;
 
-const rules: Record<PacedArea, PacingRule> = { projects: { ...DOCUMENTED_RULE }, accounting: { ...ACCOUNTING_RULE } };
-
-/** For tests and benchmarks: the same logic with scaled-down numbers (the project area unless `area` says otherwise); its pacers start afresh. */
+/**
+ * A test seam (tests and benchmarks, never the nodes): the process's pacers (`PACERS`) pace under
+ * `next`, the same logic with scaled-down numbers (the project area unless `area` says otherwise);
+ * that area's pacers start afresh.
+ */
 export function setPacingRule(next: PacingRule, area: PacedArea = 'projects'): void {
-	rules[area] = { ...next };
-	for (const [key, pacer] of pacers) if (pacer.area === area) pacers.delete(key);
+	PACERS.setRule(area, next);
 }
 
+/** The rule the process's pacers pace `area` under (a copy). */
 export function getPacingRule(area: PacedArea = 'projects'): PacingRule {
-	return { ...rules[area] };
+	return { ...PACERS.rule(area) };
 }
 
 /** The safety margin added to the window: 1 % of it, at least 100 ms. */
-export function marginMs(r: PacingRule = rules.projects): number {
+export function marginMs(r: PacingRule = PACERS.rule('projects')): number {
 	return Math.max(100, Math.ceil(r.windowMs / 100));
 }
 
@@ -164,15 +166,16 @@ export class Pacer {
 	/** Who the pacer paces, for n8n's log (the accounting areas: the organization); never a secret. */
 	label = '';
 
-	/** `now` is read on every use (the clock of the moment, also when a test swaps it); `area` names the rule (read on every use too). */
+	/** `now` is read on every use (the clock of the moment, also when a test swaps it); `area` names the rule, read from `rules` on every use too. */
 	constructor(
 		private readonly now: () => number = () => Date.now(),
 		readonly area: PacedArea = 'projects',
+		private readonly rules: { rule(area: PacedArea): PacingRule } = PACERS,
 	) {}
 
 	/** The rule of the moment. */
 	get rule(): PacingRule {
-		return rules[this.area];
+		return this.rules.rule(this.area);
 	}
 
 	/** Requests this instance may send per window at most: its share of the rule's limit, at least 1. */
@@ -373,21 +376,53 @@ export class Pacer {
 	}
 }
 
-const pacers = new Map<string, Pacer>();
-
 /**
- * The pacer of a key (the project area: credential and area; the accounting areas: credential and
- * organization) under the rule of `area`; `share` is the part of the rule's limit this instance
- * may use (the project area's at most 1: its limit is documented).
+ * Pacers by key and the rules they pace under. Per process, not per run: every execution of this
+ * n8n process with a credential (and, in the accounting areas, an organization) shares the
+ * service's limit, so they share its pacer. Made with the documented rules unless told others.
  */
-export function pacerFor(key: string, share = 1, area: PacedArea = 'projects'): Pacer {
-	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new Pacer(undefined, area);
-		pacers.set(key, pacer);
+export class PacerRegistry {
+	private readonly rules: Record<PacedArea, PacingRule>;
+
+	private readonly pacers = new Map<string, Pacer>();
+
+	constructor(rules: Partial<Record<PacedArea, PacingRule>> = {}) {
+		this.rules = { projects: { ...(rules.projects ?? DOCUMENTED_RULE) }, accounting: { ...(rules.accounting ?? ACCOUNTING_RULE) } };
 	}
-	pacer.share = Math.min(area === 'projects' ? 1 : Infinity, Math.max(0, share));
-	// the accounting keys end with the organization's id (credential:organization)
-	if (area === 'accounting') pacer.label = key.slice(key.lastIndexOf(':') + 1);
-	return pacer;
+
+	/** The rule of `area` (its pacers read it on every use). */
+	rule(area: PacedArea): PacingRule {
+		return this.rules[area];
+	}
+
+	/** Paces `area` under `next` from now on; its pacers start afresh. */
+	setRule(area: PacedArea, next: PacingRule): void {
+		this.rules[area] = { ...next };
+		for (const [key, pacer] of this.pacers) if (pacer.area === area) this.pacers.delete(key);
+	}
+
+	/**
+	 * The pacer of a key (the project area: credential and area; the accounting areas: credential
+	 * and organization) under the rule of `area`, made on first use; `share` is the part of the
+	 * rule's limit this instance may use (the project area's at most 1: its limit is documented).
+	 */
+	pacerFor(key: string, share = 1, area: PacedArea = 'projects'): Pacer {
+		let pacer = this.pacers.get(key);
+		if (!pacer) {
+			pacer = new Pacer(undefined, area, this);
+			this.pacers.set(key, pacer);
+		}
+		pacer.share = Math.min(area === 'projects' ? 1 : Infinity, Math.max(0, share));
+		// the accounting keys end with the organization's id (credential:organization)
+		if (area === 'accounting') pacer.label = key.slice(key.lastIndexOf(':') + 1);
+		return pacer;
+	}
+}
+
+/** The pacers of this process (per process: see `PacerRegistry`). */
+export const PACERS = new PacerRegistry();
+
+/** The process's pacer of a key (`PacerRegistry.pacerFor`). */
+export function pacerFor(key: string, share = 1, area: PacedArea = 'projects'): Pacer {
+	return PACERS.pacerFor(key, share, area);
 }
