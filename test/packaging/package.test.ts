@@ -21,8 +21,8 @@ import { process } from '../../host/globals';
 const CHILD = join(module.path, 'n8n-child.js');
 /** What n8n's community lint allows published code to import (crypto is a built-in, not a module file). */
 const ALLOWED_IMPORTS = ['n8n-workflow', 'zod', 'p-limit', 'lodash', 'luxon', 'moment'];
-/** Folder names of test code, the emulator, benchmarks or their compiled output. */
-const FORBIDDEN_FOLDERS = ['test', 'tests', '__tests__', 'build', 'bench', 'emulator', 'harness', 'fixtures'];
+/** Folder names of test code, the emulator, benchmarks, the host's modules or their compiled output. */
+const FORBIDDEN_FOLDERS = ['test', 'tests', '__tests__', 'build', 'bench', 'emulator', 'host', 'harness', 'fixtures'];
 
 const pkg = readPackageJson(PROJECT_ROOT);
 /** `dist/nodes/VendorBooks/VendorBooks.node.js` -> `VendorBooks`. */
