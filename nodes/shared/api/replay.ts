@@ -1,4 +1,4 @@
-// Talking to the API (api/): what the earlier tries of a node run did, so that n8n's Retry On Fail repeats no write; imports nothing of the package.
+// Talking to the API (api/): what the earlier tries of a node run did, so that n8n's Retry On Fail repeats no write; imports failures.ts only.
 /**
  * n8n's node setting Retry On Fail runs the node again, with every input item, when a try
  * throws or its first output item is an error (n8n-core `WorkflowExecute`: up to Max Tries,
@@ -27,6 +27,11 @@
  */
 import { createHash } from 'crypto';
 
+import { isOutcomeUnknown } from './failures';
+
+/** What an *Outcome unknown* failure of a later try adds: its write was not sent again. */
+export const NOT_SENT_AGAIN = 'Not sent again by Retry On Fail: an earlier try of this run sent it.';
+
 /** What a write of an earlier try came to: the service's answer, or a failure whose outcome is unknown. */
 export type PriorWrite<A> = { kind: 'answered'; answer: A } | { kind: 'unknown'; error: Error };
 
@@ -44,6 +49,8 @@ const memories = new WeakMap<object, RunMemory>();
 export interface Replay {
 	readonly memory: RunMemory;
 	readonly occurrences: Map<string, number>;
+	/** The items of this try that were given an earlier try's write instead of sending it. */
+	readonly replayedItems: Set<number>;
 }
 
 interface RetryContext {
@@ -62,7 +69,7 @@ export function replayOf(ctx: object): Replay | undefined {
 		memory = { items: new Map(), writes: new Map() };
 		memories.set(run, memory);
 	}
-	return { memory, occurrences: new Map() };
+	return { memory, occurrences: new Map(), replayedItems: new Set() };
 }
 
 /** The output item `itemIndex` had when an earlier try of this node run did it; undefined when none did. */
@@ -112,4 +119,16 @@ export function writeSlot<A>(replay: Replay | undefined, id: WriteIdentity): { p
 			outcomes[n] = outcome;
 		},
 	};
+}
+
+/**
+ * An item's failure as this try reports it: a write of unknown outcome whose write an earlier
+ * try sent (its answer given again, and what the answer shows judged again: an answer without
+ * evidence stays *Outcome unknown*) says it was not sent again. Other failures as they are.
+ */
+export function withReplayNote<E extends Error>(replay: Replay | undefined, itemIndex: number, error: E): E {
+	if (!replay?.replayedItems.has(itemIndex) || !isOutcomeUnknown(error)) return error;
+	const said = (error as { description?: string | null }).description ?? '';
+	if (!said.includes(NOT_SENT_AGAIN)) (error as { description?: string }).description = `${said ? `${said} ` : ''}${NOT_SENT_AGAIN}`;
+	return error;
 }

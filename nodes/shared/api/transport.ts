@@ -18,7 +18,7 @@ import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent 
 import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failures';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
-import { writeSlot, type PriorWrite } from './replay';
+import { withReplayNote, writeSlot, type PriorWrite, type Replay } from './replay';
 import type { ApiRequest } from './request';
 import type { RunState } from './run';
 import { credentialKey, Signer, type TokenData, type VendorContext } from './token';
@@ -196,12 +196,10 @@ function copyError(error: Error): Error {
 }
 
 /** What an earlier try's same write came to, given again without a call (replay.ts): its answer, or its unknown outcome. */
-function replayed(prior: PriorWrite<ApiResponse>): ApiResponse {
+function replayed(prior: PriorWrite<ApiResponse>, replay: Replay, itemIndex: number | undefined): ApiResponse {
+	if (itemIndex !== undefined) replay.replayedItems.add(itemIndex);
 	if (prior.kind === 'answered') return copyAnswer(prior.answer);
-	const error = copyError(prior.error);
-	const said = (error as { description?: string | null }).description;
-	(error as { description?: string }).description = `${said ? `${said} ` : ''}Not sent again by Retry On Fail: an earlier try of this run sent it.`;
-	throw error;
+	throw withReplayNote(replay, itemIndex ?? -1, copyError(prior.error));
 }
 
 /** Sends one API request of an area for `run` (its state, run.ts; `run.ctx` is n8n's node context) and returns the parsed answer; throws NodeApiError on failure. */
@@ -209,9 +207,9 @@ export async function vendorRequest(run: RunState, area: Area, req: ApiRequest, 
 	const payload = payloadOf(req, opts);
 	// a write an earlier try of this node run sent (n8n's Retry On Fail) is not sent again
 	const slot = writeSlot<ApiResponse>(run.replay, { itemIndex: opts.itemIndex, method: req.method, path: `${area.value} ${req.path}`, qs: req.qs, organization: organizationOf(area, req), body: identityBody(payload) });
-	if (slot?.prior) {
+	if (slot?.prior && run.replay) {
 		run.markSending(opts.itemIndex);
-		return replayed(slot.prior);
+		return replayed(slot.prior, run.replay, opts.itemIndex);
 	}
 	const answer = await send(run, area, req, opts, payload).catch((error: unknown) => {
 		// a write of unknown outcome is kept as such: a later try fails again without sending

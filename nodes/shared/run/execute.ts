@@ -8,7 +8,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { RateLimitBlockedError } from '../api/failures';
-import { doneItem, rememberItem } from '../api/replay';
+import { doneItem, rememberItem, withReplayNote } from '../api/replay';
 import { RunState } from '../api/run';
 import type { Area } from '../tables/spec';
 import { errorJson, forErrorOutput } from './calls';
@@ -88,7 +88,7 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 		if (outcome.state === 'done') {
 			for (const result of pairedWith(outcome.value, itemIndex)) out.push(result);
 		} else if (outcome.state === 'failed') {
-			const error = itemError(ctx, outcome.error, itemIndex);
+			const error = withReplayNote(state.replay, itemIndex, itemError(ctx, outcome.error, itemIndex));
 			if (!continueOnFail) throw withRunReport(ctx, area, error, settled, itemIndex);
 			out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
 		}
