@@ -35,6 +35,8 @@
  * emitted. With it (polls stop at 30 s, a read goes on at the next): no poll abandoned, Projects
  * emits; Item Created and Payment Recorded miss a record made before the baseline's pass is
  * complete (here the second scheduled poll: the state of the poll at activation is not kept).
+ * --no-cursors (Bills and Projects at 10,000): each record emitted once; a quiet poll saves no
+ * state there (a read's progress is saved only at publication and by a poll that emits).
  */
 'use strict';
 

@@ -26,8 +26,10 @@
  * Usage: npm run check:n8n:reactivate [-- --variant legacy|scheduler|durable] [--n8n <version>] [--keep] [--skip-build] [--fresh]
  * Runs as root (apt-get, PostgreSQL as the postgres user); about 5 minutes a variant after the install.
  *
- * Verified 2026-12-04 on n8n 2.41.1: legacy and scheduler emit A, B and C once each; durable emits
- * A and B once and never C (the new node id starts an empty cursor; see the report of the run).
+ * Verified 2026-12-04 on n8n 2.41.1, the same before and after the one-poll-at-a-time change:
+ * legacy and scheduler emit A, B and C once each; durable emits A and B once and never C (the new
+ * node id gets an empty poller_state row, the poll at activation commits nothing unless it
+ * emits, and the first scheduled poll takes a baseline that holds C).
  */
 'use strict';
 
