@@ -246,3 +246,43 @@ test.each(NEWEST)('$label after a pause in which 12,000 records were made, a pag
 	expect([...emitted].sort()).toEqual([...made].sort());
 	expect(trigger.errors).toEqual([]);
 });
+
+/**
+ * n8n's durable scheduler runs each poll on a new context, from the static data its database
+ * holds, and saves that static data only at publication and when a poll emits: a quiet poll's
+ * progress comes back lost. The package keeps its last state in the process too
+ * (nodes/shared/poll/kept.ts), so a read of the whole list still ends over several polls and a
+ * record made meanwhile is emitted once.
+ */
+test.each(CASES)('$label over 10,000 records on n8n\'s durable scheduler (a quiet poll\'s state not saved): the read still ends and a new record is emitted once', async (c) => {
+	const node = vendorNode(c.nodeType, withIds(c.parameters), 'Trigger');
+	/** The workflow's static data as n8n's database holds it. */
+	let saved: IDataObject = {};
+	let latest: IDataObject = {};
+	let polls = 0;
+	const emitted: string[] = [];
+	const poll = async () => {
+		await jest.advanceTimersByTimeAsync(1_000);
+		const started = Date.now();
+		const result = await settle(pollOnce({ nodeType: c.nodeType, node, credentials: env.credentials, credentialTypes: [VendorOAuth2Api], staticData: saved }));
+		const items = result.items?.[0] ?? [];
+		emitted.push(...items.map((item) => String(item.json[c.idField])));
+		latest = result.staticData;
+		// saved at publication (the first poll) and by a poll that emits
+		if (polls === 0 || items.length) saved = result.staticData;
+		polls++;
+		await jest.advanceTimersByTimeAsync(Math.max(0, 60_000 - (Date.now() - started)));
+	};
+	const inPass = () => !!((latest['node:Trigger'] as IDataObject | undefined)?.vendorPoll as IDataObject | undefined)?.pass;
+	await poll();
+	// the baseline took more than the first poll, and each later poll goes on from this process's state, not from the saved one
+	expect(inPass()).toBe(true);
+	while (inPass() && polls < 20) await poll();
+	expect(polls).toBeGreaterThanOrEqual(2);
+	expect(polls).toBeLessThan(20);
+	const made = changeOf(c)(account);
+	for (let i = 0; i < 12 && !emitted.includes(made); i++) await poll();
+	// and the polls after it emit it no more
+	for (let i = 0; i < 4; i++) await poll();
+	expect(emitted).toEqual([made]);
+});

@@ -62,6 +62,7 @@ import { budgetAt, DAY_MS, maxCallsPerDay } from './budget';
 import type { Budget, Cost } from './budget';
 import { filterFields, requiredFields } from './description';
 import type { TriggerEvent } from './event';
+import { keep, recall } from './kept';
 import { startMeter } from './meter';
 import { logOverlap, MARK_MARGIN_MS, markPoll, pollDeadlineMs } from './overlap';
 import type { PollMark } from './overlap';
@@ -75,6 +76,8 @@ import { localDay, windowDates } from './window';
 
 const STATE_KEY = 'vendorPoll';
 const BUDGET_KEY = 'vendorBudget';
+/** What a poll keeps in this process too (./kept.ts). */
+const KEPT_KEYS = [STATE_KEY, BUDGET_KEY] as const;
 
 function readTriggerValues(ctx: IPollFunctions, event: TriggerEvent, op: Operation): IDataObject {
 	const values: IDataObject = {};
@@ -188,6 +191,9 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	// no wait of any poll ends past the poll's own deadline
 	const patienceNow = atActivation ? 'failFast' : 'wait';
 	run.setPatience(patienceNow, began + deadlineMs);
+	// what n8n gave back may be older than what this process's last poll left (n8n's durable scheduler saves a quiet poll's state not at all)
+	const trigger = [ctx.getWorkflow().id, ctx.getNode().name] as const;
+	recall(...trigger, staticData, KEPT_KEYS, sig);
 	try {
 		const budget = budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now());
 		staticData[BUDGET_KEY] = budget as unknown as IDataObject;
@@ -198,6 +204,7 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 		};
 		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation, until: began + deadlineMs, progressed, mark });
 	} finally {
+		keep(...trigger, staticData, KEPT_KEYS, sig);
 		mark.release();
 	}
 }
