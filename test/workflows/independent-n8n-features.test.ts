@@ -20,7 +20,6 @@
 import type { IDataObject, INode, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { Clock } from '../../emulator/clock';
@@ -33,6 +32,7 @@ import type { RunResult } from '../harness';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
 import { useProxiedEnv } from '../tools/proxied-env';
+import { resetPacers } from '../tools/pacers';
 import { byId, chain, NODE_TYPES, PolledTrigger, vendorNode } from './support';
 import type { Step } from './support';
 
@@ -41,9 +41,6 @@ const clock = new Clock({ realTime: true });
 const ctx = useProxiedEnv({ demo: true, clock });
 const env = ctx.env;
 
-function resetPacers(): void {
-	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
-}
 afterEach(() => {
 	env.em.faults.clear();
 	resetPacers();

@@ -14,13 +14,13 @@ import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { Container } from '../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
+import { resetPacers } from '../tools/pacers';
 import { byId, vendorNode, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
@@ -67,10 +67,6 @@ const ANSWERS: Array<{ answer: string; fault: Fault }> = [
 
 const CASES = eventsUnderTest().flatMap((e) => ANSWERS.map((a) => ({ ...e, ...a })));
 
-/** Forgets every hold and block the pacers learned (each case starts from a service that has not answered yet). */
-function resetPacers(): void {
-	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
-}
 
 const active: ActiveTrigger[] = [];
 

@@ -18,16 +18,15 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { isTransientFailure } from '../../nodes/shared/api/failures';
-import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import { markPoll } from '../../nodes/shared/poll/overlap';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
-import { timestampMs } from '../../emulator/rules/common';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
+import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
-import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
+import { type Account, changeOf, type EventCase, eventCases, seedAccount, withIds } from './trigger-accounts';
 
 const env = new WorkflowEnv();
 /** The service's clock: follows n8n's (fake) `Date.now()`. */
@@ -56,30 +55,8 @@ const ANSWERS: Array<{ answer: string; fault: Fault }> = [
 
 const CASES = eventsUnderTest().flatMap((e) => ANSWERS.map((a) => ({ ...e, ...a })));
 
-/** Forgets every hold and block the pacers learned (each case starts from a service that has not answered yet). */
-function resetPacers(): void {
-	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
-}
 
-/** The ids and parameters the cases were generated with, for this env. */
-function withIds(parameters: IDataObject): IDataObject {
-	const out: IDataObject = { ...parameters, maxCallsPerDay: 1_000_000 };
-	if (out.organizationId) out.organizationId = env.org;
-	if (out.portal_id) out.portal_id = { __rl: true, mode: 'id', value: env.portal };
-	return out;
-}
 
-/** A change of its own each time for Project Updated (the shared change edits the first project only). */
-function changeOf(c: EventCase): (a: Account) => string {
-	if (c.parameters.event !== 'projectUpdated') return c.change;
-	let n = 0;
-	return (a) => {
-		const project = a.portal.all('projects')[++n];
-		project.description = `Changed at ${a.clock.now()}`;
-		project.last_modified_time = timestampMs(a.clock.now());
-		return String(project.id);
-	};
-}
 
 const active: ActiveTrigger[] = [];
 
@@ -120,7 +97,7 @@ async function pass(ms: number): Promise<void> {
 async function activate(c: (typeof CASES)[number]): Promise<ActiveTrigger> {
 	let trigger: ActiveTrigger | undefined;
 	let failure: unknown;
-	const activating = activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).then(
+	const activating = activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).then(
 		(t) => void (trigger = t),
 		(error: unknown) => void (failure = error),
 	);

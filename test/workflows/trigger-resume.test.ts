@@ -18,18 +18,17 @@ import { Logger } from '@n8n/backend-common';
 import type { IDataObject } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { getPacingRule, setPacingRule } from '../../nodes/shared/api/pacing';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import { Clock } from '../../emulator/clock';
-import { timestampMs } from '../../emulator/rules/common';
 import type { Tenant } from '../../emulator/store';
 import { pollOnce } from '../harness';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { Container } from '../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
+import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
-import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
+import { type Account, changeOf, type EventCase, eventCases, seedAccount, withIds } from './trigger-accounts';
 
 const N = 10_000;
 const env = new WorkflowEnv();
@@ -59,28 +58,8 @@ function eventsUnderTest(newest = false): ResumeCase[] {
 const CASES = eventsUnderTest();
 const NEWEST = eventsUnderTest(true);
 
-function resetPacers(): void {
-	for (const area of ['projects', 'accounting'] as const) setPacingRule(getPacingRule(area), area);
-}
 
-function withIds(parameters: IDataObject): IDataObject {
-	const out: IDataObject = { ...parameters, maxCallsPerDay: 1_000_000 };
-	if (out.organizationId) out.organizationId = env.org;
-	if (out.portal_id) out.portal_id = { __rl: true, mode: 'id', value: env.portal };
-	return out;
-}
 
-/** A change of its own each time for Project Updated (the shared change edits the first project only). */
-function changeOf(c: EventCase): (a: Account) => string {
-	if (c.parameters.event !== 'projectUpdated') return c.change;
-	let n = 100;
-	return (a) => {
-		const project = a.portal.all('projects')[++n];
-		project.description = `Changed at ${a.clock.now()}`;
-		project.last_modified_time = timestampMs(a.clock.now());
-		return String(project.id);
-	};
-}
 
 /** The store and collection an event lists, and which of its records it lists. */
 function listOf(c: ResumeCase): { tenant: Tenant; collection: string; idField: string; listed: (r: IDataObject) => boolean } {
@@ -139,7 +118,7 @@ const stateOf = (trigger: ActiveTrigger) => (trigger.staticData()['node:Trigger'
 
 test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes several polls, each new record is emitted once by the poll that reads it', async (c) => {
 	const placed = !!c.event.timeField && c.event.timeField !== 'date';
-	const change = changeOf(c);
+	const change = changeOf(c, 100);
 	const made: string[] = [];
 	const made_ = new Set<string>();
 	const make = () => {
@@ -147,7 +126,7 @@ test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes
 		made.push(id);
 		made_.add(id);
 	};
-	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
+	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
 	active.push(trigger);
 	expect(trigger.isActive()).toBe(true);
 	// the poll at activation stopped at its deadline: the baseline goes on at the next polls
@@ -196,14 +175,14 @@ test.each(CASES)('$label over 10,000 records, a page every 3 s: every pass takes
 	expect(budget.cost).toBeLessThan(20);
 	// n8n's log and Fetch Test Event say how many polls a full read takes
 	expect(info.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringMatching(/took \d+ polls to read its list through/));
-	const test = await settle(pollOnce({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api], staticData: trigger.staticData(), mode: 'manual' }));
+	const test = await settle(pollOnce({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api], staticData: trigger.staticData(), mode: 'manual' }));
 	const cost = (test.items?.[0]?.[0]?.json as IDataObject | undefined)?._pollCost as IDataObject | undefined;
 	expect(cost).toMatchObject({ callsPerPoll: budget.cost, pollsPerPass: budget.passPolls, summary: expect.stringMatching(/A full read of the list takes \d+ polls/) });
 });
 
 test.each(NEWEST)('$label after a pause in which 12,000 records were made, a page every 3 s: the read goes on over several polls down to the cursor, each new record emitted once', async (c) => {
 	const made: string[] = [];
-	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
+	const trigger = await settle(activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }));
 	active.push(trigger);
 	const minute = async () => {
 		await jest.advanceTimersByTimeAsync(1_000);
@@ -255,7 +234,7 @@ test.each(NEWEST)('$label after a pause in which 12,000 records were made, a pag
  * record made meanwhile is emitted once.
  */
 test.each(CASES)('$label over 10,000 records on n8n\'s durable scheduler (a quiet poll\'s state not saved): the read still ends and a new record is emitted once', async (c) => {
-	const node = vendorNode(c.nodeType, withIds(c.parameters), 'Trigger');
+	const node = vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger');
 	/** The workflow's static data as n8n's database holds it. */
 	let saved: IDataObject = {};
 	let latest: IDataObject = {};
@@ -280,7 +259,7 @@ test.each(CASES)('$label over 10,000 records on n8n\'s durable scheduler (a quie
 	while (inPass() && polls < 20) await poll();
 	expect(polls).toBeGreaterThanOrEqual(2);
 	expect(polls).toBeLessThan(20);
-	const made = changeOf(c)(account);
+	const made = changeOf(c, 100)(account);
 	for (let i = 0; i < 12 && !emitted.includes(made); i++) await poll();
 	// and the polls after it emit it no more
 	for (let i = 0; i < 4; i++) await poll();
