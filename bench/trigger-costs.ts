@@ -1,5 +1,5 @@
 /**
- * What the polling triggers cost in API calls (issue 35): for every event of the five trigger
+ * What the polling triggers cost in API calls: for every event of the five trigger
  * nodes, on an account holding N records of each kind the triggers watch (put straight into the
  * emulator's store, test/workflows/trigger-accounts.ts: a quarter of the estimates accepted, a
  * quarter of the invoices overdue, payments dated over three years), the calls of

@@ -41,7 +41,7 @@ const SHOWN = 5;
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
 const INSTALL_CHROMIUM = 'sudo apt-get update && sudo apt-get install -y chromium';
 const INSTALL_CHROMIUM_UBUNTU = 'sudo snap install chromium';
-/** Debian's Chromium, headless, with a new empty profile (see /work/shared/notes/real-n8n.md). */
+/** Debian's Chromium, headless, with a new empty profile (the recipe: CONTRIBUTING, Real n8n). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const SEL = {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run check:n8n:queue`: issue 46's last Done-when item, on a real n8n in queue mode. It
+ * `npm run check:n8n:queue`: a trigger that stays alive, on a real n8n in queue mode. It
  * proves that a Vendor Books Trigger activated during an outage, then n8n restarted (queue
  * mode, n8n 2.41.1: main + 2 workers, PostgreSQL, Redis), polls again and emits an invoice
  * created while n8n was down, exactly once.
@@ -96,7 +96,7 @@ onStopSignal((signal) => {
 
 async function main() {
 	let failed = false;
-	console.log(`Queue-mode restart check (issue 46): ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version}, variant: ${VARIANT}${Object.keys(VARIANT_ENV).length ? ` (${Object.entries(VARIANT_ENV).map(([k, v]) => `${k}=${v}`).join(' ')})` : " (n8n's defaults)"}`);
+	console.log(`Queue-mode restart check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version}, variant: ${VARIANT}${Object.keys(VARIANT_ENV).length ? ` (${Object.entries(VARIANT_ENV).map(([k, v]) => `${k}=${v}`).join(' ')})` : " (n8n's defaults)"}`);
 	try {
 		await scenario(session);
 	} catch (error) {

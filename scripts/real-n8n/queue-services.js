@@ -3,7 +3,7 @@
  * Debian (apt-get, only when absent), each started on a free loopback port with its files in a
  * temporary folder, and stopped again. PostgreSQL runs as the `postgres` user (initdb
  * --auth=trust, pg_ctl with its socket in that folder and listen_addresses=127.0.0.1), with a
- * role and a database for n8n. See /work/shared/notes/queue-mode.md for the recipe.
+ * role and a database for n8n. Debian's packages, started on loopback.
  */
 'use strict';
 

@@ -1,6 +1,6 @@
 /**
- * The source of every rule of the field tables of Vendor Billing (`doc 002`)
- * (issue 36): the words of a document section (`doc 00N, <section>: "<words>"`) or of a bullet
+ * The source of every rule of the field tables of Vendor Billing (`doc 002`):
+ * the words of a document section (`doc 00N, <section>: "<words>"`) or of a bullet
  * of docs/ASSUMPTIONS.md (`guess: <words>`). Key: `<resource>.<operation>.<field path>.<rule>`
  * or `<resource>.<operation>.<rule>`; `*` as the operation stands for every operation of the
  * resource that has the rule. Checked by test/tables/rule-sources.test.ts; left out of the

@@ -269,7 +269,7 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 460000000026049',
-				// only an ID the documents give as a number is checked for digits (issue 36)
+				// only an ID the documents give as a number is checked for digits
 				...(field.numeric ? { validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' } }] } : {}),
 			},
 		],
