@@ -35,7 +35,7 @@ export function apiClient(em: Emulator, defaults: { token: string; region?: stri
 		if (!a) throw new Error(`unknown area ${area}`);
 		const region = opts.region ?? defaults.region ?? 'us';
 		const urls = em.regionUrls(region);
-		const url = new URL(`${a.root === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`);
+		const url = new URL(`${a.family === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`);
 		const headers: Record<string, string> = { ...(opts.headers ?? {}) };
 		const token = opts.token === undefined ? defaults.token : opts.token;
 		if (token !== null) headers.Authorization = `Vendor-oauthtoken ${token}`;

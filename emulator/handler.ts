@@ -63,11 +63,11 @@ function route(state: EmulatorState, req: http.IncomingMessage, res: http.Server
 	const family: Family | 'accounts' | undefined = sub.startsWith('/oauth/')
 		? 'accounts'
 		: sub === '/api' || sub.startsWith('/api/')
-			? 'api'
+			? 'accounting'
 			: sub === '/projects' || sub.startsWith('/projects/')
 				? 'projects'
 				: undefined;
-	const familyPath = family === 'api' ? sub.slice('/api'.length) : family === 'projects' ? sub.slice('/projects'.length) : sub;
+	const familyPath = family === 'accounting' ? sub.slice('/api'.length) : family === 'projects' ? sub.slice('/projects'.length) : sub;
 	const query = firstValues(url.searchParams);
 	const rec: RecordedRequest = { method, path: url.pathname, query, headers: flatHeaders(req), body: body.recorded, region, status: 0, time: Date.now() };
 	state.requests.push(rec);

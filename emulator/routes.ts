@@ -2,7 +2,7 @@
  * Table-driven routing: every operation of the five areas' field tables becomes a route (method +
  * path template); the matching order is in README.md, "Routes".
  */
-import type { Area, HttpMethod, Operation, Resource } from '../nodes/shared/tables/spec';
+import type { Area, Family, HttpMethod, Operation, Resource } from '../nodes/shared/tables/spec';
 import { ORGANIZATION, ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
 import { billingArea } from '../nodes/VendorBilling/tables';
 import { booksArea } from '../nodes/VendorBooks/tables';
@@ -12,8 +12,8 @@ import { projectsArea } from '../nodes/VendorProjects/tables';
 
 export const AREAS: readonly Area[] = [projectsArea, booksArea, invoiceArea, billingArea, inventoryArea];
 
-/** `api`: under `/{region}/api`; `projects`: under `/{region}/projects`. */
-export type Family = 'api' | 'projects';
+/** The area's family (see the tables' `Area.family`): `accounting` is served under `/{region}/api`, `projects` under `/{region}/projects`. */
+export type { Family } from '../nodes/shared/tables/spec';
 
 export interface Route {
 	/** `${area}.${resource}.${operation}`, e.g. `books.item.create`. */
@@ -70,7 +70,7 @@ export class Router {
 	/** The area a request path belongs to, and the path below the area's base path. */
 	areaOf(family: Family, path: string): { area: Area; rest: string } | undefined {
 		for (const area of this.areas) {
-			if ((area.root === 'projects') !== (family === 'projects')) continue;
+			if (area.family !== family) continue;
 			if (path === area.basePath || path.startsWith(`${area.basePath}/`)) {
 				return { area, rest: path.slice(area.basePath.length) || '/' };
 			}

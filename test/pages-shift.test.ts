@@ -53,7 +53,7 @@ const { listPages } = require('../nodes/shared/api/pages') as typeof import('../
 
 const runs = (n: number) => ({ seed: 4242, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });
 
-const area = { value: 'books', name: 'Vendor Books', root: 'api', basePath: '/books/v3' } as Area;
+const area = { value: 'books', name: 'Vendor Books', family: 'accounting', basePath: '/books/v3' } as Area;
 // a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
 const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
 

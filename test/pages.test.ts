@@ -27,7 +27,7 @@ jest.mock('../nodes/shared/api/transport', () => ({
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { hasMore, listPages } = require('../nodes/shared/api/pages') as typeof import('../nodes/shared/api/pages');
 
-const area = { value: 'books', name: 'Vendor Books', root: 'api', basePath: '/books/v3' } as Area;
+const area = { value: 'books', name: 'Vendor Books', family: 'accounting', basePath: '/books/v3' } as Area;
 // a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
 const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
 

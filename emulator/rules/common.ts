@@ -121,7 +121,7 @@ export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJE
 
 // ---------------------------------------------------------------- replies
 
-export const isAccounting = (area: Area): boolean => area.envelope === 'accounting';
+export const isAccounting = (area: Area): boolean => area.family === 'accounting';
 
 export function ok(json: Rec, status = 200): Reply {
 	return { status, json };

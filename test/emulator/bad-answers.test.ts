@@ -88,7 +88,7 @@ function url(area: string, path: string, query: Record<string, string | number> 
 	const a = em.router.areas.find((x) => x.value === area);
 	if (!a) throw new Error(`unknown area ${area}`);
 	const urls = em.regionUrls();
-	const u = new URL(`${a.root === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`);
+	const u = new URL(`${a.family === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`);
 	if (a.org?.in === 'query') u.searchParams.set(a.org.name, em.organizationId);
 	for (const [k, v] of Object.entries(query)) u.searchParams.set(k, String(v));
 	return u.toString();

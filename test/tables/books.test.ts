@@ -95,10 +95,9 @@ describe('Vendor Books area', () => {
 		expect(booksArea).toMatchObject({
 			value: 'books',
 			name: 'Vendor Books',
-			root: 'api',
 			basePath: '/books/v3',
 			org: { in: 'query', name: 'organization_id' },
-			envelope: 'accounting',
+			family: 'accounting',
 		});
 		expect(booksArea.resources.map((r) => r.value)).toEqual(['item', 'estimate', 'estimateTemplate', 'invoice']);
 	});

@@ -245,10 +245,9 @@ describe('Vendor Invoice', () => {
 		expect(invoiceArea).toMatchObject({
 			value: 'invoice',
 			name: 'Vendor Invoice',
-			root: 'api',
+			family: 'accounting',
 			basePath: '/invoice/v3',
 			org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },
-			envelope: 'accounting',
 		});
 		expect(invoiceArea.resources.map((r) => r.value)).toEqual(['payment', 'refund']);
 	});
@@ -330,10 +329,9 @@ describe('Vendor Billing', () => {
 		expect(billingArea).toMatchObject({
 			value: 'billing',
 			name: 'Vendor Billing',
-			root: 'api',
+			family: 'accounting',
 			basePath: '/billing/v1',
 			org: { in: 'header', name: 'X-com-vendor-subscriptions-organizationid' },
-			envelope: 'accounting',
 		});
 	});
 
@@ -395,10 +393,9 @@ describe('Vendor Inventory', () => {
 		expect(inventoryArea).toMatchObject({
 			value: 'inventory',
 			name: 'Vendor Inventory',
-			root: 'api',
+			family: 'accounting',
 			basePath: '/inventory/v1',
 			org: { in: 'query', name: 'organization_id' },
-			envelope: 'accounting',
 		});
 	});
 

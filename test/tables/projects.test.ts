@@ -55,9 +55,8 @@ describe('Vendor Projects field tables', () => {
 		expect(projectsArea).toMatchObject({
 			value: 'projects',
 			name: 'Vendor Projects',
-			root: 'projects',
 			basePath: '/api/v3',
-			envelope: 'projects',
+			family: 'projects',
 		});
 		expect(projectsArea.org).toBeUndefined();
 		expect(projectsArea.resources.map((r) => [r.value, r.name])).toEqual([

@@ -106,7 +106,7 @@ function escape(text: string): string {
 
 /** The path of the operation's own call, as the proxy sees it (region and area root included). */
 function ownPath(t: TableOperation): RegExp {
-	const root = t.area.root === 'projects' ? '/us/projects' : '/us/api';
+	const root = t.area.family === 'projects' ? '/us/projects' : '/us/api';
 	const template = escape(`${root}${t.area.basePath}${t.op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+');
 	return new RegExp(`^${template}$`);
 }

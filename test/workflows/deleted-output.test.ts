@@ -52,7 +52,7 @@ function valuesOf(t: TableOperation): IDataObject {
 
 /** The path of the operation's own call, as the proxy sees it. */
 function ownPath(t: TableOperation): RegExp {
-	const root = t.area.root === 'projects' ? '/us/projects' : '/us/api';
+	const root = t.area.family === 'projects' ? '/us/projects' : '/us/api';
 	const template = `${root}${t.area.basePath}${t.op.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}/g, '[^/]+');
 	return new RegExp(`^${template}$`);
 }
@@ -70,7 +70,7 @@ async function runAnswered(t: TableOperation, answer: MadeAnswer): Promise<{ out
 
 /** The answer that proves the deletion, in the area's terms, and the output it gives. */
 function proof(t: TableOperation): { body: IDataObject; output: IDataObject } {
-	if (t.area.envelope === 'accounting') {
+	if (t.area.family === 'accounting') {
 		const body = { code: 0, message: 'The record has been deleted.' };
 		return { body, output: { deleted: true, ...body } };
 	}
@@ -86,10 +86,10 @@ function unproven(t: TableOperation): Array<[string, MadeAnswer]> {
 		['deleted: false beside the proof', jsonAnswer({ ...body, deleted: false })],
 		['a list', jsonAnswer([])],
 	];
-	if (t.area.envelope === 'accounting') cases.push(['no code', jsonAnswer({ message: 'The record has been deleted.' })]);
+	if (t.area.family === 'accounting') cases.push(['no code', jsonAnswer({ message: 'The record has been deleted.' })]);
 	else cases.push(['a count that is not a number of records', jsonAnswer({ message: 'Deleted', count: -1 })]);
 	const named = recordsNamed(t.op, valuesOf(t));
-	if (named !== undefined && t.area.envelope !== 'accounting') cases.push([`a count of ${named + 1} for ${named} record(s) sent`, jsonAnswer({ message: 'Deleted', count: named + 1 })]);
+	if (named !== undefined && t.area.family !== 'accounting') cases.push([`a count of ${named + 1} for ${named} record(s) sent`, jsonAnswer({ message: 'Deleted', count: named + 1 })]);
 	if (t.op.fields.some((f) => f.name === 'trash_request_items')) cases.push(['a count of 1 for 2 records sent', jsonAnswer({ message: 'Deleted', count: 1 })]);
 	return cases;
 }

@@ -36,7 +36,7 @@ function escape(text: string): string {
 
 /** Whether a request is the operation's own call (not a read made before it). */
 function ownCall(t: TableOperation): (r: { method: string; path: string }) => boolean {
-	const root = t.area.root === 'projects' ? '/us/projects' : '/us/api';
+	const root = t.area.family === 'projects' ? '/us/projects' : '/us/api';
 	const path = new RegExp(`^${escape(`${root}${t.area.basePath}${t.op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
 	return (r) => r.method === t.op.method && path.test(r.path);
 }

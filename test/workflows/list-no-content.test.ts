@@ -46,7 +46,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 /** Whether a proxied request is the list operation's own call. */
 function isCallOf(area: Area, op: Operation): (r: { method: string; path: string }) => boolean {
-	const root = area.root === 'projects' ? '/us/projects' : '/us/api';
+	const root = area.family === 'projects' ? '/us/projects' : '/us/api';
 	const path = new RegExp(`^${escape(`${root}${area.basePath}${op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
 	return (r) => r.method === op.method && path.test(r.path);
 }

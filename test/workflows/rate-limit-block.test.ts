@@ -31,7 +31,7 @@ const LIFTS = '2030-01-02T03:04:05Z';
 function blockAfter(allowed: number): void {
 	let calls = 0;
 	transport.mockImplementation(async (run, area, req, opts) => {
-		if (area.root === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(run.ctx.getNode(), UNTIL, opts?.itemIndex);
+		if (area.family === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(run.ctx.getNode(), UNTIL, opts?.itemIndex);
 		return await realVendorRequest(run, area, req, opts);
 	});
 }

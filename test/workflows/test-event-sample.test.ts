@@ -29,7 +29,7 @@ const EVENTS = triggerEvents().map((c) => [`${c.area.name} Trigger: ${c.event.na
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function isCallOf(area: Area, op: Operation): (r: { method: string; path: string }) => boolean {
-	const root = area.root === 'projects' ? '/us/projects' : '/us/api';
+	const root = area.family === 'projects' ? '/us/projects' : '/us/api';
 	const path = new RegExp(`^${escape(`${root}${area.basePath}${op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
 	return (r) => r.method === op.method && path.test(r.path);
 }

@@ -16,10 +16,9 @@ export const BILLING_ERROR_CODES: NonNullable<Area['errorCodes']> = {
 export const billingArea: Area = {
 	value: 'billing',
 	name: 'Vendor Billing',
-	root: 'api',
 	basePath: '/billing/v1',
 	org: { in: 'header', name: 'X-com-vendor-subscriptions-organizationid' },
-	envelope: 'accounting',
+	family: 'accounting',
 	errorCodes: BILLING_ERROR_CODES,
 	scopes: [
 		'VendorSubscriptions.projects.CREATE',

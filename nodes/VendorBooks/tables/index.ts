@@ -11,10 +11,9 @@ import { item } from './items';
 export const booksArea: Area = {
 	value: 'books',
 	name: 'Vendor Books',
-	root: 'api',
 	basePath: '/books/v3',
 	org: { in: 'query', name: 'organization_id' },
-	envelope: 'accounting',
+	family: 'accounting',
 	scopes: [
 		'VendorBooks.settings.CREATE',
 		'VendorBooks.settings.READ',

@@ -9,10 +9,9 @@ import { bill } from './bill';
 export const inventoryArea: Area = {
 	value: 'inventory',
 	name: 'Vendor Inventory',
-	root: 'api',
 	basePath: '/inventory/v1',
 	org: { in: 'query', name: 'organization_id' },
-	envelope: 'accounting',
+	family: 'accounting',
 	scopes: [
 		'VendorInventory.bills.CREATE',
 		'VendorInventory.bills.READ',

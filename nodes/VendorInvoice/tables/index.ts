@@ -23,10 +23,9 @@ export const PAYMENT_ERROR_CODES: NonNullable<Area['errorCodes']> = {
 export const invoiceArea: Area = {
 	value: 'invoice',
 	name: 'Vendor Invoice',
-	root: 'api',
 	basePath: '/invoice/v3',
 	org: { in: 'header', name: 'X-com-vendor-invoice-organizationid' },
-	envelope: 'accounting',
+	family: 'accounting',
 	errorCodes: PAYMENT_ERROR_CODES,
 	scopes: [
 		'VendorInvoice.customerpayments.CREATE',

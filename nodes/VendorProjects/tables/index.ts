@@ -15,9 +15,8 @@ export type { CustomFieldShape, CustomFieldType } from './customFieldTypes';
 export const projectsArea: Area = {
 	value: 'projects',
 	name: 'Vendor Projects',
-	root: 'projects',
 	basePath: '/api/v3',
-	envelope: 'projects',
+	family: 'projects',
 	scopes: [
 		'VendorProjects.portals.READ',
 		'VendorProjects.portals.CREATE',

@@ -41,6 +41,8 @@
  */
 import { LoggerProxy } from 'n8n-workflow';
 
+import type { Family } from '../tables/spec';
+
 import { aborted, onAbort, pause } from './wait';
 
 export interface PacingRule {
@@ -50,8 +52,6 @@ export interface PacingRule {
 	blockMs?: number;
 }
 
-/** The areas paced under a rule of their own. */
-export type PacedArea = 'projects' | 'accounting';
 
 /** How much of a hold may be left when a wait of its length ends (see above): waited out, never failed on. */
 export const TIMER_SLACK_MS = 10;
@@ -78,16 +78,16 @@ export const ADAPTIVE = {
 
 /**
  * A test seam (tests and benchmarks, never the nodes): the process's pacers (`PACERS`) pace under
- * `next`, the same logic with scaled-down numbers (the project area unless `area` says otherwise);
+ * `next`, the same logic with scaled-down numbers (the project area unless `family` says otherwise);
  * that area's pacers start afresh.
  */
-export function setPacingRule(next: PacingRule, area: PacedArea = 'projects'): void {
-	PACERS.setRule(area, next);
+export function setPacingRule(next: PacingRule, family: Family = 'projects'): void {
+	PACERS.setRule(family, next);
 }
 
-/** The rule the process's pacers pace `area` under (a copy). */
-export function getPacingRule(area: PacedArea = 'projects'): PacingRule {
-	return { ...PACERS.rule(area) };
+/** The rule the process's pacers pace `family` under (a copy). */
+export function getPacingRule(family: Family = 'projects'): PacingRule {
+	return { ...PACERS.rule(family) };
 }
 
 /** The safety margin added to the window: 1 % of it, at least 100 ms. */
@@ -166,16 +166,16 @@ export class Pacer {
 	/** Who the pacer paces, for n8n's log (the accounting areas: the organization); never a secret. */
 	label = '';
 
-	/** `now` is read on every use (the clock of the moment, also when a test swaps it); `area` names the rule, read from `rules` on every use too. */
+	/** `now` is read on every use (the clock of the moment, also when a test swaps it); `family` names the rule, read from `rules` on every use too. */
 	constructor(
 		private readonly now: () => number = () => Date.now(),
-		readonly area: PacedArea = 'projects',
-		private readonly rules: { rule(area: PacedArea): PacingRule } = PACERS,
+		readonly family: Family = 'projects',
+		private readonly rules: { rule(family: Family): PacingRule } = PACERS,
 	) {}
 
 	/** The rule of the moment. */
 	get rule(): PacingRule {
-		return this.rules.rule(this.area);
+		return this.rules.rule(this.family);
 	}
 
 	/** Requests this instance may send per window at most: its share of the rule's limit, at least 1. */
@@ -195,7 +195,7 @@ export class Pacer {
 
 	/** Whether the pace adapts (the accounting areas: no block to fear). */
 	private get adaptive(): boolean {
-		return this.area === 'accounting' && this.rule.blockMs === undefined;
+		return this.family === 'accounting' && this.rule.blockMs === undefined;
 	}
 
 	/** Requests let through whose answer is not back yet (for tests and benchmarks). */
@@ -382,39 +382,39 @@ export class Pacer {
  * service's limit, so they share its pacer. Made with the documented rules unless told others.
  */
 export class PacerRegistry {
-	private readonly rules: Record<PacedArea, PacingRule>;
+	private readonly rules: Record<Family, PacingRule>;
 
 	private readonly pacers = new Map<string, Pacer>();
 
-	constructor(rules: Partial<Record<PacedArea, PacingRule>> = {}) {
+	constructor(rules: Partial<Record<Family, PacingRule>> = {}) {
 		this.rules = { projects: { ...(rules.projects ?? DOCUMENTED_RULE) }, accounting: { ...(rules.accounting ?? ACCOUNTING_RULE) } };
 	}
 
-	/** The rule of `area` (its pacers read it on every use). */
-	rule(area: PacedArea): PacingRule {
-		return this.rules[area];
+	/** The rule of `family` (its pacers read it on every use). */
+	rule(family: Family): PacingRule {
+		return this.rules[family];
 	}
 
-	/** Paces `area` under `next` from now on; its pacers start afresh. */
-	setRule(area: PacedArea, next: PacingRule): void {
-		this.rules[area] = { ...next };
-		for (const [key, pacer] of this.pacers) if (pacer.area === area) this.pacers.delete(key);
+	/** Paces `family` under `next` from now on; its pacers start afresh. */
+	setRule(family: Family, next: PacingRule): void {
+		this.rules[family] = { ...next };
+		for (const [key, pacer] of this.pacers) if (pacer.family === family) this.pacers.delete(key);
 	}
 
 	/**
 	 * The pacer of a key (the project area: credential and area; the accounting areas: credential
-	 * and organization) under the rule of `area`, made on first use; `share` is the part of the
+	 * and organization) under the rule of `family`, made on first use; `share` is the part of the
 	 * rule's limit this instance may use (the project area's at most 1: its limit is documented).
 	 */
-	pacerFor(key: string, share = 1, area: PacedArea = 'projects'): Pacer {
+	pacerFor(key: string, share = 1, family: Family = 'projects'): Pacer {
 		let pacer = this.pacers.get(key);
 		if (!pacer) {
-			pacer = new Pacer(undefined, area, this);
+			pacer = new Pacer(undefined, family, this);
 			this.pacers.set(key, pacer);
 		}
-		pacer.share = Math.min(area === 'projects' ? 1 : Infinity, Math.max(0, share));
+		pacer.share = Math.min(family === 'projects' ? 1 : Infinity, Math.max(0, share));
 		// the accounting keys end with the organization's id (credential:organization)
-		if (area === 'accounting') pacer.label = key.slice(key.lastIndexOf(':') + 1);
+		if (family === 'accounting') pacer.label = key.slice(key.lastIndexOf(':') + 1);
 		return pacer;
 	}
 }
@@ -423,6 +423,6 @@ export class PacerRegistry {
 export const PACERS = new PacerRegistry();
 
 /** The process's pacer of a key (`PacerRegistry.pacerFor`). */
-export function pacerFor(key: string, share = 1, area: PacedArea = 'projects'): Pacer {
-	return PACERS.pacerFor(key, share, area);
+export function pacerFor(key: string, share = 1, family: Family = 'projects'): Pacer {
+	return PACERS.pacerFor(key, share, family);
 }

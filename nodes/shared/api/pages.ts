@@ -94,7 +94,7 @@ export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 	if (refusal) return { refusal };
 	// An empty answer to a single read (a 204 No Content, `{}`) holds no record: it does not show the record.
 	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0) return { missing: 'record' };
-	if (area.envelope === 'accounting' && !Array.isArray(body)) {
+	if (area.family === 'accounting' && !Array.isArray(body)) {
 		const code = isRecord(body) ? body.code : undefined;
 		if (code !== 0 && code !== '0') return { missing: 'code 0' };
 	}

@@ -70,7 +70,7 @@ function shareOf(value: unknown, limit: number): number {
  * Minute. Per process: every execution of this n8n process with the credential shares it.
  */
 function pacerOf(ctx: VendorContext, area: Area, req: ApiRequest, credentials: IDataObject): Pacer {
-	if (area.root === 'projects') return pacerFor(`${credentialKey(ctx)}:${area.value}`, shareOf(credentials.projectsRequestsPerWindow, DOCUMENTED_RULE.limit));
+	if (area.family === 'projects') return pacerFor(`${credentialKey(ctx)}:${area.value}`, shareOf(credentials.projectsRequestsPerWindow, DOCUMENTED_RULE.limit));
 	return pacerFor(`accounting:${credentialKey(ctx)}:${organizationOf(area, req)}`, shareOf(credentials.accountingRequestsPerMinute, ACCOUNTING_RULE.limit), 'accounting');
 }
 
@@ -78,7 +78,7 @@ function pacerOf(ctx: VendorContext, area: Area, req: ApiRequest, credentials: I
 export function areaRoot(area: Area, credentials: IDataObject): string {
 	const urls = regionUrls(credentials as { region?: string });
 	const token = (credentials.oauthTokenData ?? {}) as TokenData;
-	if (area.root === 'projects') return urls.projects;
+	if (area.family === 'projects') return urls.projects;
 	return token.api_domain ? trimSlash(String(token.api_domain)) : urls.api;
 }
 

@@ -44,7 +44,7 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /** `{api_url}/books/v3`: the root a custom path is relative to, as the documents write it. */
 export function customCallRoot(area: Area): string {
-	return `${area.root === 'projects' ? '{base_url}' : '{api_url}'}${area.basePath}`;
+	return `${area.family === 'projects' ? '{base_url}' : '{api_url}'}${area.basePath}`;
 }
 
 /** The "Custom API Call" option of the resource list and of every operation list. */
@@ -255,7 +255,7 @@ export function customPath(area: Area, value: unknown, portalId?: string): strin
 	const raw = String(value ?? '').trim();
 	if (!raw) throw new CustomCallInputError('Path', `is required: a path relative to ${root}, e.g. ${exampleGetPath(area)}`);
 	if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//') || raw.includes('://')) {
-		throw new CustomCallInputError('Path', `must be a path relative to ${root} (e.g. ${exampleGetPath(area)}), not a URL: requests go to the credential's ${area.root === 'projects' ? 'projects' : 'API'} host only`);
+		throw new CustomCallInputError('Path', `must be a path relative to ${root} (e.g. ${exampleGetPath(area)}), not a URL: requests go to the credential's ${area.family === 'projects' ? 'projects' : 'API'} host only`);
 	}
 	if (/[\s\\]/.test(raw)) throw new CustomCallInputError('Path', 'must not contain spaces or backslashes');
 	if (raw.includes('?') || raw.includes('#')) throw new CustomCallInputError('Path', 'must not contain "?" or "#": put query parameters in "Query Parameters"');
@@ -364,7 +364,7 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 		method: req.method,
 		path: req.path,
 		fields: [],
-		pagination: area.root === 'projects' ? 'pageSize' : 'pageContext',
+		pagination: area.family === 'projects' ? 'pageSize' : 'pageContext',
 	};
 }
 

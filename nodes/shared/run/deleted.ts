@@ -70,7 +70,7 @@ export function deletionUnproven(area: Area, op: Operation, body: unknown, statu
 	if (!isRecord(body)) return `the Vendor API answered the deletion with ${Array.isArray(body) ? 'a list' : 'no object'}`;
 	if ('deleted' in body && body.deleted !== true) return `the Vendor API answered deleted ${redactTokens(JSON.stringify(body.deleted) ?? 'undefined')} (${apiWords(body)})`;
 	const code = body.code;
-	if (area.envelope === 'accounting' || code !== undefined) {
+	if (area.family === 'accounting' || code !== undefined) {
 		if (code !== 0 && code !== '0') return `the Vendor API answered the deletion without its success code (code 0) (${apiWords(body)})`;
 	}
 	if (body.count !== undefined) {

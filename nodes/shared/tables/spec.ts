@@ -230,19 +230,24 @@ export interface Resource {
 	simplify?: readonly string[];
 }
 
+/** Accounting (Books, Invoice, Billing, Inventory) or Project management (Projects). */
+export type Family = 'accounting' | 'projects';
+
 export interface Area {
 	/** Node key, e.g. `books`. */
 	value: string;
 	/** Node display name, e.g. "Vendor Books". */
 	name: string;
-	/** Which API root: `api` = `{api_url}`, `projects` = `{base_url}`. */
-	root: 'api' | 'projects';
+	/**
+	 * The area's family: `accounting` (host `{api_url}`, accounting envelope `code` / `message`,
+	 * paced by the credential's accounting ceiling) or `projects` (host `{base_url}`, Projects
+	 * error envelope, the static Projects share).
+	 */
+	family: Family;
 	/** Version path under the root, e.g. `/books/v3`. */
 	basePath: string;
 	/** How the organisation id travels. */
 	org?: { in: 'query' | 'header'; name: string };
-	/** Error envelope style. */
-	envelope: 'accounting' | 'projects';
 	/**
 	 * The accounting `code` values this area's document gives, with what to do about each. A
 	 * code has its meaning only in the area that documents it (1002 is a billing project that
