@@ -43,25 +43,25 @@ export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redire
 
 /**
  * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header
- * as the API's refusals are (rules/common.ts): a section of document 1 (`doc 000`) with its
+ * as the API's refusals are (rules/common.ts): a section of the Conventions document (`Conventions, <section>: "<words>"`) with its
  * words, or a docs/ASSUMPTIONS.md bullet. test/emulator/accounts-sources.test.ts makes every one
  * of them happen over HTTP and checks each against the documents and the bullets.
  */
 export const OAUTH_SOURCES = {
-	responseType: 'doc 000, Errors: "`ERROR_invalid_response_type` (response_type is not `code`, or mandatory keys missing)"',
+	responseType: 'Conventions, Errors: "`ERROR_invalid_response_type` (response_type is not `code`, or mandatory keys missing)"',
 	accessType: 'guess: The emulator\'s accounts server refuses an authorization request whose `access_type` is neither `online` nor `offline`',
-	authClient: 'doc 000, Errors: "`ERROR_invalid_client` (client id wrong or empty)"',
-	authRedirect: 'doc 000, Errors: "`ERROR_invalid_redirect_uri` (differs from the registered one)"',
-	scopeSeparator: 'doc 000, Scopes: "Several scopes are separated by commas in the authorization request"',
-	scope: 'doc 000, Errors: "`ERROR_invalid_scope` (invalid scope)"',
+	authClient: 'Conventions, Errors: "`ERROR_invalid_client` (client id wrong or empty)"',
+	authRedirect: 'Conventions, Errors: "`ERROR_invalid_redirect_uri` (differs from the registered one)"',
+	scopeSeparator: 'Conventions, Scopes: "Several scopes are separated by commas in the authorization request"',
+	scope: 'Conventions, Errors: "`ERROR_invalid_scope` (invalid scope)"',
 	consent: 'guess: The emulator\'s consent step is its own page',
 	method: 'guess: The emulator\'s accounts server answers 405 to a method its endpoint does not take',
 	grantType: 'guess: The emulator\'s accounts server refuses a token request whose `grant_type` is neither `authorization_code` nor `refresh_token`',
-	tokenClient: 'doc 000, Errors: "`invalid_client` (wrong client id or secret"',
-	regionSecret: 'doc 000, Errors: "wrong per-region secret when multi-data-center is enabled"',
-	regionMismatch: 'doc 000, Errors: "region mismatch between grant and token calls"',
-	code: 'doc 000, Errors: "`invalid_code` (grant token expired after one minute in the redirect flow, already used, or the refresh token is wrong or revoked)"',
-	tokenRedirect: 'doc 000, Errors: "`invalid_redirect_uri` (differs from the registered one)"',
+	tokenClient: 'Conventions, Errors: "`invalid_client` (wrong client id or secret"',
+	regionSecret: 'Conventions, Errors: "wrong per-region secret when multi-data-center is enabled"',
+	regionMismatch: 'Conventions, Errors: "region mismatch between grant and token calls"',
+	code: 'Conventions, Errors: "`invalid_code` (grant token expired after one minute in the redirect flow, already used, or the refresh token is wrong or revoked)"',
+	tokenRedirect: 'Conventions, Errors: "`invalid_redirect_uri` (differs from the registered one)"',
 } as const satisfies Record<string, Source>;
 
 type Refusal<C extends string> = { error: C; source: Source };

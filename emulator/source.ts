@@ -1,9 +1,10 @@
 // Where a refusal comes from, and the header that carries it: shared by the API's rules and the accounts server.
 
 /**
- * Where a refusal comes from: `doc 00N, <section heading>: "<words of the document>"`, or
+ * Where a refusal comes from: `<document>, <section heading>: "<words of the document>"` (the
+ * document named by its title's first word: `Conventions`, `Accounting` or `Payments`), or
  * `guess: <words of a docs/ASSUMPTIONS.md bullet>`. ASCII only (it travels as a header).
  */
-export type Source = `doc 00${'0' | '1' | '2'}, ${string}` | `guess: ${string}`;
+export type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
 
 export const SOURCE_HEADER = 'X-Emulator-Source';

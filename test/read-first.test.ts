@@ -20,7 +20,7 @@ function operation(area: Area, resource: string, value: string): Operation {
 const paymentUpdate = operation(invoiceArea, 'payment', 'update');
 const projectUpdate = operation(billingArea, 'project', 'update');
 
-/** A billing project as the read (Get) answers it (document 3: the rate is a number in responses). */
+/** A billing project as the read (Get) answers it (the Payments document: the rate is a number in responses). */
 const READ: IDataObject = {
 	project_id: '1001',
 	project_name: 'Site',

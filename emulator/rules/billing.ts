@@ -29,8 +29,8 @@ import {
 
 /** The document passages the billing refusals rest on. */
 const S = {
-	negative: 'doc 002, Errors: "20004 | the amount must not be negative"',
-	rateRequired: 'doc 002, Billing project: "mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+	negative: 'Payments, Errors: "20004 | the amount must not be negative"',
+	rateRequired: 'Payments, Billing project: "mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
 } as const satisfies Record<string, Source>;
 
 /** What a rule with a project id in its path may refuse: 1002, and records of the project that do not exist. */

@@ -35,14 +35,14 @@ import {
 
 /** The document passages the Books refusals rest on. */
 const S = {
-	itemInUse: 'doc 001, States and transitions: "An item that is part of a transaction cannot be deleted."',
-	estimatePdfQuirk: 'doc 001, Errors: "The samples show an error response with `code` 0 and a message for invalid `estimate_ids`"',
-	estimatePrint25: 'doc 001, Limits: "Bulk print of estimates | 25"',
-	invoice25: 'doc 001, Limits: "Bulk export or print of invoices | 25 per PDF"',
-	reminders10: 'doc 001, Limits: "Bulk invoice reminders | 10 per call"',
-	reminderOpen: 'doc 001, States and transitions: "Payment reminders can be sent only for invoices that are open or overdue."',
-	attachmentFile: 'doc 001, Invoices: "a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
-	attachmentType: 'doc 001, Limits: "Invoice attachment types | gif, png, jpeg, jpg, bmp, pdf"',
+	itemInUse: 'Accounting, States and transitions: "An item that is part of a transaction cannot be deleted."',
+	estimatePdfQuirk: 'Accounting, Errors: "The samples show an error response with `code` 0 and a message for invalid `estimate_ids`"',
+	estimatePrint25: 'Accounting, Limits: "Bulk print of estimates | 25"',
+	invoice25: 'Accounting, Limits: "Bulk export or print of invoices | 25 per PDF"',
+	reminders10: 'Accounting, Limits: "Bulk invoice reminders | 10 per call"',
+	reminderOpen: 'Accounting, States and transitions: "Payment reminders can be sent only for invoices that are open or overdue."',
+	attachmentFile: 'Accounting, Invoices: "a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
+	attachmentType: 'Accounting, Limits: "Invoice attachment types | gif, png, jpeg, jpg, bmp, pdf"',
 } as const satisfies Record<string, Source>;
 
 const UNNAMED_QUERY = { unnamedQuery: GUESS.unnamedQuery } as const;

@@ -111,7 +111,7 @@ export function refuse(source: Source, reply: Reply): Reply {
 }
 
 /** The source of `notFound` for a billing project (code 1002). */
-export const BILLING_PROJECT_NOT_FOUND: Source = 'doc 002, Errors: "1002 | project does not exist"';
+export const BILLING_PROJECT_NOT_FOUND: Source = 'Payments, Errors: "1002 | project does not exist"';
 
 /** The source of `notFound` for every other record. */
 export const NOT_FOUND: readonly Source[] = [GUESS.notFound];

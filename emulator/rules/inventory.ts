@@ -6,7 +6,7 @@ import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Rec } from '../store';
 import { acctError, CODE, type Ctx, day, genericCreate, genericList, genericUpdate, GUESS, money, NOT_FOUND, refuse, type Reply, type Rules, type Source, tenantOf } from './common';
 
-const ATTACHMENT_TYPE: Source = 'doc 002, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf."';
+const ATTACHMENT_TYPE: Source = 'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf."';
 
 function fillBill(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 	const tenant = tenantOf(ctx);

@@ -29,12 +29,12 @@ import {
 	tenantOf,
 } from './common';
 
-/** The documented payment errors (document 3, "Errors"), in its words. */
+/** The documented payment errors (the Payments document, "Errors"), in its words. */
 const S = {
-	customer: 'doc 002, Errors: "3004 | customer field blank or incorrect"',
-	retainerPartial: 'doc 002, Errors: "9521 | partial payment of a retainer invoice is not allowed; record the full payment"',
-	retainerChange: 'doc 002, Errors: "9523 | the payment amount made to a retainer invoice cannot be changed; delete it and add it again"',
-	overBalance: 'doc 002, Errors: "24016 | the amount entered exceeds the balance due on the invoice"',
+	customer: 'Payments, Errors: "3004 | customer field blank or incorrect"',
+	retainerPartial: 'Payments, Errors: "9521 | partial payment of a retainer invoice is not allowed; record the full payment"',
+	retainerChange: 'Payments, Errors: "9523 | the payment amount made to a retainer invoice cannot be changed; delete it and add it again"',
+	overBalance: 'Payments, Errors: "24016 | the amount entered exceeds the balance due on the invoice"',
 	refundOverUnused: 'guess: The emulator refuses a refund above the payment\'s unused amount',
 } as const satisfies Record<string, Source>;
 
@@ -47,7 +47,7 @@ interface Application {
 	invoice_payment_id?: string;
 }
 
-/** 3004 (document 3): the customer field blank or incorrect. On update only a customer that is sent is checked (a partial update keeps the stored one). */
+/** 3004 (the Payments document): the customer field blank or incorrect. On update only a customer that is sent is checked (a partial update keeps the stored one). */
 function checkCustomer(ctx: Ctx, onUpdate = false): Reply | undefined {
 	const body = bodyObject(ctx);
 	if (onUpdate && !('customer_id' in body)) return undefined;

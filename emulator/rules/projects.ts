@@ -30,13 +30,13 @@ import {
 
 /** The document passages the project-management refusals rest on. */
 const S = {
-	trash100: 'doc 000, Limits: "Trash request `items` | 0 to 100 ids"',
-	restoreWindow: 'doc 000, Limits: "Restore window | 30 days"',
-	sortBy: 'doc 000, Endpoints: "sort_by (string; sortable fields trashed_time or name, written in the form asc(field))"',
-	filterJson: 'doc 000, Endpoints: "filter (JSON string:"',
-	customFieldValue: 'doc 000, Custom field values: "Field type | JSON shape of the value | Limit"',
-	addRemoveOnUpdate: 'doc 000, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
-	dateTimeForm: 'doc 000, Custom field values: "Date-time | string, ISO 8601: `yyyy-MM-dd\'T\'HH:mm:ss\'Z\'` for UTC, `yyyy-MM-dd\'T\'HH:mm:ss[+\\|-]HH:mm` for other zones"',
+	trash100: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
+	restoreWindow: 'Conventions, Limits: "Restore window | 30 days"',
+	sortBy: 'Conventions, Endpoints: "sort_by (string; sortable fields trashed_time or name, written in the form asc(field))"',
+	filterJson: 'Conventions, Endpoints: "filter (JSON string:"',
+	customFieldValue: 'Conventions, Custom field values: "Field type | JSON shape of the value | Limit"',
+	addRemoveOnUpdate: 'Conventions, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
+	dateTimeForm: 'Conventions, Custom field values: "Date-time | string, ISO 8601: `yyyy-MM-dd\'T\'HH:mm:ss\'Z\'` for UTC, `yyyy-MM-dd\'T\'HH:mm:ss[+\\|-]HH:mm` for other zones"',
 } as const satisfies Record<string, Source>;
 
 const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate, S.dateTimeForm];

@@ -13,12 +13,12 @@ import { GUESS, type Reply, type Source, SOURCE_HEADER } from './common';
 
 /** The documents' words behind the pipeline's own refusals. */
 export const PIPELINE = {
-	token: 'doc 000, Errors: "INVALID_OAUTHTOKEN | token invalid or expired | regenerate the token"',
-	scope: 'doc 000, Authentication: "receive delegated access limited to granted scopes"',
-	url: 'doc 000, Errors: "URL_RULE_NOT_CONFIGURED | request URL is wrong | use a valid URL"',
-	method: 'doc 000, Errors: "INVALID_METHOD | HTTP method not valid for the URL | use a valid method"',
-	json: 'doc 000, What the service does: "The service is a set of REST APIs over HTTPS that send and receive JSON."',
-	rateProjects: 'doc 000, Limits: "API requests (project management area) | 100 per 2 minutes; exceeding it blocks further requests for 30 minutes"',
+	token: 'Conventions, Errors: "INVALID_OAUTHTOKEN | token invalid or expired | regenerate the token"',
+	scope: 'Conventions, Authentication: "receive delegated access limited to granted scopes"',
+	url: 'Conventions, Errors: "URL_RULE_NOT_CONFIGURED | request URL is wrong | use a valid URL"',
+	method: 'Conventions, Errors: "INVALID_METHOD | HTTP method not valid for the URL | use a valid method"',
+	json: 'Conventions, What the service does: "The service is a set of REST APIs over HTTPS that send and receive JSON."',
+	rateProjects: 'Conventions, Limits: "API requests (project management area) | 100 per 2 minutes; exceeding it blocks further requests for 30 minutes"',
 	rateAccounting: 'guess: The accounting areas allow 100 requests per minute per organization, 429 past it, no block',
 	portal: GUESS.notFound,
 	tableShape: GUESS.tableShape,
@@ -27,10 +27,10 @@ export const PIPELINE = {
 
 /** Where each area says its organisation travels. */
 export const ORGANIZATION_SOURCES: Readonly<Record<string, Source>> = {
-	books: 'doc 001, What the service does: "Query parameter `organization_id` (the organization of the account) is sent on every call."',
-	invoice: 'doc 002, What the service does: "`X-com-vendor-invoice-organizationid: <organization_id>` for payments"',
-	billing: 'doc 002, What the service does: "`X-com-vendor-subscriptions-organizationid: <organization_id>` for billing projects"',
-	inventory: 'doc 002, What the service does: "Bills use the query parameter `organization_id`."',
+	books: 'Accounting, What the service does: "Query parameter `organization_id` (the organization of the account) is sent on every call."',
+	invoice: 'Payments, What the service does: "`X-com-vendor-invoice-organizationid: <organization_id>` for payments"',
+	billing: 'Payments, What the service does: "`X-com-vendor-subscriptions-organizationid: <organization_id>` for billing projects"',
+	inventory: 'Payments, What the service does: "Bills use the query parameter `organization_id`."',
 };
 
 /** Each area's table-rule sources. */

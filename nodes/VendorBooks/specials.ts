@@ -39,7 +39,7 @@ function apiSaid(info: IDataObject, success: IDataObject, errors: IDataObject[])
 }
 
 /**
- * What one bulk-reminder answer says of each invoice of its call. Document 2: "Bulk reminder
+ * What one bulk-reminder answer says of each invoice of its call. The Accounting document: "Bulk reminder
  * `info`: { email_success_info: { message, sent_count }, email_errors_info: [ { message, ids } ],
  * code }". An invoice named in an error entry is not sent. The others are sent only when
  * `sent_count` is exactly their number and `info.code` is 0 (or absent), or not 0 with error

@@ -206,7 +206,7 @@ function writtenProblems(type: CustomFieldType, name: string, raw: unknown): str
 }
 
 /**
- * The date-time forms of the custom-field table (document 1): `yyyy-MM-dd'T'HH:mm:ss'Z'` for UTC,
+ * The date-time forms of the custom-field table (the Conventions document): `yyyy-MM-dd'T'HH:mm:ss'Z'` for UTC,
  * `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` for other zones; seconds required, no fraction, the offset
  * with its colon.
  */

@@ -2,7 +2,7 @@
  * Every refusal of the emulator's accounts server names its source, as the API's refusals do
  * (sources.test.ts, table-sources.test.ts): each way the authorization page, the consent step
  * and the token endpoint refuse is made to happen over HTTP, and its `X-Emulator-Source` header
- * must be the source accounts.ts gives that refusal, a quote of document 1 found in the section
+ * must be the source accounts.ts gives that refusal, a quote of the Conventions document found in the section
  * it names (where the API reference is beside the repository) or a docs/ASSUMPTIONS.md bullet.
  * The scenarios are listed against OAUTH_SOURCES: a source no scenario reaches fails too.
  * Run: npx jest test/emulator/accounts-sources
@@ -139,7 +139,7 @@ describe('each refusal of the accounts server carries the source accounts.ts giv
 		expect(answer.source).toBe(OAUTH_SOURCES[s.source]);
 	});
 
-	test('every source is a quote of document 1 or a docs/ASSUMPTIONS.md bullet, and some scenario reaches it', () => {
+	test('every source is a quote of the Conventions document or a docs/ASSUMPTIONS.md bullet, and some scenario reaches it', () => {
 		expect(Object.values(OAUTH_SOURCES).flatMap((s) => sourceProblems(s))).toEqual([]);
 		const reached = new Set(SCENARIOS.map((s) => s.source));
 		expect(Object.keys(OAUTH_SOURCES).filter((k) => !reached.has(k as SourceKey))).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * Every refusal of the emulator's rules names its source (issue 36): each rule declares the
  * sources its refusals may cite, and each source is either a section of a document with
- * words found there (`doc 001, Limits: "Bulk invoice reminders | 10 per call"`) or a guess
+ * words found there (`Accounting, Limits: "Bulk invoice reminders | 10 per call"`) or a guess
  * whose words are a bullet of docs/ASSUMPTIONS.md (`guess: ...`). At run time a refusal
  * citing no declared source throws (rules/index.ts). Canaries show that the checks fail.
  * The checker itself (documents, sections, the source format) is test/tools/doc-sources.ts.
@@ -39,9 +39,9 @@ describeWithReference('every document quote of a rule is in the API reference', 
 	});
 
 	test('canaries: a source with wrong words or an unknown section fails', () => {
-		const problems = ruleProblems('canary.badSources', { sources: ['doc 001, Limits: "Bulk print of estimates | 26"', 'doc 001, Nowhere: "25"'], handle: () => acctError(400, 2, 'x') });
+		const problems = ruleProblems('canary.badSources', { sources: ['Accounting, Limits: "Bulk print of estimates | 26"', 'Accounting, Nowhere: "25"'], handle: () => acctError(400, 2, 'x') });
 		expect(problems).toEqual([expect.stringContaining('does not say'), expect.stringContaining('no section "Nowhere"')]);
-		expect(sourceProblems('doc 001, Limits: "Bulk print of estimates | 25"')).toEqual([]);
+		expect(sourceProblems('Accounting, Limits: "Bulk print of estimates | 25"')).toEqual([]);
 	});
 });
 
@@ -89,11 +89,11 @@ describe('canaries: the same checks fail a rule without a source', () => {
 	});
 
 	test('a source of an unknown document, an unlisted guess, or of neither form fails (with or without the API reference)', () => {
-		const bad: Source[] = ['doc 009, Limits: "25"' as string as Source, 'guess: the emulator refuses purple invoices'];
+		const bad: Source[] = ['Nowhere, Limits: "25"' as string as Source, 'guess: the emulator refuses purple invoices'];
 		const problems = ruleProblems('canary.badSources', { sources: bad, handle: refusing }, { documents: false });
-		expect(problems).toEqual([expect.stringContaining('no document 009'), expect.stringContaining('no bullet')]);
+		expect(problems).toEqual([expect.stringContaining('no document named Nowhere'), expect.stringContaining('no bullet')]);
 		expect(sourceProblems('because I said so')).toEqual([expect.stringContaining('neither a document section')]);
-		expect(sourceProblems('doc 001, Limits: "Bulk print of estimates | 25"', { documents: false })).toEqual([]);
+		expect(sourceProblems('Accounting, Limits: "Bulk print of estimates | 25"', { documents: false })).toEqual([]);
 	});
 
 	test('at run time a refusal without a source, or citing one the rule does not declare, throws', () => {
@@ -115,15 +115,15 @@ describe('over HTTP: a refusal carries its source in the X-Emulator-Source heade
 			const call = apiClient(em, { token: em.issueToken().access_token });
 			const header = SOURCE_HEADER.toLowerCase();
 			const inUse = await call('DELETE', 'books', `/items/${DEMO.items.consulting}`);
-			expect([inUse.status, inUse.headers[header]]).toEqual([400, 'doc 001, States and transitions: "An item that is part of a transaction cannot be deleted."']);
+			expect([inUse.status, inUse.headers[header]]).toEqual([400, 'Accounting, States and transitions: "An item that is part of a transaction cannot be deleted."']);
 			const missing = await call('GET', 'books', '/items/1299999999999');
 			expect([missing.status, missing.headers[header]]).toEqual([404, GUESS.notFound]);
 			const project = await call('GET', 'billing', '/projects/1699999999999');
-			expect([project.status, project.headers[header]]).toEqual([404, 'doc 002, Errors: "1002 | project does not exist"']);
+			expect([project.status, project.headers[header]]).toEqual([404, 'Payments, Errors: "1002 | project does not exist"']);
 			const eleven = await call('POST', 'books', '/invoices/paymentreminder', { query: { invoice_ids: Array.from({ length: 11 }, () => DEMO.invoices.overdue1).join(',') } });
-			expect([eleven.status, eleven.headers[header]]).toEqual([400, 'doc 001, Limits: "Bulk invoice reminders | 10 per call"']);
+			expect([eleven.status, eleven.headers[header]]).toEqual([400, 'Accounting, Limits: "Bulk invoice reminders | 10 per call"']);
 			const quirk = await call('GET', 'books', '/estimates/pdf', { query: { estimate_ids: '999' } });
-			expect([quirk.status, quirk.body.code, quirk.headers[header]]).toEqual([200, 0, expect.stringMatching(/^doc 001, Errors: /)]);
+			expect([quirk.status, quirk.body.code, quirk.headers[header]]).toEqual([200, 0, expect.stringMatching(/^Accounting, Errors: /)]);
 			const ok = await call('GET', 'books', `/items/${DEMO.items.consulting}`);
 			expect([ok.status, ok.headers[header]]).toEqual([200, undefined]);
 

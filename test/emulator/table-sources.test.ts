@@ -147,7 +147,7 @@ describe('over HTTP: each refusal carries its source', () => {
 		expect(sourced(await call('GET', 'books', '/nowhere'))).toEqual([404, []]);
 		expect(sourced(await call('PATCH', 'books', '/items'))).toEqual([405, []]);
 		const noOrg = await call('GET', 'books', '/items', { org: null });
-		expect([noOrg.status, noOrg.headers[HEADER]]).toEqual([400, expect.stringMatching(/^doc 001, What the service does: "Query parameter `organization_id`/)]);
+		expect([noOrg.status, noOrg.headers[HEADER]]).toEqual([400, expect.stringMatching(/^Accounting, What the service does: "Query parameter `organization_id`/)]);
 		expect(sourced(await call('GET', 'invoice', '/customerpayments', { org: '999' }))).toEqual([400, []]);
 		expect(sourced(await call('GET', 'inventory', '/bills', { org: '999' }))).toEqual([400, []]);
 		expect(sourced(await call('GET', 'billing', '/projects', { org: '999' }))).toEqual([400, []]);
@@ -177,7 +177,7 @@ describe('over HTTP: each refusal carries its source', () => {
 	test('a custom-field date-time without seconds, with milliseconds or an offset without colon is refused, citing the documented forms', async () => {
 		for (const value of ['2026-01-31T09:30Z', '2026-01-31T09:30:00.000Z', '2026-01-31T09:30:00+0530']) {
 			const r = await call('POST', 'projects', `/portal/${em.portalId}/projects`, { json: { name: `dt ${value}`, cf_date_time: value } });
-			expect([value, r.status, r.headers[HEADER]]).toEqual([value, 400, expect.stringMatching(/^doc 000, Custom field values: "Date-time \| string, ISO 8601/)]);
+			expect([value, r.status, r.headers[HEADER]]).toEqual([value, 400, expect.stringMatching(/^Conventions, Custom field values: "Date-time \| string, ISO 8601/)]);
 			expect(sourceProblems(r.headers[HEADER])).toEqual([]);
 		}
 		const ok = await call('POST', 'projects', `/portal/${em.portalId}/projects`, { json: { name: 'dt ok', cf_date_time: '2026-01-31T09:30:00+05:30' } });

@@ -1,8 +1,8 @@
 /**
  * Rules applied as their sources say (issue 44), refused before anything is sent: a bill's
- * `gst_no` is 15 letters and digits (document 3 says "15-digit string"; real GST numbers carry
+ * `gst_no` is 15 letters and digits (the Payments document says "15-digit string"; real GST numbers carry
  * letters, a guess of docs/ASSUMPTIONS.md), and a custom-field date-time is
- * `yyyy-MM-dd'T'HH:mm:ss'Z'` or `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` (document 1): seconds
+ * `yyyy-MM-dd'T'HH:mm:ss'Z'` or `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` (the Conventions document): seconds
  * required, no fraction, the offset with its colon. The guessed answer keys' notices say what a
  * different key looks like. The emulator's side is in test/emulator/table-sources.test.ts.
  * Run: npx jest test/tables/documented-formats --maxWorkers=1

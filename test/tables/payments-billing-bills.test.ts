@@ -1,5 +1,5 @@
 /**
- * Self-check of the field tables of document 3: customer payments and refunds (Vendor
+ * Self-check of the field tables of the Payments document: customer payments and refunds (Vendor
  * Invoice), billing projects (Vendor Billing) and purchase bills (Vendor Inventory).
  */
 import { explainFailure } from '../../nodes/shared/api/errors';
@@ -19,7 +19,7 @@ interface Documented {
 	responseKey?: string;
 }
 
-/** Endpoint tables of document 3, copied literally. */
+/** Endpoint tables of the Payments document, copied literally. */
 const DOCUMENTED: Record<string, { prefix: string; endpoints: Documented[] }> = {
 	invoice: {
 		prefix: 'VendorInvoice.customerpayments.',
@@ -116,7 +116,7 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 		expect(actual).toEqual(expected);
 	});
 
-	it('marks exactly the inferred operations as inferred: the guessed paths and the lists whose paging is guessed (document 3 shows no paging)', () => {
+	it('marks exactly the inferred operations as inferred: the guessed paths and the lists whose paging is guessed (the Payments document shows no paging)', () => {
 		const inferredKeys = new Set(inferred.map((e) => key(e.method, e.path)));
 		for (const { op } of ops) {
 			const k = key(op.method, op.path);
@@ -268,7 +268,7 @@ describe('Vendor Invoice', () => {
 			]);
 			expect(findField(fields, 'reference_number').maxLength).toBe(100);
 			expect(findField(fields, 'date').type).toBe('date');
-			// required on create (error 3004); on update no field is marked required (document 3: "the same set"), so it is optional there
+			// required on create (error 3004); on update no field is marked required (the Payments document: "the same set"), so it is optional there
 			expect(findField(fields, 'customer_id').required).toBe(op === 'create' ? true : undefined);
 			expect(findField(fields, 'amount').required).toBe(op === 'create' ? true : undefined);
 			expect(findField(fields, 'invoices.invoice_id').required).toBe(true);

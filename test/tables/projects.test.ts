@@ -326,7 +326,7 @@ describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
 		expect(refused('url', 'not a url')).toBe('Invalid custom field value: "cf_x" must be a URL');
 		expect(refused('multiSelect', Array.from({ length: 101 }, (_, i) => `o${i}`).join(','))).toBe('Invalid custom field value: "cf_x" must hold at most 100 entries');
 		expect(refused('multiUser', Array.from({ length: 501 }, (_, i) => String(i)))).toBe('Invalid custom field value: "cf_x" must hold at most 500 entries');
-		// a user ID is a string (document 1: `{ zpuid: <user_id string> }`): any text but control characters
+		// a user ID is a string (the Conventions document: `{ zpuid: <user_id string> }`): any text but control characters
 		expect(refused('singleUser', 'abc')).toBe('accepted');
 		expect(refused('singleUser', 'a\nb')).toBe('Invalid custom field value: "cf_x.zpuid" must not hold control characters (line breaks, tabs)');
 		expect(refused('time', '24:00')).toBe('Invalid custom field value: "cf_x" must be a time written HH:MM (24 hours)');

@@ -1,7 +1,7 @@
 /**
  * A source for every rule of the field tables (issue 36): each refusal, requiredness, format,
  * default and computed-member rule a table carries either cites the document it comes from
- * (`doc 00N, <section>: "<words found there>"`) or is a guess listed in docs/ASSUMPTIONS.md
+ * (`<document>, <section>: "<words found there>"`) or is a guess listed in docs/ASSUMPTIONS.md
  * (`guess: <words of its bullet>`), the source format of test/tools/doc-sources.ts.
  *
  * The rules: of a field (and of its members and list entries) `required`, `requiredWhen`,
@@ -162,7 +162,7 @@ const lower = (s: string): string => s.toLowerCase().replace(/_/g, ' ');
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whether `text` holds `word` as a whole word (`_` and a space the same, any case). */
 const saysWord = (text: string, word: string): boolean => new RegExp(`(^|[^a-z0-9])${escapeRegExp(lower(word))}([^a-z0-9]|$)`).test(lower(text));
-/** Whether `text` names the field `name`: as written, or without the `_startswith` / `_contains` of a filter (document 2: "a name followed by `_startswith` / `_contains` stands for two parameters"). */
+/** Whether `text` names the field `name`: as written, or without the `_startswith` / `_contains` of a filter (the Accounting document: "a name followed by `_startswith` / `_contains` stands for two parameters"). */
 const namesField = (text: string, name: string): boolean => saysWord(text, name) || saysWord(text, name.replace(/_(startswith|contains)$/, ''));
 /** Whether `text` gives `value`: as written, or its last part after a dot (`PaymentMode.Check` as ".Check"). */
 const givesValue = (text: string, value: string): boolean => saysWord(text, value) || (value.includes('.') && new RegExp(`\\.${escapeRegExp(lower(value.slice(value.lastIndexOf('.') + 1)))}([^a-z0-9]|$)`).test(lower(text)));
@@ -171,7 +171,7 @@ const givesNumber = (text: string, n: number, kind: string): boolean => new RegE
 
 /**
  * How a document writes a date, a date-time and a time. A format rule may cite the document's
- * convention instead of a sentence naming the field (document 2: "Dates are `yyyy-mm-dd`").
+ * convention instead of a sentence naming the field (the Accounting document: "Dates are `yyyy-mm-dd`").
  */
 const FORMAT_WORDS: Readonly<Record<string, RegExp>> = { date: /yyyy-mm-dd/i, dateTime: /'T'/, time: /HH:MM/i };
 
@@ -253,23 +253,23 @@ describe('canaries: the same checks fail a rule without a good source', () => {
 		const r = rule('invoice.bulkReminder.batch');
 		const structural = { documents: false };
 		expect(citationProblems(r, 'guess: reminders go out in tens because it feels right', structural)).toEqual([expect.stringContaining('no bullet')]);
-		expect(citationProblems(r, 'doc 009, Invoices: "query `invoice_ids` (max 10)"', structural)).toEqual([expect.stringContaining('no document 009')]);
+		expect(citationProblems(r, 'Nowhere, Invoices: "query `invoice_ids` (max 10)"', structural)).toEqual([expect.stringContaining('no document named Nowhere')]);
 		expect(citationProblems(r, 'because I said so', structural)).toEqual([expect.stringContaining('neither a document section')]);
-		expect(citationProblems(r, 'doc 001, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"', structural)).toEqual([]);
+		expect(citationProblems(r, 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"', structural)).toEqual([]);
 	});
 
 	test('a document quote that is in the section but does not name the field, or not its number or values, is reported', () => {
-		expect(citationProblems(rule('invoice.bulkReminder.batch'), 'doc 001, Limits: "Bulk print of estimates | 25"', { documents: false })).toEqual([
+		expect(citationProblems(rule('invoice.bulkReminder.batch'), 'Accounting, Limits: "Bulk print of estimates | 25"', { documents: false })).toEqual([
 			expect.stringContaining('does not name invoice_ids'),
 			expect.stringContaining('does not give 10'),
 		]);
 		// the Limits row gives the number but not the parameter: the Endpoints row names both
-		expect(citationProblems(rule('invoice.bulkReminder.batch'), 'doc 001, Limits: "Bulk invoice reminders | 10 per call"', { documents: false })).toEqual([expect.stringContaining('does not name invoice_ids')]);
-		expect(citationProblems(rule('payment.create.reference_number.maxLength'), 'doc 002, Limits: "refund_mode | 50 characters"', { documents: false })).toEqual([
+		expect(citationProblems(rule('invoice.bulkReminder.batch'), 'Accounting, Limits: "Bulk invoice reminders | 10 per call"', { documents: false })).toEqual([expect.stringContaining('does not name invoice_ids')]);
+		expect(citationProblems(rule('payment.create.reference_number.maxLength'), 'Payments, Limits: "refund_mode | 50 characters"', { documents: false })).toEqual([
 			expect.stringContaining('does not name reference_number'),
 			expect.stringContaining('does not give 100'),
 		]);
-		expect(citationProblems(rule('payment.create.payment_mode.values'), 'doc 002, Limits: "payment_mode, reference_number | 100 characters"', { documents: false })).toEqual(
+		expect(citationProblems(rule('payment.create.payment_mode.values'), 'Payments, Limits: "payment_mode, reference_number | 100 characters"', { documents: false })).toEqual(
 			expect.arrayContaining([expect.stringContaining('does not give check')]),
 		);
 	});
@@ -277,7 +277,7 @@ describe('canaries: the same checks fail a rule without a good source', () => {
 	test('a rule the table marks as a guess must cite a listed guess, not a document', () => {
 		const r = rule('payment.create.amount.required');
 		expect(r.guess).toBeDefined();
-		expect(citationProblems(r, 'doc 002, Customer payment: "Create input: customer_id, payment_mode, amount"', { documents: false })).toEqual([expect.stringContaining('marks this rule as a guess')]);
+		expect(citationProblems(r, 'Payments, Customer payment: "Create input: customer_id, payment_mode, amount"', { documents: false })).toEqual([expect.stringContaining('marks this rule as a guess')]);
 	});
 
 	test('an entry that matches no rule is reported, and a `*` entry covers the rule in every operation', () => {
@@ -295,9 +295,9 @@ describe('canaries: the same checks fail a rule without a good source', () => {
 describeWithReference('canaries: a quote the API reference does not hold is reported', () => {
 	test('a document quote not in the section, and an unknown section, are reported; the quote as the document gives it passes', () => {
 		const r = AREA_SOURCES.flatMap((a) => a.rules).find((x) => x.key === 'invoice.bulkReminder.batch') as TableRule;
-		expect(citationProblems(r, 'doc 001, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 11)"')).toEqual([expect.stringContaining('does not say')]);
-		expect(citationProblems(r, 'doc 001, Nowhere: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([expect.stringContaining('no section "Nowhere"')]);
-		expect(citationProblems(r, 'doc 001, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([]);
-		expect(citationProblems(r, 'doc 001, Limits: "Bulk print of estimates | 25"')).toEqual([expect.stringContaining('does not name invoice_ids'), expect.stringContaining('does not give 10')]);
+		expect(citationProblems(r, 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 11)"')).toEqual([expect.stringContaining('does not say')]);
+		expect(citationProblems(r, 'Accounting, Nowhere: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([expect.stringContaining('no section "Nowhere"')]);
+		expect(citationProblems(r, 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([]);
+		expect(citationProblems(r, 'Accounting, Limits: "Bulk print of estimates | 25"')).toEqual([expect.stringContaining('does not name invoice_ids'), expect.stringContaining('does not give 10')]);
 	});
 });

@@ -1,8 +1,8 @@
 /**
- * Only documented defaults are preselected (issue 36): Search's Module and Status (document 1:
+ * Only documented defaults are preselected (issue 36): Search's Module and Status (the Conventions document:
  * "`module` (string, required)", "`status` (string, required for the portal-wide search
  * only ...)", no default given) and Update Attachment's Can Send In Mail (required, its default
- * not documented) start unset and show as required. Get Bin's descending sort, which document 1
+ * not documented) start unset and show as required. Get Bin's descending sort, which the Conventions document
  * does not show (only "asc(field)"), says on the form what the user notices if it is wrong; the
  * bin trigger keeps reading newest first with it.
  */

@@ -1,10 +1,11 @@
 /**
- * The source checker of issue 36, shared by the emulator's refusals
+ * The source checker, shared by the emulator's refusals
  * (test/emulator/sources.test.ts) and the field tables' rules (test/tables/rule-sources.test.ts).
  *
  * A source is either a section of one of the three documents with words found there
- * (`doc 001, Limits: "Bulk invoice reminders | 10 per call"`; `doc 000` / `001` / `002` are
- * ../shared/api/000_*.txt, 001_*.txt, 002_*.txt; the section is named by its heading, or by
+ * (`Accounting, Limits: "Bulk invoice reminders | 10 per call"`; a document is named by its
+ * title's first word: `Conventions`, `Accounting`, `Payments` are ../shared/api/000_*.txt,
+ * 001_*.txt, 002_*.txt (`DOCUMENTS`); the section is named by its heading, or by
  * the heading's start before " (") or a guess whose words are a bullet of docs/ASSUMPTIONS.md
  * (`guess: <words of the bullet>`). Words are compared with runs of blanks (line breaks
  * included) taken as one space.
@@ -21,8 +22,8 @@ import { join } from '../../host/path';
 const ROOT = join(module.path, '..', '..');
 /** Where the API reference is looked for: `../shared/api` beside the repository. */
 export const DOCS_DIR = join(ROOT, '..', 'shared', 'api');
-/** The documents a source may cite. */
-export const DOCUMENT_NUMBERS: readonly string[] = ['000', '001', '002'];
+/** The documents a source may cite, by name: the file each name stands for (its number). */
+export const DOCUMENTS: Readonly<Record<string, string>> = { Conventions: '000', Accounting: '001', Payments: '002' };
 /** The words the skipped suites carry in their title, which test/summary-reporter.js looks for. */
 export const REFERENCE_SKIPPED = 'skipped: no API reference at ../shared/api';
 
@@ -82,11 +83,11 @@ export function section(doc: Map<string, string>, name: string): string | undefi
 }
 
 /** A source taken apart: a document's section and words, or a guess's words (undefined: neither form). */
-export type ParsedSource = { kind: 'doc'; number: string; section: string; words: string } | { kind: 'guess'; words: string };
+export type ParsedSource = { kind: 'doc'; document: string; section: string; words: string } | { kind: 'guess'; words: string };
 
 export function parseSource(source: string): ParsedSource | undefined {
-	const doc = /^doc (00\d), ([^:]+): "(.+)"$/.exec(source);
-	if (doc) return { kind: 'doc', number: doc[1], section: doc[2], words: doc[3] };
+	const doc = /^([A-Z][a-z]+), ([^:]+): "(.+)"$/.exec(source);
+	if (doc) return { kind: 'doc', document: doc[1], section: doc[2], words: doc[3] };
 	const guess = /^guess: (.+)$/.exec(source);
 	if (guess) return { kind: 'guess', words: guess[1] };
 	return undefined;
@@ -104,18 +105,19 @@ export function sourceProblems(source: unknown, opts: { guesses?: boolean; docum
 	if (!/^[\x20-\x7e]+$/.test(source)) return [`"${source}": not printable ASCII (it travels as a header)`];
 	const parsed = parseSource(source);
 	if (parsed?.kind === 'doc') {
-		const { number, section: name, words } = parsed;
-		if (!DOCUMENT_NUMBERS.includes(number)) return [`"${source}": no document ${number}`];
+		const { document, section: name, words } = parsed;
+		const number = DOCUMENTS[document];
+		if (number === undefined) return [`"${source}": no document named ${document} (${Object.keys(DOCUMENTS).join(', ')})`];
 		if (opts.documents === false) return [];
 		const sections = DOCS.get(number);
-		if (!sections) return [`"${source}": document ${number} is not at ${DOCS_DIR} (the API reference beside the repository)`];
+		if (!sections) return [`"${source}": the ${document} document is not at ${DOCS_DIR} (the API reference beside the repository)`];
 		const text = section(sections, name);
-		if (text === undefined) return [`"${source}": document ${number} has no section "${name}"`];
-		return text.includes(normal(words)) ? [] : [`"${source}": section "${name}" of document ${number} does not say "${words}"`];
+		if (text === undefined) return [`"${source}": the ${document} document has no section "${name}"`];
+		return text.includes(normal(words)) ? [] : [`"${source}": section "${name}" of the ${document} document does not say "${words}"`];
 	}
 	if (parsed?.kind === 'guess') {
 		if (opts.guesses === false) return [];
 		return ASSUMPTIONS.includes(normal(parsed.words)) ? [] : [`"${source}": docs/ASSUMPTIONS.md has no bullet with these words`];
 	}
-	return [`"${source}": neither a document section ("doc 00N, <section>: \\"<words>\\"") nor a listed guess ("guess: <words>")`];
+	return [`"${source}": neither a document section ("<document>, <section>: \\"<words>\\"") nor a listed guess ("guess: <words>")`];
 }

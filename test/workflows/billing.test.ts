@@ -211,7 +211,7 @@ test("a project's invoices, sorted by the chosen column", async () => {
 	expectSigned();
 });
 
-test('1002 and 20004 become messages that say what went wrong and what to do; a code document 3 does not give billing projects keeps the API\'s words', async () => {
+test('1002 and 20004 become messages that say what went wrong and what to do; a code the Payments document does not give billing projects keeps the API\'s words', async () => {
 	const result = await env.run([
 		projects('Missing', { operation: 'get', project_id: byId('1699999999999') }, { onError: 'continueRegularOutput' }),
 		projects('Negative', { operation: 'create', project_name: 'Negative', customer_id: DEMO.customers.acme, billing_type: 'fixed_cost_for_project', rate: '-5' }, { onError: 'continueRegularOutput' }),
@@ -224,12 +224,12 @@ test('1002 and 20004 become messages that say what went wrong and what to do; a 
 		description: 'The Vendor API answered: Project does not exist.',
 		httpCode: '404',
 	});
-	// A negative rate is refused before sending (document 3, code 20004); the server's 20004 still reads as the documented meaning.
+	// A negative rate is refused before sending (the Payments document, code 20004); the server's 20004 still reads as the documented meaning.
 	expect(json(result, 'Negative')[0].error).toBe('Invalid input: Rate must not be negative (got "-5") [item 0]');
 	expect(explainFailure({ status: 400, body: { code: 20004, message: 'The amount must not be negative.' }, area: billingArea }).message).toBe(
 		'The amount must not be negative (code 20004). Enter zero or a positive value for the rate and budget of the project and of its tasks and users.',
 	);
-	// An unknown customer: document 3 gives billing projects no code for it (3004 is a payment code); the emulator answers its own 1000 (a listed guess), which the node shows in the API's words.
+	// An unknown customer: the Payments document gives billing projects no code for it (3004 is a payment code); the emulator answers its own 1000 (a listed guess), which the node shows in the API's words.
 	expect(json(result, 'Customer')[0].error).toBe('Customer 1199999999999 does not exist. (code 1000) [item 0]');
 	expect(json(result, 'Comment on missing')[0].error).toMatch(/^The billing project does not exist \(code 1002\)/);
 	expect(env.apiRequests().map((r) => [r.method, r.path.replace('/us/api', ''), r.status, (r.body as IDataObject | undefined)?.rate])).toEqual([

@@ -81,7 +81,7 @@ test('1. numbers given to string fields are sent as decimal text; a project read
 	expectNoError(result);
 	const [created, updated] = bodies();
 	expect(created).toMatchObject({ rate: '5000', budget_amount: '4999.5', budget_hours: '40', tasks: [{ task_name: 'Design', budget_hours: '12' }] });
-	// The answer holds rate as a number (document 3); written back it is text again.
+	// The answer holds rate as a number (the Payments document); written back it is text again.
 	expect(json(result, 'Numbers')[0].rate).toBe(5000);
 	expect(updated).toMatchObject({ rate: '5000', billing_type: 'fixed_cost_for_project' });
 

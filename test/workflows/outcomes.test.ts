@@ -1,9 +1,9 @@
 /**
  * An outcome is reported as the API gave it, end to end on n8n's engine against the emulator:
  * - Bulk Reminder: one item per invoice, `sent` true / false / null (unknown) as the `info`
- *   answer says (document 2, "Bulk reminder info"), with the answer's `code` and `message`;
+ *   answer says (the Accounting document, "Bulk reminder info"), with the answer's `code` and `message`;
  * - a code-0 answer whose message says the value passed for a field of the operation is
- *   invalid is an error (document 2, "Errors");
+ *   invalid is an error (the Accounting document, "Errors");
  * - an envelope-only answer is output as given, `{ code, message }`.
  * Answers the emulator does not give by itself (a count of 0 with no error entry, a failure
  * code, a count that does not add up) come from its existing way to answer a route with a
@@ -177,7 +177,7 @@ describe('Bulk Reminder reports each invoice as the answer says', () => {
 	});
 });
 
-describe('a failure inside a code-0 answer is an error (document 2, "Errors")', () => {
+describe('a failure inside a code-0 answer is an error (the Accounting document, "Errors")', () => {
 	test('Estimate -> Print with an unknown id: the emulator answers code 0 "Invalid value passed for estimate_ids"; the node fails naming the message and the ids', async () => {
 		const ids = [DEMO.estimates.sent, '1399999999999'];
 		const result = await env.run([estimates('Print', { operation: 'print', estimate_ids: ids.join(',') })]);

@@ -1,8 +1,8 @@
 /**
  * IDs documented as strings are accepted as strings (issue 36): payment_id ("payment_id |
- * string", document 3), a billing project's project_id ("project_id | string"), a project
- * owner's zpuid ("{ zpuid: <user_id string> }", document 1), an item or invoice custom field's
- * customfield_id ("customfield_id: string", document 2) and the organization ID (its format
+ * string", the Payments document), a billing project's project_id ("project_id | string"), a project
+ * owner's zpuid ("{ zpuid: <user_id string> }", the Conventions document), an item or invoice custom field's
+ * customfield_id ("customfield_id: string", the Accounting document) and the organization ID (its format
  * never given). Only blanks, control characters and the path segments "." and ".." are
  * refused, naming the field by its label. IDs the documents give as digit strings (portal_id,
  * the project-management project_id) keep the digit rule. The emulator accepts a non-digit

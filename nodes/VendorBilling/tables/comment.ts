@@ -2,7 +2,7 @@ import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 
 /**
- * Comments on billing projects (document 3, "Billing projects"). Paths are relative to
+ * Comments on billing projects (the Payments document, "Billing projects"). Paths are relative to
  * `{api_url}/billing/v1`.
  */
 

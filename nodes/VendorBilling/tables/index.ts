@@ -3,7 +3,7 @@ import { comment } from './comment';
 import { project } from './project';
 
 /**
- * Billing project error codes (document 3, "Errors"): what went wrong and what to do. The
+ * Billing project error codes (the Payments document, "Errors"): what went wrong and what to do. The
  * document gives no other code for billing projects (3004 is a payment code).
  */
 export const BILLING_ERROR_CODES: NonNullable<Area['errorCodes']> = {

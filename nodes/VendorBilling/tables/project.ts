@@ -3,7 +3,7 @@ import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 
 /**
- * Billing projects (document 3, "Billing projects"): tasks, staff, hours and billing for
+ * Billing projects (the Payments document, "Billing projects"): tasks, staff, hours and billing for
  * a customer. Paths are relative to `{api_url}/billing/v1`; the organisation id travels in
  * the header `X-com-vendor-subscriptions-organizationid` (added by the engine).
  */
@@ -225,7 +225,7 @@ const operations: Operation[] = [
 		inferredNote: GUESSED_PAGING,
 		notice: PAGING_NOTICE,
 		notes:
-			'Inferred pagination: not shown for billing projects; accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
+			'Inferred pagination: not shown for billing projects; accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
 	},
 	{
 		value: 'update',
@@ -292,7 +292,7 @@ const operations: Operation[] = [
 		inferredNote: GUESSED_PAGING,
 		notice: PAGING_NOTICE,
 		notes:
-			'Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
+			'Inferred pagination: not shown; assumed to follow the accounting lists of the Accounting document (page / per_page, page_context).',
 	},
 ];
 

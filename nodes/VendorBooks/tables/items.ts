@@ -17,7 +17,7 @@ export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked requi
 const itemId: Field = {
 	name: 'item_id',
 	type: 'id',
-	numeric: true, // document 2, Item: item_id | number; tax_id, purchase_tax_rule_id, sales_tax_rule_id | number
+	numeric: true, // the Accounting document, Item: item_id | number; tax_id, purchase_tax_rule_id, sales_tax_rule_id | number
 	required: true,
 	locator: 'item',
 	description: 'ID of the item',

@@ -3,15 +3,15 @@ import { GET_MANY } from '../../shared/tables/spec';
 import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 /**
- * Purchase bills (document 3, "Bills"): what a vendor charges on credit. Paths are relative
+ * Purchase bills (the Payments document, "Bills"): what a vendor charges on credit. Paths are relative
  * to `{api_url}/inventory/v1`; the organisation id travels in the query `organization_id`
  * (added by the engine).
  */
 
 const SCOPE = 'VendorInventory.bills.';
 
-/** The GST number's rule, a guess listed in docs/ASSUMPTIONS.md (document 3 says "15-digit string"). */
-export const GST_NO_RULE = '15 characters of letters and digits where document 3 says a 15-digit string, since real GST numbers carry letters';
+/** The GST number's rule, a guess listed in docs/ASSUMPTIONS.md (the Payments document says "15-digit string"). */
+export const GST_NO_RULE = '15 characters of letters and digits where the Payments document says a 15-digit string, since real GST numbers carry letters';
 
 /** Documented line-item members the server fills in (names from ids, totals, item images). */
 export const RESPONSE_ONLY_LINE_MEMBERS = [
@@ -159,7 +159,7 @@ const billInput: Field[] = [
 		name: 'gst_no',
 		type: 'string',
 		group: 'India',
-		// document 3, Bill: gst_no | 15-digit string; letters pass too (GST_NO_RULE: real numbers carry them)
+		// the Payments document, Bill: gst_no | 15-digit string; letters pass too (GST_NO_RULE: real numbers carry them)
 		alphanumeric: true,
 		minLength: 15,
 		maxLength: 15,
@@ -229,7 +229,7 @@ const operations: Operation[] = [
 		inferredNote: GUESSED_PAGING,
 		notice: PAGING_NOTICE,
 		notes:
-			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of document 2 (page / per_page, page_context).',
+			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of the Accounting document (page / per_page, page_context).',
 	},
 	{
 		value: 'update',
@@ -244,7 +244,7 @@ const operations: Operation[] = [
 			{
 				name: 'bill_id',
 				type: 'id',
-				numeric: true, // document 3, Bill: bill_id, purchaseorder_id, vendor_id, currency_id | long; line ids and custom field ids long
+				numeric: true, // the Payments document, Bill: bill_id, purchaseorder_id, vendor_id, currency_id | long; line ids and custom field ids long
 				required: true,
 				locator: 'bill',
 				description: 'ID of the bill',

@@ -3,7 +3,7 @@ import { payment } from './payment';
 import { refund } from './refund';
 
 /**
- * Payment error codes (document 3, "Errors"): what went wrong and what to do. An answer with
+ * Payment error codes (the Payments document, "Errors"): what went wrong and what to do. An answer with
  * one of these codes becomes an error that says so, e.g. "The amount entered exceeds the
  * balance due on the invoice (code 24016). Lower Amount Applied ...".
  */

@@ -3,7 +3,7 @@ import { GET_MANY } from '../../shared/tables/spec';
 import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 /**
- * Customer payments (document 3, "Customer payments"): money received from a customer,
+ * Customer payments (the Payments document, "Customer payments"): money received from a customer,
  * applied to one or several invoices. Paths are relative to `{api_url}/invoice/v3`; the
  * organisation id travels in the header `X-com-vendor-invoice-organizationid` (added by
  * the engine from the area's `org`).
@@ -102,7 +102,7 @@ const invoiceEntryFields: Field[] = [
 ];
 
 /**
- * The customer and the amount: required on create, optional on update. Document 3 marks no
+ * The customer and the amount: required on create, optional on update. The Payments document marks no
  * update field required ("Update input is the same set"); error 3004 (customer field blank or
  * incorrect) hints that the service may want the customer on every update. The update sends
  * only what the user set; the form says what to do if the service refuses it.
@@ -308,7 +308,7 @@ const operations: Operation[] = [
 		inferredNote: GUESSED_PAGING,
 		notice: PAGING_NOTICE,
 		notes:
-			'Inferred pagination: not shown (the document shows none for payments); accounting lists in document 2 page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
+			'Inferred pagination: not shown (the document shows none for payments); accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
 	},
 	{
 		value: 'update',

@@ -2,7 +2,7 @@ import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 
 /**
- * Refunds of customer payments (document 3, "Customer payments"): the excess of a payment
+ * Refunds of customer payments (the Payments document, "Customer payments"): the excess of a payment
  * paid back to the customer. Paths are relative to `{api_url}/invoice/v3`.
  */
 

@@ -18,7 +18,7 @@ export const myTasks: Resource = {
 				{
 					name: 'portal_id',
 					type: 'id',
-					numeric: true, // document 1, Endpoints: `{portal_id}` and `{project_id}` are digit strings
+					numeric: true, // the Conventions document, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 					required: true,
 					locator: 'portal',
 					label: 'Portal',

@@ -6,7 +6,7 @@ import { GUESSED_PAGE_END } from './portal';
 const portalId: Field = {
 	name: 'portal_id',
 	type: 'id',
-	numeric: true, // document 1, Endpoints: `{portal_id}` and `{project_id}` are digit strings
+	numeric: true, // the Conventions document, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 	required: true,
 	locator: 'portal',
 	label: 'Portal',
@@ -122,7 +122,7 @@ const createFields: Field[] = [
 	{
 		name: 'copy_from',
 		type: 'id',
-		numeric: true, // document 1: copy_from | long
+		numeric: true, // the Conventions document: copy_from | long
 		locator: 'project',
 		description: 'ID of a template or an existing project to copy from',
 	},

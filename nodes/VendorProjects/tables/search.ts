@@ -10,7 +10,7 @@ const portalId: Field = {
 	required: true,
 	locator: 'portal',
 	label: 'Portal',
-	numeric: true, // document 1, Endpoints: `{portal_id}` and `{project_id}` are digit strings
+	numeric: true, // the Conventions document, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 	description: 'ID of the portal (a string of digits)',
 };
 
@@ -22,7 +22,7 @@ const searchTerm: Field = {
 };
 
 /*
- * Module and Status: required, with no default in document 1 ("Search query parameters"): they
+ * Module and Status: required, with no default in the Conventions document ("Search query parameters"): they
  * start unset and the user picks them.
  */
 

@@ -11,7 +11,7 @@ const portalId: Field = {
 	required: true,
 	locator: 'portal',
 	label: 'Portal',
-	numeric: true, // document 1, Endpoints: `{portal_id}` is a digit string
+	numeric: true, // the Conventions document, Endpoints: `{portal_id}` is a digit string
 	description: 'ID of the portal (a string of digits)',
 };
 
@@ -130,7 +130,7 @@ export const trash: Resource = {
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
 			notes:
-				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" (document 1) or "desc(field)" (a listed guess: the documents show only asc(field); the Record Moved to Trash trigger reads with desc(trashed_time)). filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
+				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" (the Conventions document) or "desc(field)" (a listed guess: the documents show only asc(field); the Record Moved to Trash trigger reads with desc(trashed_time)). filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
 		},
 		{
 			value: 'restore',

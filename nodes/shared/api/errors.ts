@@ -12,7 +12,7 @@ import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './fa
 
 export { InputError };
 
-/** Project-management `errorCode` values (document 1). */
+/** Project-management `errorCode` values (the Conventions document). */
 export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {
 	URL_RULE_NOT_CONFIGURED: { meaning: 'The request URL is wrong', resolution: 'Use a valid URL' },
 	INVALID_OAUTHTOKEN: { meaning: 'The access token is invalid or expired', resolution: 'Reconnect the credential to get a new token' },
@@ -222,7 +222,7 @@ export function notTheApisAnswer(node: INode, status: number, problem: string, r
 }
 
 /**
- * HTTP 206 (Partial data) or 207 (Multi-status), as document 1 lists them: never a full success.
+ * HTTP 206 (Partial data) or 207 (Multi-status), as the Conventions document lists them: never a full success.
  * A write's outcome is unknown (some of it may have been done); a read holds only part of what was asked.
  */
 export function partlyAnswered(node: INode, status: number, idempotent: boolean, itemIndex?: number): NodeApiError {

@@ -2,7 +2,7 @@
  * Pacing by count, one pacer for every area, each under its rule:
  *
  * - the project-management area: 100 requests per 2 minutes, and 30 minutes blocked past it
- *   (document 1), per credential;
+ *   (the Conventions document), per credential;
  * - the accounting areas (Books, Payments, Billing, Purchase Bills): 100 requests per minute per
  *   organization, 429 past it, no block (the service's help pages, not the documents: a listed
  *   guess), per credential and organization, shared by those areas.
@@ -56,7 +56,7 @@ export interface PacingRule {
 /** How much of a hold may be left when a wait of its length ends (see above): waited out, never failed on. */
 export const TIMER_SLACK_MS = 10;
 
-/** The project-management area (document 1). */
+/** The project-management area (the Conventions document). */
 export const DOCUMENTED_RULE: Readonly<Required<PacingRule>> = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
 
 /** The accounting areas, per organization: the service's help pages (a listed guess), no block. */

@@ -40,7 +40,7 @@ export interface Refusal {
 }
 
 /**
- * The refusal in a `code` 0 answer, if it is one. Document 2 ("Errors"): "The samples show an
+ * The refusal in a `code` 0 answer, if it is one. The Accounting document ("Errors"): "The samples show an
  * error response with `code` 0 and a message for invalid `estimate_ids`, so success and
  * failure cannot be told from `code` alone in that case". The wording of such a message is
  * not documented: any code-0 message with the word "invalid" (any case, whatever else the
@@ -75,7 +75,7 @@ function isEmptyAnswer(op: Operation, body: unknown): boolean {
  * Whether an answer shows the operation was done. An operation whose documented answer carries
  * a record or a list (`responseKey`) is done only when the answer carries it: an object, or a
  * list (an empty one only for reads: a write answered with an empty list shows nothing done).
- * An accounting operation answered with the envelope only is done on `code` 0 (document 2 and
+ * An accounting operation answered with the envelope only is done on `code` 0 (the Accounting document and
  * 3: "Success responses carry `code` 0"). A code-0 refusal is never a success. The project
  * area's answer bodies are not shown in the documents: its answers are taken as they come.
  */
@@ -163,7 +163,7 @@ function noEvidence(node: INode, body: unknown, message: string, description: st
 
 /**
  * What an answer says of its paging: whether more follows (`page_context.has_more_page`, as
- * document 2 shows for the accounting lists, object or array of one; `page_info.has_next_page`
+ * the Accounting document shows for the accounting lists, object or array of one; `page_info.has_next_page`
  * for the project-management lists, whose answers the documents do not show) and the page
  * size it states (`per_page`: a server that gives fewer records than asked says so there).
  */

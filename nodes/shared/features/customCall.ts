@@ -61,7 +61,7 @@ export function customCallOption(area: Area): INodePropertyOptions {
 const PORTAL: Field = {
 	name: 'portal_id',
 	type: 'id',
-	numeric: true, // document 1: `{portal_id}` is a digit string
+	numeric: true, // the Conventions document: `{portal_id}` is a digit string
 	locator: 'portal',
 	label: 'Portal',
 	description: 'Replaces {portal_id} in the path',
@@ -392,7 +392,7 @@ export async function runCustomCall(state: RunState<IExecuteFunctions>, area: Ar
 		const binary = await ctx.helpers.prepareBinaryData(res.body, fileName, mimeType);
 		return [{ json: { fileName, mimeType, fileSize: res.body.length }, binary: { [outputField]: binary } }];
 	}
-	// a code-0 answer saying a value is invalid is a refusal here too (document 2, "Errors")
+	// a code-0 answer saying a value is invalid is a refusal here too (the Accounting document, "Errors")
 	assertNotRefused(ctx.getNode(), res.body, itemIndex, { ...req.qs, ...(req.body && !Array.isArray(req.body) ? req.body : {}) });
 	if (Array.isArray(res.body)) return (res.body as IDataObject[]).map((json) => ({ json }));
 	return [{ json: res.body as IDataObject }];

@@ -178,7 +178,7 @@ export function missingTime(src: Source, record: IDataObject): NodeOperationErro
 
 /**
  * Whether an answer does not contradict the sort asked: the `page_context` of the accounting
- * lists echoes `sort_column` and `sort_order` (document 2); an echo that differs means the server
+ * lists echoes `sort_column` and `sort_order` (the Accounting document); an echo that differs means the server
  * sorted otherwise. Lists without an echo (the bin) are checked by the order of their records only.
  */
 export function confirmsSort(src: Source, body: unknown): boolean {

@@ -1,7 +1,7 @@
 // Running an item (run/): an update that must send fields the user left out reads them from the record first.
 /**
  * Some updates replace fields on every call (a billing project's name, customer, billing
- * type and, for two billing types, rate: document 3 marks them required on update): the API
+ * type and, for two billing types, rate: the Payments document marks them required on update): the API
  * needs them each time. A field the user
  * left out is then read from the record (the resource's Get) and sent with its current
  * value, so an update never changes what the user did not touch and never sends a default.

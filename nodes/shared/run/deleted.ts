@@ -3,13 +3,13 @@
  * n8n's UX guidelines ask a deletion to output one object `{ "deleted": true }`. Here it says so
  * only when the answer proves it, and keeps what the API said beside it (`{ deleted: true, code:
  * 0, message: "The item has been deleted." }`, `{ deleted: true, message, count: 248 }`):
- * - the accounting areas: `code` 0 ("Success responses carry `code` 0", documents 2 and 3; a
+ * - the accounting areas: `code` 0 ("Success responses carry `code` 0", the Accounting and Payments documents; a
  *   code-0 message that says "invalid" is a refusal, refused before this);
  * - the project area, whose answer bodies the documents do not show: the HTTP status, 200 or 204
  *   ("the action has been enacted", RFC 9110 9.3.5; a 202 only accepted it; a 204's empty body
  *   comes from the transport as an empty object), and a `count`, when the answer states one,
  *   that matches the records sent;
- * - never a 206 (Partial data) or 207 (Multi-status), document 1's codes: not every record.
+ * - never a 206 (Partial data) or 207 (Multi-status), the Conventions document's codes: not every record.
  * An answer that proves neither is "Outcome unknown" (the deletion may have been processed; it
  * is not repeated). Which operations delete is read from the tables: kind `delete`, or a DELETE
  * request (an invoice's Delete Attachment, Delete Expense Receipt, Delete Applied Credit). Move
@@ -64,7 +64,7 @@ export function recordsNamed(op: Operation, values: IDataObject): number | undef
 
 /** Why an answer does not prove the deletion, or undefined when it does. */
 export function deletionUnproven(area: Area, op: Operation, body: unknown, status: number | undefined, values: IDataObject): string | undefined {
-	// 206 Partial data / 207 Multi-status (document 1): some of it, not all, may be done
+	// 206 Partial data / 207 Multi-status (the Conventions document): some of it, not all, may be done
 	if (status === 206 || status === 207) return `the Vendor API answered the deletion with HTTP ${status} (${status === 206 ? 'Partial data' : 'Multi-status'}), which does not say every record was deleted (${apiWords(body)})`;
 	if (status === 202) return `the Vendor API accepted the deletion (HTTP 202) without saying it was done (${apiWords(body)})`;
 	if (!isRecord(body)) return `the Vendor API answered the deletion with ${Array.isArray(body) ? 'a list' : 'no object'}`;
