@@ -8,10 +8,11 @@
  *
  * The tries of one node run share n8n's execute data (`getExecuteData()`: the same object on
  * every try, a new one for the next run of the node, a loop's next round or a new execution),
- * so what a try did is kept per execute data, in a WeakMap that n8n's own data keeps alive. This
- * is the one per-run memory not in the run state (api/run.ts): each try is a new `execute()`, so a
- * new run state, and only the execute data is the same across the tries; a run state takes a
- * reference to it once (`replayOf`), with its own count of this try's writes. Kept:
+ * so what a try did is kept per execute data, in a WeakMap that n8n's own data keeps alive, held
+ * by the run-state module (api/run.ts `replayOf`): each try is a new `execute()`, so a new run
+ * state, and only the execute data is the same across the tries; a run state takes a reference
+ * to its memory once, with its own count of this try's writes. This file holds what a try does
+ * with that memory. Kept:
  * - per item, the output of an item that was done (`doneItem`): a later try gives that output
  *   again without a call (run/execute.ts);
  * - per write request (not a GET), its answer when the service answered it, or its failure
@@ -42,34 +43,12 @@ export interface RunMemory {
 	readonly writes: Map<string, Array<PriorWrite<unknown> | undefined>>;
 }
 
-/** The memory of each node run (n8n's execute data of the tries): shared by the tries, so kept on their execute data, not on a try's run state. */
-const memories = new WeakMap<object, RunMemory>();
-
 /** One try's view of its node run's memory: the memory, and how many requests of each write key this try has sent or replayed. */
 export interface Replay {
 	readonly memory: RunMemory;
 	readonly occurrences: Map<string, number>;
 	/** The items of this try that were given an earlier try's write instead of sending it. */
 	readonly replayedItems: Set<number>;
-}
-
-interface RetryContext {
-	getNode(): { retryOnFail?: boolean };
-	getExecuteData?(): unknown;
-}
-
-/** This try's view of its node run's memory, when n8n may run it again (Retry On Fail on); undefined otherwise. Looked up once per try (its run state). */
-export function replayOf(ctx: object): Replay | undefined {
-	const c = ctx as RetryContext;
-	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true) return undefined;
-	const run = c.getExecuteData();
-	if (typeof run !== 'object' || run === null) return undefined;
-	let memory = memories.get(run);
-	if (!memory) {
-		memory = { items: new Map(), writes: new Map() };
-		memories.set(run, memory);
-	}
-	return { memory, occurrences: new Map(), replayedItems: new Set() };
 }
 
 /** The output item `itemIndex` had when an earlier try of this node run did it; undefined when none did. */

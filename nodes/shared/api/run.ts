@@ -8,8 +8,8 @@
  *
  * Per run, here: the halt (which items have sent, where an item's failure halted the run), the
  * patience and deadline, the Options read once, the limiter of Requests in Flight, the credential
- * as read for the run, the calls sent and resent, and the replay memory of this try (api/replay.ts
- * keeps the memory itself per n8n execute data: the tries of one node run share it).
+ * as read for the run, the calls sent and resent, and this try's view of the replay memory. The
+ * memory itself is kept here per n8n execute data (`replayOf`): the tries of one node run share it.
  *
  * Per process, elsewhere: the pacers (pacing.ts: every execution with a credential shares the
  * service's limit), token expiry and refresh memory (token.ts: a token and a refusal outlive a
@@ -20,8 +20,30 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { Limiter } from './limit';
 import { readRunOptions, type RunOptions } from './options';
-import { replayOf, type Replay } from './replay';
+import type { Replay, RunMemory } from './replay';
 import { CREDENTIAL, type VendorContext } from './token';
+
+/** The memory of each node run (n8n's execute data of its tries): shared by the tries, so kept on their execute data, not on a try's run state. */
+const memories = new WeakMap<object, RunMemory>();
+
+interface RetryContext {
+	getNode(): { retryOnFail?: boolean };
+	getExecuteData?(): unknown;
+}
+
+/** This try's view of its node run's memory, when n8n may run it again (Retry On Fail on); undefined otherwise. Looked up once per try (its run state). */
+function replayOf(ctx: object): Replay | undefined {
+	const c = ctx as RetryContext;
+	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true) return undefined;
+	const run = c.getExecuteData();
+	if (typeof run !== 'object' || run === null) return undefined;
+	let memory = memories.get(run);
+	if (!memory) {
+		memory = { items: new Map(), writes: new Map() };
+		memories.set(run, memory);
+	}
+	return { memory, occurrences: new Map(), replayedItems: new Set() };
+}
 
 /**
  * How the requests of a run may wait on the service. By default a request waits out what it is
