@@ -49,5 +49,3 @@ export function generic(ctx: Ctx): Reply {
 export function acceptsUnnamedQuery(id: string): boolean {
 	return DECLARED[id]?.unnamedQuery !== undefined;
 }
-
-export type { Ctx, FilePart, Reply, Rule, Rules, Source } from './common';
