@@ -2,6 +2,7 @@
  * Vendor Billing (`/billing/v1`, document 002): billing projects, their tasks, users, comments and
  * invoices; documented errors and choices in README.md, "Billing".
  */
+import type { Source } from '../source';
 import type { Rec } from '../store';
 import { customerName } from './books';
 import {
@@ -23,7 +24,6 @@ import {
 	refuse,
 	type Reply,
 	type Rules,
-	type Source,
 	tenantOf,
 } from './common';
 

@@ -3,6 +3,7 @@
  * document is silent are in README.md, "Books".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
+import type { Source } from '../source';
 import type { Rec, Tenant } from '../store';
 import { makePdf } from '../pdf';
 import {
@@ -16,9 +17,9 @@ import {
 	envelope,
 	findRecord,
 	genericCreate,
+	genericDelete,
 	genericList,
 	genericUpdate,
-	genericDelete,
 	GUESS,
 	idList,
 	invalidField,
@@ -29,7 +30,6 @@ import {
 	refuse,
 	type Reply,
 	type Rules,
-	type Source,
 	tenantOf,
 } from './common';
 

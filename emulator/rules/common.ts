@@ -9,8 +9,6 @@ import type { Clock } from '../clock';
 import { type Source, SOURCE_HEADER } from '../source';
 import type { Rec, Store, Tenant } from '../store';
 
-export { type Source, SOURCE_HEADER } from '../source';
-
 export const CODE = {
 	ok: 0,
 	itemInUse: 1,

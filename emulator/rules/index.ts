@@ -2,9 +2,10 @@
  * Every area's rules keyed by operation id, each wrapped so a refusal must cite one of its declared
  * sources (else it throws: the server answers 500); test/emulator/sources.test.ts checks them.
  */
+import type { Source } from '../source';
 import { billingRules } from './billing';
 import { booksRules } from './books';
-import { type Ctx, generic as genericBehaviour, GENERIC_SOURCES, type Reply, type Rule, type Rules, type Source } from './common';
+import { type Ctx, generic as genericBehaviour, GENERIC_SOURCES, type Reply, type Rule, type Rules } from './common';
 import { inventoryRules } from './inventory';
 import { paymentRules } from './payments';
 import { projectsRules } from './projects';

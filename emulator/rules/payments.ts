@@ -2,6 +2,7 @@
  * Vendor Invoice (`/invoice/v3`, document 002): customer payments and refunds on the books
  * invoices; documented errors and choices in README.md, "Payments".
  */
+import type { Source } from '../source';
 import type { Rec } from '../store';
 import { customerName, settleInvoice } from './books';
 import {
@@ -25,7 +26,6 @@ import {
 	refuse,
 	type Reply,
 	type Rules,
-	type Source,
 	tenantOf,
 } from './common';
 

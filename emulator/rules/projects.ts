@@ -6,6 +6,7 @@ import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
+import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
 	bodyObject,
@@ -23,7 +24,6 @@ import {
 	refuse,
 	type Reply,
 	type Rules,
-	type Source,
 	tenantOf,
 	timestampMs,
 } from './common';
