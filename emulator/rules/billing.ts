@@ -9,10 +9,8 @@ import {
 	acctError,
 	addComment,
 	BILLING_PROJECT_NOT_FOUND,
-	bodyObject,
 	CODE,
 	commentsOf,
-	type Ctx,
 	envelope,
 	genericCreate,
 	genericList,
@@ -22,10 +20,8 @@ import {
 	NOT_FOUND,
 	notFound,
 	refuse,
-	type Reply,
-	type Rules,
-	tenantOf,
 } from './common';
+import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
 
 /** The document passages the billing refusals rest on. */
 const S = {

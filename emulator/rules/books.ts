@@ -9,10 +9,8 @@ import { makePdf } from '../pdf';
 import {
 	acctError,
 	addComment,
-	bodyObject,
 	CODE,
 	commentsOf,
-	type Ctx,
 	day,
 	envelope,
 	findRecord,
@@ -23,15 +21,12 @@ import {
 	GUESS,
 	idList,
 	invalidField,
-	isReply,
 	money,
 	NOT_FOUND,
 	notFound,
 	refuse,
-	type Reply,
-	type Rules,
-	tenantOf,
 } from './common';
+import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
 
 /** The document passages the Books refusals rest on. */
 const S = {

@@ -1,13 +1,12 @@
 /**
- * What every area's rules share: the request context, replies, the two error envelopes, list
- * paging, generic CRUD by kind; the error codes and the source format are tabled in README.md.
+ * What every area's rules share: replies, the two error envelopes, list paging, generic CRUD by
+ * kind; the error codes and the source format are tabled in README.md.
  */
-import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import type { Problem } from '../../nodes/shared/tables/validate';
-import type { TokenInfo } from '../accounts';
-import type { Clock } from '../clock';
 import { type Source, SOURCE_HEADER } from '../source';
-import type { Rec, Store, Tenant } from '../store';
+import type { Rec } from '../store';
+import { bodyObject, type Ctx, isReply, type Reply, tenantOf } from './context';
 
 export const CODE = {
 	ok: 0,
@@ -26,61 +25,6 @@ export const CODE = {
 	negativeAmount: 20004,
 	overBalance: 24016,
 } as const;
-
-export interface FilePart {
-	field: string;
-	fileName: string;
-	contentType: string;
-	data: Buffer;
-}
-
-export interface Ctx {
-	/** Operation id, e.g. `books.item.create`. */
-	id: string;
-	area: Area;
-	resource: Resource;
-	op: Operation;
-	region: string;
-	/** The organisation (accounting) or portal (projects); undefined only for `GET /portals`. */
-	tenant: Tenant | undefined;
-	params: Record<string, string>;
-	query: Record<string, string>;
-	/** Parsed JSON body (for multipart: the JSON of the `JSONString` part). */
-	body: unknown;
-	files: FilePart[];
-	token: TokenInfo;
-	store: Store;
-	clock: Clock;
-}
-
-export interface Reply {
-	status: number;
-	json?: unknown;
-	file?: { data: Buffer; contentType: string; fileName: string };
-	headers?: Record<string, string>;
-	/** Where a refusal comes from (set by `refuse`; also sent as the `X-Emulator-Source` header). */
-	source?: Source;
-}
-
-export interface Rule {
-	/** Runs before the table validation (for documented errors that win over it, e.g. 3004). */
-	pre?: (ctx: Ctx) => Reply | undefined;
-	/** The operation's behaviour; without it the generic behaviour of the operation's kind runs. */
-	handle?: (ctx: Ctx) => Reply;
-	/**
-	 * Every source the rule's refusals may cite ([] when it refuses nothing itself); a
-	 * refusal citing another source, or none, is an emulator bug (rules/index.ts throws).
-	 */
-	sources?: readonly Source[];
-	/**
-	 * Query parameters no field table names are accepted (not refused) on this operation: the
-	 * documents say it takes parameters whose names they do not show. The value is the guess
-	 * that says so (server.ts reads it through `acceptsUnnamedQuery`).
-	 */
-	unnamedQuery?: Source;
-}
-
-export type Rules = Record<string, Rule>;
 
 // ---------------------------------------------------------------- sources
 
@@ -158,15 +102,6 @@ export function notFound(ctx: Ctx, thing: string, id: string, status = 404): Rep
 }
 
 // ---------------------------------------------------------------- small helpers
-
-export function tenantOf(ctx: Ctx): Tenant {
-	if (!ctx.tenant) throw new Error(`${ctx.id}: no tenant`);
-	return ctx.tenant;
-}
-
-export function bodyObject(ctx: Ctx): Rec {
-	return ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? (ctx.body as Rec) : {};
-}
 
 /** `2026-01-31T09:30:00+0000`: the accounting areas' timestamps. */
 export function timestamp(ms: number): string {
@@ -382,10 +317,6 @@ export function crudTarget(ctx: Ctx): CrudTarget {
 export function findRecord(ctx: Ctx, collection = crudTarget(ctx).collection, thing = ctx.resource.name): Rec | Reply {
 	const id = ctx.params[ctx.resource.idField ?? ''] ?? ctx.params[recordParam(ctx.op) ?? ''] ?? '';
 	return tenantOf(ctx).get(collection, id) ?? notFound(ctx, thing, id);
-}
-
-export function isReply(x: unknown): x is Reply {
-	return !!x && typeof x === 'object' && typeof (x as Reply).status === 'number' && ('json' in x || 'file' in x);
 }
 
 /** Body keys of the operation's body fields plus unknown keys (path values are not copied). */

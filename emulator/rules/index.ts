@@ -5,7 +5,8 @@
 import type { Source } from '../source';
 import { billingRules } from './billing';
 import { booksRules } from './books';
-import { type Ctx, generic as genericBehaviour, GENERIC_SOURCES, type Reply, type Rule, type Rules } from './common';
+import { generic as genericBehaviour, GENERIC_SOURCES } from './common';
+import type { Ctx, Reply, Rule, Rules } from './context';
 import { inventoryRules } from './inventory';
 import { paymentRules } from './payments';
 import { projectsRules } from './projects';

@@ -7,9 +7,7 @@ import type { Rec } from '../store';
 import { customerName, settleInvoice } from './books';
 import {
 	acctError,
-	bodyObject,
 	CODE,
-	type Ctx,
 	day,
 	envelope,
 	findRecord,
@@ -19,15 +17,12 @@ import {
 	genericUpdate,
 	GUESS,
 	invalidField,
-	isReply,
 	money,
 	NOT_FOUND,
 	notFound,
 	refuse,
-	type Reply,
-	type Rules,
-	tenantOf,
 } from './common';
+import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */
 const S = {

@@ -9,8 +9,6 @@ import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldT
 import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import {
-	bodyObject,
-	type Ctx,
 	genericCreate,
 	genericUpdate,
 	GUESS,
@@ -22,11 +20,9 @@ import {
 	ok,
 	pmError,
 	refuse,
-	type Reply,
-	type Rules,
-	tenantOf,
 	timestampMs,
 } from './common';
+import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
 
 /** The document passages the project-management refusals rest on. */
 const S = {
