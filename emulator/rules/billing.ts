@@ -4,19 +4,16 @@
  */
 import type { Source } from '../source';
 import type { Rec } from '../store';
+import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName } from './books';
 import {
-	acctError,
 	addComment,
 	BILLING_PROJECT_NOT_FOUND,
-	CODE,
 	commentsOf,
-	envelope,
 	genericCreate,
 	genericList,
 	genericUpdate,
 	GUESS,
-	invalidField,
 	NOT_FOUND,
 	notFound,
 	refuse,

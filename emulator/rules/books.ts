@@ -6,13 +6,11 @@ import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Source } from '../source';
 import type { Rec, Tenant } from '../store';
 import { makePdf } from '../pdf';
+import { acctError, CODE, envelope, invalidField } from './answers';
 import {
-	acctError,
 	addComment,
-	CODE,
 	commentsOf,
 	day,
-	envelope,
 	findRecord,
 	genericCreate,
 	genericDelete,
@@ -20,7 +18,6 @@ import {
 	genericUpdate,
 	GUESS,
 	idList,
-	invalidField,
 	money,
 	NOT_FOUND,
 	notFound,

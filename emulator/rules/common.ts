@@ -1,30 +1,12 @@
 /**
- * What every area's rules share: replies, the two error envelopes, list paging, generic CRUD by
- * kind; the error codes and the source format are tabled in README.md.
+ * What every area's rules share: sources, list paging, generic CRUD by kind; the source format
+ * is described in README.md.
  */
-import type { Area, Operation } from '../../nodes/shared/tables/spec';
-import type { Problem } from '../../nodes/shared/tables/validate';
+import type { Operation } from '../../nodes/shared/tables/spec';
 import { type Source, SOURCE_HEADER } from '../source';
 import type { Rec } from '../store';
+import { acctError, CODE, envelope, invalidField, isAccounting, ok, pmError } from './answers';
 import { bodyObject, type Ctx, isReply, type Reply, tenantOf } from './context';
-
-export const CODE = {
-	ok: 0,
-	itemInUse: 1,
-	invalidValue: 2,
-	reminderNotAllowed: 3,
-	fileType: 4,
-	invalidUrl: 5,
-	notAuthorized: 57,
-	notFound: 1000,
-	billingProjectNotFound: 1002,
-	customer: 3004,
-	organization: 6041,
-	retainerPartial: 9521,
-	retainerChange: 9523,
-	negativeAmount: 20004,
-	overBalance: 24016,
-} as const;
 
 // ---------------------------------------------------------------- sources
 
@@ -60,40 +42,6 @@ export const NOT_FOUND: readonly Source[] = [GUESS.notFound];
 
 /** Sources of the refusals the generic behaviour and `listReply` make. */
 export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJECT_NOT_FOUND, GUESS.paging];
-
-// ---------------------------------------------------------------- replies
-
-export const isAccounting = (area: Area): boolean => area.family === 'accounting';
-
-export function ok(json: Rec, status = 200): Reply {
-	return { status, json };
-}
-
-/** Accounting success envelope. */
-export function envelope(message = 'success', extra: Rec = {}, status = 200): Reply {
-	return { status, json: { code: CODE.ok, message, ...extra } };
-}
-
-export function acctError(status: number, code: number, message: string): Reply {
-	return { status, json: { code, message } };
-}
-
-export function pmError(status: number, errorCode: string, message: string): Reply {
-	return { status, json: { errorCode, message } };
-}
-
-/** A refused value, in the area's error form, naming every field. */
-export function invalid(area: Area, problems: Problem[], location: 'body' | 'query' = 'body'): Reply {
-	if (isAccounting(area)) {
-		return acctError(400, CODE.invalidValue, problems.map((p) => `Invalid value passed for ${p.field}: ${p.message}`).join('; '));
-	}
-	const code = location === 'body' ? 'INVALID_INPUTSTREAM' : 'INVALID_PARAMETER_VALUE';
-	return pmError(400, code, problems.map((p) => `Invalid value for "${p.field}": ${p.message}`).join('; '));
-}
-
-export function invalidField(ctx: Ctx, field: string, message: string, location: 'body' | 'query' = 'body'): Reply {
-	return invalid(ctx.area, [{ field, message }], location);
-}
 
 export function notFound(ctx: Ctx, thing: string, id: string, status = 404): Reply {
 	if (ctx.area.value === 'billing' && thing === 'Project') return refuse(BILLING_PROJECT_NOT_FOUND, acctError(status, CODE.billingProjectNotFound, 'Project does not exist.'));

@@ -4,19 +4,16 @@
  */
 import type { Source } from '../source';
 import type { Rec } from '../store';
+import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName, settleInvoice } from './books';
 import {
-	acctError,
-	CODE,
 	day,
-	envelope,
 	findRecord,
 	genericCreate,
 	genericDelete,
 	genericList,
 	genericUpdate,
 	GUESS,
-	invalidField,
 	money,
 	NOT_FOUND,
 	notFound,

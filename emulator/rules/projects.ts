@@ -8,17 +8,14 @@ import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
 import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
+import { invalid, invalidField, ok, pmError } from './answers';
 import {
 	genericCreate,
 	genericUpdate,
 	GUESS,
-	invalid,
-	invalidField,
 	listReply,
 	NOT_FOUND,
 	notFound,
-	ok,
-	pmError,
 	refuse,
 	timestampMs,
 } from './common';

@@ -11,7 +11,8 @@
  */
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS, Router } from '../../emulator/routes';
-import { acctError, GENERIC_SOURCES, GUESS, refuse } from '../../emulator/rules/common';
+import { acctError } from '../../emulator/rules/answers';
+import { GENERIC_SOURCES, GUESS, refuse } from '../../emulator/rules/common';
 import type { Rule } from '../../emulator/rules/context';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
 import { apiClient, startEmulator } from '../../emulator/server';
