@@ -43,7 +43,7 @@ export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redire
 
 /**
  * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header
- * as the API's refusals are (rules/common.ts): a section of the Conventions document (`Conventions, <section>: "<words>"`) with its
+ * as the API's refusals are (rules/refusals.ts): a section of the Conventions document (`Conventions, <section>: "<words>"`) with its
  * words, or a docs/ASSUMPTIONS.md bullet. test/emulator/accounts-sources.test.ts makes every one
  * of them happen over HTTP and checks each against the documents and the bullets.
  */

@@ -9,8 +9,8 @@ import { type Accounts, parseVendorAuthorization, type TokenInfo } from './accou
 import { familyError } from './replies';
 import type { Family, MatchResult, Route } from './routes';
 import { CODE, invalid, isAccounting } from './rules/answers';
-import { refuse } from './rules/common';
 import type { Ctx, Reply } from './rules/context';
+import { refuse } from './rules/refusals';
 import { citing, ORGANIZATION_SOURCES, PIPELINE, problemSource } from './rules/table-sources';
 import { acceptsUnnamedQuery } from './rules';
 import type { EmulatorState } from './state';

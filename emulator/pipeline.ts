@@ -9,8 +9,8 @@ import { checkRate, checkScope, checkToken, resolveTenant, routeRefusal, shapeRe
 import type { ParsedBody } from './request';
 import type { Family, MatchResult, Route } from './routes';
 import { invalid } from './rules/answers';
-import { refuse } from './rules/common';
 import type { Ctx, Reply } from './rules/context';
+import { refuse } from './rules/refusals';
 import { PIPELINE } from './rules/table-sources';
 import { generic, RULES } from './rules';
 import type { EmulatorState } from './state';

@@ -8,17 +8,13 @@ import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName } from './books';
 import {
 	addComment,
-	BILLING_PROJECT_NOT_FOUND,
 	commentsOf,
 	genericCreate,
 	genericList,
 	genericUpdate,
-	GUESS,
-	NOT_FOUND,
-	notFound,
-	refuse,
 } from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { BILLING_PROJECT_NOT_FOUND, GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the billing refusals rest on. */
 const S = {

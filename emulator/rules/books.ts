@@ -16,14 +16,11 @@ import {
 	genericDelete,
 	genericList,
 	genericUpdate,
-	GUESS,
 	idList,
 	money,
-	NOT_FOUND,
-	notFound,
-	refuse,
 } from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
+import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the Books refusals rest on. */
 const S = {

@@ -13,13 +13,10 @@ import {
 	genericDelete,
 	genericList,
 	genericUpdate,
-	GUESS,
 	money,
-	NOT_FOUND,
-	notFound,
-	refuse,
 } from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
+import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */
 const S = {

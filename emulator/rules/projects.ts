@@ -12,14 +12,11 @@ import { invalid, invalidField, ok, pmError } from './answers';
 import {
 	genericCreate,
 	genericUpdate,
-	GUESS,
 	listReply,
-	NOT_FOUND,
-	notFound,
-	refuse,
 	timestampMs,
 } from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the project-management refusals rest on. */
 const S = {

@@ -10,8 +10,8 @@ import { SOURCES as INVENTORY } from '../../nodes/VendorInventory/tables/sources
 import { SOURCES as INVOICE } from '../../nodes/VendorInvoice/tables/sources';
 import { SOURCES as PROJECTS } from '../../nodes/VendorProjects/tables/sources';
 import { type Source, SOURCE_HEADER } from '../source';
-import { GUESS } from './common';
 import type { Reply } from './context';
+import { GUESS } from './refusals';
 
 /** The documents' words behind the pipeline's own refusals. */
 export const PIPELINE = {

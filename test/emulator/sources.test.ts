@@ -12,9 +12,10 @@
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS, Router } from '../../emulator/routes';
 import { acctError } from '../../emulator/rules/answers';
-import { GENERIC_SOURCES, GUESS, refuse } from '../../emulator/rules/common';
+import { GENERIC_SOURCES } from '../../emulator/rules/common';
 import type { Rule } from '../../emulator/rules/context';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
+import { GUESS, refuse } from '../../emulator/rules/refusals';
 import { apiClient, startEmulator } from '../../emulator/server';
 import { type Source, SOURCE_HEADER } from '../../emulator/source';
 import { describeWithReference, DOCS, section, sourceProblems } from '../tools/doc-sources';
