@@ -7,17 +7,15 @@ import type { Source } from '../source';
 import type { Rec, Tenant } from '../store';
 import { makePdf } from '../pdf';
 import { acctError, CODE, envelope, invalidField } from './answers';
+import { day, idList, money } from './formats';
 import {
 	addComment,
 	commentsOf,
-	day,
 	findRecord,
 	genericCreate,
 	genericDelete,
 	genericList,
 	genericUpdate,
-	idList,
-	money,
 } from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';

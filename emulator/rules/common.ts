@@ -1,44 +1,16 @@
 /**
- * What every area's rules share: value formats, list paging, generic CRUD by kind.
+ * What every area's rules share: list paging, generic CRUD by kind, comments.
  */
 import type { Operation } from '../../nodes/shared/tables/spec';
 import type { Source } from '../source';
 import type { Rec } from '../store';
 import { envelope, invalidField, isAccounting, ok } from './answers';
 import { bodyObject, type Ctx, isReply, type Reply, tenantOf } from './context';
+import { day, timestamp, timestampMs } from './formats';
 import { BILLING_PROJECT_NOT_FOUND, GUESS, notFound, refuse } from './refusals';
 
 /** Sources of the refusals the generic behaviour and `listReply` make. */
 export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJECT_NOT_FOUND, GUESS.paging];
-
-// ---------------------------------------------------------------- small helpers
-
-/** `2026-01-31T09:30:00+0000`: the accounting areas' timestamps. */
-export function timestamp(ms: number): string {
-	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-/** `2026-01-31T09:30:00.000Z`: bills and project-management timestamps. */
-export function timestampMs(ms: number): string {
-	return new Date(ms).toISOString();
-}
-
-/** `yyyy-mm-dd` of `ms` shifted by `days`. */
-export function day(ms: number, days = 0): string {
-	return new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-export function money(n: number): number {
-	return Math.round(n * 100) / 100;
-}
-
-/** The ids of a comma-separated query parameter. */
-export function idList(value: string | undefined): string[] {
-	return (value ?? '')
-		.split(',')
-		.map((s) => s.trim())
-		.filter((s) => s !== '');
-}
 
 /** The record-id parameter of an operation: the last `{param}` of its path. */
 export function recordParam(op: Operation): string | undefined {

@@ -7,15 +7,14 @@ import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName, settleInvoice } from './books';
 import {
-	day,
 	findRecord,
 	genericCreate,
 	genericDelete,
 	genericList,
 	genericUpdate,
-	money,
 } from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
+import { day, money } from './formats';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */

@@ -9,11 +9,11 @@ import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldT
 import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import { invalid, invalidField, ok, pmError } from './answers';
+import { timestampMs } from './formats';
 import {
 	genericCreate,
 	genericUpdate,
 	listReply,
-	timestampMs,
 } from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';

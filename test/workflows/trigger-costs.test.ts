@@ -18,7 +18,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { Clock } from '../../emulator/clock';
 import { RULES } from '../../emulator/rules';
-import { day, timestampMs } from '../../emulator/rules/common';
+import { day, timestampMs } from '../../emulator/rules/formats';
 import { Container } from '../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';
