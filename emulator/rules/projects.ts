@@ -10,10 +10,10 @@ import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import { invalid, invalidField, ok, pmError } from './answers';
 import { timestampMs } from './formats';
+import { listReply } from './lists';
 import {
 	genericCreate,
 	genericUpdate,
-	listReply,
 } from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
