@@ -6,9 +6,8 @@ import type { Source } from '../source';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName } from './books';
+import { addComment, commentsOf } from './comments';
 import {
-	addComment,
-	commentsOf,
 	genericCreate,
 	genericList,
 	genericUpdate,

@@ -8,9 +8,8 @@ import type { Rec, Tenant } from '../store';
 import { makePdf } from '../pdf';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { day, idList, money } from './formats';
+import { addComment, commentsOf } from './comments';
 import {
-	addComment,
-	commentsOf,
 	findRecord,
 	genericCreate,
 	genericDelete,

@@ -1,12 +1,12 @@
 /**
- * What every area's rules share: generic CRUD by kind, comments.
+ * What every area's rules share: generic CRUD by kind.
  */
 import type { Operation } from '../../nodes/shared/tables/spec';
 import type { Source } from '../source';
 import type { Rec } from '../store';
 import { envelope, isAccounting, ok } from './answers';
 import { bodyObject, type Ctx, isReply, type Reply, tenantOf } from './context';
-import { day, timestamp, timestampMs } from './formats';
+import { timestamp, timestampMs } from './formats';
 import { filterRecords, listReply, type ListOptions } from './lists';
 import { BILLING_PROJECT_NOT_FOUND, GUESS, notFound } from './refusals';
 
@@ -144,33 +144,4 @@ export function generic(ctx: Ctx): Reply {
 			// An emulator bug, not an answer of the service (sources.test.ts: every other kind has a rule): 500.
 			throw new Error(`The emulator does not implement ${ctx.id}`);
 	}
-}
-
-// ---------------------------------------------------------------- comments (books and billing)
-
-/** Adds a comment record to `comments` of the tenant, under `parentField` = parent id. */
-export function addComment(ctx: Ctx, collection: string, parentField: string, parentId: string, extra: Rec = {}): Rec {
-	const now = ctx.clock.now();
-	const body = bodyObject(ctx);
-	const user = ctx.tenant?.currentUser;
-	const rec: Rec = {
-		comment_id: ctx.store.nextId(),
-		[parentField]: parentId,
-		description: String(body.description ?? ''),
-		commented_by_id: user?.zpuid ?? '',
-		commented_by: user?.name ?? '',
-		is_current_user: true,
-		date: day(now),
-		date_description: 'few seconds ago',
-		time: new Date(now).toISOString().slice(11, 16),
-		...extra,
-	};
-	tenantOf(ctx).put(collection, rec.comment_id, rec);
-	return rec;
-}
-
-export function commentsOf(ctx: Ctx, collection: string, parentField: string, parentId: string): Rec[] {
-	return tenantOf(ctx)
-		.all(collection)
-		.filter((c) => c[parentField] === parentId);
 }
