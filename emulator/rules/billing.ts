@@ -7,12 +7,8 @@ import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName } from './books';
 import { addComment, commentsOf } from './comments';
-import {
-	genericCreate,
-	genericList,
-	genericUpdate,
-} from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { genericCreate, genericList, genericUpdate } from './generic';
 import { BILLING_PROJECT_NOT_FOUND, GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the billing refusals rest on. */

@@ -3,20 +3,14 @@
  * document is silent are in README.md, "Books".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
+import { makePdf } from '../pdf';
 import type { Source } from '../source';
 import type { Rec, Tenant } from '../store';
-import { makePdf } from '../pdf';
 import { acctError, CODE, envelope, invalidField } from './answers';
-import { day, idList, money } from './formats';
 import { addComment, commentsOf } from './comments';
-import {
-	findRecord,
-	genericCreate,
-	genericDelete,
-	genericList,
-	genericUpdate,
-} from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
+import { day, idList, money } from './formats';
+import { findRecord, genericCreate, genericDelete, genericList, genericUpdate } from './generic';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the Books refusals rest on. */

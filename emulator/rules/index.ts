@@ -5,8 +5,8 @@
 import type { Source } from '../source';
 import { billingRules } from './billing';
 import { booksRules } from './books';
-import { generic as genericBehaviour, GENERIC_SOURCES } from './common';
 import type { Ctx, Reply, Rule, Rules } from './context';
+import { generic as genericBehaviour, GENERIC_SOURCES } from './generic';
 import { inventoryRules } from './inventory';
 import { paymentRules } from './payments';
 import { projectsRules } from './projects';

@@ -6,9 +6,9 @@ import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import type { Source } from '../source';
 import type { Rec } from '../store';
 import { acctError, CODE } from './answers';
-import { genericCreate, genericList, genericUpdate } from './common';
 import { type Ctx, type Reply, type Rules, tenantOf } from './context';
 import { day, money } from './formats';
+import { genericCreate, genericList, genericUpdate } from './generic';
 import { GUESS, NOT_FOUND, refuse } from './refusals';
 
 const ATTACHMENT_TYPE: Source = 'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf."';

@@ -6,15 +6,9 @@ import type { Source } from '../source';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { customerName, settleInvoice } from './books';
-import {
-	findRecord,
-	genericCreate,
-	genericDelete,
-	genericList,
-	genericUpdate,
-} from './common';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
 import { day, money } from './formats';
+import { findRecord, genericCreate, genericDelete, genericList, genericUpdate } from './generic';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */

@@ -9,13 +9,10 @@ import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldT
 import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import { invalid, invalidField, ok, pmError } from './answers';
-import { timestampMs } from './formats';
-import { listReply } from './lists';
-import {
-	genericCreate,
-	genericUpdate,
-} from './common';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { timestampMs } from './formats';
+import { genericCreate, genericUpdate } from './generic';
+import { listReply } from './lists';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the project-management refusals rest on. */

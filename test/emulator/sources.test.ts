@@ -12,8 +12,8 @@
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS, Router } from '../../emulator/routes';
 import { acctError } from '../../emulator/rules/answers';
-import { GENERIC_SOURCES } from '../../emulator/rules/common';
 import type { Rule } from '../../emulator/rules/context';
+import { GENERIC_SOURCES } from '../../emulator/rules/generic';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
 import { GUESS, refuse } from '../../emulator/rules/refusals';
 import { apiClient, startEmulator } from '../../emulator/server';

@@ -1,6 +1,4 @@
-/**
- * What every area's rules share: generic CRUD by kind.
- */
+/** Generic CRUD by kind: the behaviour of an operation without a rule of its own, and its parts. */
 import type { Operation } from '../../nodes/shared/tables/spec';
 import type { Source } from '../source';
 import type { Rec } from '../store';
@@ -18,8 +16,6 @@ export function recordParam(op: Operation): string | undefined {
 	const all = op.path.match(/\{([^}]+)\}/g);
 	return all ? all[all.length - 1].slice(1, -1) : undefined;
 }
-
-// ---------------------------------------------------------------- generic CRUD
 
 /** The collection of each resource that has generic CRUD. */
 export const COLLECTIONS: Readonly<Record<string, string>> = {
