@@ -10,9 +10,6 @@ import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, ty
 import type { Clock } from './clock';
 import { type Source, SOURCE_HEADER } from './source';
 
-export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
-export { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo } from './accounts-tokens';
-
 export interface AccountsStats {
 	tokenRequests: number;
 	refreshRequests: number;

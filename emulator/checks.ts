@@ -5,7 +5,9 @@
 import type http from '../host/http';
 import type { Area, Operation } from '../nodes/shared/tables/spec';
 import { locationOf, validateValues } from '../nodes/shared/tables/validate';
-import { type Accounts, parseVendorAuthorization, type TokenInfo } from './accounts';
+import type { Accounts } from './accounts';
+import { parseVendorAuthorization } from './accounts-scopes';
+import type { TokenInfo } from './accounts-tokens';
 import { familyError } from './replies';
 import type { Family, MatchResult, Route } from './routes';
 import { CODE, invalid, isAccounting } from './rules/answers';

@@ -4,7 +4,7 @@
  */
 import type http from '../host/http';
 import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
-import type { TokenInfo } from './accounts';
+import type { TokenInfo } from './accounts-tokens';
 import { checkRate, checkScope, checkToken, resolveTenant, routeRefusal, shapeRefusal, validationRefusal } from './checks';
 import type { ParsedBody } from './request';
 import type { Family, MatchResult, Route } from './routes';
