@@ -5,10 +5,10 @@
 import type { Source } from '../source';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
-import { customerName } from './books';
 import { addComment, commentsOf } from './comments';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
 import { genericCreate, genericList, genericUpdate } from './generic';
+import { customerName } from './invoicing';
 import { BILLING_PROJECT_NOT_FOUND, GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the billing refusals rest on. */

@@ -5,10 +5,10 @@
 import type { Source } from '../source';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
-import { customerName, settleInvoice } from './books';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
 import { day, money } from './formats';
 import { findRecord, genericCreate, genericDelete, genericList, genericUpdate } from './generic';
+import { customerName, settleInvoice } from './invoicing';
 import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */
