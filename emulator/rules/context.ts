@@ -53,7 +53,7 @@ export interface Rule {
 	/**
 	 * Query parameters no field table names are accepted (not refused) on this operation: the
 	 * documents say it takes parameters whose names they do not show. The value is the guess
-	 * that says so (server.ts reads it through `acceptsUnnamedQuery`).
+	 * that says so (checks.ts reads it through `acceptsUnnamedQuery`).
 	 */
 	unnamedQuery?: Source;
 }
