@@ -1,6 +1,6 @@
 /**
  * The accounts server's scopes (`Service.scope_name.OPERATION`) and the API's
- * `Authorization: Vendor-oauthtoken <token>` header; accounts.ts re-exports them.
+ * `Authorization: Vendor-oauthtoken <token>` header.
  */
 
 export const SCOPE_SERVICES = [

@@ -10,9 +10,6 @@ import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, ty
 import type { Clock } from './clock';
 import { type Source, SOURCE_HEADER } from './source';
 
-export { isValidScope, parseScopes, parseVendorAuthorization, SCOPE_OPERATIONS, SCOPE_SERVICES, scopeCovers } from './accounts-scopes';
-export { ACCESS_TOKEN_TTL_MS, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type TokenInfo } from './accounts-tokens';
-
 export interface AccountsStats {
 	tokenRequests: number;
 	refreshRequests: number;
@@ -43,7 +40,7 @@ export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redire
 
 /**
  * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header
- * as the API's refusals are (rules/common.ts): a section of the Conventions document (`Conventions, <section>: "<words>"`) with its
+ * as the API's refusals are (rules/refusals.ts): a section of the Conventions document (`Conventions, <section>: "<words>"`) with its
  * words, or a docs/ASSUMPTIONS.md bullet. test/emulator/accounts-sources.test.ts makes every one
  * of them happen over HTTP and checks each against the documents and the bullets.
  */

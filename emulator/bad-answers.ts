@@ -7,7 +7,7 @@ import zlib from '../host/zlib';
 import { endlessPage, type Fault, listOf } from './faults';
 import type { Pending } from './pending';
 import type { Route } from './routes';
-import { isAccounting } from './rules/common';
+import { isAccounting } from './rules/answers';
 import type { Rec } from './store';
 import { type Wire, without, write } from './wire';
 

@@ -5,10 +5,14 @@
 import type http from '../host/http';
 import type { Area, Operation } from '../nodes/shared/tables/spec';
 import { locationOf, validateValues } from '../nodes/shared/tables/validate';
-import { type Accounts, parseVendorAuthorization, type TokenInfo } from './accounts';
+import type { Accounts } from './accounts';
+import { parseVendorAuthorization } from './accounts-scopes';
+import type { TokenInfo } from './accounts-tokens';
 import { familyError } from './replies';
 import type { Family, MatchResult, Route } from './routes';
-import { CODE, type Ctx, invalid, isAccounting, refuse, type Reply } from './rules/common';
+import { CODE, invalid, isAccounting } from './rules/answers';
+import type { Ctx, Reply } from './rules/context';
+import { refuse } from './rules/refusals';
 import { citing, ORGANIZATION_SOURCES, PIPELINE, problemSource } from './rules/table-sources';
 import { acceptsUnnamedQuery } from './rules';
 import type { EmulatorState } from './state';

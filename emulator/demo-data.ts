@@ -4,8 +4,8 @@
  */
 import { customFieldTypes } from '../nodes/VendorProjects/tables/customFieldTypes';
 import type { Clock } from './clock';
-import { computeTotals, settleInvoice } from './rules/books';
-import { day, timestamp, timestampMs } from './rules/common';
+import { day, timestamp, timestampMs } from './rules/formats';
+import { computeTotals, settleInvoice } from './rules/invoicing';
 import type { Rec, Store, Tenant } from './store';
 
 /** Ids the tests and the demo refer to. */

@@ -4,11 +4,13 @@
  */
 import type http from '../host/http';
 import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
-import type { TokenInfo } from './accounts';
+import type { TokenInfo } from './accounts-tokens';
 import { checkRate, checkScope, checkToken, resolveTenant, routeRefusal, shapeRefusal, validationRefusal } from './checks';
 import type { ParsedBody } from './request';
 import type { Family, MatchResult, Route } from './routes';
-import { type Ctx, invalid, refuse, type Reply } from './rules/common';
+import { invalid } from './rules/answers';
+import type { Ctx, Reply } from './rules/context';
+import { refuse } from './rules/refusals';
 import { PIPELINE } from './rules/table-sources';
 import { generic, RULES } from './rules';
 import type { EmulatorState } from './state';

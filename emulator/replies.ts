@@ -4,7 +4,8 @@
  */
 import type { Fault } from './faults';
 import type { Family } from './routes';
-import { CODE, type Reply } from './rules/common';
+import { CODE } from './rules/answers';
+import type { Reply } from './rules/context';
 
 export function familyError(family: Family | undefined, status: number, kind: 'url' | 'method' | 'internal' | 'rate', message: string): Reply {
 	if (family === 'projects') {

@@ -3,7 +3,7 @@
  * values and the headers in lower case.
  */
 import type http from '../host/http';
-import type { FilePart } from './rules/common';
+import type { FilePart } from './rules/context';
 
 export interface MultipartPart {
 	name: string;

@@ -2,7 +2,8 @@
  * The emulator's contract with its users (tests, demo, benches): the defaults, the options of
  * `startEmulator`, a recorded request and the `Emulator` handle. server.ts re-exports them.
  */
-import type { Accounts, ClientRegistration } from './accounts';
+import type { Accounts } from './accounts';
+import type { ClientRegistration } from './accounts-tokens';
 import type { Clock } from './clock';
 import type { Faults } from './faults';
 import type { OrganizationRateLimit, ProjectRateLimit } from './limits';

@@ -3,7 +3,7 @@
  * with its `Content-Length`.
  */
 import type http from '../host/http';
-import type { Reply } from './rules/common';
+import type { Reply } from './rules/context';
 
 /** An answer as it goes over the wire: status, headers (without Content-Length) and body bytes. */
 export interface Wire {

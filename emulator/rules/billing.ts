@@ -2,30 +2,14 @@
  * Vendor Billing (`/billing/v1`, document 002): billing projects, their tasks, users, comments and
  * invoices; documented errors and choices in README.md, "Billing".
  */
+import type { Source } from '../source';
 import type { Rec } from '../store';
-import { customerName } from './books';
-import {
-	acctError,
-	addComment,
-	BILLING_PROJECT_NOT_FOUND,
-	bodyObject,
-	CODE,
-	commentsOf,
-	type Ctx,
-	envelope,
-	genericCreate,
-	genericList,
-	genericUpdate,
-	GUESS,
-	invalidField,
-	NOT_FOUND,
-	notFound,
-	refuse,
-	type Reply,
-	type Rules,
-	type Source,
-	tenantOf,
-} from './common';
+import { acctError, CODE, envelope, invalidField } from './answers';
+import { addComment, commentsOf } from './comments';
+import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { genericCreate, genericList, genericUpdate } from './generic';
+import { customerName } from './invoicing';
+import { BILLING_PROJECT_NOT_FOUND, GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the billing refusals rest on. */
 const S = {

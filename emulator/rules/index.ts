@@ -2,9 +2,11 @@
  * Every area's rules keyed by operation id, each wrapped so a refusal must cite one of its declared
  * sources (else it throws: the server answers 500); test/emulator/sources.test.ts checks them.
  */
+import type { Source } from '../source';
 import { billingRules } from './billing';
 import { booksRules } from './books';
-import { type Ctx, generic as genericBehaviour, GENERIC_SOURCES, type Reply, type Rule, type Rules, type Source } from './common';
+import type { Ctx, Reply, Rule, Rules } from './context';
+import { generic as genericBehaviour, GENERIC_SOURCES } from './generic';
 import { inventoryRules } from './inventory';
 import { paymentRules } from './payments';
 import { projectsRules } from './projects';
@@ -49,5 +51,3 @@ export function generic(ctx: Ctx): Reply {
 export function acceptsUnnamedQuery(id: string): boolean {
 	return DECLARED[id]?.unnamedQuery !== undefined;
 }
-
-export type { Ctx, FilePart, Reply, Rule, Rules, Source } from './common';

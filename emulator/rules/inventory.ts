@@ -3,8 +3,13 @@
  * "Inventory".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
+import type { Source } from '../source';
 import type { Rec } from '../store';
-import { acctError, CODE, type Ctx, day, genericCreate, genericList, genericUpdate, GUESS, money, NOT_FOUND, refuse, type Reply, type Rules, type Source, tenantOf } from './common';
+import { acctError, CODE } from './answers';
+import { type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { day, money } from './formats';
+import { genericCreate, genericList, genericUpdate } from './generic';
+import { GUESS, NOT_FOUND, refuse } from './refusals';
 
 const ATTACHMENT_TYPE: Source = 'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf."';
 

@@ -2,32 +2,14 @@
  * Vendor Invoice (`/invoice/v3`, document 002): customer payments and refunds on the books
  * invoices; documented errors and choices in README.md, "Payments".
  */
+import type { Source } from '../source';
 import type { Rec } from '../store';
-import { customerName, settleInvoice } from './books';
-import {
-	acctError,
-	bodyObject,
-	CODE,
-	type Ctx,
-	day,
-	envelope,
-	findRecord,
-	genericCreate,
-	genericDelete,
-	genericList,
-	genericUpdate,
-	GUESS,
-	invalidField,
-	isReply,
-	money,
-	NOT_FOUND,
-	notFound,
-	refuse,
-	type Reply,
-	type Rules,
-	type Source,
-	tenantOf,
-} from './common';
+import { acctError, CODE, envelope, invalidField } from './answers';
+import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';
+import { day, money } from './formats';
+import { findRecord, genericCreate, genericDelete, genericList, genericUpdate } from './generic';
+import { customerName, settleInvoice } from './invoicing';
+import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The documented payment errors (the Payments document, "Errors"), in its words. */
 const S = {

@@ -6,27 +6,14 @@ import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
+import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
-import {
-	bodyObject,
-	type Ctx,
-	genericCreate,
-	genericUpdate,
-	GUESS,
-	invalid,
-	invalidField,
-	listReply,
-	NOT_FOUND,
-	notFound,
-	ok,
-	pmError,
-	refuse,
-	type Reply,
-	type Rules,
-	type Source,
-	tenantOf,
-	timestampMs,
-} from './common';
+import { invalid, invalidField, ok, pmError } from './answers';
+import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';
+import { timestampMs } from './formats';
+import { genericCreate, genericUpdate } from './generic';
+import { listReply } from './lists';
+import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the project-management refusals rest on. */
 const S = {

@@ -9,7 +9,9 @@ import { SOURCES as BOOKS } from '../../nodes/VendorBooks/tables/sources';
 import { SOURCES as INVENTORY } from '../../nodes/VendorInventory/tables/sources';
 import { SOURCES as INVOICE } from '../../nodes/VendorInvoice/tables/sources';
 import { SOURCES as PROJECTS } from '../../nodes/VendorProjects/tables/sources';
-import { GUESS, type Reply, type Source, SOURCE_HEADER } from './common';
+import { type Source, SOURCE_HEADER } from '../source';
+import type { Reply } from './context';
+import { GUESS } from './refusals';
 
 /** The documents' words behind the pipeline's own refusals. */
 export const PIPELINE = {

@@ -1,8 +1,9 @@
 import http from '../../host/http';
 import type { AddressInfo } from '../../host/net';
 import { request } from 'undici';
-import { Accounts, parseScopes, parseVendorAuthorization, scopeCovers } from '../../emulator/accounts';
-import type { ClientRegistration } from '../../emulator/accounts';
+import { Accounts } from '../../emulator/accounts';
+import { parseScopes, parseVendorAuthorization, scopeCovers } from '../../emulator/accounts-scopes';
+import type { ClientRegistration } from '../../emulator/accounts-tokens';
 import { Clock } from '../../emulator/clock';
 
 const REGIONS = ['us', 'eu', 'in', 'au', 'cn'];

@@ -4,7 +4,7 @@
  */
 import { Clock } from '../../emulator/clock';
 import { DEMO } from '../../emulator/demo-data';
-import { GUESS } from '../../emulator/rules/common';
+import { GUESS } from '../../emulator/rules/refusals';
 import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 
 let em: Emulator;

@@ -11,9 +11,13 @@
  */
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS, Router } from '../../emulator/routes';
-import { acctError, GENERIC_SOURCES, GUESS, refuse, type Rule, SOURCE_HEADER, type Source } from '../../emulator/rules/common';
+import { acctError } from '../../emulator/rules/answers';
+import type { Rule } from '../../emulator/rules/context';
+import { GENERIC_SOURCES } from '../../emulator/rules/generic';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
+import { GUESS, refuse } from '../../emulator/rules/refusals';
 import { apiClient, startEmulator } from '../../emulator/server';
+import { type Source, SOURCE_HEADER } from '../../emulator/source';
 import { describeWithReference, DOCS, section, sourceProblems } from '../tools/doc-sources';
 
 export { sourceProblems };

@@ -10,9 +10,9 @@
  */
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS } from '../../emulator/routes';
-import { SOURCE_HEADER } from '../../emulator/rules/common';
 import { citing, PIPELINE, problemSource, requireSource, rulePath } from '../../emulator/rules/table-sources';
 import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
+import { SOURCE_HEADER } from '../../emulator/source';
 import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { SOURCES as BOOKS_SOURCES } from '../../nodes/VendorBooks/tables/sources';

@@ -25,7 +25,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { Clock } from '../../emulator/clock';
 import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
-import { timestamp, timestampMs } from '../../emulator/rules/common';
+import { timestamp, timestampMs } from '../../emulator/rules/formats';
 import type { RecordedRequest } from '../../emulator/server';
 import { binaryItem, runWorkflow } from '../harness';
 import type { RunResult } from '../harness';

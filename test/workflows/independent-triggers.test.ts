@@ -14,7 +14,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
-import { timestamp, timestampMs } from '../../emulator/rules/common';
+import { timestamp, timestampMs } from '../../emulator/rules/formats';
 import type { Tenant } from '../../emulator/store';
 import type { AnswerProxy, ProxiedRequest, ProxyRecord } from '../tools/answer-proxy';
 import { setTimeout } from '../../host/globals';

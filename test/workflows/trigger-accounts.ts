@@ -13,7 +13,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import type { Clock } from '../../emulator/clock';
-import { day, timestamp, timestampMs } from '../../emulator/rules/common';
+import { day, timestamp, timestampMs } from '../../emulator/rules/formats';
 import type { Store, Tenant } from '../../emulator/store';
 
 /** Statuses the seeded estimates and invoices cycle through: a quarter of them in each. */

@@ -32,7 +32,7 @@ import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorP
 import { Clock } from '../../emulator/clock';
 import { jsonAnswer, type AnswerProxy } from '../tools/answer-proxy';
 import { datedByServiceClock } from './trigger-service';
-import { timestamp } from '../../emulator/rules/common';
+import { timestamp } from '../../emulator/rules/formats';
 import { Container } from '../harness/setup';
 import { activateTrigger, type ActiveTrigger } from '../harness/activation';
 import { byId, vendorNode, WorkflowEnv } from './support';

@@ -10,6 +10,7 @@
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import type { Reply } from '../../emulator/rules/context';
 import { setPacingRule, ACCOUNTING_RULE, DOCUMENTED_RULE } from '../../nodes/shared/api/pacing';
 import { DEFAULT_MAX_CALLS_PER_DAY } from '../../nodes/shared/poll/budget';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
@@ -17,8 +18,7 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { Clock } from '../../emulator/clock';
 import { RULES } from '../../emulator/rules';
-import { day, timestampMs } from '../../emulator/rules/common';
-import type { Reply } from '../../emulator/rules/common';
+import { day, timestampMs } from '../../emulator/rules/formats';
 import { Container } from '../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';

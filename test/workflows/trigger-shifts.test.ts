@@ -13,7 +13,7 @@ import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTr
 import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/VendorInventoryTrigger.node';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
-import { timestampMs } from '../../emulator/rules/common';
+import { timestampMs } from '../../emulator/rules/formats';
 import type { Tenant } from '../../emulator/store';
 import { jsonAnswer, type AnswerProxy, type UpstreamAnswer } from '../tools/answer-proxy';
 import { byId, PolledTrigger, WorkflowEnv } from './support';

@@ -13,7 +13,7 @@ import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInv
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 import { Clock } from '../../emulator/clock';
 import { RULES } from '../../emulator/rules';
-import { timestamp } from '../../emulator/rules/common';
+import { timestamp } from '../../emulator/rules/formats';
 import type { RecordedRequest } from '../../emulator/server';
 import type { Tenant } from '../../emulator/store';
 import { PolledTrigger, WorkflowEnv } from './support';
