@@ -150,5 +150,5 @@ export function validationRefusal(route: Route, params: Record<string, string>, 
 		const f = op.fields.find((x) => x.name === p.field.split(/[.[]/)[0]);
 		return !f || locationOf(f, op) === 'body';
 	});
-	return citing(problemSource(area.value, route.resource, op, problems[0]), invalid(area, problems, inBody ? 'body' : 'query'));
+	return citing(problemSource(op, problems[0]), invalid(area, problems, inBody ? 'body' : 'query'));
 }

@@ -1,14 +1,10 @@
 /**
- * The sources of the refusals the pipeline makes itself and of the field tables' validation, from
- * each area's `nodes/<Node>/tables/sources.ts`; how one is found: README.md, "Sources of refusals".
+ * The sources of the refusals the pipeline makes itself and of the field tables' validation, read
+ * from the tables (each rule's source stands on its field or operation, `sources`); how one is
+ * found: README.md, "Sources of refusals".
  */
-import type { Field, Operation, Resource } from '../../nodes/shared/tables/spec';
-import type { Problem } from '../../nodes/shared/tables/validate';
-import { SOURCES as BILLING } from '../../nodes/VendorBilling/tables/sources';
-import { SOURCES as BOOKS } from '../../nodes/VendorBooks/tables/sources';
-import { SOURCES as INVENTORY } from '../../nodes/VendorInventory/tables/sources';
-import { SOURCES as INVOICE } from '../../nodes/VendorInvoice/tables/sources';
-import { SOURCES as PROJECTS } from '../../nodes/VendorProjects/tables/sources';
+import type { Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
+import { locationOf, type Problem } from '../../nodes/shared/tables/validate';
 import { type Source, SOURCE_HEADER } from '../source';
 import type { Reply } from './context';
 import { GUESS } from './refusals';
@@ -35,11 +31,8 @@ export const ORGANIZATION_SOURCES: Readonly<Record<string, Source>> = {
 	inventory: 'Payments, What the service does: "Bills use the query parameter `organization_id`."',
 };
 
-/** Each area's table-rule sources. */
-const AREA_SOURCES: Readonly<Record<string, Readonly<Record<string, string>>>> = { books: BOOKS, projects: PROJECTS, invoice: INVOICE, billing: BILLING, inventory: INVENTORY };
-
 /** The rule a validation message states (validate.ts's words), or undefined for a type or shape problem. */
-const RULE_WORDS: ReadonlyArray<[RegExp, string]> = [
+const RULE_WORDS: ReadonlyArray<[RegExp, FieldRule]> = [
 	[/^is required when /, 'requiredWhen'],
 	[/^is required/, 'required'],
 	[/^must be at most \d+ characters/, 'maxLength'],
@@ -64,38 +57,50 @@ const RULE_WORDS: ReadonlyArray<[RegExp, string]> = [
 /** A problem of an ID that cannot be one (validate.ts's `idTextProblem`). */
 const ID_TEXT = /^(is blank|must not hold control characters|cannot be "\." or "\.\.")/;
 
-/** `line_items[0].rate` -> `line_items.rate`, a scalar list's entry `to_mail_ids[1]` -> `to_mail_ids[]` (the rule keys' paths). */
-export function rulePath(fields: readonly Field[], path: string): string | undefined {
+/**
+ * The source the tables give rule `rule` of `field` in `op` (`top`: the field is one of
+ * `op.fields`, not a member or an entry): a path parameter's `required` is the operation's
+ * `sources.path`, every other rule the field's own `sources` (one text, or one per rule).
+ */
+export function ruleSource(op: Operation, field: Field, rule: FieldRule, top: boolean): Source | undefined {
+	if (rule === 'required' && top && locationOf(field, op) === 'path') return op.sources?.path;
+	const sources = field.sources;
+	return typeof sources === 'string' ? sources : sources?.[rule];
+}
+
+/** The source of an operation's own rule. */
+export function operationSource(op: Operation, rule: OperationRule): Source | undefined {
+	return op.sources?.[rule];
+}
+
+/** The field a problem's path names (`line_items[0].rate`: the `rate` member; `to_mail_ids[1]`: the list's entry `of`), and whether it is one of `fields`. */
+export function problemField(fields: readonly Field[], path: string): { field: Field; top: boolean } | undefined {
 	let members: readonly Field[] = fields;
 	let field: Field | undefined;
-	let out = '';
+	let depth = 0;
 	for (const token of path.match(/[^.[\]]+/g) ?? []) {
 		if (/^\d+$/.test(token)) {
 			if (field?.of) {
-				out += '[]';
 				field = field.of;
+				depth++;
 			}
 			continue;
 		}
 		field = members.find((f) => f.name === token);
 		if (!field) return undefined;
-		out += out ? `.${token}` : token;
+		depth++;
 		members = field.fields ?? [];
 	}
-	return out || undefined;
+	return field && { field, top: depth === 1 };
 }
 
-/** The source of the table rule a validation problem states, if the area's sources give one. */
-export function problemSource(area: string, resource: Resource, op: Operation, problem: Problem): Source | undefined {
+/** The source of the table rule a validation problem states, if the tables give one. */
+export function problemSource(op: Operation, problem: Problem): Source | undefined {
 	if (ID_TEXT.test(problem.message)) return PIPELINE.idText;
-	const kind = RULE_WORDS.find(([words]) => words.test(problem.message))?.[1];
-	if (!kind) return PIPELINE.tableShape;
-	const path = rulePath(op.fields, problem.field);
-	const sources = AREA_SOURCES[area];
-	if (!path || !sources) return undefined;
-	const own = `${resource.value}.${op.value}.${path}.${kind}`;
-	const any = `${resource.value}.*.${path}.${kind}`;
-	return (sources[own] ?? sources[any]) as Source | undefined;
+	const rule = RULE_WORDS.find(([words]) => words.test(problem.message))?.[1];
+	if (!rule) return PIPELINE.tableShape;
+	const found = problemField(op.fields, problem.field);
+	return found && ruleSource(op, found.field, rule, found.top);
 }
 
 /** `reply` citing `source` when there is one (a refusal without one is left untagged for `requireSource`). */

@@ -1,8 +1,8 @@
 /**
- * Every refusal of the emulator names its source, the table-driven ones too (issue 44): the
+ * Every refusal of the emulator names its source, the table-driven ones too: the
  * server's own refusals (token, scope, URL, method, organisation, portal, rate limits, a body
  * that is not JSON, keys no table names) and the field tables' validation, which cites the
- * source of the table rule it applies (nodes/<Node>/tables/sources.ts). Each source passes the
+ * source of the table rule it applies (the `sources` of the rule's field or operation). Each source passes the
  * checker of test/tools/doc-sources.ts. The table-wide part breaks every rule of every field of
  * every operation and asks for each problem's source; the canaries show that a rule without a
  * source fails, and that over HTTP such a refusal is a 500.
@@ -10,13 +10,11 @@
  */
 import { DEMO } from '../../emulator/demo-data';
 import { AREAS } from '../../emulator/routes';
-import { citing, PIPELINE, problemSource, requireSource, rulePath } from '../../emulator/rules/table-sources';
+import { citing, PIPELINE, problemField, problemSource, requireSource, ruleSource } from '../../emulator/rules/table-sources';
 import { apiClient, type Emulator, startEmulator } from '../../emulator/server';
 import { SOURCE_HEADER } from '../../emulator/source';
 import type { Field, Operation } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
-import { SOURCES as BOOKS_SOURCES } from '../../nodes/VendorBooks/tables/sources';
-import { SOURCES as INVENTORY_SOURCES } from '../../nodes/VendorInventory/tables/sources';
 import { sourceProblems } from '../tools/doc-sources';
 
 const HEADER = SOURCE_HEADER.toLowerCase();
@@ -65,7 +63,7 @@ function unsourced(): { count: number; missing: string[] } {
 	for (const { area, resource, op } of OPERATIONS) {
 		for (const p of problemsOf(op)) {
 			count++;
-			const source = problemSource(area.value, resource, op, p);
+			const source = problemSource(op, p);
 			const where = `${area.value}.${resource.value}.${op.value} ${p.field} ${p.message}`;
 			if (!source) missing.push(`${where}: no source`);
 			else missing.push(...sourceProblems(source).map((problem) => `${where}: ${problem}`));
@@ -89,27 +87,34 @@ describe('the field tables\' refusals cite the source of the rule they apply', (
 		const books = AREAS.find((a) => a.value === 'books');
 		const invoice = books?.resources.find((r) => r.value === 'invoice');
 		const email = invoice?.operations.find((o) => o.value === 'sendEmail') as Operation;
-		expect(rulePath(email.fields, 'to_mail_ids[1]')).toBe('to_mail_ids[]');
+		const toMailIds = email.fields.find((f) => f.name === 'to_mail_ids') as Field;
+		expect(problemField(email.fields, 'to_mail_ids[1]')).toEqual({ field: toMailIds.of, top: false });
+		expect(problemField(email.fields, 'to_mail_ids')).toEqual({ field: toMailIds, top: true });
 		const create = invoice?.operations.find((o) => o.value === 'create') as Operation;
-		expect(rulePath(create.fields, 'line_items[0].item_id')).toBe('line_items.item_id');
-		expect(rulePath(create.fields, 'purple')).toBeUndefined();
+		const lineItems = create.fields.find((f) => f.name === 'line_items') as Field;
+		expect(problemField(create.fields, 'line_items[0].item_id')).toEqual({ field: lineItems.fields?.find((f) => f.name === 'item_id'), top: false });
+		expect(problemField(create.fields, 'purple')).toBeUndefined();
 		const item = books?.resources.find((r) => r.value === 'item');
 		const list = item?.operations.find((o) => o.value === 'getAll') as Operation;
-		expect(problemSource('books', item as never, list, { field: 'name_contains', message: 'must be at most 100 characters' })).toMatch(/^guess: The 100-character limit/);
-		expect(problemSource('books', item as never, list, { field: 'name_contains', message: 'must be a number' })).toBe(PIPELINE.tableShape);
+		expect(problemSource(list, { field: 'name_contains', message: 'must be at most 100 characters' })).toMatch(/^guess: The 100-character limit/);
+		expect(problemSource(list, { field: 'name_contains', message: 'must be a number' })).toBe(PIPELINE.tableShape);
+		// a path parameter's `required` is its operation's endpoint; its other rules, the field's
+		const get = item?.operations.find((o) => o.value === 'get') as Operation;
+		expect(problemSource(get, { field: 'item_id', message: 'is required' })).toBe('Accounting, Items: "GET | /items/{item_id}"');
+		expect(problemSource(get, { field: 'item_id', message: 'must be an ID made of digits' })).toBe('Accounting, Item: "item_id | number"');
 	});
 });
 
 describe('canaries: a refusal without a source is caught', () => {
-	test('a source taken out of a table\'s sources fails the table-wide check, naming the refusal', () => {
-		const key = 'item.getAll.name_contains.maxLength';
-		const sources = BOOKS_SOURCES as Record<string, string>;
-		const kept = sources[key];
-		delete sources[key];
+	test('a source taken off a table\'s field fails the table-wide check, naming the refusal', () => {
+		const list = AREAS.find((a) => a.value === 'books')?.resources.find((r) => r.value === 'item')?.operations.find((o) => o.value === 'getAll') as Operation;
+		const field = list.fields.find((f) => f.name === 'name_contains') as Field;
+		const kept = field.sources;
+		delete field.sources;
 		try {
 			expect(unsourced().missing).toEqual([expect.stringMatching(/^books\.item\.getAll name_contains must be at most 100 characters.*: no source$/)]);
 		} finally {
-			sources[key] = kept;
+			field.sources = kept;
 		}
 	});
 
@@ -118,7 +123,7 @@ describe('canaries: a refusal without a source is caught', () => {
 		const item = books?.resources.find((r) => r.value === 'item');
 		const create = item?.operations.find((o) => o.value === 'create') as Operation;
 		// `sku` carries no length rule, so no source gives one
-		expect(problemSource('books', item as never, create, { field: 'sku', message: 'must be at most 3 characters' })).toBeUndefined();
+		expect(problemSource(create, { field: 'sku', message: 'must be at most 3 characters' })).toBeUndefined();
 		expect(() => requireSource('canary', { status: 400, json: { code: 2 } })).toThrow('canary: a refusal (HTTP 400) names no source');
 		expect(requireSource('canary', citing(PIPELINE.url, { status: 404, json: {} })).source).toBe(PIPELINE.url);
 		expect(requireSource('canary', { status: 200, json: { code: 0 } }).status).toBe(200);
@@ -166,7 +171,10 @@ describe('over HTTP: each refusal carries its source', () => {
 		const gst = await call('POST', 'inventory', '/bills', {
 			json: { vendor_id: DEMO.vendors.paperCo, bill_number: 'B-1', date: '2026-01-31', due_date: '2026-02-28', line_items: [{ name: 'Paper', rate: 1 }], gst_no: '22AAAAA-000A1Z5' },
 		});
-		expect([gst.status, gst.headers[HEADER], gst.body.message]).toEqual([400, INVENTORY_SOURCES['bill.*.gst_no.alphanumeric'], expect.stringContaining('gst_no')]);
+		const billCreate = AREAS.find((a) => a.value === 'inventory')?.resources.find((r) => r.value === 'bill')?.operations.find((o) => o.value === 'create') as Operation;
+		const gstNo = billCreate.fields.find((f) => f.name === 'gst_no') as Field;
+		expect([gst.status, gst.headers[HEADER], gst.body.message]).toEqual([400, ruleSource(billCreate, gstNo, 'alphanumeric', true), expect.stringContaining('gst_no')]);
+		expect(gst.headers[HEADER]).toMatch(/^guess: A bill's `gst_no`/);
 		// a real GST number carries letters: 15 letters and digits pass (the guess of docs/ASSUMPTIONS.md)
 		const real = await call('POST', 'inventory', '/bills', {
 			json: { vendor_id: DEMO.vendors.paperCo, bill_number: 'B-2', date: '2026-01-31', due_date: '2026-02-28', line_items: [{ name: 'Paper', rate: 1 }], gst_no: '22AAAAA0000A1Z5' },

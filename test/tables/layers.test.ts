@@ -218,11 +218,6 @@ const EMULATOR_READS: readonly string[] = [
 	'nodes/VendorInventory/tables/index.ts',
 	'nodes/VendorInvoice/tables/index.ts',
 	'nodes/VendorProjects/tables/index.ts',
-	'nodes/VendorBilling/tables/sources.ts', // where each table rule comes from: the refusals' X-Emulator-Source
-	'nodes/VendorBooks/tables/sources.ts',
-	'nodes/VendorInventory/tables/sources.ts',
-	'nodes/VendorInvoice/tables/sources.ts',
-	'nodes/VendorProjects/tables/sources.ts',
 	'nodes/VendorBooks/tables/invoices.ts', // the attachment file types
 	'nodes/VendorProjects/tables/customFieldTypes.ts', // the custom field types a portal has
 	'nodes/VendorProjects/customFields.ts', // the custom fields' value rule, one rule for both sides

@@ -1,6 +1,6 @@
 /**
- * A source for every rule of the field tables (issue 36): each refusal, requiredness, format,
- * default and computed-member rule a table carries either cites the document it comes from
+ * A source for every rule of the field tables: each refusal, requiredness, format, default and
+ * computed-member rule a table carries either cites the document it comes from
  * (`<document>, <section>: "<words found there>"`) or is a guess listed in docs/ASSUMPTIONS.md
  * (`guess: <words of its bullet>`), the source format of test/tools/doc-sources.ts.
  *
@@ -12,48 +12,56 @@
  * `binaryInput.extensions`, `binaryInput.required` and, per field, `keepCurrent`; of Vendor
  * Projects' custom field types their limits, formats, update form and default protocol.
  *
- * The sources live beside the tables, one file per area (`nodes/<Node>/tables/sources.ts`,
- * left out of the published build, imported by nothing at run time): a plain map from a rule
- * key to its source. A rule key is `<resource>.<operation>.<field path>.<rule>` (the path
- * through members with `.`, the entries of a list of scalars as `<list>[]`, e.g.
- * `payment.create.invoices.amount_applied.required`, `invoice.sendEmail.to_mail_ids[].email`),
- * or `<resource>.<operation>.<rule>` for the operation's own rules; the custom field types are
- * `customField.<type>.<rule>` and `customField.modules.values`. An entry whose operation is `*`
- * (`payment.*.reference_number.maxLength`) is the source of that rule in every operation of the
- * resource that has it; a key of its own overrides it.
+ * Each source stands on the table entry that carries its rule (`sources` of spec.ts): a field's
+ * (one text for all its rules, or one per rule name), an operation's (per rule name; `path`,
+ * the endpoint, backs the `required` of its path parameters), a custom field type's, and
+ * `CUSTOM_FIELD_MODULES_SOURCE`. A field shared by several operations carries its sources once.
+ * The emulator reads them the same way (emulator/rules/table-sources.ts, `ruleSource`). A rule is
+ * named in messages by its key, `<resource>.<operation>.<field path>.<rule>` (the path through
+ * members with `.`, the entries of a list of scalars as `<list>[]`), `<resource>.<operation>.<rule>`
+ * for the operation's own rules, `customField.<type>.<rule>` and `customField.modules.values`.
  *
  * The test fails on a rule without a source, on a source that fails `sourceProblems`, on a
  * document quote that does not name the field (its API name, `_` read as a space; a date,
  * date-time or time format may instead cite the document's convention, e.g. "Dates are
  * `yyyy-mm-dd`") or, for a rule with a number or allowed values, does not give them; on a rule
  * the table itself marks as a guess (`inferred`, `inferredRule`, an `inferred` operation's own
- * rules) cited from a document; and on an entry that matches no rule. The canaries at the end
- * show each failure. Where the API reference is not beside the repository, the comparison of the
- * quotes with the documents is skipped (one line says so); every other check still runs.
+ * rules) cited from a document; and on a source that backs no rule (a rule name its entry does
+ * not carry, a path source of an operation without path parameters, one text on a field without
+ * rules; a rule name no entry can carry, or a source of a field that does not exist, no longer
+ * compiles). The canaries at the end show each failure. Where the API reference is not beside
+ * the repository, the comparison of the quotes with the documents is skipped (one line says
+ * so); every other check still runs.
  * Run: npx jest test/tables/rule-sources
  */
+import { operationSource, ruleSource } from '../../emulator/rules/table-sources';
 import { billingArea } from '../../nodes/VendorBilling/tables';
-import { SOURCES as BILLING_SOURCES } from '../../nodes/VendorBilling/tables/sources';
 import { booksArea } from '../../nodes/VendorBooks/tables';
-import { SOURCES as BOOKS_SOURCES } from '../../nodes/VendorBooks/tables/sources';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';
-import { SOURCES as INVENTORY_SOURCES } from '../../nodes/VendorInventory/tables/sources';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
-import { SOURCES as INVOICE_SOURCES } from '../../nodes/VendorInvoice/tables/sources';
-import { customFieldModules, customFieldTypes, projectsArea } from '../../nodes/VendorProjects/tables';
+import { CUSTOM_FIELD_MODULES_SOURCE, customFieldModules, customFieldTypes, projectsArea } from '../../nodes/VendorProjects/tables';
 import type { CustomFieldType } from '../../nodes/VendorProjects/tables';
-import { SOURCES as PROJECTS_SOURCES } from '../../nodes/VendorProjects/tables/sources';
-import type { Area, Field, Operation } from '../../nodes/shared/tables/spec';
+import type { Area, Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
+import { locationOf } from '../../nodes/shared/tables/validate';
 import { describeWithReference, parseSource, sourceProblems } from '../tools/doc-sources';
 
 /** `documents: false`: check a document quote without reading the document (see doc-sources.ts). */
 type Opts = { documents?: boolean };
 
-/** One rule of a table: its key, and what a document quote citing it must say. */
+/** A table entry that carries sources: a field, an operation or a custom field type. */
+export interface Owner {
+	sources?: string | Readonly<Record<string, string | undefined>>;
+}
+
+/** One rule of a table: its key, its source, and what a document quote citing it must say. */
 export interface TableRule {
 	key: string;
 	/** `required`, `maxLength`, `values`, `date`, `batch`, ... */
 	kind: string;
+	/** The source the tables give it (undefined: none). */
+	source: string | undefined;
+	/** The entry whose `sources` give it, and the name it stands under there (`path` for a path parameter's `required`). */
+	from: { owner: object; name: string };
 	/** A quote must name one of these (API names; `_` and a space are the same). Empty: no name check. */
 	names: string[];
 	/** Numbers a quote must give (a limit, a batch size). */
@@ -67,13 +75,18 @@ export interface TableRule {
 /** The formats a field type checks. */
 const FORMAT_TYPES = new Set(['date', 'dateTime', 'time', 'email', 'url', 'phone', 'integer']);
 
-/** Every rule `field` carries (and its members and entries), keyed under `prefix` (`payment.create`). */
-export function fieldRules(prefix: string, field: Field, path = field.name, parentNames: string[] = []): TableRule[] {
+/** The source `sources` gives rule `name`: the one text, or the rule's own. */
+const sourceIn = (sources: Owner['sources'], name: string): string | undefined => (typeof sources === 'string' ? sources : sources?.[name]);
+
+/** Every rule `field` of `op` carries (and its members and entries), keyed under `prefix` (`payment.create`); `top`: one of `op.fields`. */
+export function fieldRules(prefix: string, op: Operation, field: Field, path = field.name, parentNames: string[] = [], top = true): TableRule[] {
 	const apiNames = [field.name, ...parentNames];
 	const guess = field.inferred ? 'the field is marked inferred' : field.inferredRule ? `inferredRule: ${field.inferredRule}` : undefined;
 	const rules: TableRule[] = [];
-	const add = (kind: string, more: Partial<TableRule> = {}): void => {
-		rules.push({ key: `${prefix}.${path}.${kind}`, kind, names: apiNames, numbers: [], values: [], guess, ...more });
+	const add = (kind: FieldRule, more: Partial<TableRule> = {}): void => {
+		// a path parameter's `required` stands on its operation, as the endpoint (`sources.path`)
+		const from = kind === 'required' && top && locationOf(field, op) === 'path' ? { owner: op, name: 'path' } : { owner: field, name: kind };
+		rules.push({ key: `${prefix}.${path}.${kind}`, kind, source: ruleSource(op, field, kind, top), from, names: apiNames, numbers: [], values: [], guess, ...more });
 	};
 	if (field.required) add('required');
 	if (field.requiredWhen) add('requiredWhen', { values: [field.requiredWhen.field, ...field.requiredWhen.values] });
@@ -86,11 +99,13 @@ export function fieldRules(prefix: string, field: Field, path = field.name, pare
 	if (field.default !== undefined) add('default', { values: field.default === '' || typeof field.default === 'object' ? [] : [String(field.default)] });
 	if (field.numeric) add('numeric');
 	if (field.alphanumeric) add('alphanumeric');
-	if (FORMAT_TYPES.has(field.type)) add(field.type);
+	if (FORMAT_TYPES.has(field.type)) add(field.type as FieldRule);
 	if (field.separator !== undefined) add('separator');
 	if (field.readOnly) add('readOnly');
-	for (const member of field.fields ?? []) rules.push(...fieldRules(prefix, member, `${path}.${member.name}`));
-	if (field.of) rules.push(...fieldRules(prefix, field.of, `${path}[]`, [field.name]));
+	// a field the update reads first when left out: the rule is the field's, so its key and source are too
+	if (top && op.keepCurrent?.includes(field.name)) add('keepCurrent', { names: [field.name], guess: undefined });
+	for (const member of field.fields ?? []) rules.push(...fieldRules(prefix, op, member, `${path}.${member.name}`, [], false));
+	if (field.of) rules.push(...fieldRules(prefix, op, field.of, `${path}[]`, [field.name], false));
 	return rules;
 }
 
@@ -98,8 +113,8 @@ export function fieldRules(prefix: string, field: Field, path = field.name, pare
 export function operationRules(prefix: string, op: Operation): TableRule[] {
 	const guess = op.inferred ? `the operation is marked inferred: ${op.inferredNote ?? ''}` : undefined;
 	const rules: TableRule[] = [];
-	const add = (kind: string, more: Partial<TableRule> = {}): void => {
-		rules.push({ key: `${prefix}.${kind}`, kind, names: [], numbers: [], values: [], guess, ...more });
+	const add = (kind: Exclude<OperationRule, 'path'>, more: Partial<TableRule> = {}): void => {
+		rules.push({ key: `${prefix}.${kind}`, kind, source: operationSource(op, kind), from: { owner: op, name: kind }, names: [], numbers: [], values: [], guess, ...more });
 	};
 	if (op.batch) add('batch', { names: [op.batch.field], numbers: [op.batch.size] });
 	if (op.perPage !== undefined) add('perPage', { names: ['page'], numbers: [op.perPage] });
@@ -108,8 +123,6 @@ export function operationRules(prefix: string, op: Operation): TableRule[] {
 		add('binaryInput.extensions', { names: [op.binaryInput.field], values: [...op.binaryInput.extensions] });
 		if (op.binaryInput.required) add('binaryInput.required', { names: [op.binaryInput.field] });
 	}
-	// a field the update reads first when left out: the rule is the field's, so its key is too
-	for (const name of op.keepCurrent ?? []) rules.push({ key: `${prefix}.${name}.keepCurrent`, kind: 'keepCurrent', names: [name], numbers: [], values: [] });
 	return rules;
 }
 
@@ -118,17 +131,39 @@ export function areaRules(area: Area): TableRule[] {
 	return area.resources.flatMap((resource) =>
 		resource.operations.flatMap((op) => {
 			const prefix = `${resource.value}.${op.value}`;
-			return [...operationRules(prefix, op), ...op.fields.flatMap((f) => fieldRules(prefix, f))];
+			return [...operationRules(prefix, op), ...op.fields.flatMap((f) => fieldRules(prefix, op, f))];
 		}),
 	);
 }
 
+/**
+ * Every entry of an area's tables that may carry sources, each operation and each field (members
+ * and entries too) once, with where it is for messages (`payment.create.invoices.amount_applied`,
+ * `payment.getAll`, `customField.url`).
+ */
+export function areaOwners(area: Area): Map<Owner, string> {
+	const owners = new Map<Owner, string>();
+	const visit = (field: Field, where: string): void => {
+		if (!owners.has(field)) owners.set(field, where);
+		for (const member of field.fields ?? []) visit(member, `${where}.${member.name}`);
+		if (field.of) visit(field.of, `${where}[]`);
+	};
+	for (const resource of area.resources) {
+		for (const op of resource.operations) {
+			const prefix = `${resource.value}.${op.value}`;
+			owners.set(op, prefix);
+			for (const f of op.fields) visit(f, `${prefix}.${f.name}`);
+		}
+	}
+	return owners;
+}
+
 /** The rules of Vendor Projects' custom field types (`customField.<type>.<rule>`). */
-export function customFieldRules(types: readonly CustomFieldType[] = customFieldTypes, modules: readonly string[] = customFieldModules): TableRule[] {
-	const rules: TableRule[] = [{ key: 'customField.modules.values', kind: 'values', names: ['custom fields'], numbers: [], values: [...modules] }];
+export function customFieldRules(types: readonly CustomFieldType[] = customFieldTypes, modules: readonly string[] = customFieldModules, modulesSource: string = CUSTOM_FIELD_MODULES_SOURCE): TableRule[] {
+	const rules: TableRule[] = [{ key: 'customField.modules.values', kind: 'values', source: modulesSource, from: { owner: modules, name: 'values' }, names: ['custom fields'], numbers: [], values: [...modules] }];
 	for (const t of types) {
 		const add = (kind: string, more: Partial<TableRule> = {}): void => {
-			rules.push({ key: `customField.${t.value}.${kind}`, kind, names: [t.name], numbers: [], values: [], ...more });
+			rules.push({ key: `customField.${t.value}.${kind}`, kind, source: sourceIn(t.sources, kind), from: { owner: t, name: kind }, names: [t.name], numbers: [], values: [], ...more });
 		};
 		for (const kind of ['maxLength', 'maxDigits', 'maxItems', 'maxOptions'] as const) {
 			const n = t[kind];
@@ -141,22 +176,19 @@ export function customFieldRules(types: readonly CustomFieldType[] = customField
 	return rules;
 }
 
-/** The areas with their rules and their sources. */
-export const AREA_SOURCES: ReadonlyArray<{ node: string; rules: TableRule[]; sources: Readonly<Record<string, string>> }> = [
-	{ node: 'VendorBooks', rules: areaRules(booksArea), sources: BOOKS_SOURCES },
-	{ node: 'VendorProjects', rules: [...areaRules(projectsArea), ...customFieldRules()], sources: PROJECTS_SOURCES },
-	{ node: 'VendorInvoice', rules: areaRules(invoiceArea), sources: INVOICE_SOURCES },
-	{ node: 'VendorBilling', rules: areaRules(billingArea), sources: BILLING_SOURCES },
-	{ node: 'VendorInventory', rules: areaRules(inventoryArea), sources: INVENTORY_SOURCES },
-];
-
-/** The key of `sources` that gives the rule's source: its own, or the `*` entry of its resource. */
-export function sourceKey(key: string, sources: Readonly<Record<string, string>>): string | undefined {
-	if (key in sources) return key;
-	const [resource, , ...rest] = key.split('.');
-	const any = [resource, '*', ...rest].join('.');
-	return !key.startsWith('customField.') && any in sources ? any : undefined;
+/** The custom field types as entries that carry sources. */
+export function customFieldOwners(types: readonly CustomFieldType[] = customFieldTypes): Map<Owner, string> {
+	return new Map(types.map((t) => [t, `customField.${t.value}`]));
 }
+
+/** The areas with their rules and the entries that carry their sources. */
+export const AREA_RULES: ReadonlyArray<{ node: string; rules: TableRule[]; owners: Map<Owner, string> }> = [
+	{ node: 'VendorBooks', rules: areaRules(booksArea), owners: areaOwners(booksArea) },
+	{ node: 'VendorProjects', rules: [...areaRules(projectsArea), ...customFieldRules()], owners: new Map([...areaOwners(projectsArea), ...customFieldOwners()]) },
+	{ node: 'VendorInvoice', rules: areaRules(invoiceArea), owners: areaOwners(invoiceArea) },
+	{ node: 'VendorBilling', rules: areaRules(billingArea), owners: areaOwners(billingArea) },
+	{ node: 'VendorInventory', rules: areaRules(inventoryArea), owners: areaOwners(inventoryArea) },
+];
 
 const lower = (s: string): string => s.toLowerCase().replace(/_/g, ' ');
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -191,62 +223,100 @@ export function citationProblems(rule: TableRule, source: string | undefined, op
 	return problems;
 }
 
-/** Every problem of an area's sources: rules without a good source, and entries that match no rule. */
-export function sourcesProblems(rules: readonly TableRule[], sources: Readonly<Record<string, string>>, opts: Opts = {}): string[] {
-	const used = new Set<string>();
+/** Every problem of an area's rules: rules without a good source. */
+export function rulesProblems(rules: readonly TableRule[], opts: Opts = {}): string[] {
+	return rules.flatMap((rule) => citationProblems(rule, rule.source, opts));
+}
+
+/**
+ * The sources that back no rule: a rule name the entry does not carry (in any operation that
+ * uses it), or the one text of an entry that carries no rule.
+ */
+export function unusedSources(rules: readonly TableRule[], owners: ReadonlyMap<Owner, string>): string[] {
+	const used = new Map<object, Set<string>>();
+	for (const { from } of rules) used.set(from.owner, (used.get(from.owner) ?? new Set()).add(from.name));
 	const problems: string[] = [];
-	for (const rule of rules) {
-		const key = sourceKey(rule.key, sources);
-		if (key) used.add(key);
-		problems.push(...citationProblems(rule, key === undefined ? undefined : sources[key], opts));
+	for (const [entry, where] of owners) {
+		const sources = entry.sources;
+		const names = used.get(entry) ?? new Set<string>();
+		if (typeof sources === 'string') {
+			if (names.size === 0) problems.push(`${where}: a source on an entry that carries no rule`);
+		} else {
+			for (const name of Object.keys(sources ?? {})) if (!names.has(name)) problems.push(`${where}.${name}: a source that backs no rule of the tables`);
+		}
 	}
-	for (const key of Object.keys(sources)) if (!used.has(key)) problems.push(`${key}: an entry that matches no rule of the tables`);
 	return problems;
 }
 
-const AREAS = AREA_SOURCES.map((a) => [a.node, a] as const);
+const AREAS = AREA_RULES.map((a) => [a.node, a] as const);
 
 describeWithReference('every document quote of the field tables is in the API reference', () => {
 	test.each(AREAS)('%s: each quote is found in the section it names', (_node, area) => {
-		expect(sourcesProblems(area.rules, area.sources)).toEqual([]);
+		expect(rulesProblems(area.rules)).toEqual([]);
 	});
 });
 
 describe('every rule of the field tables names its source', () => {
-	test.each(AREAS)('%s: each rule cites a document section in a quote that names it, or a listed guess; no entry is left over', (_node, area) => {
+	test.each(AREAS)('%s: each rule cites a document section in a quote that names it, or a listed guess; no source is left over', (_node, area) => {
 		expect(area.rules.length).toBeGreaterThan(10);
-		expect(sourcesProblems(area.rules, area.sources, { documents: false })).toEqual([]);
+		expect(rulesProblems(area.rules, { documents: false })).toEqual([]);
+		expect(unusedSources(area.rules, area.owners)).toEqual([]);
 	});
 
 	test('rule keys are unique within an area', () => {
-		for (const area of AREA_SOURCES) {
+		for (const area of AREA_RULES) {
 			const keys = area.rules.map((r) => r.key);
 			expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
 		}
 	});
 
 	test('the walk finds the rules of every kind the tables use', () => {
-		const kinds = new Set(AREA_SOURCES.flatMap((a) => a.rules.map((r) => r.kind)));
+		const kinds = new Set(AREA_RULES.flatMap((a) => a.rules.map((r) => r.kind)));
 		for (const kind of ['required', 'requiredWhen', 'maxLength', 'minLength', 'maxDigits', 'min', 'minItems', 'maxItems', 'values', 'default', 'numeric', 'date', 'integer', 'email', 'batch', 'perPage', 'pagination', 'binaryInput.extensions', 'binaryInput.required', 'keepCurrent', 'readOnly', 'sortFields', 'alphanumeric']) {
 			expect([kind, kinds.has(kind)]).toEqual([kind, true]);
 		}
 	});
 });
 
+/** The operation `resource.operation` of an area. */
+function operation(area: Area, resource: string, value: string): Operation {
+	const op = area.resources.find((r) => r.value === resource)?.operations.find((o) => o.value === value);
+	if (!op) throw new Error(`no operation ${resource}.${value}`);
+	return op;
+}
+
+/** `entry` with `sources` set to `sources` while `check` runs (the tables are data: put back after). */
+function withSources<T extends { sources?: unknown }>(entry: T, sources: T['sources'], check: () => void): void {
+	const kept = entry.sources;
+	entry.sources = sources;
+	try {
+		check();
+	} finally {
+		entry.sources = kept;
+	}
+}
+
 describe('canaries: the same checks fail a rule without a good source', () => {
-	const books = AREA_SOURCES[0];
 	const rule = (key: string): TableRule => {
-		const found = AREA_SOURCES.flatMap((a) => a.rules).find((r) => r.key === key);
+		const found = AREA_RULES.flatMap((a) => a.rules).find((r) => r.key === key);
 		if (!found) throw new Error(`no rule ${key}`);
 		return found;
 	};
 
-	test('a rule whose source is removed is reported', () => {
-		const key = 'invoice.bulkReminder.batch';
-		expect(sourceKey(key, books.sources)).toBe(key);
-		const without = { ...books.sources };
-		delete without[key];
-		expect(sourcesProblems(books.rules, without, { documents: false })).toEqual([`${key}: no source`]);
+	test("a rule whose source is removed is reported: an operation's, a shared field's, a path parameter's", () => {
+		const reminder = operation(booksArea, 'invoice', 'bulkReminder');
+		withSources(reminder, { ...reminder.sources, batch: undefined }, () => {
+			expect(rulesProblems(areaRules(booksArea), { documents: false })).toEqual(['invoice.bulkReminder.batch: no source']);
+		});
+		const reference = operation(invoiceArea, 'payment', 'create').fields.find((f) => f.name === 'reference_number') as Field;
+		// the field create and update share: both lose the source
+		withSources(reference, undefined, () => {
+			expect(rulesProblems(areaRules(invoiceArea), { documents: false })).toEqual(['payment.create.reference_number.maxLength: no source', 'payment.update.reference_number.maxLength: no source']);
+		});
+		const get = operation(invoiceArea, 'payment', 'get');
+		withSources(get, undefined, () => {
+			expect(rulesProblems(areaRules(invoiceArea), { documents: false })).toEqual(['payment.get.payment_id.required: no source']);
+		});
 	});
 
 	test('a guess not in ASSUMPTIONS.md, an unknown document, and a source of neither form are reported (with or without the API reference)', () => {
@@ -280,21 +350,43 @@ describe('canaries: the same checks fail a rule without a good source', () => {
 		expect(citationProblems(r, 'Payments, Customer payment: "Create input: customer_id, payment_mode, amount"', { documents: false })).toEqual([expect.stringContaining('marks this rule as a guess')]);
 	});
 
-	test('an entry that matches no rule is reported, and a `*` entry covers the rule in every operation', () => {
-		const invoice = AREA_SOURCES[2];
-		expect(sourcesProblems(invoice.rules, { ...invoice.sources, 'payment.create.purple.maxLength': 'guess: none' }, { documents: false })).toEqual(
-			expect.arrayContaining(['payment.create.purple.maxLength: an entry that matches no rule of the tables']),
-		);
-		expect(sourceKey('payment.update.reference_number.maxLength', { 'payment.*.reference_number.maxLength': 'x' })).toBe('payment.*.reference_number.maxLength');
-		expect(sourceKey('payment.update.reference_number.maxLength', { 'payment.*.reference_number.maxLength': 'x', 'payment.update.reference_number.maxLength': 'y' })).toBe(
-			'payment.update.reference_number.maxLength',
-		);
+	test('a source that backs no rule is reported: a rule name the entry lacks, a path without parameters, one text on a field without rules', () => {
+		const owners = AREA_RULES[2].owners;
+		const create = operation(invoiceArea, 'payment', 'create');
+		const reference = create.fields.find((f) => f.name === 'reference_number') as Field;
+		const description = create.fields.find((f) => f.name === 'description') as Field;
+		const rules = (): TableRule[] => areaRules(invoiceArea);
+		withSources(reference, { maxLength: reference.sources as never, minLength: 'guess: none' }, () => {
+			expect(unusedSources(rules(), owners)).toEqual(['payment.create.reference_number.minLength: a source that backs no rule of the tables']);
+		});
+		withSources(create, { path: 'guess: none' }, () => {
+			expect(unusedSources(rules(), owners)).toEqual(['payment.create.path: a source that backs no rule of the tables']);
+		});
+		withSources(description, 'guess: none', () => {
+			expect(unusedSources(rules(), owners)).toEqual(['payment.create.description: a source on an entry that carries no rule']);
+		});
+		const url = customFieldTypes.find((t) => t.value === 'url') as CustomFieldType;
+		withSources(url, { maxDigits: 'guess: none' }, () => {
+			expect(unusedSources(customFieldRules(), customFieldOwners())).toEqual([expect.stringMatching(/^customField\.url\.maxDigits: a source that backs no rule/)]);
+		});
+	});
+
+	test("a shared field carries its source once for every operation that uses it; a path parameter's is its operation's endpoint", () => {
+		const create = rule('payment.create.reference_number.maxLength');
+		const update = rule('payment.update.reference_number.maxLength');
+		expect(update.from).toEqual(create.from);
+		expect(update.source).toBe(create.source);
+		const get = rule('payment.get.payment_id.required');
+		const del = rule('payment.delete.payment_id.required');
+		expect([get.source, del.source]).toEqual(['Payments, Customer payments: "GET | /customerpayments/{payment_id}"', 'Payments, Customer payments: "DELETE | /customerpayments/{payment_id}"']);
+		expect(get.from.owner).toBe(operation(invoiceArea, 'payment', 'get'));
+		expect(get.from.name).toBe('path');
 	});
 });
 
 describeWithReference('canaries: a quote the API reference does not hold is reported', () => {
 	test('a document quote not in the section, and an unknown section, are reported; the quote as the document gives it passes', () => {
-		const r = AREA_SOURCES.flatMap((a) => a.rules).find((x) => x.key === 'invoice.bulkReminder.batch') as TableRule;
+		const r = AREA_RULES.flatMap((a) => a.rules).find((x) => x.key === 'invoice.bulkReminder.batch') as TableRule;
 		expect(citationProblems(r, 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 11)"')).toEqual([expect.stringContaining('does not say')]);
 		expect(citationProblems(r, 'Accounting, Nowhere: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([expect.stringContaining('no section "Nowhere"')]);
 		expect(citationProblems(r, 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"')).toEqual([]);

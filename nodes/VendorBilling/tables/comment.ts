@@ -35,9 +35,11 @@ const operations: Operation[] = [
 				maxLength: 500,
 				multiline: true,
 				description: 'Text of the comment',
+				sources: 'Payments, Billing project: "description (required on input, max 500)"',
 			},
 		],
 		responseKey: 'comments',
+		sources: { path: 'Payments, Billing projects: "POST | /projects/{project_id}/comments"' },
 	},
 	{
 		value: 'getAll',
@@ -52,6 +54,10 @@ const operations: Operation[] = [
 		responseKey: 'comments',
 		pagination: 'none',
 		notes: 'Pagination is not shown; the comments of one project are taken in one call.',
+		sources: {
+			pagination: "guess: a refund list and a billing project's comments are one call",
+			path: 'Payments, Billing projects: "GET | /projects/{project_id}/comments"',
+		},
 	},
 	{
 		value: 'delete',
@@ -72,6 +78,7 @@ const operations: Operation[] = [
 				description: 'ID of the comment',
 			},
 		],
+		sources: { path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/comments/{comment_id}"' },
 	},
 ];
 

@@ -40,12 +40,14 @@ const projectInput: Field[] = [
 		required: true,
 		maxLength: 100,
 		description: 'Name of the project',
+		sources: 'Payments, Billing project: "project_name | string, required on create and update, max 100"',
 	},
 	{
 		name: 'customer_id',
 		type: 'id',
 		required: true,
 		description: 'ID of the customer the project is for',
+		sources: 'Payments, Billing project: "customer_id | string, required"',
 	},
 	{
 		name: 'billing_type',
@@ -59,6 +61,11 @@ const projectInput: Field[] = [
 			based_on_task_hours: 'Based on Task Hours',
 		},
 		description: 'How the project is billed',
+		sources: {
+			required: 'Payments, Billing project: "billing_type | string, required"',
+			values: 'Payments, Billing project: "billing_type | string, required; allowed fixed_cost_for_project, based_on_project_hours, based_on_staff_hours, based_on_task_hours"',
+			keepCurrent: 'Payments, Billing project: "billing_type | string, required"',
+		},
 	},
 	{
 		name: 'rate',
@@ -69,6 +76,12 @@ const projectInput: Field[] = [
 		requiredWhen: { field: 'billing_type', values: ['fixed_cost_for_project', 'based_on_project_hours'] },
 		description:
 			"Rate of the project (a number, sent as text; not negative). Required when 'Billing Type' is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).",
+		sources: {
+			requiredWhen: 'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+			min: 'guess: Billing project amounts are not negative',
+			numeric: 'Payments, Billing project: "rate | string on input (number in responses)"',
+			keepCurrent: 'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+		},
 	},
 	{
 		name: 'description',
@@ -76,6 +89,7 @@ const projectInput: Field[] = [
 		maxLength: 500,
 		multiline: true,
 		description: 'Description of the project',
+		sources: 'Payments, Billing project: "description | string, max 500"',
 	},
 	{
 		name: 'budget_type',
@@ -88,6 +102,7 @@ const projectInput: Field[] = [
 			hours_per_staff: 'Hours per Staff',
 		},
 		description: 'How the project budget is set',
+		sources: 'Payments, Billing project: "budget_type | string; allowed total_project_cost, total_project_hours, hours_per_task, hours_per_staff"',
 	},
 	{ name: 'budget_hours', type: 'string', description: 'Budgeted hours' },
 	{
@@ -96,6 +111,7 @@ const projectInput: Field[] = [
 		numeric: true,
 		min: 0,
 		description: 'Budgeted amount (a number, sent as text; not negative); given when estimating the total project cost',
+		sources: 'guess: Billing project amounts are not negative',
 	},
 	{
 		name: 'tasks',
@@ -110,6 +126,7 @@ const projectInput: Field[] = [
 				required: true,
 				maxLength: 100,
 				description: 'Name of the task',
+				sources: 'Payments, Billing project: "task_name (required on input, max 100)"',
 			},
 			{
 				name: 'description',
@@ -117,8 +134,15 @@ const projectInput: Field[] = [
 				maxLength: 500,
 				multiline: true,
 				description: 'Description of the task',
+				sources: 'Payments, Billing project: "task_name (required on input, max 100), description (max 500)"',
 			},
-			{ name: 'rate', type: 'number', min: 0, description: 'Rate of the task (not negative)' },
+			{
+				name: 'rate',
+				type: 'number',
+				min: 0,
+				description: 'Rate of the task (not negative)',
+				sources: 'guess: Billing project amounts are not negative',
+			},
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the task' },
 			{ name: 'is_billable', type: 'boolean', label: 'Billable', description: 'Whether the task is billable (left empty: not sent)' },
 		],
@@ -129,17 +153,24 @@ const projectInput: Field[] = [
 		jsonAlternative: true,
 		description: 'Staff users of the project',
 		fields: [
-			{ name: 'user_id', type: 'id', required: true, description: 'ID of the user' },
+			{ name: 'user_id', type: 'id', required: true, description: 'ID of the user', sources: 'Payments, Billing project: "user_id (required on input)"' },
 			{
 				name: 'user_role',
 				type: 'enum',
 				values: ['staff', 'admin', 'timesheetstaff'],
 				valueLabels: { staff: 'Staff', admin: 'Admin', timesheetstaff: 'Timesheet Staff' },
 				description: 'Role of the user in the project (left empty: not sent, the server decides)',
+				sources: 'Payments, Billing project: "user_role (allowed staff, admin, timesheetstaff)"',
 			},
-			{ name: 'user_name', type: 'string', maxLength: 200, description: 'Name of the user' },
-			{ name: 'email', type: 'email', maxLength: 100, description: 'Email address of the user' },
-			{ name: 'rate', type: 'number', min: 0, description: 'Rate of the user (not negative)' },
+			{ name: 'user_name', type: 'string', maxLength: 200, description: 'Name of the user', sources: 'Payments, Billing project: "user_name (max 200)"' },
+			{ name: 'email', type: 'email', maxLength: 100, description: 'Email address of the user', sources: 'Payments, Billing project: "email (max 100)"' },
+			{
+				name: 'rate',
+				type: 'number',
+				min: 0,
+				description: 'Rate of the user (not negative)',
+				sources: 'guess: Billing project amounts are not negative',
+			},
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the user' },
 		],
 	},
@@ -177,6 +208,7 @@ const operations: Operation[] = [
 		fields: [projectIdPath],
 		responseKey: 'project',
 		notes: 'Error 1002: the project does not exist.',
+		sources: { path: 'Payments, Billing projects: "GET | /projects/{project_id}"' },
 	},
 	{
 		value: 'getAll',
@@ -199,6 +231,7 @@ const operations: Operation[] = [
 					'Status.Inactive': 'Inactive',
 				},
 				description: 'Only projects of this status',
+				sources: 'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
 			},
 			{ name: 'customer_id', type: 'id', description: 'Only projects of this customer' },
 			{
@@ -212,6 +245,7 @@ const operations: Operation[] = [
 					created_time: 'Created Time',
 				},
 				description: 'Column to sort by',
+				sources: 'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
 			},
 			{
 				...sortOrder,
@@ -226,6 +260,7 @@ const operations: Operation[] = [
 		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown for billing projects; accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
+		sources: { pagination: `guess: ${GUESSED_PAGING}` },
 	},
 	{
 		value: 'update',
@@ -241,6 +276,7 @@ const operations: Operation[] = [
 		responseKey: 'project',
 		keepCurrent: ['project_name', 'customer_id', 'billing_type', 'rate'],
 		notes: `Same fields as create (project_name, customer_id and billing_type required on every update: the current values, read just before the write, where the user leaves them out; the API offers no conditional update, so a change made to them by someone else between the read and the write is overwritten, and a given-but-blank value is refused, never replaced by the read one). ${BILLING_RATE_NOTE}`,
+		sources: { path: 'Payments, Billing projects: "PUT | /projects/{project_id}"' },
 	},
 	{
 		value: 'removeUser',
@@ -260,6 +296,7 @@ const operations: Operation[] = [
 			},
 		],
 		notes: 'Scope: not stated in the documents. The answer is the envelope only.',
+		sources: { path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/users/{user_id}"' },
 	},
 	{
 		value: 'getInvoices',
@@ -284,6 +321,7 @@ const operations: Operation[] = [
 					created_time: 'Created Time',
 				},
 				description: 'Column to sort by',
+				sources: 'Payments, Billing projects: "GET | /projects/{project_id}/invoices | READ | query sort_column (invoice_number, date, total, balance, created_time)"',
 			},
 		],
 		responseKey: 'invoices',
@@ -293,6 +331,10 @@ const operations: Operation[] = [
 		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown; assumed to follow the accounting lists of the Accounting document (page / per_page, page_context).',
+		sources: {
+			pagination: `guess: ${GUESSED_PAGING}`,
+			path: 'Payments, Billing projects: "GET | /projects/{project_id}/invoices"',
+		},
 	},
 ];
 

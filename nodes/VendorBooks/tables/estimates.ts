@@ -6,7 +6,7 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 import { sortOrder } from '../../shared/tables/inferred';
-import { PRODUCT_TYPES } from './items';
+import { FILTER_LIMIT_GUESS, PRODUCT_TYPES } from './items';
 
 const S = 'VendorBooks.estimates';
 
@@ -124,6 +124,7 @@ export const placeOfSupply: Field = {
 	group: 'GCC',
 	description:
 		"Place of supply: a UAE emirate or a GCC country; when omitted the contact's place is used",
+	sources: 'Accounting, Reference values shared by estimates and invoices: "place_of_supply (UAE emirates) | AB, AJ, DU, FU, RA, SH, UM | | place_of_supply (GCC countries) | AE, SA, BH, KW, OM, QA"',
 };
 export const gstTreatment: Field = {
 	name: 'gst_treatment',
@@ -131,6 +132,7 @@ export const gstTreatment: Field = {
 	values: GST_TREATMENTS,
 	group: 'India',
 	description: 'How GST applies to the customer: registered business, unregistered business, overseas or consumer',
+	sources: 'Accounting, Reference values shared by estimates and invoices: "gst_treatment (India) | business_gst, business_none, overseas, consumer"',
 };
 export const gstNo: Field = { name: 'gst_no', type: 'string', label: 'GST No', group: 'India', description: 'GST number' };
 export const isPreGst: Field = {
@@ -147,6 +149,7 @@ export const taxTreatment: Field = {
 	valueLabels: TAX_TREATMENT_LABELS,
 	description:
 		'How tax applies to the customer, for organizations in the GCC, the UAE and Mexico; each choice names its region.',
+	sources: 'Accounting, Reference values shared by estimates and invoices: "tax_treatment (GCC, UAE, other) | vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc; dz_vat_registered and dz_vat_not_registered (UAE only) | | tax_treatment (Mexico) | home_country_mexico, border_region_mexico, non_mexico"',
 };
 export const vatTreatment: Field = {
 	name: 'vat_treatment',
@@ -155,12 +158,14 @@ export const vatTreatment: Field = {
 	valueLabels: VAT_TREATMENT_LABELS,
 	group: 'UK',
 	description: 'How VAT applies to the customer (the EU choices apply to transactions before the 2021 exit only)',
+	sources: 'Accounting, Reference values shared by estimates and invoices: "vat_treatment (UK) | uk, eu_vat_registered, overseas; before the 2021 exit also eu_vat_not_registered, non_eu"',
 };
 export const discountType: Field = {
 	name: 'discount_type',
 	type: 'enum',
 	values: DISCOUNT_TYPES,
 	description: 'Whether the discount applies to the whole transaction or per line item',
+	sources: 'Accounting, Reference values shared by estimates and invoices: "discount_type | entity_level, item_level"',
 };
 export const taxTreatmentCode: Field = {
 	name: 'tax_treatment_code',
@@ -171,6 +176,10 @@ export const taxTreatmentCode: Field = {
 	// A member of every line: left unset unless chosen (n8n fills a line's members with their defaults).
 	default: '',
 	description: 'Tax treatment code of the line (UAE, Bahrain or Saudi Arabia; each choice names its country)',
+	sources: {
+		values: 'Accounting, Reference values shared by estimates and invoices: "tax_treatment_code (UAE) | uae_same_tax_group, uae_reimbursed_expense, uae_others | | tax_treatment_code (Bahrain) | bahrain_same_tax_group, bahrain_transfer_of_concern, bahrain_disbursement, bahrain_head_to_branch_transaction, bahrain_warranty_repair_services, bahrain_others | | tax_treatment_code (Saudi Arabia) | ksa_pvt_health, ksa_pvt_edu, ksa_reimbursed_expense, ksa_house_sales"',
+		default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+	},
 };
 export const lineProductType: Field = {
 	name: 'product_type',
@@ -178,6 +187,10 @@ export const lineProductType: Field = {
 	values: PRODUCT_TYPES,
 	default: '',
 	description: 'Whether the line is goods, a service or a digital service',
+	sources: {
+		values: 'Accounting, Item: "product_type | goods, service or digital_service"',
+		default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+	},
 };
 
 /** `{ address, city, state, zip, country, fax }` as documented for estimates. */
@@ -207,20 +220,46 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
 	fields: [
-		{ name: 'item_id', top: true, type: 'id', numeric: true, locator: 'item', description: 'ID of the item' },
+		{
+			name: 'item_id',
+			top: true,
+			type: 'id',
+			numeric: true,
+			locator: 'item',
+			description: 'ID of the item',
+			sources: 'Accounting, Item: "item_id | number"',
+		},
 		{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, description: 'ID of the line item (to change an existing line)' },
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
-		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
+		{
+			name: 'item_order',
+			type: 'integer',
+			description: 'Position of the line',
+			sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+		},
 		lineProductType,
 		{ name: 'hsn_or_sac', type: 'string', label: 'HSN or SAC', group: 'India', description: 'HSN or SAC code' },
 		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
 		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
-		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
+		{
+			name: 'bcy_rate',
+			type: 'number',
+			label: 'BCY Rate',
+			readOnly: true,
+			description: 'Rate in the base currency (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
 		{ name: 'unit', top: true, type: 'string', description: 'Unit of measure, e.g. pcs or hours' },
-		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
+		{
+			name: 'discount_amount',
+			type: 'number',
+			readOnly: true,
+			description: 'Discount amount (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		{
 			name: 'discount',
 			type: 'string',
@@ -230,11 +269,35 @@ const lineItems: Field = {
 		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
-		{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
-		{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
-		{ name: 'tax_percentage', type: 'string', readOnly: true, description: 'Tax percentage' },
+		{
+			name: 'tax_name',
+			type: 'string',
+			readOnly: true,
+			description: 'Name of the tax',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
+		{
+			name: 'tax_type',
+			type: 'string',
+			readOnly: true,
+			description: 'Type of the tax',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
+		{
+			name: 'tax_percentage',
+			type: 'string',
+			readOnly: true,
+			description: 'Tax percentage',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		taxTreatmentCode,
-		{ name: 'item_total', type: 'number', readOnly: true, description: 'Total of the line (computed by the service)' },
+		{
+			name: 'item_total',
+			type: 'number',
+			readOnly: true,
+			description: 'Total of the line (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 	],
 };
 
@@ -244,7 +307,14 @@ const lineItems: Field = {
  */
 export function customerId(required: boolean): Field {
 	return required
-		? { name: 'customer_id', type: 'id', required: true, inferredRule: 'required on create (an estimate or invoice needs a customer)', description: 'ID of the customer' }
+		? {
+			name: 'customer_id',
+			type: 'id',
+			required: true,
+			inferredRule: 'required on create (an estimate or invoice needs a customer)',
+			description: 'ID of the customer',
+			sources: 'guess: required on create (an estimate or invoice needs a customer)',
+		}
 		: { name: 'customer_id', type: 'id', description: 'ID of the customer' };
 }
 
@@ -253,8 +323,8 @@ const estimateBodyFields: Field[] = [
 	lineItems,
 	{ name: 'estimate_number', type: 'string', description: 'Number of the estimate' },
 	{ name: 'reference_number', type: 'string', description: 'Your reference for the estimate, e.g. a project code' },
-	{ name: 'date', type: 'date', description: 'Date of the estimate (yyyy-mm-dd)' },
-	{ name: 'expiry_date', type: 'date', description: 'Expiry date (yyyy-mm-dd)' },
+	{ name: 'date', type: 'date', description: 'Date of the estimate (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
+	{ name: 'expiry_date', type: 'date', description: 'Expiry date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
 	{
 		name: 'contact_persons',
 		type: 'array',
@@ -284,7 +354,12 @@ const estimateBodyFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
-			{ name: 'index', type: 'integer', description: 'Index of the custom field' },
+			{
+				name: 'index',
+				type: 'integer',
+				description: 'Index of the custom field',
+				sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
@@ -349,26 +424,71 @@ const operations: Operation[] = [
 			{ name: 'reference_number_contains', type: 'string', description: 'Only estimates whose reference number contains this text' },
 			{ name: 'customer_name_startswith', type: 'string', description: 'Only estimates whose customer name starts with this text' },
 			{ name: 'customer_name_contains', type: 'string', description: 'Only estimates whose customer name contains this text' },
-			{ name: 'item_name_startswith', type: 'string', maxLength: 100, description: 'Only estimates with an item whose name starts with this text' },
-			{ name: 'item_name_contains', type: 'string', maxLength: 100, description: 'Only estimates with an item whose name contains this text' },
-			{ name: 'item_description_startswith', type: 'string', maxLength: 100, description: 'Only estimates with an item whose description starts with this text' },
-			{ name: 'item_description_contains', type: 'string', maxLength: 100, description: 'Only estimates with an item whose description contains this text' },
+			{
+				name: 'item_name_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only estimates with an item whose name starts with this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
+			{
+				name: 'item_name_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only estimates with an item whose name contains this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
+			{
+				name: 'item_description_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only estimates with an item whose description starts with this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
+			{
+				name: 'item_description_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only estimates with an item whose description contains this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
 			{ name: 'custom_field_startswith', type: 'string', description: 'Only estimates with a custom field value starting with this text' },
 			{ name: 'custom_field_contains', type: 'string', description: 'Only estimates with a custom field value containing this text' },
 			{ name: 'total_less_than', type: 'number', description: 'Only estimates with a total below this' },
 			{ name: 'total_less_equals', type: 'number', description: 'Only estimates with a total of at most this' },
 			{ name: 'total_greater_than', type: 'number', description: 'Only estimates with a total above this' },
 			{ name: 'total_greater_equals', type: 'number', description: 'Only estimates with a total of at least this' },
-			{ name: 'date_start', type: 'date', description: 'Start of the date range (yyyy-mm-dd)' },
-			{ name: 'date_end', type: 'date', description: 'End of the date range (yyyy-mm-dd)' },
-			{ name: 'date_before', type: 'date', description: 'Only estimates dated before this day (yyyy-mm-dd)' },
-			{ name: 'date_after', type: 'date', description: 'Only estimates dated after this day (yyyy-mm-dd)' },
+			{
+				name: 'date_start',
+				type: 'date',
+				description: 'Start of the date range (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'date_end',
+				type: 'date',
+				description: 'End of the date range (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'date_before',
+				type: 'date',
+				description: 'Only estimates dated before this day (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'date_after',
+				type: 'date',
+				description: 'Only estimates dated after this day (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
 			{
 				name: 'status',
 				type: 'enum',
 				values: ['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired'],
 				inferred: true,
 				description: 'Only estimates with this status',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
 				name: 'filter_by',
@@ -385,6 +505,7 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Only estimates with this status (another form of the status filter)',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
 				name: 'sort_column',
@@ -393,10 +514,15 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Field to sort the estimates by',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
 		],
 		notes: 'The item name / item description filters carry the documented 100-character limit.',
+		sources: {
+			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
+			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+		},
 	},
 	{
 		value: 'update',
@@ -410,6 +536,7 @@ const operations: Operation[] = [
 		fields: [estimateId, customerId(false), ...estimateBodyFields],
 		responseKey: 'estimate',
 		notes: 'The true/false query flag of update is not named in the documents: not offered.',
+		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}"' },
 	},
 	{
 		value: 'get',
@@ -424,6 +551,7 @@ const operations: Operation[] = [
 		responseKey: 'estimate',
 		notes:
 			'The query selecting json, pdf or html is not named in the documents: not offered; the JSON answer is used (use Get PDF for a PDF).',
+		sources: { path: 'Accounting, Estimates: "GET | /estimates/{estimate_id}"' },
 	},
 	{
 		value: 'getPdf',
@@ -443,12 +571,17 @@ const operations: Operation[] = [
 				separator: ',',
 				inferredRule: 'split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)',
 				description: 'IDs of the estimates, sent joined by commas in calls of 25 IDs, one PDF each',
+				sources: {
+					required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
+					separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+				},
 			},
 		],
 		batch: { field: 'estimate_ids', size: 25 },
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'estimates.pdf' },
 		notes:
 			'Inferred rule: the batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids), marked inferredRule on estimate_ids. An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get\'s json/pdf/html selector is not named).',
+		sources: { batch: 'guess: split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)' },
 	},
 	{
 		value: 'print',
@@ -467,9 +600,14 @@ const operations: Operation[] = [
 				of: { name: 'estimate_id', type: 'id', locator: 'estimate' },
 				separator: ',',
 				description: 'IDs of the estimates (sent joined by commas)',
+				sources: {
+					required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
+					separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+				},
 			},
 		],
 		batch: { field: 'estimate_ids', size: 25 },
+		sources: { batch: 'Accounting, Estimates: "GET | /estimates/print | READ | query `estimate_ids` (max 25)"' },
 	},
 	{
 		value: 'updateBillingAddress',
@@ -482,6 +620,7 @@ const operations: Operation[] = [
 		scope: `${S}.UPDATE`,
 		fields: [estimateId, ...addressInput],
 		notes: 'Members left empty are not sent.',
+		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/address/billing"' },
 	},
 	{
 		value: 'updateShippingAddress',
@@ -494,6 +633,7 @@ const operations: Operation[] = [
 		scope: `${S}.UPDATE`,
 		fields: [estimateId, ...addressInput],
 		notes: 'Members left empty are not sent.',
+		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/address/shipping"' },
 	},
 	{
 		value: 'applyTemplate',
@@ -514,6 +654,7 @@ const operations: Operation[] = [
 				description: 'ID of the template (picked from the estimate templates)',
 			},
 		],
+		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/templates/{template_id}"' },
 	},
 	{
 		value: 'addComment',
@@ -525,6 +666,7 @@ const operations: Operation[] = [
 		path: '/estimates/{estimate_id}/comments',
 		scope: `${S}.CREATE`,
 		fields: [estimateId, ...commentFields],
+		sources: { path: 'Accounting, Estimates: "POST | /estimates/{estimate_id}/comments"' },
 	},
 	{
 		value: 'getComments',
@@ -538,6 +680,10 @@ const operations: Operation[] = [
 		fields: [estimateId],
 		responseKey: 'comments',
 		pagination: 'none',
+		sources: {
+			pagination: 'Accounting, Estimates: "GET | /estimates/{estimate_id}/comments | READ | none | `comments`"',
+			path: 'Accounting, Estimates: "GET | /estimates/{estimate_id}/comments"',
+		},
 	},
 	{
 		value: 'updateComment',
@@ -553,6 +699,7 @@ const operations: Operation[] = [
 			{ name: 'comment_id', type: 'id', required: true, description: 'ID of the comment' },
 			...commentFields,
 		],
+		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/comments/{comment_id}"' },
 	},
 ];
 
@@ -591,6 +738,7 @@ export const estimateTemplate: Resource = {
 			responseKey: 'templates',
 			pagination: 'none',
 			notes: 'The list is answered whole (no page_context shown); Limit cuts it on the node side.',
+			sources: { pagination: 'Accounting, Estimates: "GET | /estimates/templates | READ | none | `templates`"' },
 		},
 	],
 };

@@ -115,6 +115,10 @@ const invoiceIds: Field = {
 	of: { name: 'invoice_id', type: 'id', locator: 'invoice' },
 	separator: ',',
 	description: 'IDs of the invoices (sent joined by commas)',
+	sources: {
+		required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
+		separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+	},
 };
 
 /** Invoice addresses: `{ address, street2, city, state, zip, country, fax }`. */
@@ -135,7 +139,15 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the invoice',
 	fields: [
-		{ name: 'item_id', top: true, type: 'id', numeric: true, locator: 'item', description: 'ID of the item' },
+		{
+			name: 'item_id',
+			top: true,
+			type: 'id',
+			numeric: true,
+			locator: 'item',
+			description: 'ID of the item',
+			sources: 'Accounting, Item: "item_id | number"',
+		},
 		{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, description: 'ID of the line item (to change an existing line)' },
 		{ name: 'project_id', type: 'id', description: 'ID of the project' },
 		{
@@ -149,12 +161,30 @@ const lineItems: Field = {
 		{ name: 'expense_id', type: 'id', description: 'ID of the expense billed on this line' },
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
-		{ name: 'item_order', type: 'integer', description: 'Position of the line' },
-		{ name: 'bcy_rate', type: 'number', label: 'BCY Rate', readOnly: true, description: 'Rate in the base currency (computed by the service)' },
+		{
+			name: 'item_order',
+			type: 'integer',
+			description: 'Position of the line',
+			sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+		},
+		{
+			name: 'bcy_rate',
+			type: 'number',
+			label: 'BCY Rate',
+			readOnly: true,
+			description: 'Rate in the base currency (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
 		{ name: 'unit', top: true, type: 'string', description: 'Unit of measure, e.g. pcs or hours' },
-		{ name: 'discount_amount', type: 'number', readOnly: true, description: 'Discount amount (computed by the service)' },
+		{
+			name: 'discount_amount',
+			type: 'number',
+			readOnly: true,
+			description: 'Discount amount (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		{
 			name: 'discount',
 			type: 'string',
@@ -173,11 +203,35 @@ const lineItems: Field = {
 		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
-		{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
-		{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
-		{ name: 'tax_percentage', type: 'string', readOnly: true, description: 'Tax percentage' },
+		{
+			name: 'tax_name',
+			type: 'string',
+			readOnly: true,
+			description: 'Name of the tax',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
+		{
+			name: 'tax_type',
+			type: 'string',
+			readOnly: true,
+			description: 'Type of the tax',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
+		{
+			name: 'tax_percentage',
+			type: 'string',
+			readOnly: true,
+			description: 'Tax percentage',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		taxTreatmentCode,
-		{ name: 'item_total', type: 'number', readOnly: true, description: 'Total of the line (computed by the service)' },
+		{
+			name: 'item_total',
+			type: 'number',
+			readOnly: true,
+			description: 'Total of the line (computed by the service)',
+			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		},
 		{ name: 'header_name', type: 'string', description: 'Name of the line group header' },
 		{ name: 'header_id', type: 'id', description: 'ID of the line group header' },
 		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
@@ -198,10 +252,10 @@ const invoiceBodyFields: Field[] = [
 	lineItems,
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{ name: 'reference_number', type: 'string', description: 'Your reference for the invoice, e.g. a purchase order number' },
-	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
-	{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days' },
+	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
+	{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days', sources: 'Accounting, Invoice: "payment_terms (integer days)"' },
 	{ name: 'payment_terms_label', type: 'string', description: 'Label of the payment terms' },
-	{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)' },
+	{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
 	{
 		name: 'contact_persons',
 		type: 'array',
@@ -222,7 +276,13 @@ const invoiceBodyFields: Field[] = [
 	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
 	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
 	{ name: 'allow_partial_payments', type: 'boolean', description: 'Whether partial payments are allowed' },
-	{ name: 'recurring_invoice_id', type: 'id', readOnly: true, description: 'ID of the recurring invoice this invoice was raised from' },
+	{
+		name: 'recurring_invoice_id',
+		type: 'id',
+		readOnly: true,
+		description: 'ID of the recurring invoice this invoice was raised from',
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+	},
 	{
 		name: 'payment_options',
 		type: 'object',
@@ -241,11 +301,26 @@ const invoiceBodyFields: Field[] = [
 						values: ['standard', 'adaptive'],
 						default: '',
 						description: 'Additional gateway setting',
+						sources: {
+							values: 'Accounting, Invoice: "additional_field1 (standard or adaptive)"',
+							default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+						},
 					},
-					{ name: 'gateway_name', type: 'enum', values: PAYMENT_GATEWAYS, default: '', description: 'Name of the gateway' },
+					{
+						name: 'gateway_name',
+						type: 'enum',
+						values: PAYMENT_GATEWAYS,
+						default: '',
+						description: 'Name of the gateway',
+						sources: {
+							values: 'Accounting, Invoice: "with gateway_name in paypal, authorize_net, payflow_pro, stripe, 2checkout, braintree"',
+							default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+						},
+					},
 				],
 			},
 		],
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
 	},
 	{ name: 'billing_address', type: 'object', fields: invoiceAddressMembers, description: 'Billing address of the invoice' },
 	{ name: 'shipping_address', type: 'object', fields: invoiceAddressMembers, description: 'Shipping address of the invoice' },
@@ -264,7 +339,12 @@ const invoiceBodyFields: Field[] = [
 	{ name: 'template_id', type: 'id', description: 'ID of the PDF template' },
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
 	{ name: 'salesperson_id', type: 'id', description: 'ID of the salesperson' },
-	{ name: 'payment_expected_date', type: 'date', description: 'Date the payment is expected' },
+	{
+		name: 'payment_expected_date',
+		type: 'date',
+		description: 'Date the payment is expected',
+		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+	},
 	{ name: 'payment_reminder_enabled', type: 'boolean', description: 'Whether payment reminders are sent for the invoice' },
 	// Input-only fields.
 	{
@@ -290,7 +370,16 @@ const invoiceBodyFields: Field[] = [
 	taxTreatment,
 	vatTreatment,
 	{ name: 'vat_reg_no', type: 'string', label: 'VAT Registration Number', description: 'VAT registration number of the customer' },
-	{ name: 'cfdi_usage', type: 'enum', label: 'CFDI Usage', values: CFDI_USAGES, valueLabels: CFDI_USAGE_LABELS, group: 'Mexico', description: 'What the customer uses the invoice for (Mexican CFDI)' },
+	{
+		name: 'cfdi_usage',
+		type: 'enum',
+		label: 'CFDI Usage',
+		values: CFDI_USAGES,
+		valueLabels: CFDI_USAGE_LABELS,
+		group: 'Mexico',
+		description: 'What the customer uses the invoice for (Mexican CFDI)',
+		sources: 'Accounting, Reference values shared by estimates and invoices: "cfdi_usage (Mexico) | acquisition_of_merchandise, return_discount_bonus, general_expense, buildings, furniture_office_equipment, transport_equipment, computer_equipmentdye_molds_tools, telephone_communication, satellite_communication, other_machinery_equipment, hospital_expense, medical_expense_disability, funeral_expense, donation, interest_mortage_loans, contribution_sar, medical_expense_insurance_pormium, school_transportation_expense, deposit_saving_account, payment_educational_service, no_tax_effect, payment, payroll"',
+	},
 	{
 		name: 'cfdi_reference_type',
 		type: 'enum',
@@ -298,6 +387,7 @@ const invoiceBodyFields: Field[] = [
 		values: CFDI_REFERENCE_TYPES,
 		group: 'Mexico',
 		description: 'How this CFDI relates to the referenced invoice, e.g. a substitution of a previous CFDI',
+		sources: 'Accounting, Reference values shared by estimates and invoices: "cfdi_reference_type (Mexico) | return_of_merchandise, substitution_previous_cfdi, transfer_of_goods, invoice_generated_from_order, cfdi_for_advance"',
 	},
 	{
 		name: 'reference_invoice_id',
@@ -315,10 +405,14 @@ const mailFields: Field[] = [
 		type: 'array',
 		top: true,
 		label: 'To Email Addresses',
-		of: { name: 'email', type: 'email' },
+		of: { name: 'email', type: 'email', sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"' },
 		description: 'Email addresses of the recipients',
 	},
-	{ name: 'cc_mail_ids', type: 'array', label: 'CC Email Addresses', of: { name: 'email', type: 'email' }, description: 'Email addresses to send a copy to' },
+	{ name: 'cc_mail_ids', type: 'array', label: 'CC Email Addresses', of: {
+		name: 'email',
+		type: 'email',
+		sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"',
+	}, description: 'Email addresses to send a copy to' },
 	{ name: 'subject', type: 'string', description: 'Subject of the email' },
 	{ name: 'body', type: 'string', multiline: true, description: 'Body of the email (HTML)' },
 	{
@@ -378,13 +472,19 @@ const operations: Operation[] = [
 				required: true,
 				locator: 'estimate',
 				description: 'ID of the estimate to invoice',
+				sources: "guess: the vendor's API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).",
 			},
 			{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 			{ name: 'reference_number', type: 'string', description: 'Your reference for the invoice, e.g. a purchase order number' },
-			{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
-			{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days' },
+			{
+				name: 'date',
+				type: 'date',
+				description: 'Date of the invoice (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days', sources: 'Accounting, Invoice: "payment_terms (integer days)"' },
 			{ name: 'payment_terms_label', type: 'string', description: 'Label of the payment terms' },
-			{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)' },
+			{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
 			{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the invoice' },
 			{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 		],
@@ -410,24 +510,81 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		perPage: 200,
 		fields: [
-			{ name: 'invoice_number_startswith', type: 'string', maxLength: 100, description: 'Only invoices whose number starts with this text' },
-			{ name: 'invoice_number_contains', type: 'string', maxLength: 100, description: 'Only invoices whose number contains this text' },
-			{ name: 'item_name_startswith', type: 'string', maxLength: 100, description: 'Only invoices with an item whose name starts with this text' },
-			{ name: 'item_name_contains', type: 'string', maxLength: 100, description: 'Only invoices with an item whose name contains this text' },
-			{ name: 'item_description_startswith', type: 'string', maxLength: 100, description: 'Only invoices with an item whose description starts with this text' },
-			{ name: 'item_description_contains', type: 'string', maxLength: 100, description: 'Only invoices with an item whose description contains this text' },
+			{
+				name: 'invoice_number_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices whose number starts with this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
+			{
+				name: 'invoice_number_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices whose number contains this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
+			{
+				name: 'item_name_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices with an item whose name starts with this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
+			{
+				name: 'item_name_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices with an item whose name contains this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
+			{
+				name: 'item_description_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices with an item whose description starts with this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
+			{
+				name: 'item_description_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only invoices with an item whose description contains this text',
+				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+			},
 			{ name: 'custom_field_startswith', type: 'string', description: 'Only invoices with a custom field value starting with this text' },
 			{ name: 'custom_field_contains', type: 'string', description: 'Only invoices with a custom field value containing this text' },
-			{ name: 'due_date_start', type: 'date', description: 'Start of the due date range (yyyy-mm-dd)' },
-			{ name: 'due_date_end', type: 'date', description: 'End of the due date range (yyyy-mm-dd)' },
-			{ name: 'due_date_before', type: 'date', description: 'Only invoices due before this day (yyyy-mm-dd)' },
-			{ name: 'due_date_after', type: 'date', description: 'Only invoices due after this day (yyyy-mm-dd)' },
+			{
+				name: 'due_date_start',
+				type: 'date',
+				description: 'Start of the due date range (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'due_date_end',
+				type: 'date',
+				description: 'End of the due date range (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'due_date_before',
+				type: 'date',
+				description: 'Only invoices due before this day (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
+			{
+				name: 'due_date_after',
+				type: 'date',
+				description: 'Only invoices due after this day (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
 			{
 				name: 'status',
 				type: 'enum',
 				values: INVOICE_STATUSES,
 				inferred: true,
 				description: 'Only invoices with this status',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
 				name: 'filter_by',
@@ -447,6 +604,7 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Only invoices with this status, or with a payment expected date (another form of the status filter)',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
 				name: 'sort_column',
@@ -455,9 +613,14 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Field to sort the invoices by',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
 		],
+		sources: {
+			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
+			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+		},
 	},
 	{
 		value: 'update',
@@ -471,6 +634,7 @@ const operations: Operation[] = [
 		fields: [invoiceId, customerId(false), ...invoiceBodyFields],
 		responseKey: 'invoice',
 		notes: 'The true/false query flag of update is not named in the documents: not offered.',
+		sources: { path: 'Accounting, Invoices: "PUT | /invoices/{invoice_id}"' },
 	},
 	{
 		value: 'sendEmail',
@@ -482,6 +646,7 @@ const operations: Operation[] = [
 		path: '/invoices/{invoice_id}/email',
 		scope: `${S}.CREATE`,
 		fields: [invoiceId, ...mailFields],
+		sources: { path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/email"' },
 	},
 	{
 		value: 'getEmailContent',
@@ -494,6 +659,7 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [invoiceId],
 		responseKey: 'data',
+		sources: { path: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/email"' },
 	},
 	{
 		value: 'sendReminder',
@@ -505,6 +671,7 @@ const operations: Operation[] = [
 		path: '/invoices/{invoice_id}/paymentreminder',
 		scope: `${S}.CREATE`,
 		fields: [invoiceId, ...mailFields],
+		sources: { path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/paymentreminder"' },
 	},
 	{
 		value: 'getReminderContent',
@@ -517,6 +684,7 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [invoiceId],
 		responseKey: 'data',
+		sources: { path: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/paymentreminder"' },
 	},
 	{
 		value: 'bulkReminder',
@@ -533,6 +701,7 @@ const operations: Operation[] = [
 		special: 'bulkReminder',
 		notes:
 			'Ids are split into calls of at most 10; each invoice gets one item, `sent` true only when the answer\'s sent_count accounts for it (false when named in email_errors_info or sent_count is 0, null when it cannot be told), with the answer\'s `info.code` and message.',
+		sources: { batch: 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"' },
 	},
 	{
 		value: 'disableReminder',
@@ -544,6 +713,7 @@ const operations: Operation[] = [
 		path: '/invoices/{invoice_id}/paymentreminder/disable',
 		scope: `${S}.CREATE`,
 		fields: [invoiceId],
+		sources: { path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/paymentreminder/disable"' },
 	},
 	{
 		value: 'getPdf',
@@ -559,6 +729,7 @@ const operations: Operation[] = [
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'invoices.pdf' },
 		notes:
 			'At most 25 invoices per PDF: more ids give one PDF per batch of 25. A code-0 answer without a PDF is an error.',
+		sources: { batch: 'Accounting, Invoices: "GET | /invoices/pdf | READ | query `invoice_ids` (max 25, one PDF)"' },
 	},
 	{
 		value: 'print',
@@ -571,6 +742,7 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [invoiceIds],
 		batch: { field: 'invoice_ids', size: 25 },
+		sources: { batch: 'Accounting, Invoices: "GET | /invoices/print | READ | query `invoice_ids` (max 25)"' },
 	},
 	{
 		value: 'uploadAttachment',
@@ -585,6 +757,11 @@ const operations: Operation[] = [
 		binaryInput: { field: 'attachment', extensions: ATTACHMENT_EXTENSIONS, required: true },
 		notes:
 			'The multipart field name of the file is not shown in the documents; `attachment` is used (inferred). Extensions outside the documented list are refused before sending.',
+		sources: {
+			'binaryInput.extensions': 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
+			'binaryInput.required': 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file"',
+			path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment"',
+		},
 	},
 	{
 		value: 'updateAttachment',
@@ -605,8 +782,10 @@ const operations: Operation[] = [
 				required: true,
 				inferredRule: 'required (the only input of this call; not marked required in the vendor\'s API reference)',
 				description: 'Whether the attachment is sent with the invoice email',
+				sources: "guess: required (the only input of this call; not marked required in the vendor's API reference)",
 			},
 		],
+		sources: { path: 'Accounting, Invoices: "PUT | /invoices/{invoice_id}/attachment"' },
 	},
 	{
 		value: 'downloadAttachment',
@@ -621,6 +800,7 @@ const operations: Operation[] = [
 		binaryOutput: { mimeType: 'application/octet-stream', fileName: 'attachment' },
 		notes:
 			'The file type is whatever the server answers (Content-Type / Content-Disposition); the binaryOutput values are fallbacks only.',
+		sources: { path: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/attachment"' },
 	},
 	{
 		value: 'deleteAttachment',
@@ -632,6 +812,7 @@ const operations: Operation[] = [
 		path: '/invoices/{invoice_id}/attachment',
 		scope: `${S}.DELETE`,
 		fields: [invoiceId],
+		sources: { path: 'Accounting, Invoices: "DELETE | /invoices/{invoice_id}/attachment"' },
 	},
 	{
 		value: 'deleteExpenseReceipt',
@@ -643,6 +824,7 @@ const operations: Operation[] = [
 		path: '/invoices/expenses/{expense_id}/receipt',
 		scope: `${S}.DELETE`,
 		fields: [{ name: 'expense_id', type: 'id', required: true, description: 'ID of the expense' }],
+		sources: { path: 'Accounting, Invoices: "DELETE | /invoices/expenses/{expense_id}/receipt"' },
 	},
 	{
 		value: 'updateCustomFields',
@@ -663,12 +845,22 @@ const operations: Operation[] = [
 				bodyRoot: true,
 				description: 'Custom field values to set',
 				fields: [
-					{ name: 'customfield_id', type: 'id', label: 'Custom Field ID', required: true, inferredRule: CUSTOM_FIELD_ENTRY_RULE, description: 'ID of the custom field' },
+					{
+						name: 'customfield_id',
+						type: 'id',
+						label: 'Custom Field ID',
+						required: true,
+						inferredRule: CUSTOM_FIELD_ENTRY_RULE,
+						description: 'ID of the custom field',
+						sources: `guess: ${CUSTOM_FIELD_ENTRY_RULE}`,
+					},
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
+				sources: "guess: The list of values of an item's or invoice's Update Custom Fields is required",
 			},
 		],
 		notes: 'Path uses the singular `/invoice/`, as documented.',
+		sources: { path: 'Accounting, Invoices: "PUT | /invoice/{invoice_id}/customfields"' },
 	},
 	{
 		value: 'addComment',
@@ -682,6 +874,7 @@ const operations: Operation[] = [
 		fields: [invoiceId, ...commentFields],
 		notes:
 			'The invoice comment body fields are not shown in the documents; the estimate comment input { description, show_comment_to_clients } is used (inferred).',
+		sources: { path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/comments"' },
 	},
 	{
 		value: 'getComments',
@@ -695,6 +888,10 @@ const operations: Operation[] = [
 		fields: [invoiceId],
 		responseKey: 'comments',
 		pagination: 'none',
+		sources: {
+			pagination: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/comments | READ | none | `comments`"',
+			path: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/comments"',
+		},
 	},
 	{
 		value: 'updateComment',
@@ -711,6 +908,7 @@ const operations: Operation[] = [
 			...commentFields,
 		],
 		notes: 'Comment fields as for estimates (inferred).',
+		sources: { path: 'Accounting, Invoices: "PUT | /invoices/{invoice_id}/comments/{comment_id}"' },
 	},
 	{
 		value: 'deleteAppliedCredit',
@@ -725,6 +923,7 @@ const operations: Operation[] = [
 			{ name: 'credit_id', type: 'id', required: true, description: 'ID of the applied credit' },
 		],
 		notes: 'Scope not stated in the documents.',
+		sources: { path: 'Accounting, Invoices: "DELETE | /invoices/{invoice_id}/creditsapplied/{credit_id}"' },
 	},
 ];
 

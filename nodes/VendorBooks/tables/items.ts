@@ -14,6 +14,10 @@ export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'invento
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
 export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked required in the vendor\'s API reference; an entry without it names no field)';
 
+/** The source of the 100-character limit of the item list's and the estimate list's text filters. */
+export const FILTER_LIMIT_GUESS =
+	"guess: The 100-character limit of the invoice list's filters is applied to the item list's name and description filters and to the estimate list's item name and item description filters";
+
 const itemId: Field = {
 	name: 'item_id',
 	type: 'id',
@@ -21,6 +25,7 @@ const itemId: Field = {
 	required: true,
 	locator: 'item',
 	description: 'ID of the item',
+	sources: 'Accounting, Item: "item_id | number"',
 };
 
 /** The item record's input fields (read/write) plus the write-only fields of create and update. */
@@ -35,26 +40,64 @@ const itemFields: Field[] = [
 	{ name: 'rate', type: 'number', description: 'Sales rate of the item' },
 	{ name: 'unit', type: 'string', description: 'Unit of the item' },
 	{ name: 'sku', type: 'string', label: 'SKU', description: 'Stock keeping unit: your code for the item' },
-	{ name: 'product_type', type: 'enum', values: PRODUCT_TYPES, description: 'Type of product' },
+	{
+		name: 'product_type',
+		type: 'enum',
+		values: PRODUCT_TYPES,
+		description: 'Type of product',
+		sources: 'Accounting, Item: "product_type | goods, service or digital_service"',
+	},
 	{
 		name: 'item_type',
 		type: 'enum',
 		values: ITEM_TYPES,
 		default: 'sales',
 		description: 'Whether the item is sold, purchased or both, or tracked as inventory (the default is sales)',
+		sources: 'Accounting, Item: "item_type (allowed sales, purchases, sales_and_purchases, inventory; default sales)"',
 	},
-	{ name: 'tax_id', type: 'id', numeric: true, description: 'ID of the tax applied to the item' },
+	{
+		name: 'tax_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the tax applied to the item',
+		sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
+	},
 	// named and computed by the service from tax_id
-	{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax' },
-	{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax' },
+	{
+		name: 'tax_name',
+		type: 'string',
+		readOnly: true,
+		description: 'Name of the tax',
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+	},
+	{
+		name: 'tax_type',
+		type: 'string',
+		readOnly: true,
+		description: 'Type of the tax',
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+	},
 	{
 		name: 'tax_percentage',
 		type: 'string',
 		readOnly: true,
 		description: 'Tax percentage as text, e.g. a number followed by %',
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
 	},
-	{ name: 'purchase_tax_rule_id', type: 'id', numeric: true, description: 'ID of the purchase tax rule' },
-	{ name: 'sales_tax_rule_id', type: 'id', numeric: true, description: 'ID of the sales tax rule' },
+	{
+		name: 'purchase_tax_rule_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the purchase tax rule',
+		sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
+	},
+	{
+		name: 'sales_tax_rule_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the sales tax rule',
+		sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
+	},
 	{
 		name: 'hsn_or_sac',
 		type: 'string',
@@ -70,7 +113,13 @@ const itemFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Tax preferences of the item',
 		fields: [
-			{ name: 'tax_id', type: 'id', numeric: true, description: 'ID of the tax' },
+			{
+				name: 'tax_id',
+				type: 'id',
+				numeric: true,
+				description: 'ID of the tax',
+				sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
+			},
 			{ name: 'tax_specification', type: 'string', description: 'Tax specification of the preference' },
 		],
 	},
@@ -136,19 +185,33 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		perPage: 200,
 		fields: [
-			{ name: 'name_startswith', type: 'string', maxLength: 100, description: 'Only items whose name starts with this text' },
-			{ name: 'name_contains', type: 'string', maxLength: 100, description: 'Only items whose name contains this text' },
+			{
+				name: 'name_startswith',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only items whose name starts with this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
+			{
+				name: 'name_contains',
+				type: 'string',
+				maxLength: 100,
+				description: 'Only items whose name contains this text',
+				sources: FILTER_LIMIT_GUESS,
+			},
 			{
 				name: 'description_startswith',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only items whose description starts with this text',
+				sources: FILTER_LIMIT_GUESS,
 			},
 			{
 				name: 'description_contains',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only items whose description contains this text',
+				sources: FILTER_LIMIT_GUESS,
 			},
 			{ name: 'rate_less_than', type: 'number', description: 'Only items with a rate below this' },
 			{ name: 'rate_less_equals', type: 'number', description: 'Only items with a rate of at most this' },
@@ -163,6 +226,7 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Only items with this status',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
 				name: 'sort_column',
@@ -171,9 +235,14 @@ const operations: Operation[] = [
 				inferred: true,
 				description:
 					'Field to sort the items by',
+				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
 		],
+		sources: {
+			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
+			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+		},
 	},
 	{
 		value: 'update',
@@ -186,6 +255,7 @@ const operations: Operation[] = [
 		scope: `${S}.UPDATE`,
 		fields: [itemId, ...itemFields],
 		responseKey: 'item',
+		sources: { path: 'Accounting, Items: "PUT | /items/{item_id}"' },
 	},
 	{
 		value: 'get',
@@ -198,6 +268,7 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [itemId],
 		responseKey: 'item',
+		sources: { path: 'Accounting, Items: "GET | /items/{item_id}"' },
 	},
 	{
 		value: 'delete',
@@ -209,6 +280,7 @@ const operations: Operation[] = [
 		path: '/items/{item_id}',
 		scope: `${S}.DELETE`,
 		fields: [itemId],
+		sources: { path: 'Accounting, Items: "DELETE | /items/{item_id}"' },
 	},
 	{
 		value: 'updateCustomFields',
@@ -229,12 +301,22 @@ const operations: Operation[] = [
 				bodyRoot: true,
 				description: 'Custom field values to set',
 				fields: [
-					{ name: 'customfield_id', type: 'id', label: 'Custom Field ID', required: true, inferredRule: CUSTOM_FIELD_ENTRY_RULE, description: 'ID of the custom field' },
+					{
+						name: 'customfield_id',
+						type: 'id',
+						label: 'Custom Field ID',
+						required: true,
+						inferredRule: CUSTOM_FIELD_ENTRY_RULE,
+						description: 'ID of the custom field',
+						sources: `guess: ${CUSTOM_FIELD_ENTRY_RULE}`,
+					},
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
+				sources: "guess: The list of values of an item's or invoice's Update Custom Fields is required",
 			},
 		],
 		notes: 'Path uses the singular `/item/`, as documented.',
+		sources: { path: 'Accounting, Items: "PUT | /item/{item_id}/customfields"' },
 	},
 	{
 		value: 'markActive',
@@ -246,6 +328,7 @@ const operations: Operation[] = [
 		path: '/items/{item_id}/active',
 		scope: `${S}.CREATE`,
 		fields: [itemId],
+		sources: { path: 'Accounting, Items: "POST | /items/{item_id}/active"' },
 	},
 	{
 		value: 'markInactive',
@@ -257,6 +340,7 @@ const operations: Operation[] = [
 		path: '/items/{item_id}/inactive',
 		scope: `${S}.CREATE`,
 		fields: [itemId],
+		sources: { path: 'Accounting, Items: "POST | /items/{item_id}/inactive"' },
 	},
 ];
 

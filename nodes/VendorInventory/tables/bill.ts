@@ -44,18 +44,65 @@ const LINE_MEMBER_TYPES: Readonly<Record<string, Field['type']>> = {
  * skip (a fixed collection's members cannot be grouped into collections of their own).
  */
 const lineItemFields: Field[] = [
-	{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, numeric: true, description: 'ID of an existing line item (when updating)' },
-	{ name: 'purchaseorder_item_id', type: 'id', numeric: true, label: 'Purchase Order Item ID', description: 'ID of the purchase-order line billed' },
-	{ name: 'receive_item_id', type: 'id', numeric: true, description: 'ID of the received line billed' },
+	{
+		name: 'line_item_id',
+		top: true,
+		type: 'id',
+		updateOnly: true,
+		numeric: true,
+		description: 'ID of an existing line item (when updating)',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
+	{
+		name: 'purchaseorder_item_id',
+		type: 'id',
+		numeric: true,
+		label: 'Purchase Order Item ID',
+		description: 'ID of the purchase-order line billed',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
+	{
+		name: 'receive_item_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the received line billed',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
 	{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
-	{ name: 'account_id', top: true, type: 'id', numeric: true, description: 'ID of the expense account' },
-	{ name: 'warehouse_id', type: 'id', numeric: true, description: 'ID of the warehouse' },
+	{
+		name: 'account_id',
+		top: true,
+		type: 'id',
+		numeric: true,
+		description: 'ID of the expense account',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
+	{
+		name: 'warehouse_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the warehouse',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
 	{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
 	{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 	{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
 	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
-	{ name: 'tax_id', top: true, type: 'id', numeric: true, description: 'ID of the tax applied' },
-	{ name: 'item_order', type: 'number', min: 0, description: 'Position of the line item; starts at 0' },
+	{
+		name: 'tax_id',
+		top: true,
+		type: 'id',
+		numeric: true,
+		description: 'ID of the tax applied',
+		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+	},
+	{
+		name: 'item_order',
+		type: 'number',
+		min: 0,
+		description: 'Position of the line item; starts at 0',
+		sources: 'Payments, Bill: "item_order (double, starts at 0)"',
+	},
 	{
 		name: 'tds_tax_id',
 		type: 'string',
@@ -91,19 +138,48 @@ const lineItemFields: Field[] = [
 	},
 	// Response-only (inferred): named or computed by the server from the ids above and the
 	// bill's currency; the documents list them in the line item without saying which are input.
-	...RESPONSE_ONLY_LINE_MEMBERS.map((name): Field => ({ name, type: LINE_MEMBER_TYPES[name] ?? 'string', readOnly: true, inferred: true })),
+	...RESPONSE_ONLY_LINE_MEMBERS.map((name): Field => ({
+		name,
+		type: LINE_MEMBER_TYPES[name] ?? 'string',
+		readOnly: true,
+		inferred: true,
+		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+	})),
 ];
 
 /** The bill create input; the update takes the same fields with the same required ones. */
 const billInput: Field[] = [
-	{ name: 'vendor_id', type: 'id', numeric: true, required: true, description: 'ID of the vendor' },
-	{ name: 'bill_number', type: 'string', required: true, description: 'Number of the bill' },
-	{ name: 'date', type: 'date', required: true, description: 'Date of the bill (yyyy-mm-dd)' },
+	{
+		name: 'vendor_id',
+		type: 'id',
+		numeric: true,
+		required: true,
+		description: 'ID of the vendor',
+		sources: {
+			required: 'Payments, Bill: "vendor_id (required)"',
+			numeric: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+		},
+	},
+	{ name: 'bill_number', type: 'string', required: true, description: 'Number of the bill', sources: 'Payments, Bill: "bill_number (required)"' },
+	{
+		name: 'date',
+		type: 'date',
+		required: true,
+		description: 'Date of the bill (yyyy-mm-dd)',
+		sources: {
+			required: 'Payments, Bill: "date (required)"',
+			date: 'guess: Bill dates (`date`, `due_date`) are written yyyy-mm-dd',
+		},
+	},
 	{
 		name: 'due_date',
 		type: 'date',
 		required: true,
 		description: 'Date the bill is due (yyyy-mm-dd)',
+		sources: {
+			required: 'Payments, Bill: "due_date (required)"',
+			date: 'guess: Bill dates (`date`, `due_date`) are written yyyy-mm-dd',
+		},
 	},
 	{
 		name: 'line_items',
@@ -113,10 +189,27 @@ const billInput: Field[] = [
 		minItems: 1,
 		description: 'Lines of the bill',
 		fields: lineItemFields,
+		sources: {
+			required: 'Payments, Bill: "line_items (required)"',
+			minItems: 'guess: A bill has at least one line',
+		},
 	},
-	{ name: 'purchaseorder_id', type: 'id', numeric: true, label: 'Purchase Order ID', description: 'ID of the purchase order billed' },
+	{
+		name: 'purchaseorder_id',
+		type: 'id',
+		numeric: true,
+		label: 'Purchase Order ID',
+		description: 'ID of the purchase order billed',
+		sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+	},
 	{ name: 'reference_number', type: 'string', description: 'Reference number of the bill' },
-	{ name: 'currency_id', type: 'id', numeric: true, description: 'ID of the currency' },
+	{
+		name: 'currency_id',
+		type: 'id',
+		numeric: true,
+		description: 'ID of the currency',
+		sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+	},
 	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the bill currency' },
 	{
 		name: 'is_item_level_tax_calc',
@@ -138,7 +231,14 @@ const billInput: Field[] = [
 		jsonAlternative: true,
 		description: 'Values of custom fields',
 		fields: [
-			{ name: 'customfield_id', type: 'id', numeric: true, label: 'Custom Field ID', description: 'ID of the custom field' },
+			{
+				name: 'customfield_id',
+				type: 'id',
+				numeric: true,
+				label: 'Custom Field ID',
+				description: 'ID of the custom field',
+				sources: 'Payments, Bill: "custom_fields | array of `{ customfield_id: long, value: string }`"',
+			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
@@ -154,6 +254,7 @@ const billInput: Field[] = [
 			consumer: 'Consumer',
 		},
 		description: 'GST treatment of the bill (India only)',
+		sources: 'Payments, Bill: "gst_treatment (India only) | business_gst, business_none, overseas, consumer"',
 	},
 	{
 		name: 'gst_no',
@@ -165,6 +266,7 @@ const billInput: Field[] = [
 		maxLength: 15,
 		inferredRule: GST_NO_RULE,
 		description: 'GST number of the vendor: 15 letters and digits (India only)',
+		sources: "guess: A bill's `gst_no` is checked as 15 characters of letters and digits",
 	},
 	{
 		name: 'source_of_supply',
@@ -190,6 +292,7 @@ const billInput: Field[] = [
 			non_mexico: 'Non Mexico',
 		},
 		description: 'Tax treatment of the bill (Mexico only)',
+		sources: 'Payments, Bill: "tax_treatment (Mexico only, input) | home_country_mexico, border_region_mexico, non_mexico"',
 	},
 ];
 
@@ -212,6 +315,7 @@ const operations: Operation[] = [
 		},
 		notes:
 			'An attachment file (gif, png, jpeg, jpg, bmp, pdf) may accompany the bill; with one the request is multipart (JSONString + attachment), without one plain JSON. Line items: account_name, tax_name, tax_type, tax_percentage, bcy_rate, item_total, image_id, image_name, image_type and the reverse_charge_tax name, percentage and amount are taken as response-only (inferred: the server names or computes them from the ids), marked readOnly. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
+		sources: { 'binaryInput.extensions': 'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf"' },
 	},
 	{
 		value: 'getAll',
@@ -230,6 +334,7 @@ const operations: Operation[] = [
 		notice: PAGING_NOTICE,
 		notes:
 			'No filters are stated. Inferred pagination: not shown; assumed to follow the accounting lists of the Accounting document (page / per_page, page_context).',
+		sources: { pagination: `guess: ${GUESSED_PAGING}` },
 	},
 	{
 		value: 'update',
@@ -248,6 +353,7 @@ const operations: Operation[] = [
 				required: true,
 				locator: 'bill',
 				description: 'ID of the bill',
+				sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
 			},
 			...billInput,
 		],
@@ -258,6 +364,7 @@ const operations: Operation[] = [
 			'If this fails with "not found", bills cannot be updated in this account: change the bill in the Vendor app. If it says "Outcome unknown" because the answer came without bill, the update may have been made under another answer key: check the bill (Bill → Get Many) before running again.',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
+		sources: { path: "guess: this call is not in the vendor's API reference; it is sent as PUT /bills/{bill_id} and answered like bill create." },
 	},
 ];
 

@@ -87,6 +87,7 @@ const invoiceEntryFields: Field[] = [
 		required: true,
 		inferredRule: INVOICE_ENTRY_RULE,
 		description: 'ID of the invoice the payment is applied to',
+		sources: `guess: ${INVOICE_ENTRY_RULE}`,
 	},
 	{
 		name: 'amount_applied',
@@ -94,9 +95,10 @@ const invoiceEntryFields: Field[] = [
 		required: true,
 		inferredRule: INVOICE_ENTRY_RULE,
 		description: 'Amount of the payment applied to this invoice',
+		sources: `guess: ${INVOICE_ENTRY_RULE}`,
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
-	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)' },
+	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)', sources: 'Payments, Customer payment: "date | string `yyyy-mm-dd`"' },
 	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice (left empty: not sent; an entered 0 is sent)' },
 	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice (left empty: not sent; an entered 0 is sent)' },
 ];
@@ -129,6 +131,7 @@ function customerAndAmount(kind: 'create' | 'update'): Field[] {
 			required: true,
 			description:
 				'ID of the paying customer. Required: error 3004 says the customer field must not be blank.',
+			sources: "guess: A payment's `customer_id` is required on create",
 		},
 		{
 			name: 'amount',
@@ -136,6 +139,7 @@ function customerAndAmount(kind: 'create' | 'update'): Field[] {
 			required: true,
 			inferredRule: 'required (not marked required in the vendor\'s API reference; a payment needs an amount)',
 			description: 'Amount received',
+			sources: "guess: required (not marked required in the vendor's API reference; a payment needs an amount)",
 		},
 	];
 }
@@ -150,13 +154,21 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		maxLength: 100,
 		description:
 			'How the customer paid. With Auto Transaction, refunds go to the card the customer supplied.',
+		sources: 'Payments, Customer payment: "payment_mode | string, max 100; allowed check, cash, creditcard, banktransfer, bankremittance, autotransaction, others"',
 	},
-	{ name: 'date', type: 'date', top: true, description: 'Date of the payment (yyyy-mm-dd)' },
+	{
+		name: 'date',
+		type: 'date',
+		top: true,
+		description: 'Date of the payment (yyyy-mm-dd)',
+		sources: 'Payments, Customer payment: "date | string `yyyy-mm-dd`"',
+	},
 	{
 		name: 'reference_number',
 		type: 'string',
 		maxLength: 100,
 		description: 'Reference number of the payment, e.g. a cheque number',
+		sources: 'Payments, Customer payment: "reference_number | string, max 100"',
 	},
 	{ name: 'description', type: 'string', multiline: true, description: 'Description of the payment' },
 ];
@@ -220,26 +232,30 @@ const listFilters: Field[] = [
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose customer name starts with this text',
+		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'customer_name_contains',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose customer name contains this text',
+		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'reference_number_startswith',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose reference number starts with this text',
+		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'reference_number_contains',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose reference number contains this text',
+		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
-	{ name: 'date', type: 'date', description: 'Only payments of this date (yyyy-mm-dd)' },
+	{ name: 'date', type: 'date', description: 'Only payments of this date (yyyy-mm-dd)', sources: 'Payments, Customer payments: "date (`yyyy-mm-dd`)"' },
 	{ name: 'amount_less_than', type: 'number', description: 'Only payments with an amount below this' },
 	{ name: 'amount_less_equals', type: 'number', description: 'Only payments with an amount of at most this' },
 	{ name: 'amount_greater_than', type: 'number', description: 'Only payments with an amount above this' },
@@ -262,6 +278,7 @@ const listFilters: Field[] = [
 		inferred: true,
 		description:
 			'Only payments of this mode',
+		sources: 'guess: Inferred names, marked `inferred` in the tables',
 	},
 ];
 
@@ -291,6 +308,7 @@ const operations: Operation[] = [
 		scope: `${SCOPE}READ`,
 		fields: [paymentIdPath],
 		responseKey: 'payment',
+		sources: { path: 'Payments, Customer payments: "GET | /customerpayments/{payment_id}"' },
 	},
 	{
 		value: 'getAll',
@@ -309,6 +327,7 @@ const operations: Operation[] = [
 		notice: PAGING_NOTICE,
 		notes:
 			'Inferred pagination: not shown (the document shows none for payments); accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: the payment-mode filter is sent as filter_by (name not shown). Sorting is not documented and is left out.',
+		sources: { pagination: `guess: ${GUESSED_PAGING}` },
 	},
 	{
 		value: 'update',
@@ -324,6 +343,7 @@ const operations: Operation[] = [
 		responseKey: 'payment',
 		notes:
 			'Update input is the same set as create, with no field marked required on update: only the fields the user set are sent (nothing is read first). Error 3004 (customer field blank or incorrect) may mean the service wants customer_id on every update; its message tells the user to set Customer ID. Error 9523: the amount paid to a retainer invoice cannot be changed; delete the payment and add it again.',
+		sources: { path: 'Payments, Customer payments: "PUT | /customerpayments/{payment_id}"' },
 	},
 	{
 		value: 'delete',
@@ -335,6 +355,7 @@ const operations: Operation[] = [
 		path: '/customerpayments/{payment_id}',
 		scope: `${SCOPE}DELETE`,
 		fields: [paymentIdPath],
+		sources: { path: 'Payments, Customer payments: "DELETE | /customerpayments/{payment_id}"' },
 	},
 ];
 

@@ -23,10 +23,15 @@ export const myTasks: Resource = {
 					locator: 'portal',
 					label: 'Portal',
 					description: 'ID of the portal (a string of digits)',
+					sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 				},
 			],
 			pagination: 'none',
 			notes: 'Scope not stated; no input besides the portal; the answer is a list of tasks, but no pagination is documented (one call answers everything). Response body not shown.',
+			sources: {
+				pagination: 'guess: My Tasks answers a list with no documented paging: one call.',
+				path: 'Conventions, Endpoints: "14 | GET | /api/v3/portal/{portal_id}/mytasks"',
+			},
 		},
 	],
 };

@@ -33,6 +33,7 @@ export const portal: Resource = {
 			fields: [],
 			pagination: 'none',
 			notes: 'Response body not shown; the record fields used by the portal picker (id, name) are inferred.',
+			sources: { pagination: 'Conventions, Endpoints: "1 | GET | /api/v3/portals | VendorProjects.portals.READ | none"' },
 		},
 		{
 			value: 'get',
@@ -52,9 +53,11 @@ export const portal: Resource = {
 					locator: 'portal',
 					label: 'Portal',
 					description: 'ID of the portal (a string of digits)',
+					sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 				},
 			],
 			notes: 'Response body not shown.',
+			sources: { path: 'Conventions, Endpoints: "2 | GET | /api/v3/portal/{portal_id}"' },
 		},
 	],
 };

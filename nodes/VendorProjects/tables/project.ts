@@ -3,6 +3,9 @@ import { GET_MANY } from '../../shared/tables/spec';
 import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
+/** The source of the required member of `owner`, `status`, `layout`, `project_group` and the tags' `add` / `remove` entries. */
+const REFERENCE_MEMBER = "guess: The one member of a project's reference objects is required when the object is given";
+
 const portalId: Field = {
 	name: 'portal_id',
 	type: 'id',
@@ -11,6 +14,7 @@ const portalId: Field = {
 	locator: 'portal',
 	label: 'Portal',
 	description: 'ID of the portal (a string of digits)',
+	sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 };
 
 const projectId: Field = {
@@ -21,13 +25,38 @@ const projectId: Field = {
 	locator: 'project',
 	label: 'Project',
 	description: 'ID of the project (a string of digits)',
+	sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 };
 
 /** Members of the `{ id }` reference objects. */
-const statusIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Status ID' }];
-const layoutIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Layout ID' }];
-const groupIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Group ID' }];
-const tagIdObject: Field[] = [{ name: 'id', type: 'id', required: true, description: 'Tag ID' }];
+const statusIdObject: Field[] = [{
+	name: 'id',
+	type: 'id',
+	required: true,
+	description: 'Status ID',
+	sources: REFERENCE_MEMBER,
+}];
+const layoutIdObject: Field[] = [{
+	name: 'id',
+	type: 'id',
+	required: true,
+	description: 'Layout ID',
+	sources: REFERENCE_MEMBER,
+}];
+const groupIdObject: Field[] = [{
+	name: 'id',
+	type: 'id',
+	required: true,
+	description: 'Group ID',
+	sources: REFERENCE_MEMBER,
+}];
+const tagIdObject: Field[] = [{
+	name: 'id',
+	type: 'id',
+	required: true,
+	description: 'Tag ID',
+	sources: REFERENCE_MEMBER,
+}];
 
 const amountObject: Field[] = [{ name: 'amount', type: 'number', description: 'Amount' }];
 
@@ -38,6 +67,7 @@ const description: Field = {
 	maxLength: 80000,
 	multiline: true,
 	description: 'Project description',
+	sources: 'Conventions, Project: "description | string | max 80000 characters"',
 };
 const isPublicProject: Field = {
 	name: 'is_public_project',
@@ -45,13 +75,24 @@ const isPublicProject: Field = {
 	label: 'Public Project',
 	description: 'Whether the project is public',
 };
-const startDate: Field = { name: 'start_date', type: 'date', description: 'Start date of the project (yyyy-mm-dd)' };
-const endDate: Field = { name: 'end_date', type: 'date', description: 'End date of the project (yyyy-mm-dd)' };
+const startDate: Field = {
+	name: 'start_date',
+	type: 'date',
+	description: 'Start date of the project (yyyy-mm-dd)',
+	sources: 'Conventions, Project: "start_date | string | YYYY-MM-DD"',
+};
+const endDate: Field = {
+	name: 'end_date',
+	type: 'date',
+	description: 'End date of the project (yyyy-mm-dd)',
+	sources: 'Conventions, Project: "end_date | string | YYYY-MM-DD"',
+};
 const addedVia: Field = {
 	name: 'added_via',
 	type: 'enum',
 	values: ['web', 'api'],
 	description: 'Where the project was added from',
+	sources: 'Conventions, Project: "added_via | string | allowed: web, api"',
 };
 const isRollupProject: Field = {
 	name: 'is_rollup_project',
@@ -64,19 +105,33 @@ const scalarNotShown = 'Sent as the text or number you enter; if the service doe
 
 const createFields: Field[] = [
 	portalId,
-	{ name: 'name', type: 'string', required: true, maxLength: 200, description: 'Project name' },
+	{
+		name: 'name',
+		type: 'string',
+		required: true,
+		maxLength: 200,
+		description: 'Project name',
+		sources: 'Conventions, Project: "name | string | required, max 200 characters"',
+	},
 	description,
 	{
 		name: 'project_type',
 		type: 'enum',
 		values: ['active', 'template'],
 		description: 'Create an active project or a template',
+		sources: 'Conventions, Project: "project_type | string | allowed: active, template"',
 	},
 	{
 		name: 'owner',
 		type: 'object',
 		description: 'Project owner',
-		fields: [{ name: 'zpuid', type: 'id', required: true, description: 'User ID of the owner' }],
+		fields: [{
+			name: 'zpuid',
+			type: 'id',
+			required: true,
+			description: 'User ID of the owner',
+			sources: REFERENCE_MEMBER,
+		}],
 	},
 	isPublicProject,
 	startDate,
@@ -125,19 +180,27 @@ const createFields: Field[] = [
 		numeric: true, // the Conventions document: copy_from | long
 		locator: 'project',
 		description: 'ID of a template or an existing project to copy from',
+		sources: 'Conventions, Project: "copy_from | long"',
 	},
 ];
 
 const updateFields: Field[] = [
 	portalId,
 	projectId,
-	{ name: 'name', type: 'string', maxLength: 200, description: 'Project name' },
+	{
+		name: 'name',
+		type: 'string',
+		maxLength: 200,
+		description: 'Project name',
+		sources: 'Conventions, Project: "Update body (PATCH): name (max 200), description (max 80000)"',
+	},
 	description,
 	{
 		name: 'project_type',
 		type: 'enum',
 		values: ['active', 'template', 'archived'],
 		description: 'Type of the project; Archived archives it',
+		sources: 'Conventions, Project: "project_type (allowed: active, template, archived)"',
 	},
 	isPublicProject,
 	startDate,
@@ -170,6 +233,7 @@ export const project: Resource = {
 			fields: createFields,
 			special: 'customFields',
 			notes: `${CUSTOM_FIELDS_NOTE} The types of the budget_info scalar members are not shown (offered as strings). Response body not shown.`,
+			sources: { path: 'Conventions, Endpoints: "12 | POST | /api/v3/portal/{portal_id}/projects"' },
 		},
 		{
 			value: 'get',
@@ -182,6 +246,7 @@ export const project: Resource = {
 			scope: 'VendorProjects.projects.READ',
 			fields: [portalId, projectId],
 			notes: 'Response body not shown.',
+			sources: { path: 'Conventions, Endpoints: "11 | GET | /api/v3/portal/{portal_id}/projects/{project_id}"' },
 		},
 		{
 			value: 'getAll',
@@ -198,6 +263,10 @@ export const project: Resource = {
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
 			notes: 'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
+			sources: {
+				pagination: `guess: ${GUESSED_PAGE_END}`,
+				path: 'Conventions, Endpoints: "10 | GET | /api/v3/portal/{portal_id}/projects"',
+			},
 		},
 		{
 			value: 'update',
@@ -211,6 +280,7 @@ export const project: Resource = {
 			fields: updateFields,
 			special: 'customFields',
 			notes: `The update body also accepts a completed-time string whose field name is not shown; it is left out. ${CUSTOM_FIELDS_NOTE} Response body not shown.`,
+			sources: { path: 'Conventions, Endpoints: "13 | PATCH | /api/v3/portal/{portal_id}/projects/{project_id}"' },
 		},
 	],
 	/**

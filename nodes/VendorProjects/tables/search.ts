@@ -12,6 +12,7 @@ const portalId: Field = {
 	label: 'Portal',
 	numeric: true, // the Conventions document, Endpoints: `{portal_id}` and `{project_id}` are digit strings
 	description: 'ID of the portal (a string of digits)',
+	sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 };
 
 const searchTerm: Field = {
@@ -19,6 +20,7 @@ const searchTerm: Field = {
 	type: 'string',
 	required: true,
 	description: 'Text to search for',
+	sources: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
 };
 
 /*
@@ -61,6 +63,10 @@ export const search: Resource = {
 					required: true,
 					values: ['all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
 					description: 'Module to search in',
+					sources: {
+						required: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
+						values: 'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status"',
+					},
 				},
 				{
 					name: 'status',
@@ -68,6 +74,10 @@ export const search: Resource = {
 					required: true,
 					values: ['all', 'active', 'archived', 'template'],
 					description: 'Status of the projects to search in',
+					sources: {
+						required: 'Conventions, Endpoints: "`status` (string, required for the portal-wide search only"',
+						values: 'Conventions, Endpoints: "`status` (string, required for the portal-wide search only; allowed all, active, archived, template)"',
+					},
 				},
 				...extraParameters,
 			],
@@ -76,6 +86,10 @@ export const search: Resource = {
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
 			notes: 'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+			sources: {
+				pagination: `guess: ${GUESSED_PAGE_END}`,
+				path: 'Conventions, Endpoints: "8 | GET | /api/v3/portal/{portal_id}/search"',
+			},
 		},
 		{
 			value: 'searchInProject',
@@ -96,6 +110,7 @@ export const search: Resource = {
 					label: 'Project',
 					numeric: true,
 					description: 'ID of the project (a string of digits)',
+					sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 				},
 				searchTerm,
 				{
@@ -104,6 +119,10 @@ export const search: Resource = {
 					required: true,
 					values: ['all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
 					description: 'Module to search in',
+					sources: {
+						required: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
+						values: 'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status. For the project-scoped search: all, milestones, tasklists, tasks, bugs, forums, events, status"',
+					},
 				},
 				...extraParameters,
 			],
@@ -112,6 +131,10 @@ export const search: Resource = {
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
 			notes: 'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+			sources: {
+				pagination: `guess: ${GUESSED_PAGE_END}`,
+				path: 'Conventions, Endpoints: "9 | GET | /api/v3/portal/{portal_id}/projects/{project_id}/search"',
+			},
 		},
 	],
 };

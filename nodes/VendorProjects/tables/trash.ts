@@ -13,6 +13,7 @@ const portalId: Field = {
 	label: 'Portal',
 	numeric: true, // the Conventions document, Endpoints: `{portal_id}` is a digit string
 	description: 'ID of the portal (a string of digits)',
+	sources: 'Conventions, Endpoints: "`{portal_id}` and `{project_id}` are digit strings"',
 };
 
 const moduleField: Field = {
@@ -21,6 +22,10 @@ const moduleField: Field = {
 	required: true,
 	values: trashModules,
 	description: 'Module the records belong to',
+	sources: {
+		required: 'Conventions, Trash request item: "module: string (required)"',
+		values: 'Conventions, Trash request item: "The allowed `module` values are projects, phases, tasklists, tasks, issues"',
+	},
 };
 
 const itemsField: Field = {
@@ -31,6 +36,7 @@ const itemsField: Field = {
 	maxItems: 100,
 	of: { name: 'item', type: 'id', description: 'Record ID' },
 	description: 'IDs of the records (0 to 100 per request item)',
+	sources: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
 };
 
 /** A JSON-array body of trash request items: `[ { module, items }, ... ]`. */
@@ -45,6 +51,7 @@ const trashRequestItems: Field = {
 	label: 'Records',
 	description: 'The records, one entry per module: the module and up to 100 record IDs',
 	fields: [moduleField, itemsField],
+	sources: 'Conventions, Endpoints: "body: array of trash request items"',
 };
 
 export const trash: Resource = {
@@ -69,10 +76,18 @@ export const trash: Resource = {
 					required: true,
 					maxItems: undefined,
 					description: 'IDs of the records; more than 100 are sent in the fewest calls of at most 100',
+					sources: {
+						required: 'guess: The record IDs (`items`) of a move to the trash are required',
+						minItems: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
+					},
 				},
 			],
 			batch: { field: 'items', size: 100 },
 			notes: 'The body is a single trash request item { module, items } of at most 100 IDs; more IDs are split into the fewest calls (one output item per call). Response body not shown.',
+			sources: {
+				batch: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
+				path: 'Conventions, Endpoints: "4 | POST | /api/v3/portal/{portal_id}/trash"',
+			},
 		},
 		{
 			value: 'getBin',
@@ -92,6 +107,7 @@ export const trash: Resource = {
 					inferredRule: 'desc(field) offered besides asc(field), the only form the vendor\'s API reference shows',
 					description:
 						"Field and direction to sort the records by. If the service refuses Descending or the records come in the wrong order, choose Ascending.",
+					sources: "guess: desc(field) offered besides asc(field), the only form the vendor's API reference shows",
 				},
 				{
 					name: 'filter',
@@ -131,6 +147,10 @@ export const trash: Resource = {
 			notice: PAGING_NOTICE,
 			notes:
 				'sort_by: a sort field (trashed_time, name) and a direction, sent as "asc(field)" (the Conventions document) or "desc(field)" (a listed guess: the documents show only asc(field); the Record Moved to Trash trigger reads with desc(trashed_time)). filter: built from fields or given as raw JSON, sent as a JSON string in the query. The values allowed for cfid, criteria_condition and pattern are not shown. Response body not shown.',
+			sources: {
+				pagination: `guess: ${GUESSED_PAGE_END}`,
+				path: 'Conventions, Endpoints: "3 | GET | /api/v3/portal/{portal_id}/bin"',
+			},
 		},
 		{
 			value: 'restore',
@@ -143,6 +163,7 @@ export const trash: Resource = {
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId, trashRequestItems],
 			notes: 'The body is a JSON array of { module, items }, each items list at most 100 IDs. Records can be restored within 30 days of trashing. Response body not shown.',
+			sources: { path: 'Conventions, Endpoints: "6 | POST | /api/v3/portal/{portal_id}/bin/restore"' },
 		},
 		{
 			value: 'deletePermanently',
@@ -155,6 +176,7 @@ export const trash: Resource = {
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId, trashRequestItems],
 			notes: 'DELETE with a JSON-array body of { module, items }, each items list at most 100 IDs. Response body not shown.',
+			sources: { path: 'Conventions, Endpoints: "5 | DELETE | /api/v3/portal/{portal_id}/bin"' },
 		},
 		{
 			value: 'emptyBin',
@@ -167,6 +189,7 @@ export const trash: Resource = {
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId],
 			notes: 'Response body not shown.',
+			sources: { path: 'Conventions, Endpoints: "7 | DELETE | /api/v3/portal/{portal_id}/empty-bin"' },
 		},
 	],
 };

@@ -24,4 +24,5 @@ export const sortOrder: Field = {
 	inferred: true,
 	description:
 		'Ascending or descending order',
+	sources: 'guess: Inferred names, marked `inferred` in the tables',
 };

@@ -147,7 +147,60 @@ export interface Field {
 	 * limit but no allowed values). Shown as options; any string within the limits passes.
 	 */
 	openValues?: boolean;
+	/**
+	 * Where each of this field's own rules comes from (its members carry their own): one
+	 * source for all of them, or one per rule. A path parameter's `required` is the
+	 * operation's `sources.path`.
+	 */
+	sources?: Sources<FieldRule>;
 }
+
+/**
+ * Where a rule of the tables comes from: the words of a document section, the document named by
+ * its title's first word (`Payments, Customer payment: "reference_number | string, max 100"`), or
+ * a guess, the words of a docs/ASSUMPTIONS.md bullet (`guess: <words>`). Never shown in the form;
+ * the emulator's refusals carry it (`X-Emulator-Source`).
+ */
+export type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
+
+/** The sources of an entry's rules: one for all of them, or one per rule name. */
+export type Sources<Rule extends string> = Source | Partial<Record<Rule, Source>>;
+
+/**
+ * The rules of a field that need a source: its markers and limits, the format its type
+ * checks, and `keepCurrent` where an update lists it.
+ */
+export type FieldRule =
+	| 'required'
+	| 'requiredWhen'
+	| 'maxLength'
+	| 'minLength'
+	| 'maxDigits'
+	| 'min'
+	| 'max'
+	| 'minItems'
+	| 'maxItems'
+	| 'values' // an enum without `openValues`
+	| 'sortFields'
+	| 'default'
+	| 'numeric'
+	| 'alphanumeric'
+	| 'separator'
+	| 'readOnly'
+	| 'keepCurrent'
+	| 'date'
+	| 'dateTime'
+	| 'time'
+	| 'email'
+	| 'url'
+	| 'phone'
+	| 'integer';
+
+/**
+ * The rules of an operation that need a source; `path` is its endpoint (method and path), the
+ * source of its path parameters' `required`.
+ */
+export type OperationRule = 'path' | 'batch' | 'perPage' | 'pagination' | 'binaryInput.extensions' | 'binaryInput.required';
 
 export type OperationKind = 'create' | 'get' | 'list' | 'update' | 'delete' | 'action';
 
@@ -203,6 +256,8 @@ export interface Operation {
 	special?: string;
 	/** Notes for readers (and the README's "Not covered"). */
 	notes?: string;
+	/** Where each of the operation's own rules comes from, by rule (see `Sources`). */
+	sources?: Partial<Record<OperationRule, Source>>;
 }
 
 /**
