@@ -73,7 +73,7 @@ interface Frame {
 	callers: Map<Frame, number>;
 }
 
-export interface Summary {
+interface Summary {
 	/** Sampled time in the window, ms: not idle, idle. */
 	busyMs: number;
 	idleMs: number;
@@ -125,7 +125,7 @@ function locationOf(frame: CallFrame): string {
 }
 
 /** Reads a .cpuprofile: self time per frame, and inclusive time summed up the call tree, within `window` if given. */
-export function summarize(profile: CpuProfile, window?: Window): Summary {
+function summarize(profile: CpuProfile, window?: Window): Summary {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parent = new Map<number, number>();
 	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

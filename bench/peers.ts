@@ -79,7 +79,7 @@ export type BenchOperation = 'get' | 'create';
 export const CREATE_BODY = { name: 'Bench widget', rate: 1 };
 
 /** How the peer is configured: the operation (Get when absent), Vendor's Requests in Flight, HTTP Request's Options → Batching (off when absent). */
-export interface PeerConfig {
+interface PeerConfig {
 	operation?: BenchOperation;
 	requestsInFlight?: number;
 	batch?: { batchSize: number; batchInterval: number };

@@ -32,10 +32,10 @@ import path from '../host/path';
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { console, process } from '../host/globals';
 
-export const NODES_BASE_VERSION = process.env.BENCH_NODES_BASE_VERSION ?? '2.11.2';
+const NODES_BASE_VERSION = process.env.BENCH_NODES_BASE_VERSION ?? '2.11.2';
 
 const ROOT = path.resolve(module.path, '..', '..');
-export const CACHE_DIR = path.join(ROOT, '.cache', 'bench-nodes-base');
+const CACHE_DIR = path.join(ROOT, '.cache', 'bench-nodes-base');
 // in a node_modules/ folder (lint tools, n8n-node lint among them, leave it alone) of its
 // own (npm, installing the modules it needs beside it, leaves it alone)
 const PACKAGE_DIR = path.join(CACHE_DIR, 'unpacked', 'node_modules', 'n8n-nodes-base');

@@ -1,9 +1,13 @@
 /**
  * The README speaks for the package: its Operations tables list exactly the operations and
- * trigger events the nodes offer, it has the sections a community package's README is
- * expected to have, and nothing in it points outside the repository.
+ * trigger events the nodes offer, and are what `npm run generate` (scripts/generate.mjs) writes
+ * from the tables, it has the sections a community package's README is expected to have, and
+ * nothing in it points outside the repository.
  */
-import { existsSync, readFileSync } from '../../host/fs';
+import { spawnSync } from '../../host/child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '../../host/fs';
+import { process } from '../../host/globals';
+import { tmpdir } from '../../host/os';
 import { join } from '../../host/path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
@@ -61,6 +65,33 @@ test('the Operations tables list exactly the resources, operations and trigger e
 	const expected = offered();
 	expect(expected.size).toBeGreaterThan(15);
 	expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(expected));
+});
+
+/** `npm run generate --check` on the README, or on another file. */
+function generateCheck(readme?: string): { status: number | null; output: string } {
+	const script = join(module.path, '..', '..', 'scripts', 'generate.mjs');
+	const run = spawnSync(process.execPath, [script, '--check', ...(readme ? ['--readme', readme] : [])], { encoding: 'utf8' });
+	return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+test('the Operations tables are what npm run generate writes from the tables, byte for byte', () => {
+	expect(generateCheck()).toEqual({ status: 0, output: expect.stringContaining('tables are what the nodes offer') });
+});
+
+test('a forgotten npm run generate fails, saying to run it and which rows differ', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'n8n-nodes-vendor-readme-'));
+	try {
+		// a row of the tables with one operation (or event) fewer, as if one were added and the README not renewed
+		const row = section('Operations').split('\n').find((l) => /^\| .*, [^|]+ \|$/.test(l)) ?? '';
+		expect(row).not.toBe('');
+		writeFileSync(join(dir, 'README.md'), README.replace(row, row.replace(/, [^,|]+ \|$/, ' |')));
+		const { status, output } = generateCheck(join(dir, 'README.md'));
+		expect(status).toBe(1);
+		expect(output).toContain('run npm run generate');
+		expect(output).toContain(`tables give:  ${row}`);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 });
 
 test('the README has the sections of a community package: Operations, Credentials, Compatibility, Version history', () => {

@@ -43,12 +43,12 @@ export const CUSTOM_CALL_NAME = 'Custom API Call';
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** `{api_url}/books/v3`: the root a custom path is relative to, as the documents write it. */
-export function customCallRoot(area: Area): string {
+function customCallRoot(area: Area): string {
 	return `${area.family === 'projects' ? '{base_url}' : '{api_url}'}${area.basePath}`;
 }
 
 /** The "Custom API Call" option of the resource list and of every operation list. */
-export function customCallOption(area: Area): INodePropertyOptions {
+function customCallOption(area: Area): INodePropertyOptions {
 	return {
 		name: CUSTOM_CALL_NAME,
 		value: CUSTOM_CALL,
@@ -73,7 +73,7 @@ function exampleGetPath(area: Area): string {
 }
 
 /** The properties of the custom call, shown when its option is chosen. */
-export function customCallProperties(area: Area): INodeProperties[] {
+function customCallProperties(area: Area): INodeProperties[] {
 	const show = { operation: [CUSTOM_CALL] };
 	return [
 		...requestLineProperties(area, show),
@@ -216,12 +216,12 @@ function answerProperties(show: Show): INodeProperties[] {
 }
 
 /** Whether item `itemIndex` asks for the custom call (from the resource or the operation list). */
-export function isCustomCall(ctx: IExecuteFunctions, itemIndex: number): boolean {
+function isCustomCall(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return ctx.getNodeParameter('resource', itemIndex, '') === CUSTOM_CALL || ctx.getNodeParameter('operation', itemIndex, '') === CUSTOM_CALL;
 }
 
 /** A custom call's input refused before sending: names the field and the rule. */
-export class CustomCallInputError extends InputError {
+class CustomCallInputError extends InputError {
 	constructor(
 		readonly field: string,
 		rule: string,
@@ -231,7 +231,7 @@ export class CustomCallInputError extends InputError {
 }
 
 /** The method, upper-cased and checked. */
-export function customMethod(value: unknown): HttpMethod {
+function customMethod(value: unknown): HttpMethod {
 	const method = String(value ?? '').trim().toUpperCase() as HttpMethod;
 	if (!METHODS.includes(method)) throw new CustomCallInputError('Method', `must be one of ${METHODS.join(', ')} (got "${String(value ?? '')}")`);
 	return method;
@@ -279,7 +279,7 @@ export function customPath(area: Area, value: unknown, portalId?: string): strin
 }
 
 /** The query parameters from the fixed collection (or an object from an expression). */
-export function customQuery(area: Area, value: unknown): IDataObject {
+function customQuery(area: Area, value: unknown): IDataObject {
 	const qs: IDataObject = {};
 	const entries: Array<[string, unknown]> = [];
 	const list = (value as IDataObject | undefined)?.parameters;
@@ -295,7 +295,7 @@ export function customQuery(area: Area, value: unknown): IDataObject {
 }
 
 /** The JSON body: an object or array, parsed from text where needed. */
-export function customBody(value: unknown): IDataObject | unknown[] {
+function customBody(value: unknown): IDataObject | unknown[] {
 	let body = value;
 	if (typeof value === 'string') {
 		if (!value.trim()) throw new CustomCallInputError('JSON Body', 'is empty: give a JSON object or array, or choose Body "None"');
@@ -369,7 +369,7 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 }
 
 /** Runs the custom call of item `itemIndex`: its output items (not yet paired). */
-export async function runCustomCall(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]> {
+async function runCustomCall(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]> {
 	const ctx = state.ctx;
 	let call: CustomCall;
 	try {

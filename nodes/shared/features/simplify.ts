@@ -25,7 +25,7 @@ export const SIMPLIFY_MAX_FIELDS = 10;
 export const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
 
 /** The values of the tool's Output option. */
-export type OutputMode = 'simplified' | 'raw' | 'selectedFields';
+type OutputMode = 'simplified' | 'raw' | 'selectedFields';
 
 /**
  * Get and Get Many of the resource's own records: `get` / `getAll`. Other reads of the
@@ -52,7 +52,7 @@ function fieldOptionName(field: Pick<Field, 'name' | 'label'>): string {
  * fields, and the body fields of its create and update (response-only members included). The
  * choices of Selected Fields, sorted by name.
  */
-export function recordFields(resource: Resource): INodePropertyOptions[] {
+function recordFields(resource: Resource): INodePropertyOptions[] {
 	const fields = new Map<string, Pick<Field, 'name' | 'label'>>();
 	const add = (field: Pick<Field, 'name' | 'label'>) => {
 		if (!fields.has(field.name)) fields.set(field.name, field);
@@ -76,7 +76,7 @@ export function recordFields(resource: Resource): INodePropertyOptions[] {
  * Output (Simplified by default), its Fields, and the hidden `simplify` that keeps a stored
  * choice readable.
  */
-export function simplifyProperties(area: Area): INodeProperties[] {
+function simplifyProperties(area: Area): INodeProperties[] {
 	const props: INodeProperties[] = [];
 	for (const resource of area.resources) {
 		const operations = simplifiedOperations(resource);
@@ -117,7 +117,7 @@ export function simplifyProperties(area: Area): INodeProperties[] {
 }
 
 /** A record reduced to `fields` (in that order); fields it lacks are left out. */
-export function simplifyRecord(record: IDataObject, fields: readonly string[]): IDataObject {
+function simplifyRecord(record: IDataObject, fields: readonly string[]): IDataObject {
 	const out: IDataObject = {};
 	for (const field of fields) if (record[field] !== undefined) out[field] = record[field];
 	return out;
@@ -128,7 +128,7 @@ export function simplifyRecord(record: IDataObject, fields: readonly string[]): 
  * has no Output (its `output` reads ''): Simplify says. The tool: its Output, where Simplified
  * with a stored `simplify: false` (a tool saved with Simplify off) stays Raw.
  */
-export function outputFields(run: OperationRun): readonly string[] | undefined {
+function outputFields(run: OperationRun): readonly string[] | undefined {
 	const { resource } = run;
 	const fields = resource.simplify;
 	if (!fields || !simplifiedOperations(resource).includes(run.op.value)) return undefined;
@@ -146,7 +146,7 @@ export function outputFields(run: OperationRun): readonly string[] | undefined {
 }
 
 /** The standard output of an operation, reduced as Simplify or Output say. */
-export function simplifyOutput(_ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
+function simplifyOutput(_ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
 	const fields = outputFields(run);
 	if (!fields) return out;
 	return out.map((item) => ({ ...item, json: simplifyRecord(item.json, fields) }));

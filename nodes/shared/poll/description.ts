@@ -39,7 +39,7 @@ function listOf(area: Area, event: TriggerEvent): Operation {
 }
 
 /** A trigger's form: organisation, event, the lists' required fields, status, Filters, date window, then the budget and Options. */
-export function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
+function triggerProperties(area: Area, events: TriggerEvent[]): INodeProperties[] {
 	return polishProperties([
 		...(area.org ? [ORGANIZATION_ID] : []),
 		eventProperty(events),

@@ -22,7 +22,7 @@
  */
 
 /** The static data members a poll writes. */
-export interface PollData {
+interface PollData {
 	[key: string]: unknown;
 }
 
@@ -35,7 +35,7 @@ interface Kept {
 }
 
 /** Where the count of polls is kept in the static data. */
-export const SEQ_KEY = 'vendorSeq';
+const SEQ_KEY = 'vendorSeq';
 const KEPT_MAX = 500;
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
 

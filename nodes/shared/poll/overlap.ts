@@ -21,7 +21,7 @@ import { DAY_MS } from './budget';
 import { pollSchedule } from './schedule';
 
 /** A poll's deadline unless the Poll Times' interval is shorter. */
-export const POLL_DEADLINE_MS = 30_000;
+const POLL_DEADLINE_MS = 30_000;
 
 /** How long past its deadline a poll that reads nothing more keeps its mark. */
 export const MARK_MARGIN_MS = 120_000;

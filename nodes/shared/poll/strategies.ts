@@ -53,7 +53,7 @@ export interface PollState {
 }
 
 /** A read of a whole list under way over several polls. */
-export interface Pass extends PageAt {
+interface Pass extends PageAt {
 	/** What the reads were (a date window's days): a pass goes on over the same reads only. */
 	reads: string;
 	/** `scan`: the keys listed so far in this pass (each emitted, when new, by the poll that read it). */
@@ -177,7 +177,7 @@ const createdAt = (src: Source): boolean => src.event.timeField === 'created_tim
  * the poll at activation keeps far inside n8n's deadline (84 s on n8n 2.41). A longer list's
  * baseline is read once, as before.
  */
-export const CONFIRM_MAX_PAGES = 25;
+const CONFIRM_MAX_PAGES = 25;
 
 /** How far the service's time of a read's start may be off (its `Date` headers have whole seconds): records created this close before it may still be new. */
 const CLOCK_MARGIN_MS = 5_000;
@@ -189,7 +189,7 @@ function placedBefore(src: Source, record: IDataObject, t: number): boolean {
 }
 
 /** Keys remembered as gone from a scanned list at most (the oldest are forgotten first). */
-export const GONE_MAX = 1000;
+const GONE_MAX = 1000;
 
 /** The state kept while a pass goes on: the last completed pass's (the baseline), without its own pass. */
 function baselineOf(previous: PollState | undefined): Omit<PollState, 'sig'> {

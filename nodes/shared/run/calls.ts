@@ -42,7 +42,7 @@ export function uniqueIds<T>(values: readonly T[]): T[] {
 }
 
 /** The key of one record's id in a per-record output: `invoice_ids` → `invoice_id`, else `id`. */
-export function recordKey(field: string): string {
+function recordKey(field: string): string {
 	return field.endsWith('_ids') ? field.slice(0, -1) : 'id';
 }
 

@@ -63,7 +63,7 @@ export function recordsNamed(op: Operation, values: IDataObject): number | undef
 }
 
 /** Why an answer does not prove the deletion, or undefined when it does. */
-export function deletionUnproven(area: Area, op: Operation, body: unknown, status: number | undefined, values: IDataObject): string | undefined {
+function deletionUnproven(area: Area, op: Operation, body: unknown, status: number | undefined, values: IDataObject): string | undefined {
 	// 206 Partial data / 207 Multi-status (the Conventions document): some of it, not all, may be done
 	if (status === 206 || status === 207) return `the Vendor API answered the deletion with HTTP ${status} (${status === 206 ? 'Partial data' : 'Multi-status'}), which does not say every record was deleted (${apiWords(body)})`;
 	if (status === 202) return `the Vendor API accepted the deletion (HTTP 202) without saying it was done (${apiWords(body)})`;

@@ -39,7 +39,7 @@ export async function readBeforeWrite<T>(what: string, read: Promise<T>): Promis
  * (paired with the item by the caller). Items run in parallel: everything here reads
  * only this item's parameters.
  */
-export async function runItem(
+async function runItem(
 	state: RunState<IExecuteFunctions>,
 	area: Area,
 	specials: Record<string, Special>,
