@@ -9,7 +9,8 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { InputError, normaliseScalar, splitList } from '../shared/api/request';
+import { normaliseScalar, splitList } from '../shared/api/request';
+import { InputError } from '../shared/tables/inputError';
 import type { Field, Operation } from '../shared/tables/spec';
 import { isBlank, validateValues } from '../shared/tables/validate';
 import { customFieldTypes } from './tables/customFieldTypes';

@@ -8,7 +8,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { answerRecords } from '../shared/api/pages';
 import type { OperationRun, Special } from '../shared/run/types';
-import { buildRequest, inputFailure } from '../shared/api/request';
+import { inputFailure } from '../shared/api/errors';
+import { buildRequest } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
 import { customFieldValues } from './customFields';
 

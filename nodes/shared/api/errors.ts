@@ -7,10 +7,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { Area } from '../tables/spec';
-import { InputError } from '../tables/validate';
+import { InputError } from '../tables/inputError';
 import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './failures';
-
-export { InputError };
 
 /** Project-management `errorCode` values (the Conventions document). */
 export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {

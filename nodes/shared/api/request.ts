@@ -4,9 +4,10 @@
  * validate, then place it in the path, query, headers or body.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { InputError, inputFailure } from './errors';
+import { inputFailure } from './errors';
 
 import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalNumber, decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank, unsafeId } from '../tables/validate';
 
@@ -246,8 +247,6 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	for (const [k, v] of Object.entries(obj ?? {})) if (!known.has(k) && !isEmpty(v)) out[k] = v;
 	return out;
 }
-
-export { InputError, inputFailure } from './errors';
 
 /** buildRequest for a node: refused input becomes the node's error, and nothing is sent. */
 export function nodeRequest(node: INode, area: Area, op: Operation, values: IDataObject, organizationId?: string, description?: string): ApiRequest {

@@ -51,9 +51,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../run/reader';
 import { serverNow } from '../api/clock';
-import { fromUi, InputError, inputFailure, nodeRequest } from '../api/request';
+import { inputFailure } from '../api/errors';
+import { fromUi, nodeRequest } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { areaRoot, RunState } from '../api/transport';
+import { InputError } from '../tables/inputError';
 import type { Area, Operation } from '../tables/spec';
 import { checkValues } from '../tables/validate';
 import type { Problem } from '../tables/validate';

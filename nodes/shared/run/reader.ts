@@ -5,7 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { InputError, inputFailure, isExpression, readValues } from '../api/request';
+import { inputFailure } from '../api/errors';
+import { isExpression, readValues } from '../api/request';
+import { InputError } from '../tables/inputError';
 import type { Area, Operation, Resource } from '../tables/spec';
 import { checkValues, UNSAFE_ID } from '../tables/validate';
 import type { ItemPart } from './types';

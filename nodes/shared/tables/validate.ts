@@ -4,16 +4,9 @@
  * (server side, where query values arrive as strings and are coerced first).
  */
 import { z } from 'zod/v3';
+import { InputError } from './inputError';
 import { jsonAlternativeLabel, label } from './naming';
 import type { Area, Field, FieldLocation, Operation } from './spec';
-
-/**
- * Input refused by the table layer (pure functions, with no node at hand) before anything is
- * sent, naming the field and the rule. It does not reach n8n as such: where input is read,
- * the node turns it into its NodeOperationError (itemError for an item, `inputFailure` in the
- * specials and the custom call, `nodeRequest` in pickers and triggers).
- */
-export class InputError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
