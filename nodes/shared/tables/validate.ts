@@ -6,7 +6,7 @@
 import { z } from 'zod/v3';
 import { InputError } from './inputError';
 import { jsonAlternativeLabel, label } from './naming';
-import type { Area, Field, FieldLocation, Operation } from './spec';
+import type { Field, FieldLocation, Operation } from './spec';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -390,13 +390,6 @@ export function locationOf(field: Field, op: Operation): FieldLocation {
 	return op.method === 'GET' || op.method === 'DELETE' ? 'query' : 'body';
 }
 
-export interface RequestParts {
-	path: Record<string, unknown>;
-	query: Record<string, unknown>;
-	body: unknown;
-	header: Record<string, unknown>;
-}
-
 export interface Problem {
 	/** e.g. `line_items[0].name` */
 	field: string;
@@ -576,9 +569,4 @@ function describeGot(values: Record<string, unknown>, path: string, message: str
 export function checkValues(op: Operation, values: Record<string, unknown>, more: Problem[] = []): void {
 	const problems = [...validateValues(op, values), ...more];
 	if (problems.length) throw new InputError(`Invalid input: ${describeProblems(problems, values, op.fields)}`);
-}
-
-/** Every field of an area's operations, for table checks. */
-export function allFields(area: Area): Array<{ op: Operation; field: Field }> {
-	return area.resources.flatMap((r) => r.operations.flatMap((op) => op.fields.map((field) => ({ op, field }))));
 }
