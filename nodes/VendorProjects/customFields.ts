@@ -12,7 +12,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { normaliseScalar, splitList } from '../shared/api/request';
 import { InputError } from '../shared/tables/inputError';
 import type { Field, Operation } from '../shared/tables/spec';
-import { isBlank, validateValues } from '../shared/tables/validate';
+import { isBlank } from '../shared/tables/textRules';
+import { validateValues } from '../shared/tables/validate';
 import { customFieldTypes } from './tables/customFieldTypes';
 import type { CustomFieldType } from './tables/customFieldTypes';
 

@@ -9,7 +9,8 @@ import { inputFailure } from './errors';
 import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { decimalNumber, decimalText, formName, idTextProblem, isBlank, locationOf, trimBlank, unsafeId } from '../tables/validate';
+import { decimalNumber, decimalText, isBlank, trimBlank } from '../tables/textRules';
+import { formName, idTextProblem, locationOf, unsafeId } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;

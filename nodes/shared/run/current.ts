@@ -19,7 +19,8 @@ import { unwrap } from '../api/pages';
 import { vendorRequest } from '../api/transport';
 import type { RunState } from '../api/transport';
 import type { Area, Field, FieldType, Operation, Resource } from '../tables/spec';
-import { checkValues, isBlank as blank, locationOf, missingConditional } from '../tables/validate';
+import { isBlank as blank } from '../tables/textRules';
+import { checkValues, locationOf, missingConditional } from '../tables/validate';
 
 /**
  * The `keepCurrent` fields the user left out (not given: a field given blank is not missing,
