@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
-import { UNSAFE_ID } from '../../nodes/shared/tables/validate';
+import { UNSAFE_ID } from '../../nodes/shared/tables/ids';
 import { byId, json, useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -15,7 +15,8 @@ import { billingArea } from '../../nodes/VendorBilling/tables';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import type { Area, Operation } from '../../nodes/shared/tables/spec';
-import { checkValues, idTextProblem } from '../../nodes/shared/tables/validate';
+import { idTextProblem } from '../../nodes/shared/tables/ids';
+import { checkValues } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../../emulator/demo-data';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 

@@ -10,7 +10,8 @@ import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, pl
 import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalNumber, decimalText, isBlank, trimBlank } from '../tables/textRules';
-import { formName, idTextProblem, locationOf, unsafeId } from '../tables/validate';
+import { idTextProblem, unsafeId } from '../tables/ids';
+import { formName, locationOf } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;

@@ -32,7 +32,7 @@ import { tryParseJson } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
-import { idTextProblem } from '../tables/validate';
+import { idTextProblem } from '../tables/ids';
 import { multipart, vendorRequest } from '../api/transport';
 import type { RunState } from '../api/transport';
 

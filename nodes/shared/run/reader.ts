@@ -9,7 +9,8 @@ import { inputFailure } from '../api/errors';
 import { isExpression, readValues } from '../api/request';
 import { InputError } from '../tables/inputError';
 import type { Area, Operation, Resource } from '../tables/spec';
-import { checkValues, UNSAFE_ID } from '../tables/validate';
+import { UNSAFE_ID } from '../tables/ids';
+import { checkValues } from '../tables/validate';
 import type { ItemPart } from './types';
 
 export function findOperation(area: Area, resourceValue: string, operationValue: string): { resource: Resource; op: Operation } {
