@@ -4,7 +4,8 @@
  */
 import type http from '../host/http';
 import type { Area, Operation } from '../nodes/shared/tables/spec';
-import { locationOf, validateValues } from '../nodes/shared/tables/validate';
+import { locationOf } from '../nodes/shared/tables/location';
+import { validateValues } from '../nodes/shared/tables/validate';
 import type { Accounts } from './accounts';
 import { parseVendorAuthorization } from './accounts-scopes';
 import type { TokenInfo } from './accounts-tokens';

@@ -4,7 +4,8 @@
  * found: README.md, "Sources of refusals".
  */
 import type { Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
-import { locationOf, type Problem } from '../../nodes/shared/tables/validate';
+import { locationOf } from '../../nodes/shared/tables/location';
+import type { Problem } from '../../nodes/shared/tables/validate';
 import { type Source, SOURCE_HEADER } from '../source';
 import type { Reply } from './context';
 import { GUESS } from './refusals';

@@ -4,7 +4,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { DEFAULT_SCOPES } from '../../credentials/VendorOAuth2Api.credentials';
 import { FORM_VERSION, placement } from '../../nodes/shared/tables/naming';
 import type { Area, Field } from '../../nodes/shared/tables/spec';
-import { locationOf } from '../../nodes/shared/tables/validate';
+import { locationOf } from '../../nodes/shared/tables/location';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';

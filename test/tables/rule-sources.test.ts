@@ -42,7 +42,7 @@ import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { CUSTOM_FIELD_MODULES_SOURCE, customFieldModules, customFieldTypes, projectsArea } from '../../nodes/VendorProjects/tables';
 import type { CustomFieldType } from '../../nodes/VendorProjects/tables';
 import type { Area, Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
-import { locationOf } from '../../nodes/shared/tables/validate';
+import { locationOf } from '../../nodes/shared/tables/location';
 import { describeWithReference, parseSource, sourceProblems } from '../tools/doc-sources';
 
 /** `documents: false`: check a document quote without reading the document (see doc-sources.ts). */

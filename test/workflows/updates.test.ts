@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import type { Area } from '../../nodes/shared/tables/spec';
-import { locationOf } from '../../nodes/shared/tables/validate';
+import { locationOf } from '../../nodes/shared/tables/location';
 import { DEMO } from '../../emulator/demo-data';
 import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
 import type { RecordedRequest } from '../../emulator/server';

@@ -11,7 +11,8 @@ import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalNumber, decimalText, isBlank, trimBlank } from '../tables/textRules';
 import { idTextProblem, unsafeId } from '../tables/ids';
-import { formName, locationOf } from '../tables/validate';
+import { locationOf } from '../tables/location';
+import { formName } from '../tables/validate';
 
 export interface ApiRequest {
 	method: HttpMethod;

@@ -16,7 +16,7 @@ import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart, OperationRun } from '../run/types';
 import { label } from '../tables/naming';
 import type { Area, Field, Operation, Resource } from '../tables/spec';
-import { locationOf } from '../tables/validate';
+import { locationOf } from '../tables/location';
 
 /** The guidelines' limit on a simplified record. */
 export const SIMPLIFY_MAX_FIELDS = 10;

@@ -20,7 +20,8 @@ import { vendorRequest } from '../api/transport';
 import type { RunState } from '../api/transport';
 import type { Area, Field, FieldType, Operation, Resource } from '../tables/spec';
 import { isBlank as blank } from '../tables/textRules';
-import { checkValues, locationOf, missingConditional } from '../tables/validate';
+import { locationOf } from '../tables/location';
+import { checkValues, missingConditional } from '../tables/validate';
 
 /**
  * The `keepCurrent` fields the user left out (not given: a field given blank is not missing,

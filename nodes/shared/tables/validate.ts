@@ -6,8 +6,9 @@
 import { z } from 'zod/v3';
 import { idTextProblem, isRecordId, unsafeId, UNSAFE_ID } from './ids';
 import { InputError } from './inputError';
+import { locationOf } from './location';
 import { jsonAlternativeLabel, label } from './naming';
-import type { Field, FieldLocation, Operation } from './spec';
+import type { Field, Operation } from './spec';
 import { decimalNumber, decimalText, isBlank, isDecimalText, isLengthRule, lengthRule, NUMBER_TEXT_RULE } from './textRules';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -270,12 +271,6 @@ export function missingConditional(field: Field, siblings: Record<string, unknow
 	const name = other ? formName(other) : rule.field;
 	const value = (v: string): string => other?.valueLabels?.[v] ?? v;
 	return `is required when ${name} is ${rule.values.map(value).join(' or ')} (${name} is ${value(String(actual))})`;
-}
-
-export function locationOf(field: Field, op: Operation): FieldLocation {
-	if (field.in) return field.in;
-	if (op.path.includes(`{${field.name}}`)) return 'path';
-	return op.method === 'GET' || op.method === 'DELETE' ? 'query' : 'body';
 }
 
 export interface Problem {
