@@ -2,7 +2,8 @@
 import { fromUi, buildRequest } from '../nodes/shared/api/request';
 import { explainFailure, redactTokens } from '../nodes/shared/api/errors';
 import type { Field, Operation } from '../nodes/shared/tables/spec';
-import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/tables/validate';
+import { describeProblems } from '../nodes/shared/tables/problemText';
+import { fieldSchema, validateValues } from '../nodes/shared/tables/validate';
 import { booksArea } from '../nodes/VendorBooks/tables';
 import { invoiceArea } from '../nodes/VendorInvoice/tables';
 import { billingArea } from '../nodes/VendorBilling/tables';

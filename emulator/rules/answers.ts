@@ -1,6 +1,6 @@
 /** Answers in each family's form: the accounting codes and envelope, the error bodies, a refused value. */
 import type { Area } from '../../nodes/shared/tables/spec';
-import type { Problem } from '../../nodes/shared/tables/validate';
+import type { Problem } from '../../nodes/shared/tables/problemText';
 import type { Rec } from '../store';
 import type { Ctx, Reply } from './context';
 

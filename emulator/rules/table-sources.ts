@@ -5,7 +5,7 @@
  */
 import type { Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/location';
-import type { Problem } from '../../nodes/shared/tables/validate';
+import type { Problem } from '../../nodes/shared/tables/problemText';
 import { type Source, SOURCE_HEADER } from '../source';
 import type { Reply } from './context';
 import { GUESS } from './refusals';

@@ -19,7 +19,7 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field, Operation } from '../../nodes/shared/tables/spec';
-import { formName } from '../../nodes/shared/tables/validate';
+import { formName } from '../../nodes/shared/tables/problemText';
 import type { RecordedRequest } from '../../emulator/server';
 import { binaryItem, runWorkflow } from '../harness';
 import { valuesOf as demoValues } from '../tools/demo-values';

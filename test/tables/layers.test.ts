@@ -212,6 +212,7 @@ const TEST_USERS: ReadonlyArray<[RegExp, readonly string[]]> = [
 const EMULATOR_READS: readonly string[] = [
 	'nodes/shared/tables/spec.ts', // the tables' types
 	'nodes/shared/tables/validate.ts', // the tables' field validation, the service's own checks
+	'nodes/shared/tables/problemText.ts', // the Problem a refusal lists
 	'nodes/shared/tables/location.ts', // where a field travels: the values the service looks for in path, query and body
 	'nodes/shared/tables/organizations.ts', // the organisations list route
 	'nodes/VendorBilling/tables/index.ts', // each area's tables: the routes

@@ -15,7 +15,7 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { inputProperty } from '../../nodes/shared/describe/describe';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
-import { missingConditional } from '../../nodes/shared/tables/validate';
+import { missingConditional } from '../../nodes/shared/tables/problemText';
 
 export const ACTION_AREAS: readonly Area[] = [booksArea, projectsArea, invoiceArea, billingArea, inventoryArea];
 

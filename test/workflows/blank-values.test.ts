@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { jsonAlternativeName, placement } from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { isBlank, trimBlank } from '../../nodes/shared/tables/textRules';
-import { formName } from '../../nodes/shared/tables/validate';
+import { formName } from '../../nodes/shared/tables/problemText';
 import { DEMO } from '../../emulator/demo-data';
 import { ACTION_AREAS, NODE_OF, sampleEntry, topSamples } from '../tools/table-inputs';
 import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';

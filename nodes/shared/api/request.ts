@@ -12,7 +12,7 @@ import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalNumber, decimalText, isBlank, trimBlank } from '../tables/textRules';
 import { idTextProblem, unsafeId } from '../tables/ids';
 import { locationOf } from '../tables/location';
-import { formName } from '../tables/validate';
+import { formName } from '../tables/problemText';
 
 export interface ApiRequest {
 	method: HttpMethod;

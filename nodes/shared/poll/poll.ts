@@ -58,7 +58,7 @@ import { areaRoot, RunState } from '../api/transport';
 import { InputError } from '../tables/inputError';
 import type { Area, Operation } from '../tables/spec';
 import { checkValues } from '../tables/validate';
-import type { Problem } from '../tables/validate';
+import type { Problem } from '../tables/problemText';
 import { isActivationPoll, outlastsFailure } from './activation';
 import { budgetAt, DAY_MS, maxCallsPerDay } from './budget';
 import type { Budget, Cost } from './budget';

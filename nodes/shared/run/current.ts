@@ -21,7 +21,8 @@ import type { RunState } from '../api/transport';
 import type { Area, Field, FieldType, Operation, Resource } from '../tables/spec';
 import { isBlank as blank } from '../tables/textRules';
 import { locationOf } from '../tables/location';
-import { checkValues, missingConditional } from '../tables/validate';
+import { missingConditional } from '../tables/problemText';
+import { checkValues } from '../tables/validate';
 
 /**
  * The `keepCurrent` fields the user left out (not given: a field given blank is not missing,
