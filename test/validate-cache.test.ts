@@ -3,7 +3,8 @@
  * whose `type` counts its reads shows that validating many items builds its schema once.
  */
 import type { Field, Operation } from '../nodes/shared/tables/spec';
-import { cachedFieldSchema, fieldSchema, validateValues } from '../nodes/shared/tables/validate';
+import { cachedFieldSchema, fieldSchema } from '../nodes/shared/tables/schemas';
+import { validateValues } from '../nodes/shared/tables/validate';
 
 function countingField(): { field: Field; builds: () => number } {
 	let reads = 0;

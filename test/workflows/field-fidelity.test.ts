@@ -29,7 +29,7 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import type { Field } from '../../nodes/shared/tables/spec';
-import { fieldSchema } from '../../nodes/shared/tables/validate';
+import { fieldSchema } from '../../nodes/shared/tables/schemas';
 import { normaliseScalar } from '../../nodes/shared/api/request';
 import { DEMO } from '../../emulator/demo-data';
 import { pollOnce } from '../harness';
