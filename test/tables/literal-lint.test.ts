@@ -99,7 +99,7 @@ test("n8n's newer review rules, written here until the registry has them: each f
 			// no-hardcoded-ids, in the shared sources the node classes are built from
 			edit(root, 'nodes/shared/describe/texts.ts', 'function sentenceCount', "export const partnerId = 'acme-partner';\n\nfunction sentenceCount");
 			// no-duplicate-param-options: a sort direction named twice
-			edit(root, describe, "{ name: 'Descending', value: 'desc' }", "{ name: 'Ascending', value: 'desc' }");
+			edit(root, 'nodes/shared/describe/fields.ts', "{ name: 'Descending', value: 'desc' }", "{ name: 'Ascending', value: 'desc' }");
 			// no-asterisk-in-option-names
 			edit(root, describe, "options: [{ name: 'None', value: '' }", "options: [{ name: '* None', value: '' }");
 			// node-class-description-non-core-color: n8n's own colour

@@ -12,7 +12,7 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
-import { inputProperty } from '../../nodes/shared/describe/describe';
+import { inputProperty } from '../../nodes/shared/describe/fields';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { missingConditional } from '../../nodes/shared/tables/problemText';

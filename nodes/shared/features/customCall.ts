@@ -22,7 +22,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { inputProperty } from '../describe/describe';
+import { inputProperty } from '../describe/fields';
 import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart } from '../run/types';
 import { readList } from '../run/calls';

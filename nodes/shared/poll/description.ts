@@ -7,7 +7,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { fieldProperty, inputProperty, ORGANIZATION_ID } from '../describe/describe';
+import { ORGANIZATION_ID } from '../describe/describe';
+import { fieldProperty, inputProperty } from '../describe/fields';
 import type { NodeMeta } from '../describe/describe';
 import { polishProperties } from '../describe/texts';
 import { findOperation } from '../run/reader';
