@@ -56,7 +56,7 @@ test('a missing icon fails the lint', () => {
 test('a miscased label fails the lint', () => {
 	withCopy(
 		(root) => {
-			const file = join(root, 'nodes', 'shared', 'describe', 'describe.ts');
+			const file = join(root, 'nodes', 'shared', 'describe', 'operationForm.ts');
 			const source = readFileSync(file, 'utf8');
 			expect(source).toContain("displayName: 'Return All'");
 			writeFileSync(file, source.replace("displayName: 'Return All'", "displayName: 'Return all'"));
@@ -85,13 +85,13 @@ test("n8n's newer review rules, written here until the registry has them: each f
 			// options-sorted-alphabetically: the generator no longer sorts the top-level choices
 			edit(root, 'nodes/shared/describe/texts.ts', '.map(polishProperty).map(sortedChoices)', '.map(polishProperty)');
 			// hint-max-length: a hint of 130 characters
-			edit(root, describe, "hint: 'The name of the output binary field to put the file in'", `hint: '${'A hint much too long. '.repeat(6)}Long'`);
+			edit(root, 'nodes/shared/describe/operationForm.ts', "hint: 'The name of the output binary field to put the file in'", `hint: '${'A hint much too long. '.repeat(6)}Long'`);
 			// require-param-default: an operation's notice without its default
-			edit(root, describe, "type: 'notice',\n\t\tdefault: '',\n", "type: 'notice',\n");
+			edit(root, 'nodes/shared/describe/operationForm.ts', "type: 'notice',\n\t\tdefault: '',\n", "type: 'notice',\n");
 			// non-required-fields-in-collection: the organisation no longer required, at the top
 			edit(root, describe, "\trequired: true,\n};", '};');
 			// open-ended-node-fields: Limit as an optional JSON field
-			edit(root, describe, "name: 'limit',\n\t\t\ttype: 'number',", "name: 'limit',\n\t\t\ttype: 'json',");
+			edit(root, 'nodes/shared/describe/operationForm.ts', "name: 'limit',\n\t\t\ttype: 'number',", "name: 'limit',\n\t\t\ttype: 'json',");
 			// valid-codex-categories and valid-node-categories: a category n8n does not know
 			edit(root, 'nodes/VendorBooks/VendorBooks.node.json', '"Finance & Accounting", "Productivity"', '"Finance & Accounting", "Bananas"');
 			// require-mit-license
@@ -101,7 +101,7 @@ test("n8n's newer review rules, written here until the registry has them: each f
 			// no-duplicate-param-options: a sort direction named twice
 			edit(root, 'nodes/shared/describe/fields.ts', "{ name: 'Descending', value: 'desc' }", "{ name: 'Ascending', value: 'desc' }");
 			// no-asterisk-in-option-names
-			edit(root, describe, "options: [{ name: 'None', value: '' }", "options: [{ name: '* None', value: '' }");
+			edit(root, 'nodes/shared/describe/operationForm.ts', "options: [{ name: 'None', value: '' }", "options: [{ name: '* None', value: '' }");
 			// node-class-description-non-core-color: n8n's own colour
 			edit(root, describe, 'defaults: { name: area.name },', "defaults: { name: area.name, color: '#FF6D5A' },");
 			// single-credential-per-node: two credentials at once
