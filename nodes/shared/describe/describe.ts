@@ -8,10 +8,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IBuilderHint, INodeProperties, INodePropertyOptions, INodeTypeDescription, IParameterBuilderHint } from 'n8n-workflow';
 
-import { operationDescription } from './aiTool';
 import { mergeRepeatedProperties } from './compact';
 import { locatorProperty } from './fields';
 import { operationProperties } from './operationForm';
+import { operationSelector, resourceSelector } from './selectors';
 import { polishProperties } from './texts';
 import { RUN_OPTIONS_PROPERTY } from '../api/options';
 import { FORM_VERSION } from '../tables/naming';
@@ -43,40 +43,14 @@ export interface DescriptionPart {
 	properties?(area: Area): INodeProperties[];
 }
 
-/** `options` with the parts' last options appended. */
-function withLastOptions(area: Area, options: INodePropertyOptions[], parts: readonly DescriptionPart[]): INodePropertyOptions[] {
-	return [...options, ...parts.flatMap((part) => (part.lastOption ? [part.lastOption(area)] : []))];
-}
-
 /** All properties of an area's node: organisation, resource, operations and their fields, then the parts'. */
 export function describeProperties(area: Area, trailing: INodeProperties[] = [], parts: readonly DescriptionPart[] = []): INodeProperties[] {
+	// a selector's options with the parts' last options appended
+	const withLastOptions = (options: INodePropertyOptions[]): INodePropertyOptions[] => [...options, ...parts.flatMap((part) => (part.lastOption ? [part.lastOption(area)] : []))];
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
-	const firstResource = area.resources[0].value;
-	props.push({
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: withLastOptions(area, area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name)), parts),
-		default: firstResource,
-	});
-	for (const resource of area.resources) {
-		const defaultOperation = resource.operations.find((o) => o.kind === 'list')?.value ?? resource.operations[0].value;
-		props.push({
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource.value] } },
-			options: withLastOptions(
-				area,
-				resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
-				parts,
-			),
-			default: defaultOperation,
-		});
-	}
+	props.push(resourceSelector(area, withLastOptions));
+	for (const resource of area.resources) props.push(operationSelector(resource, withLastOptions));
 	for (const resource of area.resources) {
 		for (const op of resource.operations) props.push(...operationProperties(area, resource, op));
 	}
