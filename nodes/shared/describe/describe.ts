@@ -1,4 +1,4 @@
-// Describing (describe/): owns the node description built from the field tables; features plug in as DescriptionParts; imports tables/ and api/options.
+// Describing (describe/): owns the node description assembled: the organisation, the selectors, every operation's form, the parts' properties; features plug in as DescriptionParts; imports tables/ and api/options.
 /**
  * n8n properties derived from the field tables: resources, operations, required fields
  * at the top, optional ones in "Additional Fields" / "Update Fields" / "Filters"
