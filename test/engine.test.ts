@@ -1,6 +1,6 @@
 /** Unit tests of the engine: validation from the tables, UI -> API values, request building. */
 import { fromUi, buildRequest } from '../nodes/shared/api/request';
-import { explainFailure, redactTokens } from '../nodes/shared/api/errors';
+import { explainFailure, redactTokens } from '../nodes/shared/api/nodeErrors';
 import type { Field, Operation } from '../nodes/shared/tables/spec';
 import { describeProblems } from '../nodes/shared/tables/problemText';
 import { fieldSchema } from '../nodes/shared/tables/schemas';

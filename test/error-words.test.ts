@@ -9,7 +9,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { apiError, explainFailure } from '../nodes/shared/api/errors';
+import { apiError, explainFailure } from '../nodes/shared/api/nodeErrors';
 import { billingArea } from '../nodes/VendorBilling/tables';
 import { booksArea } from '../nodes/VendorBooks/tables';
 import { inventoryArea } from '../nodes/VendorInventory/tables';

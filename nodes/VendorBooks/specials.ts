@@ -17,7 +17,7 @@ import { failureJson, settleCalls, throwLoneFailure, uniqueIds, undoneRecords } 
 import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
-import { redactTokens } from '../shared/api/errors';
+import { redactTokens } from '../shared/api/nodeErrors';
 
 function idsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.map(String) : splitList(String(value ?? ''));

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { answerRecords } from '../shared/api/pages';
 import type { OperationRun, Special } from '../shared/run/types';
-import { inputFailure } from '../shared/api/errors';
+import { inputFailure } from '../shared/api/nodeErrors';
 import { buildRequest } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
 import { customFieldValues } from './customFields';

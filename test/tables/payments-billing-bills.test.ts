@@ -2,7 +2,7 @@
  * Self-check of the field tables of the Payments document: customer payments and refunds (Vendor
  * Invoice), billing projects (Vendor Billing) and purchase bills (Vendor Inventory).
  */
-import { explainFailure } from '../../nodes/shared/api/errors';
+import { explainFailure } from '../../nodes/shared/api/nodeErrors';
 import type { Area, Field, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { billingArea } from '../../nodes/VendorBilling/tables';

@@ -37,7 +37,7 @@ const NOT_FOR_AN_ITEM: Record<string, string> = {
 	'nodes/shared/api/token.ts refusedError': 'a token refresh serves every item at once; the item whose request met it gets its index in the item loop (itemError), shown below',
 	'nodes/shared/api/token.ts callTokenEndpoint': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
 	'nodes/shared/api/token.ts within': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
-	'nodes/shared/api/errors.ts tokenEndpointRedirected': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
+	'nodes/shared/api/nodeErrors.ts tokenEndpointRedirected': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
 };
 
 /** The triggers' polling: a poll has no input items, so none of its errors is an item's. */

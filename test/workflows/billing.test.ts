@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { explainFailure } from '../../nodes/shared/api/errors';
+import { explainFailure } from '../../nodes/shared/api/nodeErrors';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { DEMO } from '../../emulator/demo-data';

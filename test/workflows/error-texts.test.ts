@@ -15,7 +15,7 @@ const ROOT = join(module.path, '..', '..');
 
 const FILES = [
 	...readdirSync(join(ROOT, 'nodes/shared/run')).map((name) => `nodes/shared/run/${name}`),
-	'nodes/shared/api/errors.ts',
+	'nodes/shared/api/nodeErrors.ts',
 	'nodes/shared/api/failures.ts',
 	'nodes/VendorBooks/specials.ts',
 	'nodes/VendorProjects/specials.ts',

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactTokens } from './errors';
+import { redactTokens } from './nodeErrors';
 import { parseJson } from './json';
 
 /** One header as text (the first, when a server repeated it); undefined when absent. */

@@ -4,7 +4,7 @@
  * validate, then place it in the path, query, headers or body.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { inputFailure } from './errors';
+import { inputFailure } from './nodeErrors';
 
 import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
 import { InputError } from '../tables/inputError';

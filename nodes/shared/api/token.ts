@@ -12,7 +12,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import { redirectTarget } from './answer';
-import { redactTokens, tokenEndpointRedirected, tokenRefusal } from './errors';
+import { redactTokens, tokenEndpointRedirected, tokenRefusal } from './nodeErrors';
 import { isNetworkFailure, transientFailure } from './failures';
 import { pause } from './wait';
 

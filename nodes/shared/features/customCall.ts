@@ -27,7 +27,7 @@ import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart } from '../run/types';
 import { readList } from '../run/calls';
 import { assertNotRefused, fileNameFrom, listPages } from '../api/pages';
-import { inputFailure } from '../api/errors';
+import { inputFailure } from '../api/nodeErrors';
 import { tryParseJson } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { InputError } from '../tables/inputError';

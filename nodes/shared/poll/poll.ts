@@ -51,7 +51,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../run/reader';
 import { serverNow } from '../api/clock';
-import { inputFailure } from '../api/errors';
+import { inputFailure } from '../api/nodeErrors';
 import { fromUi, nodeRequest } from '../api/request';
 import type { ApiRequest } from '../api/request';
 import { areaRoot, RunState } from '../api/transport';

@@ -12,7 +12,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { redactTokens } from '../api/errors';
+import { redactTokens } from '../api/nodeErrors';
 import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failures';
 import type { RunState } from '../api/run';
 import type { Operation } from '../tables/spec';

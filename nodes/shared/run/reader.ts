@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputFailure } from '../api/errors';
+import { inputFailure } from '../api/nodeErrors';
 import { isExpression, readValues } from '../api/request';
 import { InputError } from '../tables/inputError';
 import type { Area, Operation, Resource } from '../tables/spec';

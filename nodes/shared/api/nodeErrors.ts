@@ -1,3 +1,4 @@
+// Talking to the API (api/): the errors a node throws (NodeApiError, NodeOperationError) and their words; imports tables/ and failures.ts.
 /**
  * The documented error codes and what to do about them: the project-management `errorCode`
  * table here, the accounting `code` tables on the areas that document them (`Area.errorCodes`).
