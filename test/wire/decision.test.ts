@@ -8,7 +8,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { decide, FIRST_ATTEMPT, MAX_RETRIES, type AttemptState, type RequestFacts, type RuleFacts, type Sent, type Step } from '../../nodes/shared/api/decision';
-import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
+import { RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
 
 const node: INode = { id: 'n', name: 'Node', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} };
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5);

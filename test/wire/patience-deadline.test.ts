@@ -9,7 +9,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { resetServerClocks } from '../../nodes/shared/api/clock';
-import { isTransientFailure } from '../../nodes/shared/api/failures';
+import { isTransientFailure } from '../../nodes/shared/api/failureKinds';
 import type { ApiRequest } from '../../nodes/shared/api/request';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import { booksArea } from '../../nodes/VendorBooks/tables';

@@ -10,7 +10,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { resetServerClocks, serverOffset } from '../../nodes/shared/api/clock';
-import { isOutcomeUnknown, isTransientFailure, RateLimitBlockedError } from '../../nodes/shared/api/failures';
+import { isOutcomeUnknown, isTransientFailure, RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
 import type { ApiRequest } from '../../nodes/shared/api/request';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import type { Area } from '../../nodes/shared/tables/spec';

@@ -9,7 +9,7 @@
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { isOutcomeUnknown, isTransientFailure } from '../../nodes/shared/api/failures';
+import { isOutcomeUnknown, isTransientFailure } from '../../nodes/shared/api/failureKinds';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import * as http from '../../host/http';

@@ -16,7 +16,7 @@ const ROOT = join(module.path, '..', '..');
 const FILES = [
 	...readdirSync(join(ROOT, 'nodes/shared/run')).map((name) => `nodes/shared/run/${name}`),
 	'nodes/shared/api/nodeErrors.ts',
-	'nodes/shared/api/failures.ts',
+	'nodes/shared/api/failureKinds.ts',
 	'nodes/VendorBooks/specials.ts',
 	'nodes/VendorProjects/specials.ts',
 ].filter((file) => file.endsWith('.ts'));

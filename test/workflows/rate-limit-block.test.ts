@@ -10,7 +10,7 @@
  * around the real transport plays that part (the call after the first `allowed` ones meets
  * the block), so these tests pin the per-item loop's half of the contract.
  */
-import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
+import { RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import { expectNoError, json, useWorkflowEnv } from './support';
 

@@ -21,7 +21,7 @@ import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { RateLimitBlockedError } from '../../nodes/shared/api/failures';
+import { RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { timeOf } from '../../nodes/shared/poll/read';
 import { VendorBillingTrigger } from '../../nodes/VendorBillingTrigger/VendorBillingTrigger.node';

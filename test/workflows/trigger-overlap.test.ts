@@ -17,7 +17,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { isTransientFailure } from '../../nodes/shared/api/failures';
+import { isTransientFailure } from '../../nodes/shared/api/failureKinds';
 import { markPoll } from '../../nodes/shared/poll/overlap';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';

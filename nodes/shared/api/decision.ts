@@ -27,7 +27,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { backoffMs, envelopeFailed, headerText, isTokenProblem, parseBody, redirectTarget, retryAfterMs, unexpectedAnswer } from './answer';
 import { apiError, connectionLost, heldUntil, notTheApisAnswer, partlyAnswered, redirected, refusedUntil, sendingStopped, stopped } from './nodeErrors';
-import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, ItemNotStarted, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failures';
+import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, ItemNotStarted, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failureKinds';
 import type { Area } from '../tables/spec';
 
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */

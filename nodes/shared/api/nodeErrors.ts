@@ -1,4 +1,4 @@
-// Talking to the API (api/): the errors a node throws (NodeApiError, NodeOperationError) and their words; imports tables/ and failures.ts.
+// Talking to the API (api/): the errors a node throws (NodeApiError, NodeOperationError) and their words; imports tables/ and failureKinds.ts.
 /**
  * The documented error codes and what to do about them: the project-management `errorCode`
  * table here, the accounting `code` tables on the areas that document them (`Area.errorCodes`).
@@ -9,7 +9,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { Area } from '../tables/spec';
 import { InputError } from '../tables/inputError';
-import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './failures';
+import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './failureKinds';
 
 /** Project-management `errorCode` values (the Conventions document). */
 export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {

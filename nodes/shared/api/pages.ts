@@ -10,7 +10,7 @@ import { createHash } from 'crypto';
 import type { ApiRequest } from './request';
 import type { Operation, Area } from '../tables/spec';
 import { redactTokens } from './nodeErrors';
-import { OUTCOME_UNKNOWN, outcomeUnknown } from './failures';
+import { OUTCOME_UNKNOWN, outcomeUnknown } from './failureKinds';
 import { pageContext, vendorRequest } from './transport';
 import type { RunState, VendorContext } from './transport';
 

@@ -1,4 +1,4 @@
-// Talking to the API (api/): what the earlier tries of a node run did, so that n8n's Retry On Fail repeats no write; imports failures.ts only.
+// Talking to the API (api/): what the earlier tries of a node run did, so that n8n's Retry On Fail repeats no write; imports failureKinds.ts only.
 /**
  * n8n's node setting Retry On Fail runs the node again, with every input item, when a try
  * throws or its first output item is an error (n8n-core `WorkflowExecute`: up to Max Tries,
@@ -28,7 +28,7 @@
  */
 import { createHash } from 'crypto';
 
-import { isOutcomeUnknown } from './failures';
+import { isOutcomeUnknown } from './failureKinds';
 
 /** What an *Outcome unknown* failure of a later try adds: its write was not sent again. */
 export const NOT_SENT_AGAIN = 'Not sent again by Retry On Fail: an earlier try of this run sent it.';

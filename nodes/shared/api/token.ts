@@ -13,7 +13,7 @@ import { createHash } from 'crypto';
 
 import { redirectTarget } from './answer';
 import { redactTokens, tokenEndpointRedirected, tokenRefusal } from './nodeErrors';
-import { isNetworkFailure, transientFailure } from './failures';
+import { isNetworkFailure, transientFailure } from './failureKinds';
 import { pause } from './wait';
 
 export type VendorContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;

@@ -15,7 +15,7 @@ import { headerText } from './answer';
 import { noteServerDate } from './clock';
 import { deadline, type RequestDeadline } from './deadline';
 import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent } from './decision';
-import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failures';
+import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failureKinds';
 import { ACCOUNTING_RULE, DOCUMENTED_RULE, type Pacer, pacerFor } from './pacing';
 import { regionUrls, trimSlash } from './regions';
 import { withReplayNote, writeSlot, type PriorWrite, type Replay } from './replay';

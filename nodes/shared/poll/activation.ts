@@ -21,7 +21,7 @@
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { isTransientFailure } from '../api/failures';
+import { isTransientFailure } from '../api/failureKinds';
 
 /**
  * Poll contexts that have polled already. Kept on n8n's poll context, not on a poll's run state

@@ -8,7 +8,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isTransientFailure } from '../api/failures';
+import { isTransientFailure } from '../api/failureKinds';
 import { answerRecords, hasMore, listPages, pageRequest, pagingFacts } from '../api/pages';
 import type { ApiRequest } from '../api/request';
 import type { Area, Operation } from '../tables/spec';

@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { redactTokens } from '../api/nodeErrors';
-import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failures';
+import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failureKinds';
 import type { RunState } from '../api/run';
 import type { Operation } from '../tables/spec';
 import { runBounded } from './parallel';

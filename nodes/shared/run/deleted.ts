@@ -19,7 +19,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redactTokens } from '../api/nodeErrors';
-import { OUTCOME_UNKNOWN, outcomeUnknown } from '../api/failures';
+import { OUTCOME_UNKNOWN, outcomeUnknown } from '../api/failureKinds';
 import { apiWords } from '../api/pages';
 import type { Area, Field, Operation } from '../tables/spec';
 

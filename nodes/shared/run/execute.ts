@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { RateLimitBlockedError } from '../api/failures';
+import { RateLimitBlockedError } from '../api/failureKinds';
 import { doneItem, rememberItem, withReplayNote } from '../api/replay';
 import { RunState } from '../api/run';
 import type { Area } from '../tables/spec';

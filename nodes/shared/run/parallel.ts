@@ -4,7 +4,7 @@
  * execution's request limiter, see limit.ts: a task waiting for a request slot holds no
  * slot, so tasks and requests cannot deadlock). Results keep the order of the input.
  */
-import { ItemNotStarted } from '../api/failures';
+import { ItemNotStarted } from '../api/failureKinds';
 
 export type Settled<T> =
 	| { state: 'done'; value: T }

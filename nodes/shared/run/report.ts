@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { RateLimitBlockedError } from '../api/failures';
+import { RateLimitBlockedError } from '../api/failureKinds';
 import { inputFailure } from '../api/nodeErrors';
 import type { Area } from '../tables/spec';
 import { CONTINUE_ON_FAIL, errorJson, failureJson, ITEM_MARK, withItemMark } from './calls';

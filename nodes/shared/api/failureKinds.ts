@@ -1,3 +1,4 @@
+// Talking to the API (api/): what kind a failure is: not started, rate-limit blocked, transient, outcome unknown; imports nothing of the repository.
 /**
  * Failures the engine treats specially: the contract between the transport (which
  * detects them) and the per-item loop (which reports them per item).
