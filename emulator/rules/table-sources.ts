@@ -32,7 +32,7 @@ export const ORGANIZATION_SOURCES: Readonly<Record<string, Source>> = {
 	inventory: 'Payments, What the service does: "Bills use the query parameter `organization_id`."',
 };
 
-/** The rule a validation message states (validate.ts's words), or undefined for a type or shape problem. */
+/** The rule a validation message states (the words of tables/schemas.ts and textRules.ts), or undefined for a type or shape problem. */
 const RULE_WORDS: ReadonlyArray<[RegExp, FieldRule]> = [
 	[/^is required when /, 'requiredWhen'],
 	[/^is required/, 'required'],
@@ -55,7 +55,7 @@ const RULE_WORDS: ReadonlyArray<[RegExp, FieldRule]> = [
 	[/^must be at most -?\d/, 'max'],
 ];
 
-/** A problem of an ID that cannot be one (validate.ts's `idTextProblem`). */
+/** A problem of an ID that cannot be one (tables/ids.ts `idTextProblem`). */
 const ID_TEXT = /^(is blank|must not hold control characters|cannot be "\." or "\.\.")/;
 
 /**
