@@ -3,7 +3,7 @@
  * endpoint's error code, its HTTP status, a network failure, or else the exception itself
  * (a helper missing from an n8n release is a TypeError, not "no answer"); nothing secret.
  */
-import { refreshFailureCause } from '../nodes/shared/api/transport';
+import { refreshFailureCause } from '../../nodes/shared/api/transport';
 
 test('the token endpoint refused: its error code (and status), as n8n\'s OAuth2 client reports it', () => {
 	const authError = Object.assign(new Error('invalid_code'), { code: 'EAUTH', body: { error: 'invalid_code' } });

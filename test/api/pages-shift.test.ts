@@ -21,9 +21,9 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Area, Operation } from '../nodes/shared/tables/spec';
-import { process } from '../host/globals';
-import type { Shift } from './tools/page-shift';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import { process } from '../../host/globals';
+import type { Shift } from '../tools/page-shift';
 
 type Facts = 'pageContext' | 'pageInfo' | 'perPage' | 'none';
 
@@ -39,8 +39,8 @@ interface Scenario {
 let server: ListServer | undefined;
 const requests: IDataObject[] = [];
 
-jest.mock('../nodes/shared/api/transport', () => ({
-	...jest.requireActual('../nodes/shared/api/transport'),
+jest.mock('../../nodes/shared/api/transport', () => ({
+	...jest.requireActual('../../nodes/shared/api/transport'),
 	vendorRequest: jest.fn(async (_ctx: unknown, _area: unknown, req: { qs: IDataObject }) => {
 		requests.push(req.qs);
 		return { body: server!.answer(Number(req.qs.page), Number(req.qs.per_page)), headers: {}, statusCode: 200 };
@@ -49,7 +49,7 @@ jest.mock('../nodes/shared/api/transport', () => ({
 
 // after the mock: pages.ts takes the replaced transport
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listPages } = require('../nodes/shared/api/pages') as typeof import('../nodes/shared/api/pages');
+const { listPages } = require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
 const runs = (n: number) => ({ seed: 4242, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });
 

@@ -7,15 +7,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Area, Operation } from '../nodes/shared/tables/spec';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
 
 const answers: unknown[] = [];
 const asked: Array<IDataObject | undefined> = [];
 /** The headers of each answer, in turn (none left: `{}`). */
 const answerHeaders: IDataObject[] = [];
 
-jest.mock('../nodes/shared/api/transport', () => ({
-	...jest.requireActual('../nodes/shared/api/transport'),
+jest.mock('../../nodes/shared/api/transport', () => ({
+	...jest.requireActual('../../nodes/shared/api/transport'),
 	vendorRequest: jest.fn(async (_ctx: unknown, _area: unknown, req: { qs?: IDataObject }) => {
 		asked.push(req.qs);
 		if (answers.length === 0) throw new Error('no page left in the test');
@@ -25,7 +25,7 @@ jest.mock('../nodes/shared/api/transport', () => ({
 
 // after the mock: pages.ts takes the replaced transport
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { hasMore, listPages } = require('../nodes/shared/api/pages') as typeof import('../nodes/shared/api/pages');
+const { hasMore, listPages } = require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
 const area = { value: 'books', name: 'Vendor Books', family: 'accounting', basePath: '/books/v3' } as Area;
 // a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)

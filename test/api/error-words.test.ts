@@ -9,13 +9,13 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { apiError, explainFailure } from '../nodes/shared/api/errors';
-import { billingArea } from '../nodes/VendorBilling/tables';
-import { booksArea } from '../nodes/VendorBooks/tables';
-import { inventoryArea } from '../nodes/VendorInventory/tables';
-import { invoiceArea } from '../nodes/VendorInvoice/tables';
-import { DEMO } from '../emulator/demo-data';
-import { byId, expectNoError, json, useWorkflowEnv } from './workflows/support';
+import { apiError, explainFailure } from '../../nodes/shared/api/errors';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { inventoryArea } from '../../nodes/VendorInventory/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { DEMO } from '../../emulator/demo-data';
+import { byId, expectNoError, json, useWorkflowEnv } from '../workflows/support';
 
 const answer = (code: number, message: string) => ({ code, message });
 const node: INode = { id: '1', name: 'Vendor', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} };

@@ -2,8 +2,8 @@
  * Validation schemas are built once per field table entry and side, not per item: a field
  * whose `type` counts its reads shows that validating many items builds its schema once.
  */
-import type { Field, Operation } from '../nodes/shared/tables/spec';
-import { cachedFieldSchema, fieldSchema, validateValues } from '../nodes/shared/tables/validate';
+import type { Field, Operation } from '../../nodes/shared/tables/spec';
+import { cachedFieldSchema, fieldSchema, validateValues } from '../../nodes/shared/tables/validate';
 
 function countingField(): { field: Field; builds: () => number } {
 	let reads = 0;

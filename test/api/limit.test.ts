@@ -4,8 +4,8 @@
  * next turn (not one by one from the answers that freed them), and a stop ending every
  * wait through one listener on the execution's signal. No timings: turns are counted.
  */
-import { Limiter } from '../nodes/shared/api/limit';
-import { setTimeout } from '../host/globals';
+import { Limiter } from '../../nodes/shared/api/limit';
+import { setTimeout } from '../../host/globals';
 
 /** A task that runs until `finish(i)`; records when each starts. */
 function tasks() {

@@ -18,13 +18,13 @@
  * How close to the minimum time real runs come is a figure of the benchmark (bench/pacing.ts,
  * `npm run bench`).
  */
-import { ACCOUNTING_RULE, DOCUMENTED_RULE, getPacingRule, marginMs, Pacer, pacerFor, setPacingRule } from '../nodes/shared/api/pacing';
-import { Clock } from '../emulator/clock';
-import { until, useFakeClock } from './tools/fake-timers';
-import type { RecordedRequest } from '../emulator/server';
-import { apiClient } from '../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from './workflows/support';
-import { setTimeout } from '../host/globals';
+import { ACCOUNTING_RULE, DOCUMENTED_RULE, getPacingRule, marginMs, Pacer, pacerFor, setPacingRule } from '../../nodes/shared/api/pacing';
+import { Clock } from '../../emulator/clock';
+import { until, useFakeClock } from '../tools/fake-timers';
+import type { RecordedRequest } from '../../emulator/server';
+import { apiClient } from '../../emulator/server';
+import { expectNoError, json, steps, WorkflowEnv } from '../workflows/support';
+import { setTimeout } from '../../host/globals';
 
 const RULE = { limit: 10, windowMs: 1000, blockMs: 1500 };
 

@@ -1,12 +1,12 @@
 /** Unit tests of the engine: validation from the tables, UI -> API values, request building. */
-import { fromUi, buildRequest } from '../nodes/shared/api/request';
-import { explainFailure, redactTokens } from '../nodes/shared/api/errors';
-import type { Field, Operation } from '../nodes/shared/tables/spec';
-import { describeProblems, fieldSchema, validateValues } from '../nodes/shared/tables/validate';
-import { booksArea } from '../nodes/VendorBooks/tables';
-import { invoiceArea } from '../nodes/VendorInvoice/tables';
-import { billingArea } from '../nodes/VendorBilling/tables';
-import { findOperation, ItemReader } from '../nodes/shared/run/reader';
+import { fromUi, buildRequest } from '../../nodes/shared/api/request';
+import { explainFailure, redactTokens } from '../../nodes/shared/api/errors';
+import type { Field, Operation } from '../../nodes/shared/tables/spec';
+import { describeProblems, fieldSchema, validateValues } from '../../nodes/shared/tables/validate';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { findOperation, ItemReader } from '../../nodes/shared/run/reader';
 
 const ok = (field: Field, value: unknown) => fieldSchema(field).safeParse(value).success;
 

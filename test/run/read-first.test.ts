@@ -6,10 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { currentValues, readFirstNote } from '../nodes/shared/run/current';
-import type { Area, Operation } from '../nodes/shared/tables/spec';
-import { billingArea } from '../nodes/VendorBilling/tables';
-import { invoiceArea } from '../nodes/VendorInvoice/tables';
+import { currentValues, readFirstNote } from '../../nodes/shared/run/current';
+import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import { billingArea } from '../../nodes/VendorBilling/tables';
+import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 
 function operation(area: Area, resource: string, value: string): Operation {
 	const op = area.resources.find((r) => r.value === resource)?.operations.find((o) => o.value === value);

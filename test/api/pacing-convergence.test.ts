@@ -20,10 +20,10 @@
  */
 import { LoggerProxy } from 'n8n-workflow';
 
-import { ACCOUNTING_RULE, ADAPTIVE, DOCUMENTED_RULE, Pacer, setPacingRule } from '../nodes/shared/api/pacing';
-import { Clock } from '../emulator/clock';
-import { OrganizationLimits } from '../emulator/limits';
-import { process, setTimeout } from '../host/globals';
+import { ACCOUNTING_RULE, ADAPTIVE, DOCUMENTED_RULE, Pacer, setPacingRule } from '../../nodes/shared/api/pacing';
+import { Clock } from '../../emulator/clock';
+import { OrganizationLimits } from '../../emulator/limits';
+import { process, setTimeout } from '../../host/globals';
 
 const MINUTE = ACCOUNTING_RULE.windowMs;
 const LIMIT = ACCOUNTING_RULE.limit;

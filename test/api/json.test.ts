@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 
-import { parseJson } from '../nodes/shared/api/json';
-import { process } from '../host/globals';
+import { parseJson } from '../../nodes/shared/api/json';
+import { process } from '../../host/globals';
 
 /** A fixed seed keeps `npm test` repeatable; `npm run fuzz` runs 100 times as many cases. */
 const runs = (n: number) => ({ seed: 42, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });

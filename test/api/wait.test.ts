@@ -7,7 +7,7 @@
  */
 import * as workflow from 'n8n-workflow';
 
-import { pause, waitHelper, waitHelperOf } from '../nodes/shared/api/wait';
+import { pause, waitHelper, waitHelperOf } from '../../nodes/shared/api/wait';
 
 /** A stand-in timer: records each call and resolves it when `tick` is called. */
 function fakeTimers() {
