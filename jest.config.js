@@ -13,7 +13,7 @@ const SLOW = [
 	'<rootDir>/test/workflows/answer-variants.test.ts', // every operation x every answer variant: 66 s
 	'<rootDir>/test/workflows/trigger-costs.test.ts', // every trigger over 10,000-record accounts and a simulated day: 55 s
 	'<rootDir>/test/inputs/expression-types.test.ts', // every field x the types an expression can give: 27 s
-	'<rootDir>/test/tables/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
+	'<rootDir>/test/repo/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
 	'<rootDir>/test/workflows/blank-values.test.ts', // every field x blank values: 13 s
 	'<rootDir>/test/workflows/independent-triggers.test.ts', // the triggers against answers from an independent reading of the promises: 30 s
 	'<rootDir>/test/workflows/independent-answers.test.ts', // the actions against answers from an independent reading of the promises: 17 s
