@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
-import { runWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
 import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
 import { fixture } from './peers';
 import { admin, emulatorProcess } from './support';

@@ -15,8 +15,8 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParamet
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
 import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../emulator/server';
-import { runWorkflow, UNPACED_PER_MINUTE } from '../test/harness';
-import type { HarnessCredential, HarnessWorkflow } from '../test/harness';
+import { runWorkflow, UNPACED_PER_MINUTE } from '../harness';
+import type { HarnessCredential, HarnessWorkflow } from '../harness';
 import { loadHttpRequestNode } from './setup-http-request';
 import { admin } from './support';
 import { process, globalThis } from '../host/globals';

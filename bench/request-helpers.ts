@@ -36,8 +36,8 @@ import {
 } from 'n8n-workflow';
 
 import { DEMO } from '../emulator/demo-data';
-import { runWorkflow } from '../test/harness';
-import type { HarnessWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
+import type { HarnessWorkflow } from '../harness';
 import { collectGarbage, fixture } from './peers';
 import type { Fixture } from './peers';
 import { admin, emulatorProcess, median } from './support';

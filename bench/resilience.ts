@@ -6,7 +6,7 @@
  *   npm run build:tools && node build/bench/resilience.js
  */
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
 import { chain, NODE_TYPES, WorkflowEnv } from '../test/workflows/support';
 import { console, process } from '../host/globals';
 

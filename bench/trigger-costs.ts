@@ -21,7 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from '../emulator/clock';
-import { pollOnce } from '../test/harness';
+import { pollOnce } from '../harness';
 import { console, process } from '../host/globals';
 import { vendorNode, WorkflowEnv } from '../test/workflows/support';
 import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';

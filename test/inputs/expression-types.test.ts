@@ -15,7 +15,7 @@ import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Field, FieldType, Operation } from '../../nodes/shared/tables/spec';
 import { formName, isRecordId } from '../../nodes/shared/tables/validate';
-import { binaryItem, runWorkflow } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
 import { ACTION_AREAS, NODE_OF, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
 import { byId, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 

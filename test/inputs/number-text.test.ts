@@ -22,7 +22,7 @@ import { buildRequest, fromUi } from '../../nodes/shared/api/request';
 import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { checkValues, formName, NUMBER_TEXT_RULE } from '../../nodes/shared/tables/validate';
-import { binaryItem, runWorkflow } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
 import { NODE_OF, nodeParameters, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
 import { byId, chain, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 

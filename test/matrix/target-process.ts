@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from '../../host/child_process';
 import { join } from '../../host/path';
 
-import type { HarnessCredential, HarnessWorkflow } from '../harness';
+import type { HarnessCredential, HarnessWorkflow } from '../../harness';
 import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError, TriggerActivation, TriggerState } from './target-runner';
 import { process, setTimeout, clearTimeout } from '../../host/globals';
 

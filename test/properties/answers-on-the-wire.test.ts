@@ -24,7 +24,7 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import type { TableOperation } from '../tools/table-inputs';
 import { startWireServer, ELSEWHERE_MARKER } from '../tools/wire-server';
 import type { WireServer } from '../tools/wire-server';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { enoughChecked, errorText, holds, isErrorItem, isOwnCall, leaked, noViolations, NODE, onError, OPERATIONS, opById, secretsOf, shownText, stepOf, thrown, tallied, useVirtualClock, valuesOf } from './support';
 import type { Tally } from './support';
 

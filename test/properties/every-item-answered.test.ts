@@ -14,7 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { label } from '../../nodes/shared/tables/naming';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { useProxiedEnv } from '../tools/proxied-env';
-import { binaryItem } from '../harness';
+import { binaryItem } from '../../harness';
 import type { TableOperation } from '../tools/table-inputs';
 import { errorText, holds, isErrorItem, isOwnCall, leaked, noViolations, NODE, onError, OPERATIONS, opById, pairedIndexes, secretsOf, shownText, stepOf, thrown, useVirtualClock, valuesOf } from './support';
 

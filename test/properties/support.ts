@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { HarnessCredential, RunResult } from '../harness';
+import type { HarnessCredential, RunResult } from '../../harness';
 import { process } from '../../host/globals';
 import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';

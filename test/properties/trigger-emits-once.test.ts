@@ -23,7 +23,7 @@ import { resetServerClocks } from '../../nodes/shared/api/clock';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { eventCases, seedAccount } from '../workflows/trigger-accounts';
 import type { Account, EventCase } from '../workflows/trigger-accounts';
-import { activateTrigger } from '../harness/activation';
+import { activateTrigger } from '../../harness/activation';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { vendorNode } from '../workflows/support';
 import { holds, isApiCall, noViolations } from './support';

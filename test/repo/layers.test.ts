@@ -200,8 +200,8 @@ const isPublished = (file: string) => top(file) === 'nodes' || top(file) === 'cr
  * and build their workflows and accounts with the tests' helpers.
  */
 const TEST_USERS: ReadonlyArray<[RegExp, readonly string[]]> = [
-	[/^emulator\/demo\.ts$/, ['test/harness/index.ts', 'test/workflows/support.ts']],
-	[/^bench\/[^/]+\.ts$/, ['test/harness/index.ts', 'test/workflows/support.ts', 'test/workflows/trigger-accounts.ts']],
+	[/^emulator\/demo\.ts$/, ['test/workflows/support.ts']],
+	[/^bench\/[^/]+\.ts$/, ['test/workflows/support.ts', 'test/workflows/trigger-accounts.ts']],
 ];
 
 /**

@@ -29,7 +29,7 @@ import { until, useFakeClock } from '../tools/fake-timers';
 import type { OrganizationRateLimit } from '../../emulator/limits';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const MINUTE = ACCOUNTING_RULE.windowMs;

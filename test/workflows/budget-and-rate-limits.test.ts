@@ -19,11 +19,11 @@ import { Clock } from '../../emulator/clock';
 import type { OrganizationRateLimit } from '../../emulator/limits';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
-import { Container } from '../harness/setup';
+import { Container } from '../../harness/setup';
 import * as wait from '../../nodes/shared/api/wait';
 import { setImmediate } from '../../host/globals';
 import { byId, json, PolledTrigger, useWorkflowEnv } from './support';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
 
 const MINUTE = 60_000;

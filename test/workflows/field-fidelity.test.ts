@@ -32,7 +32,7 @@ import type { Field } from '../../nodes/shared/tables/spec';
 import { fieldSchema } from '../../nodes/shared/tables/validate';
 import { normaliseScalar } from '../../nodes/shared/api/request';
 import { DEMO } from '../../emulator/demo-data';
-import { pollOnce } from '../harness';
+import { pollOnce } from '../../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
 
 const env = useWorkflowEnv({ demo: true });

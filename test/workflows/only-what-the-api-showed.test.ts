@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { MadeAnswer, ProxiedRequest, ProxyRecord, ProxyRule } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, json } from './support';
 import { allText, credentialSecrets, expectNoSecrets as expectNoSecretsOf } from './no-secrets';
 import type { steps } from './support';

@@ -18,8 +18,8 @@ import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorP
 import type { Emulator, EmulatorOptions, RecordedRequest } from '../../emulator/server';
 import { apiClient, startEmulator } from '../../emulator/server';
 import type { Tenant } from '../../emulator/store';
-import { listSearch, pollOnce, runWorkflow, UNPACED_PER_MINUTE } from '../harness';
-import type { HarnessCredential, RunResult } from '../harness';
+import { listSearch, pollOnce, runWorkflow, UNPACED_PER_MINUTE } from '../../harness';
+import type { HarnessCredential, RunResult } from '../../harness';
 
 export const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
 export const NODE_TYPES = [VendorBooks, VendorProjects, VendorInvoice, VendorBilling, VendorInventory, ...TRIGGER_TYPES];

@@ -6,8 +6,8 @@ import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutio
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../harness';
-import type { RunResult } from '../harness';
+import { runWorkflow } from '../../harness';
+import type { RunResult } from '../../harness';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support';
 import type { WorkflowEnv } from './support';
 

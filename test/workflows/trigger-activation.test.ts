@@ -33,8 +33,8 @@ import { Clock } from '../../emulator/clock';
 import { jsonAnswer, type AnswerProxy } from '../tools/answer-proxy';
 import { datedByServiceClock } from './trigger-service';
 import { timestamp } from '../../emulator/rules/common';
-import { Container } from '../harness/setup';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { Container } from '../../harness/setup';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { byId, vendorNode, WorkflowEnv } from './support';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');

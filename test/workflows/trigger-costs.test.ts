@@ -19,7 +19,7 @@ import { Clock } from '../../emulator/clock';
 import { RULES } from '../../emulator/rules';
 import { day, timestampMs } from '../../emulator/rules/common';
 import type { Reply } from '../../emulator/rules/common';
-import { Container } from '../harness/setup';
+import { Container } from '../../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';
 

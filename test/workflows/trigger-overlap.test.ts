@@ -21,7 +21,7 @@ import { isTransientFailure } from '../../nodes/shared/api/failures';
 import { markPoll } from '../../nodes/shared/poll/overlap';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';

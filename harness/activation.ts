@@ -16,7 +16,7 @@
 import * as core from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, WorkflowActivateMode } from 'n8n-workflow';
 
-import { dirname, join } from '../../host/path';
+import { dirname, join } from '../host/path';
 import { singleNode, type SingleNodeOptions } from './index';
 import { Container } from './setup';
 

@@ -30,7 +30,7 @@ import { HarnessNodeTypes, type NodeTypeClass } from './builtin-nodes';
 import { noteAdaptation } from './compat';
 import { HarnessCredentialsHelper, HarnessCredentialTypes, type HarnessCredential } from './credentials-helper';
 import { Container, ensureHarnessSetup, externalSecretsProxy } from './setup';
-import { setTimeout, clearTimeout } from '../../host/globals';
+import { setTimeout, clearTimeout } from '../host/globals';
 
 export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp, ScheduleTrigger } from './builtin-nodes';
 export { HarnessCredentialsHelper, HarnessCredentialTypes, UNPACED_PER_MINUTE } from './credentials-helper';

@@ -3,10 +3,10 @@
  * every harness module). n8n-core's InstanceSettings writes `<N8N_USER_FOLDER>/.n8n/config`, so point
  * it at a per-process temp dir instead of the user's home. Values already set by the caller are kept.
  */
-import { mkdirSync, readdirSync, rmSync } from '../../host/fs';
-import { tmpdir } from '../../host/os';
-import { join } from '../../host/path';
-import { process } from '../../host/globals';
+import { mkdirSync, readdirSync, rmSync } from '../host/fs';
+import { tmpdir } from '../host/os';
+import { join } from '../host/path';
+import { process } from '../host/globals';
 
 /**
  * `<tmp>/n8n-harness/<pid>`. Exit hooks do not fire inside jest's sandbox, so instead of deleting our own
