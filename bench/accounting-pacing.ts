@@ -27,7 +27,7 @@ import { ACCOUNTING_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pa
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { runWorkflow } from '../harness';
 import type { HarnessCredential } from '../harness';
-import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
+import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../harness/workflows';
 import { fixture } from './peers';
 import { admin, emulatorProcess, mostInOneWindow } from './support';
 import { console, process } from '../host/globals';

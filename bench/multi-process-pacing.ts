@@ -23,7 +23,7 @@ import { ACCOUNTING_RULE, setPacingRule } from '../nodes/shared/api/pacing';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { runWorkflow } from '../harness';
 import type { HarnessCredential } from '../harness';
-import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, NODE_TYPES, steps } from '../test/workflows/support';
+import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, NODE_TYPES, steps } from '../harness/workflows';
 import { fixture } from './peers';
 import { admin, emulatorProcess, mostInOneWindow } from './support';
 import { fork } from '../host/child_process';

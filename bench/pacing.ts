@@ -25,8 +25,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pacing';
 import type { RecordedRequest } from '../emulator/server';
-import { steps, WorkflowEnv } from '../test/workflows/support';
-import type { Step } from '../test/workflows/support';
+import { steps, WorkflowEnv } from '../harness/workflows';
+import type { Step } from '../harness/workflows';
 import { console, process } from '../host/globals';
 import { mostInOneWindow } from './support';
 

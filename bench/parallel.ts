@@ -14,7 +14,7 @@ import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../nodes/shared/api/options';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { runWorkflow } from '../harness';
-import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../test/workflows/support';
+import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../harness/workflows';
 import { fixture } from './peers';
 import { admin, emulatorProcess } from './support';
 import { console, process } from '../host/globals';

@@ -7,7 +7,7 @@
  */
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { runWorkflow } from '../harness';
-import { chain, NODE_TYPES, WorkflowEnv } from '../test/workflows/support';
+import { chain, NODE_TYPES, WorkflowEnv } from '../harness/workflows';
 import { console, process } from '../host/globals';
 
 async function main(): Promise<void> {

@@ -23,8 +23,9 @@ import { setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from '../emulator/clock';
 import { pollOnce } from '../harness';
 import { console, process } from '../host/globals';
-import { vendorNode, WorkflowEnv } from '../test/workflows/support';
-import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';
+import { vendorNode, WorkflowEnv } from '../harness/workflows';
+import { type Account, seedAccount } from '../emulator/seed';
+import { eventCases } from '../harness/trigger-events';
 
 interface Row {
 	label: string;

@@ -14,12 +14,13 @@
  *   node      nodes/<Node>/*.ts      the node files, their specials and events
  *
  * And the house rules of the whole repository (every .ts, .js and .mjs outside node_modules,
- * dist and build): no import circle anywhere; nothing outside test/ imports test/ but the
- * programs listed in TEST_USERS (the demo and the benchmarks run the nodes through the test
- * harness); the published code imports nothing outside nodes/ and credentials/; host/ imports
- * nothing of the repository; the emulator reaches into the published code only through the
- * files listed in EMULATOR_READS (the field tables, shared by design: the emulator serves what
- * the tables say) and never reaches the engine's run code.
+ * dist and build): no import circle anywhere; nothing outside test/ imports test/; the published
+ * code imports nothing outside nodes/ and credentials/; host/ imports nothing of the repository;
+ * harness/ (n8n's engine running the nodes, for the tests, the benchmarks and the demo) imports
+ * only the published code, the emulator and host/, and of the emulator only the demo imports it;
+ * the emulator reaches into the published code only through the files listed in EMULATOR_READS
+ * (the field tables, shared by design: the emulator serves what the tables say) and never
+ * reaches the engine's run code.
  */
 import { readdirSync, readFileSync, statSync } from '../../host/fs';
 import { dirname, join, relative, resolve } from '../../host/path';
@@ -194,15 +195,10 @@ const KNOWN_REPOSITORY_CIRCLES: readonly string[] = [];
 const top = (file: string) => file.split('/')[0];
 const isPublished = (file: string) => top(file) === 'nodes' || top(file) === 'credentials';
 
-/**
- * The programs outside test/ that import from test/, each with the files it may import there:
- * the demo and the benchmarks run the nodes through n8n's engine as the tests do (the harness)
- * and build their workflows and accounts with the tests' helpers.
- */
-const TEST_USERS: ReadonlyArray<[RegExp, readonly string[]]> = [
-	[/^emulator\/demo\.ts$/, ['test/workflows/support.ts']],
-	[/^bench\/[^/]+\.ts$/, ['test/workflows/support.ts', 'test/workflows/trigger-accounts.ts']],
-];
+/** What harness/ may import: the published code it runs, the emulator it runs it against, host/. */
+const HARNESS_READS: readonly string[] = ['harness', 'nodes', 'credentials', 'emulator', 'host'];
+/** The one file of the emulator that runs the nodes, through the harness. */
+const DEMO = 'emulator/demo.ts';
 
 /**
  * What the emulator imports from the published code, and nothing else there: the field
@@ -271,14 +267,13 @@ function repositoryViolations(g: ReadonlyMap<string, readonly string[]>): string
 	const out: string[] = [];
 	for (const [from, targets] of g) {
 		for (const to of targets) {
-			if (top(to) === 'test' && top(from) !== 'test') {
-				const user = TEST_USERS.find(([pattern]) => pattern.test(from));
-				if (!user || !user[1].includes(to)) out.push(`${from} -> ${to} (only test/ imports test/)`);
-			}
+			if (top(to) === 'test' && top(from) !== 'test') out.push(`${from} -> ${to} (only test/ imports test/)`);
+			if (top(from) === 'harness' && !HARNESS_READS.includes(top(to))) out.push(`${from} -> ${to} (harness/ imports only the published code, the emulator and host/)`);
+			if (top(from) === 'emulator' && top(to) === 'harness' && from !== DEMO) out.push(`${from} -> ${to} (of the emulator, only the demo runs the harness)`);
 			if (isPublished(from) && !isPublished(to)) out.push(`${from} -> ${to} (the published code imports only nodes/ and credentials/)`);
 			if (top(from) === 'host') out.push(`${from} -> ${to} (host/ imports nothing of the repository)`);
 			if (top(from) === 'emulator' && isPublished(to)) {
-				const demoOnly = to.startsWith('credentials/') && from !== 'emulator/demo.ts';
+				const demoOnly = to.startsWith('credentials/') && from !== DEMO;
 				if (!EMULATOR_READS.includes(to) || demoOnly) out.push(`${from} -> ${to} (the emulator reads only EMULATOR_READS of the published code)`);
 			}
 		}
@@ -289,7 +284,7 @@ function repositoryViolations(g: ReadonlyMap<string, readonly string[]>): string
 /** The engine's run files the emulator (the demo aside, which runs the nodes) reaches, through any chain of imports. */
 function emulatorReachesEngine(g: ReadonlyMap<string, readonly string[]>): string[] {
 	const seen = new Set<string>();
-	const todo = [...g.keys()].filter((f) => top(f) === 'emulator' && f !== 'emulator/demo.ts');
+	const todo = [...g.keys()].filter((f) => top(f) === 'emulator' && f !== DEMO);
 	while (todo.length) {
 		const f = todo.pop()!;
 		if (seen.has(f)) continue;
@@ -332,7 +327,7 @@ describe('layers', () => {
 
 describe('layers of the whole repository', () => {
 	it('reads the imports of every source of the repository', () => {
-		for (const folder of ['nodes', 'credentials', 'emulator', 'bench', 'scripts', 'test', 'host']) expect(repoFiles.some((f) => top(f) === folder)).toBe(true);
+		for (const folder of ['nodes', 'credentials', 'emulator', 'harness', 'bench', 'scripts', 'test', 'host']) expect(repoFiles.some((f) => top(f) === folder)).toBe(true);
 		expect(repoGraph.get('emulator/server.ts')).toContain('host/http.js');
 		expect(repoGraph.get('scripts/real-n8n/check.js')).toContain('scripts/real-n8n/n8n-session.js');
 		expect(repoGraph.get('scripts/cloud-check.mjs')).toEqual([]);
@@ -344,31 +339,35 @@ describe('layers of the whole repository', () => {
 		expect(KNOWN_REPOSITORY_CIRCLES.filter((c) => !found.includes(c))).toEqual([]);
 	});
 
-	it('keeps test/ to itself, the published code to itself, host/ a leaf and the emulator to the tables', () => {
+	it('keeps test/ to itself, the published code to itself, host/ a leaf, the harness below test/ and bench/, and the emulator to the tables', () => {
 		expect(repositoryViolations(repoGraph)).toEqual([]);
 	});
 
-	it('lists only what is imported: each of EMULATOR_READS and TEST_USERS is still used', () => {
+	it('lists only what is imported: each of EMULATOR_READS is still used', () => {
 		const imported = new Set([...repoGraph].flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)));
 		const uses = (pattern: RegExp, to: string) => [...imported].some((edge) => pattern.test(edge.split(' -> ')[0]) && edge.endsWith(` -> ${to}`));
 		expect(EMULATOR_READS.filter((to) => !uses(/^emulator\//, to))).toEqual([]);
-		expect(TEST_USERS.flatMap(([pattern, targets]) => targets.filter((to) => !uses(pattern, to)).map((to) => `${pattern} -> ${to}`))).toEqual([]);
 	});
 
 	it('keeps the emulator away from the engine\'s run code, through any chain of imports', () => {
 		expect(emulatorReachesEngine(repoGraph)).toEqual([]);
 	});
 
-	it('finds a circle, an import of test/, an unlisted table and a reach into the engine when there is one', () => {
+	it('finds a circle, an import of test/, a harness reaching up, an unlisted table and a reach into the engine when there is one', () => {
 		const g = new Map(repoGraph);
-		g.set('emulator/clock.ts', [...(g.get('emulator/clock.ts') ?? []), 'emulator/server.ts', 'test/harness/index.ts']);
+		g.set('emulator/clock.ts', [...(g.get('emulator/clock.ts') ?? []), 'emulator/server.ts', 'test/workflows/support.ts', 'harness/index.ts']);
+		g.set('bench/support.ts', [...(g.get('bench/support.ts') ?? []), 'test/workflows/support.ts']);
+		g.set('harness/index.ts', [...(g.get('harness/index.ts') ?? []), 'bench/support.ts']);
 		g.set('host/fs.js', ['emulator/clock.ts']);
 		g.set('emulator/routes.ts', [...(g.get('emulator/routes.ts') ?? []), 'nodes/shared/run/execute.ts']);
 		g.set('nodes/shared/tables/spec.ts', [...(g.get('nodes/shared/tables/spec.ts') ?? []), 'bench/support.ts']);
 		expect(graphCircles(g).some((c) => c.includes('emulator/clock.ts') && c.includes('emulator/server.ts'))).toBe(true);
 		expect(repositoryViolations(g)).toEqual(
 			expect.arrayContaining([
-				'emulator/clock.ts -> test/harness/index.ts (only test/ imports test/)',
+				'emulator/clock.ts -> test/workflows/support.ts (only test/ imports test/)',
+				'bench/support.ts -> test/workflows/support.ts (only test/ imports test/)',
+				'harness/index.ts -> bench/support.ts (harness/ imports only the published code, the emulator and host/)',
+				'emulator/clock.ts -> harness/index.ts (of the emulator, only the demo runs the harness)',
 				'host/fs.js -> emulator/clock.ts (host/ imports nothing of the repository)',
 				'emulator/routes.ts -> nodes/shared/run/execute.ts (the emulator reads only EMULATOR_READS of the published code)',
 				'nodes/shared/tables/spec.ts -> bench/support.ts (the published code imports only nodes/ and credentials/)',
