@@ -3,7 +3,7 @@
  * item to the emulator, made by Vendor Books or by n8n's HTTP Request node with the same
  * `Authorization: Vendor-oauthtoken <token>` header and `organization_id` query, each in a
  * workflow "Manual Trigger -> Input (n items, pinned) -> Get" run by n8n-core's engine
- * (test/harness), the node types loaded once per process as n8n loads them. The request is
+ * (harness/), the node types loaded once per process as n8n loads them. The request is
  * the GET of one item (Item → Get) or the POST of a new item `{"name":"Bench widget","rate":1}`
  * (Item → Create).
  *

@@ -1,7 +1,7 @@
 /**
  * What the polling triggers cost in API calls: for every event of the five trigger
  * nodes, on an account holding N records of each kind the triggers watch (put straight into the
- * emulator's store, test/workflows/trigger-accounts.ts: a quarter of the estimates accepted, a
+ * emulator's store, emulator/seed.ts: a quarter of the estimates accepted, a
  * quarter of the invoices overdue, payments dated over three years), the calls of
  *
  * - the poll at activation (it takes the baseline),

@@ -1,6 +1,7 @@
 /**
- * In-process workflow test harness over n8n-core's real engine (WorkflowExecute).
- * See harness.test.ts for usage; README-style notes are in the module docs of each file.
+ * In-process workflow harness over n8n-core's real engine (WorkflowExecute), for the tests, the
+ * benchmarks and the demo.
+ * See test/harness/harness.test.ts for usage; README-style notes are in the module docs of each file.
  */
 import './env';
 

@@ -89,7 +89,7 @@ const abandonedSince = (logFrom) => allLogs(s).slice(logFrom).split('\n').filter
 /** One trigger at one N: activation, a quiet poll, a record made, the poll that emits it. */
 async function runTrigger(t, n, account, cases) {
 	const c = cases.find((x) => x.label === t.label);
-	check(c, `no case ${t.label} in trigger-accounts`);
+	check(c, `no case ${t.label} in harness/trigger-events.ts`);
 	const row = { n, trigger: t.label };
 	s.rows.push(row);
 	const wid = await triggerWorkflow(s, { name: `Vendor: ${t.label} on ${n} records`, type: t.type, triggerName: TRIGGER, parameters: { ...c.parameters, maxCallsPerDay: 1_000_000 } });

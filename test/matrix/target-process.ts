@@ -123,7 +123,7 @@ export class TargetProcess {
 		return await this.request({ cmd: 'setPacingRule', rule });
 	}
 
-	/** Activates a polling trigger of the installed package through the release's own ActiveWorkflows (test/harness/activation.ts). */
+	/** Activates a polling trigger of the installed package through the release's own ActiveWorkflows (harness/activation.ts). */
 	async activate(activation: TriggerActivation): Promise<TriggerState> {
 		return await this.request({ cmd: 'activate', activation });
 	}

@@ -76,7 +76,7 @@ export interface RunnerReady {
 	nativeAddons: string[];
 }
 
-/** A polling trigger of the installed package activated on the release's own engine (test/harness/activation.ts). */
+/** A polling trigger of the installed package activated on the release's own engine (harness/activation.ts). */
 export interface TriggerActivation {
 	/** The node type's name, e.g. `vendorBooksTrigger`. */
 	nodeName: string;

@@ -4,7 +4,7 @@
  * generated for them (the emulator's demo records), the operation's own call as a proxy sees it,
  * the output predicates, and the secrets that must never reach an output or another host.
  *
- * Properties run the package on n8n's engine (test/harness) against the emulator through the
+ * Properties run the package on n8n's engine (harness/) against the emulator through the
  * answer proxy (test/tools/answer-proxy.ts), which rewrites the answers of the operation's own call.
  */
 import fc from 'fast-check';

@@ -19,7 +19,7 @@
  *   created once; a stop ends the wait.
  *
  * How several processes find their share of the organization's limit (the pace adapting to 429s)
- * is test/pacing-convergence.test.ts.
+ * is test/api/pacing-convergence.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 

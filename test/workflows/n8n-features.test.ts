@@ -15,7 +15,7 @@
  * - Rules: a 204 to a list read, dates given with an offset or as a moment, number text.
  *
  * The service's record of requests (the emulator's, and an answer proxy's) is the witness.
- * Run: npx jest test/workflows/independent-n8n-features --maxWorkers=1
+ * Run: npx jest test/workflows/n8n-features --maxWorkers=1
  */
 import type { IDataObject, INode, INodeType } from 'n8n-workflow';
 

@@ -1,6 +1,6 @@
 /**
  * A node's AI-tool variant, made the way n8n makes it for a `usableAsTool` node when it loads it
- * (shared by the suites that run the nodes as tools: ai-tool, independent-options).
+ * (shared by the suites that run the nodes as tools: ai-tool, options-and-ai-tools).
  */
 import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';

@@ -1,6 +1,6 @@
 /**
  * A polling trigger activated during an outage, through n8n-core's own ActiveWorkflows
- * (test/harness/activation.ts) against the emulator. n8n runs the first poll at activation
+ * (harness/activation.ts) against the emulator. n8n runs the first poll at activation
  * and fails the activation if it throws; n8n then gives up after a few retries and the
  * workflow reads active but never polls. So a transient failure there (a rate-limit block,
  * a 503, a token endpoint that did not answer) must leave the workflow active, with the
