@@ -1,5 +1,5 @@
 /**
- * Error words from the right area (issue 34): an accounting `code` has the meaning its
+ * Error words from the right area: an accounting `code` has the meaning its
  * document gives only in the area that documents it (the Payments document, "Errors": payment codes for
  * Vendor Payments, billing project codes for Vendor Billing). Elsewhere (Books, Purchase
  * Bills, a code the area does not document, a failure without an area) the API's own

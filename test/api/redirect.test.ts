@@ -1,5 +1,5 @@
 /**
- * The token stays home (issue 42, Deliver 2), through n8n-core's own request helper: an API
+ * The token stays home, through n8n-core's own request helper: an API
  * address that answers a redirect to another local server (with the token echoed in the
  * Location's query) is never followed. The other server receives nothing (no Authorization, no
  * body); the request ends with an error naming the host and path it pointed at, never its query,

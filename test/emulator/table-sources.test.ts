@@ -1,5 +1,5 @@
 /**
- * Every refusal of the emulator names its source, the table-driven ones too (issue 44): the
+ * Every refusal of the emulator names its source, the table-driven ones too: the
  * server's own refusals (token, scope, URL, method, organisation, portal, rate limits, a body
  * that is not JSON, keys no table names) and the field tables' validation, which cites the
  * source of the table rule it applies (nodes/<Node>/tables/sources.ts). Each source passes the

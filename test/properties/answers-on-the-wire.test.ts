@@ -1,6 +1,6 @@
 /**
- * Promises about what goes over the wire (issue 42, Deliver 2, 3 and 7), as properties over
- * answers generated for the operations of the tables:
+ * Promises about what goes over the wire (the token stays home, only what the API showed), as
+ * properties over answers generated for the operations of the tables:
  *
  * - redirects (301/302/303/307/308 to a second local server, its query sometimes echoing the
  *   access token): nothing reaches the other server, no success, the error names where the

@@ -1,5 +1,5 @@
 /**
- * Promise: every input item gives an output or an error (issue 42, Deliver 6 and 7), whatever
+ * Promise: every input item gives an output or an error, whatever
  * type an expression yields for a field. For operations of the tables, one field (an id, a list
  * of ids, a text, a number) takes `{{ $json.v }}`, and each input item holds a generated `v`: a
  * number (safe, unsafe), text, blank, an array, an object, null, a boolean.

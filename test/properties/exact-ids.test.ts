@@ -1,5 +1,5 @@
 /**
- * Promise: ids exact (issue 42, Deliver 1 and 7). For every operation of the tables that outputs
+ * Promise: ids exact. For every operation of the tables that outputs
  * records of its resource (get, list, create, update), the answer of its own call is rewritten so
  * that the records' ids are JSON numbers of every magnitude (small, around 2^53, 18-19 digits,
  * several that differ only past 2^53): each output keeps the exact digits, and a following

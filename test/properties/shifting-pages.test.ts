@@ -1,6 +1,6 @@
 /**
- * Promise: pages that shift (issue 42, Deliver 4 and 7). Every paged list of the tables is read
- * with Return All from a generated server: records newest first, pages capped below the size
+ * Promise: pages that shift lose no record and give none twice. Every paged list of the tables is
+ * read with Return All from a generated server: records newest first, pages capped below the size
  * asked while the answer says there is more (`page_context.has_more_page`, Vendor Projects'
  * `page_info.has_next_page`), records created (at the front) or deleted between page reads.
  *

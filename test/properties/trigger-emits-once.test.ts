@@ -1,11 +1,10 @@
 /**
- * Promise: no record emitted twice or missed by a trigger, on the service's clock (issue 42,
- * Deliver 5 and 7). For every event of the five triggers (harness/trigger-events.ts),
- * a generated history: the service's clock minutes ahead of or behind n8n's (its answers' `Date`
- * header says so, through the answer proxy), an activation through n8n-core's ActiveWorkflows
- * (harness/activation.ts), at times meeting an outage (every API call answered 503), then
- * rounds of changes (records made, statuses changed, records trashed) seconds apart, each round
- * ended by the scheduled poll.
+ * Promise: no record emitted twice or missed by a trigger, on the service's clock. For every event
+ * of the five triggers (harness/trigger-events.ts), a generated history: the service's clock
+ * minutes ahead of or behind n8n's (its answers' `Date` header says so, through the answer proxy),
+ * an activation through n8n-core's ActiveWorkflows (harness/activation.ts), at times meeting an
+ * outage (every API call answered 503), then rounds of changes (records made, statuses changed,
+ * records trashed) seconds apart, each round ended by the scheduled poll.
  *
  * - the activation emits nothing (Start From Existing Records off) and, outage or not, succeeds;
  * - every record changed after the activation is emitted once, by the poll after its change

@@ -1,5 +1,5 @@
 /**
- * Read-first updates (issue 34): the fields an update must resend are filled from the record
+ * Read-first updates: the fields an update must resend are filled from the record
  * the read answered, never over a value the user gave (blank included), and what the write's
  * answer can show of a change made by someone else between the read and the write is told
  * (`readFirstNote`), while what it cannot show gives no note.
@@ -42,7 +42,7 @@ test('the fields left out are taken from the record; fields given, and fields no
 	expect(descriptionOnly()).toEqual({ project_id: '1001', description: 'typo fix', ...KEPT });
 });
 
-test('Payment → Update reads nothing: its values are sent as given (issue 36)', () => {
+test('Payment → Update reads nothing: no field is required on its update, so its values are sent as given', () => {
 	expect(paymentUpdate.keepCurrent).toBeUndefined();
 	expect(currentValues(paymentUpdate, { payment_id: '1001', description: 'typo fix' }, { customer_id: '42', amount: 100 })).toEqual({ payment_id: '1001', description: 'typo fix' });
 });

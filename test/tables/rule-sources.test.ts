@@ -1,5 +1,5 @@
 /**
- * A source for every rule of the field tables (issue 36): each refusal, requiredness, format,
+ * A source for every rule of the field tables: each refusal, requiredness, format,
  * default and computed-member rule a table carries either cites the document it comes from
  * (`<document>, <section>: "<words found there>"`) or is a guess listed in docs/ASSUMPTIONS.md
  * (`guess: <words of its bullet>`), the source format of test/tools/doc-sources.ts.

@@ -1,7 +1,7 @@
 /**
  * Answers a real service and network may give, written from the README's promises ("Outcomes: only
  * what the API showed", "Custom API Call") and docs/BEHAVIOUR.md by a tester who did not write the
- * package (issue 42): ids past 2^53, redirects, a byte-order mark, Retry-After as an HTTP date,
+ * package: ids past 2^53, redirects, a byte-order mark, Retry-After as an HTTP date,
  * 204 / 206 / 207 / HTML answers, pages that shift under Return All, expressions of any type, and
  * no secret in any output or error. Every answer here is made by the answer proxy in front of the
  * emulator (raw JSON text written by hand where numbers matter); the workflows run on n8n's engine.

@@ -1,8 +1,8 @@
 /**
- * What the polling triggers cost (issue 35): calls per quiet poll on an account with 10,000
- * records of each kind, the opt-in date window of Payment Recorded, the daily budget over a
- * simulated day of every-minute polls, a guessed sort that the server ignores, and what the
- * log and Fetch Test Event say about the cost.
+ * What the polling triggers cost, within the budget they are given: calls per quiet poll on an
+ * account with 10,000 records of each kind, the opt-in date window of Payment Recorded, the daily
+ * budget over a simulated day of every-minute polls, a guessed sort that the server ignores, and
+ * what the log and Fetch Test Event say about the cost.
  *
  * Time: n8n's clock (Date, faked; timers stay real) and the emulator's clock move together,
  * only when a test says so (`later`). Counts come from the requests the emulator received.

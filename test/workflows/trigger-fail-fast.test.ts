@@ -1,5 +1,5 @@
 /**
- * The poll at activation ends quickly whatever the service answers (issue 46): n8n gives the
+ * The poll at activation ends quickly whatever the service answers: n8n gives the
  * activation a deadline (n8n 2.41: 84 s for a workflow's publication), so every trigger event
  * (generated from the five trigger nodes' events tables), activated through n8n-core's own
  * ActiveWorkflows while every call is answered 429 without Retry-After, 429 with Retry-After 60

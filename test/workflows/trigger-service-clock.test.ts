@@ -1,10 +1,11 @@
 /**
  * The triggers on the service's clock, written from the README's "Triggers" section and
  * docs/BEHAVIOUR.md ("Triggers: an outage at activation") by a tester who did not write the package
- * (issue 42): a service whose clock is 5 minutes behind or ahead of n8n's (its answers' `Date` and its
- * records' times), activations that meet an outage, and records deleted while a scanning trigger
- * pages. The emulator's clock runs in real time, offset from n8n's; an answer proxy dates every
- * answer by it and answers for the API during an outage.
+ * (no record missed or emitted twice, whatever the service's clock): a service whose clock is 5
+ * minutes behind or ahead of n8n's (its answers' `Date` and its records' times), activations that
+ * meet an outage, and records deleted while a scanning trigger pages. The emulator's clock runs in
+ * real time, offset from n8n's; an answer proxy dates every answer by it and answers for the API
+ * during an outage.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
