@@ -7,7 +7,7 @@
  *   the nodes and credentials rules off, this one keeps them);
  * - @n8n/eslint-plugin-community-nodes' `recommended` config (what `n8n-node lint` and n8n's
  *   package scanner run), here also on the nodes' codex JSON;
- * - no import of test/, bench/, emulator/ or host/ from the published code: those take Node's
+ * - no import of test/, harness/, bench/, emulator/ or host/ from the published code: those take Node's
  *   modules and globals from host/ (see host/globals.js), which n8n's Cloud rules would refuse
  *   in a node.
  * Inline `eslint-disable` comments are not honoured (n8n's scanner ignores them too), so
@@ -23,7 +23,7 @@ const published = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 const json = ['package.json', 'nodes/**/*.json', 'credentials/**/*.json'];
 
 export default [
-	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'test/**', 'bench/**', 'emulator/**', 'host/**', 'scripts/**', '*.js', '*.mjs'] },
+	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'test/**', 'harness/**', 'bench/**', 'emulator/**', 'host/**', 'scripts/**', '*.js', '*.mjs'] },
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
 	{
 		// JSON (package.json, the nodes' codex files) through the TypeScript parser, as n8n's
@@ -61,7 +61,7 @@ export default [
 			'no-console': 'error',
 			'no-restricted-imports': [
 				'error',
-				{ patterns: [{ regex: '(^|/)(test|bench|emulator|host)(/|$)', message: "test/, bench/, emulator/ and the host's modules in host/ are not part of the package" }] },
+				{ patterns: [{ regex: '(^|/)(test|harness|bench|emulator|host)(/|$)', message: "test/, harness/, bench/, emulator/ and the host's modules in host/ are not part of the package" }] },
 			],
 		},
 	},

@@ -13,13 +13,13 @@ const SLOW = [
 	'<rootDir>/test/workflows/answer-variants.test.ts', // every operation x every answer variant: 66 s
 	'<rootDir>/test/workflows/trigger-costs.test.ts', // every trigger over 10,000-record accounts and a simulated day: 55 s
 	'<rootDir>/test/inputs/expression-types.test.ts', // every field x the types an expression can give: 27 s
-	'<rootDir>/test/tables/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
+	'<rootDir>/test/repo/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
 	'<rootDir>/test/workflows/blank-values.test.ts', // every field x blank values: 13 s
-	'<rootDir>/test/workflows/independent-triggers.test.ts', // the triggers against answers from an independent reading of the promises: 30 s
-	'<rootDir>/test/workflows/independent-answers.test.ts', // the actions against answers from an independent reading of the promises: 17 s
-	'<rootDir>/test/workflows/independent-inputs.test.ts', // inputs and items from an independent reading of the promises: 10 s
-	'<rootDir>/test/workflows/independent-options.test.ts', // options, Custom API Call, Simplify, AI tools from an independent reading: 11 s
-	'<rootDir>/test/workflows/independent-budget.test.ts', // trigger budgets and rate limits from an independent reading (two simulated days): 31 s
+	'<rootDir>/test/workflows/trigger-service-clock.test.ts', // the triggers against answers from an independent reading of the promises: 30 s
+	'<rootDir>/test/workflows/only-what-the-api-showed.test.ts', // the actions against answers from an independent reading of the promises: 17 s
+	'<rootDir>/test/workflows/inputs-and-items.test.ts', // inputs and items from an independent reading of the promises: 10 s
+	'<rootDir>/test/workflows/options-and-ai-tools.test.ts', // options, Custom API Call, Simplify, AI tools from an independent reading: 11 s
+	'<rootDir>/test/workflows/budget-and-rate-limits.test.ts', // trigger budgets and rate limits from an independent reading (two simulated days): 31 s
 	'<rootDir>/test/properties/', // generated inputs and answers (fast-check; npm run fuzz runs them at 100x): 32 s
 	'<rootDir>/test/workflows/every-operation-settings.test.ts', // every operation x Retry On Fail and the error output, a fresh emulator each (retry-on-fail and error-output cover the class meanwhile): 40 s
 ];

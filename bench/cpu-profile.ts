@@ -102,7 +102,7 @@ function placeOf(frame: CallFrame): string {
 	}
 	if (url.includes('/bench-nodes-base/n8n-nodes-base/')) return 'n8n-nodes-base';
 	if (url.includes('/build/nodes/') || url.includes('/build/credentials/')) return 'n8n-nodes-vendor (ours)';
-	if (url.includes('/build/test/')) return 'test harness';
+	if (url.includes('/build/harness/')) return 'harness';
 	if (url.includes('/build/bench/')) return 'bench';
 	return 'other';
 }

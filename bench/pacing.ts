@@ -2,13 +2,13 @@
  * Pacing figures: runs workflows of the Vendor Projects node against the emulator with the
  * documented rule scaled down (same logic), and prints per run the requests, the 429s, the
  * most requests the server saw within one window, the time taken and the least time the rule
- * allows, with their ratio. These are the speed claims the tests do not make (test/pacing.test.ts
+ * allows, with their ratio. These are the speed claims the tests do not make (test/api/pacing.test.ts
  * asserts only what holds on any machine: zero 429s, never more than the limit per window,
  * never sooner than the minimum; and, with a clock it controls, that the pacer lets requests
  * through as soon as the rule allows).
  *
  * Two tables:
- * - the scenarios of test/pacing.test.ts (3x the limit): input items, input items with 50
+ * - the scenarios of test/api/pacing.test.ts (3x the limit): input items, input items with 50
  *   requests in flight and 100 ms server latency, Return All over many pages, a batch trash.
  *   "span" is the first to the last request as the server received them (what the rule
  *   limits), "run" the whole workflow run; "minimum" the least span the rule allows (request
@@ -25,8 +25,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DOCUMENTED_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pacing';
 import type { RecordedRequest } from '../emulator/server';
-import { steps, WorkflowEnv } from '../test/workflows/support';
-import type { Step } from '../test/workflows/support';
+import { steps, WorkflowEnv } from '../harness/workflows';
+import type { Step } from '../harness/workflows';
 import { console, process } from '../host/globals';
 import { mostInOneWindow } from './support';
 

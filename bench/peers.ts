@@ -3,7 +3,7 @@
  * item to the emulator, made by Vendor Books or by n8n's HTTP Request node with the same
  * `Authorization: Vendor-oauthtoken <token>` header and `organization_id` query, each in a
  * workflow "Manual Trigger -> Input (n items, pinned) -> Get" run by n8n-core's engine
- * (test/harness), the node types loaded once per process as n8n loads them. The request is
+ * (harness/), the node types loaded once per process as n8n loads them. The request is
  * the GET of one item (Item → Get) or the POST of a new item `{"name":"Bench widget","rate":1}`
  * (Item → Create).
  *
@@ -15,8 +15,8 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParamet
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
 import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID } from '../emulator/server';
-import { runWorkflow, UNPACED_PER_MINUTE } from '../test/harness';
-import type { HarnessCredential, HarnessWorkflow } from '../test/harness';
+import { runWorkflow, UNPACED_PER_MINUTE } from '../harness';
+import type { HarnessCredential, HarnessWorkflow } from '../harness';
 import { loadHttpRequestNode } from './setup-http-request';
 import { admin } from './support';
 import { process, globalThis } from '../host/globals';

@@ -1,6 +1,6 @@
 /**
  * CPU per request of the HTTP helpers n8n-core gives a node's execute(), on the project's
- * own n8n-core engine (test/harness runWorkflow), against the emulator in a process of its
+ * own n8n-core engine (harness/ runWorkflow), against the emulator in a process of its
  * own: 1,000 items, each the same GET of one item
  * (`GET /us/api/books/v3/items/<id>?organization_id=…`, `Authorization: Vendor-oauthtoken
  * <token>`), made by a bench-only node (below) with one helper, 10 requests in flight (a
@@ -36,8 +36,8 @@ import {
 } from 'n8n-workflow';
 
 import { DEMO } from '../emulator/demo-data';
-import { runWorkflow } from '../test/harness';
-import type { HarnessWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
+import type { HarnessWorkflow } from '../harness';
 import { collectGarbage, fixture } from './peers';
 import type { Fixture } from './peers';
 import { admin, emulatorProcess, median } from './support';

@@ -6,8 +6,8 @@
  *   npm run build:tools && node build/bench/resilience.js
  */
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../test/harness';
-import { chain, NODE_TYPES, WorkflowEnv } from '../test/workflows/support';
+import { runWorkflow } from '../harness';
+import { chain, NODE_TYPES, WorkflowEnv } from '../harness/workflows';
 import { console, process } from '../host/globals';
 
 async function main(): Promise<void> {

@@ -22,8 +22,8 @@ import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-w
 
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
-import { runWorkflow } from '../test/harness';
-import type { HarnessWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
+import type { HarnessWorkflow } from '../harness';
 import { spawnSync } from '../host/child_process';
 import fs from '../host/fs';
 import { console, globalThis, process } from '../host/globals';

@@ -1,7 +1,7 @@
 /**
  * What the polling triggers cost in API calls: for every event of the five trigger
  * nodes, on an account holding N records of each kind the triggers watch (put straight into the
- * emulator's store, test/workflows/trigger-accounts.ts: a quarter of the estimates accepted, a
+ * emulator's store, emulator/seed.ts: a quarter of the estimates accepted, a
  * quarter of the invoices overdue, payments dated over three years), the calls of
  *
  * - the poll at activation (it takes the baseline),
@@ -21,10 +21,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { setPacingRule } from '../nodes/shared/api/pacing';
 import { Clock } from '../emulator/clock';
-import { pollOnce } from '../test/harness';
+import { pollOnce } from '../harness';
 import { console, process } from '../host/globals';
-import { vendorNode, WorkflowEnv } from '../test/workflows/support';
-import { type Account, eventCases, seedAccount } from '../test/workflows/trigger-accounts';
+import { vendorNode, WorkflowEnv } from '../harness/workflows';
+import { type Account, seedAccount } from '../emulator/seed';
+import { eventCases } from '../harness/trigger-events';
 
 interface Row {
 	label: string;

@@ -1,7 +1,7 @@
 /**
  * Vendor Books against n8n's HTTP Request node, in one run: the same request per item to
  * the emulator (in a process of its own), with the same `Authorization: Vendor-oauthtoken
- * <token>` header and `organization_id` query, through n8n-core's engine (test/harness),
+ * <token>` header and `organization_id` query, through n8n-core's engine (harness/),
  * both nodes at their defaults:
  *
  * - Item → Get against HTTP Request GET of the same URL; Item → Create against HTTP Request

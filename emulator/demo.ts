@@ -6,9 +6,9 @@ import { spawn } from '../host/child_process';
 import path from '../host/path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../test/workflows/support';
+import { connectedCredential, expectNoError, json, NODE_TYPES, chain } from '../harness/workflows';
 import { VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../test/harness';
+import { runWorkflow } from '../harness';
 import { Clock } from './clock';
 import { redirectUriOption } from './demo-options';
 import { startEmulator } from './server';

@@ -115,7 +115,7 @@ export const EXCEPTIONS = [
 	},
 	{
 		rule: '@n8n/community-nodes/options-sorted-alphabetically',
-		why: 'The resource and operation lists end with the package\'s own "Custom API Call": n8n appends its own Custom API Call (the HTTP Request node\'s, which signs Bearer and skips the organisation) to a node\'s resource and operation lists unless their last option has that name (test/tables/custom-call.test.ts), so sorted into the list it would be offered twice. Every other option of these lists is sorted.',
+		why: 'The resource and operation lists end with the package\'s own "Custom API Call": n8n appends its own Custom API Call (the HTTP Request node\'s, which signs Bearer and skips the organisation) to a node\'s resource and operation lists unless their last option has that name (test/features/custom-call.test.ts), so sorted into the list it would be offered twice. Every other option of these lists is sorted.',
 		applies: (finding) => {
 			const names = optionNames(finding);
 			const rest = names.slice(0, -1);

@@ -155,7 +155,7 @@ fs.writeFileSync(path.join(scratch, 'package.json'), JSON.stringify(pkg, null, 2
 // id, and registered only while the installed plugin lacks a rule of that name: a newer plugin's
 // rule replaces ours with no change here, and the exceptions keep naming the same ids.
 // Not here: require-continue-on-fail and node-operation-error-itemindex read the execute() of a
-// literal class, which the generated classes only stand in for (test/tables/review-execute.test.ts
+// literal class, which the generated classes only stand in for (test/repo/review-execute.test.ts
 // checks the node's real item loop), and prefer-declarative-style, which exempts what every
 // execute() of the package does (pages, files, more than one request per item).
 

@@ -4,7 +4,7 @@
 # busy CI runner. The load is killed however jest ends; the exit code is jest's.
 #
 #   bash scripts/test-under-load.sh                      # the whole suite
-#   bash scripts/test-under-load.sh --silent test/pacing.test.ts
+#   bash scripts/test-under-load.sh --silent test/api/pacing.test.ts
 set -u
 cd "$(dirname "$0")/.."
 

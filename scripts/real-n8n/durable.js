@@ -8,7 +8,7 @@
  *
  * The emulator paces like the service: 100 accounting requests a minute per organization (429
  * past it) and the project area's 100 per 2 minutes. Its account gets N records of each kind a
- * trigger watches, put straight into its store (test/workflows/trigger-accounts.ts, as
+ * trigger watches, put straight into its store (emulator/seed.ts, as
  * bench/trigger-costs.ts does), for each N of --sizes (default 1000,10000; records are added to
  * reach the next N). For each N, one event of each trigger (whole-list `scan` events but one):
  * Books Item Created, Payments Payment Recorded, Projects Project Created (scan), Billing Project
@@ -55,7 +55,7 @@ const SIZES = (options.value.sizes || '1000,10000').split(',').map(Number);
 if (!SIZES.every((n) => Number.isInteger(n) && n > 0) || SIZES.some((n, i) => i && n <= SIZES[i - 1])) options.fail('--sizes: increasing whole numbers');
 const WAIT_MS = Number(options.value.wait || 150) * 1000;
 
-/** The five triggers: the case of test/workflows/trigger-accounts.ts (by label), the area its calls go to, the node type. */
+/** The five triggers: the case of harness/trigger-events.ts (by label), the area its calls go to, the node type. */
 const TRIGGERS = [
 	{ key: 'books', label: 'Books: Item Created', area: 'books', type: 'vendorBooksTrigger' },
 	{ key: 'invoice', label: 'Payments: Payment Recorded', area: 'invoice', type: 'vendorInvoiceTrigger' },
@@ -89,7 +89,7 @@ const abandonedSince = (logFrom) => allLogs(s).slice(logFrom).split('\n').filter
 /** One trigger at one N: activation, a quiet poll, a record made, the poll that emits it. */
 async function runTrigger(t, n, account, cases) {
 	const c = cases.find((x) => x.label === t.label);
-	check(c, `no case ${t.label} in trigger-accounts`);
+	check(c, `no case ${t.label} in harness/trigger-events.ts`);
 	const row = { n, trigger: t.label };
 	s.rows.push(row);
 	const wid = await triggerWorkflow(s, { name: `Vendor: ${t.label} on ${n} records`, type: t.type, triggerName: TRIGGER, parameters: { ...c.parameters, maxCallsPerDay: 1_000_000 } });
@@ -180,7 +180,8 @@ function projection() {
 async function scenario() {
 	console.log(`Durable-scheduler check: n8n ${options.version}, sizes ${SIZES.join(', ')}, triggers ${TRIGGERS.map((t) => t.key).join(', ')}`);
 	await prepare(s, { env: { ...ENV, N8N_LOG_LEVEL: 'debug' }, emulator: { accountingRateLimit: { limit: 100, windowMs: 60_000 } } });
-	const { seedAccount, eventCases } = require(path.join(ROOT, 'build', 'test', 'workflows', 'trigger-accounts.js'));
+	const { seedAccount } = require(path.join(ROOT, 'build', 'emulator', 'seed.js'));
+	const { eventCases } = require(path.join(ROOT, 'build', 'harness', 'trigger-events.js'));
 	const account = { store: s.em.store, clock: s.em.clock, org: s.tenant, portal: s.em.store.portal('us', s.em.portalId) };
 	check(account.portal, `no portal ${s.em.portalId}`);
 	const cases = eventCases(s.em.organizationId, s.em.portalId);

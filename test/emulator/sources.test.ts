@@ -1,5 +1,5 @@
 /**
- * Every refusal of the emulator's rules names its source (issue 36): each rule declares the
+ * Every refusal of the emulator's rules names its source: each rule declares the
  * sources its refusals may cite, and each source is either a section of a document with
  * words found there (`Accounting, Limits: "Bulk invoice reminders | 10 per call"`) or a guess
  * whose words are a bullet of docs/ASSUMPTIONS.md (`guess: ...`). At run time a refusal

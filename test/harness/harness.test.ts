@@ -11,7 +11,7 @@ import {
 	readBinary,
 	runWorkflow,
 	type HarnessCredential,
-} from './index';
+} from '../../harness/index';
 import { FixtureHttp } from './fixtures/FixtureHttp.node';
 import { FixtureOAuth2Api } from './fixtures/FixtureOAuth2Api.credentials';
 import { FixturePoll } from './fixtures/FixturePoll.node';

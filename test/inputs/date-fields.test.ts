@@ -21,7 +21,7 @@ import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/s
 import type { Area, Field, Operation } from '../../nodes/shared/tables/spec';
 import { formName } from '../../nodes/shared/tables/problemText';
 import type { RecordedRequest } from '../../emulator/server';
-import { binaryItem, runWorkflow } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
 import { valuesOf as demoValues } from '../tools/demo-values';
 import { NODE_OF, nodeParameters, sampleEntry, tableOperations, type TableOperation } from '../tools/table-inputs';
 import { NODE_TYPES, useWorkflowEnv } from '../workflows/support';

@@ -1,12 +1,12 @@
 /**
- * Every input item gives an output or an error, whatever type an expression gives a field
- * (issue 42, part 6). Generated from the field tables: every field of every operation of every
+ * Every input item gives an output or an error, whatever type an expression gives a field (any type
+ * from an expression). Generated from the field tables: every field of every operation of every
  * action node, given by an expression that yields a number, a number past 2^53, a fraction, a
- * boolean, a list, an object, null or nothing, through n8n's engine against the emulator.
- * Each case is a node of its own fed by the same input item ("On Error: Continue"), so a case
- * that gives neither an output nor an error shows as a node with no output item. A list read
- * may answer no record: each accepted list node is then counted by the request it sent (one
- * page each), so a list node that neither refused nor sent is found too.
+ * boolean, a list, an object, null or nothing, through n8n's engine against the emulator. Each case
+ * is a node of its own fed by the same input item ("On Error: Continue"), so a case that gives
+ * neither an output nor an error shows as a node with no output item. A list read may answer no
+ * record: each accepted list node is then counted by the request it sent (one page each), so a list
+ * node that neither refused nor sent is found too.
  */
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
@@ -16,7 +16,7 @@ import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/s
 import type { Field, FieldType, Operation } from '../../nodes/shared/tables/spec';
 import { isRecordId } from '../../nodes/shared/tables/ids';
 import { formName } from '../../nodes/shared/tables/problemText';
-import { binaryItem, runWorkflow } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
 import { ACTION_AREAS, NODE_OF, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
 import { byId, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 

@@ -1,9 +1,9 @@
 /**
- * The named cases of issue 42 (parts 1 and 6), end to end on n8n's engine against the
- * emulator: ids given as numbers (safe ones sent as their digits, ones past 2^53 refused
- * naming the field, element by element in lists), Print / Bulk Reminder with Invoice IDs from an
- * expression that gives a number, an object or an empty list, and a length error that says
- * what it counts.
+ * Named cases of exact ids and of any type from an expression, end to end on n8n's engine against
+ * the emulator: ids given as numbers (safe ones sent as their digits, ones past 2^53 refused naming
+ * the field, element by element in lists), Print / Bulk Reminder with Invoice IDs from an
+ * expression that gives a number, an object or an empty list, and a length error that says what it
+ * counts.
  */
 import type { IDataObject } from 'n8n-workflow';
 

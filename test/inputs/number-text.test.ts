@@ -24,7 +24,7 @@ import type { Field } from '../../nodes/shared/tables/spec';
 import { formName } from '../../nodes/shared/tables/problemText';
 import { NUMBER_TEXT_RULE } from '../../nodes/shared/tables/textRules';
 import { checkValues } from '../../nodes/shared/tables/validate';
-import { binaryItem, runWorkflow } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
 import { NODE_OF, nodeParameters, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
 import { byId, chain, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 

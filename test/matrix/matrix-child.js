@@ -5,12 +5,12 @@
  *
  * Started with NODE_PATH = `.cache/n8n-matrix/<release>/node_modules` (MATRIX_N8N_MODULES names
  * the same folder): the installed package reaches n8n-workflow and zod through NODE_PATH, as in
- * a running n8n. The test harness (test/harness/*) and the packaging helpers are this
+ * a running n8n. The harness (harness/*) and the packaging helpers are this
  * repository's TypeScript sources; they import `n8n-core`, `n8n-workflow`, `@n8n/di`,
  * `@n8n/backend-common` by bare name, which normal resolution would find in this project's
  * node_modules (the folder walk from test/ reaches it first). So module resolution is patched:
  *
- *  - a bare request made by a file under test/ resolves in the release's folder only;
+ *  - a bare request made by a file under test/ or harness/ resolves in the release's folder only;
  *  - any request that would land in this project's node_modules fails as "not found" (so the
  *    release's n8n-core cannot silently pick up a module of the project's tree, e.g. because
  *    `.cache/` lies inside the project and Node's folder walk reaches the project's
@@ -33,7 +33,7 @@ const ts = require('typescript'); // the project's, before resolution is redirec
 const { compileTestSources } = require('../packaging/compile-test-sources');
 
 const projectRoot = realpathSync(join(__dirname, '..', '..'));
-const ownSources = join(projectRoot, 'test') + sep;
+const ownSources = ['test', 'harness'].map((folder) => join(projectRoot, folder) + sep);
 const projectModules = join(projectRoot, 'node_modules') + sep;
 const target = process.env.MATRIX_N8N_MODULES;
 if (!target || !isAbsolute(target)) throw new Error('matrix-child.js needs MATRIX_N8N_MODULES: the absolute path of the release\'s node_modules');
@@ -49,7 +49,7 @@ const isBare = (request) => !request.startsWith('.') && !isAbsolute(request) && 
 
 const originalResolve = Module._resolveFilename;
 Module._resolveFilename = function resolveInRelease(request, parent, isMain, options) {
-	const fromOwnSources = isBare(request) && typeof parent?.filename === 'string' && parent.filename.startsWith(ownSources);
+	const fromOwnSources = isBare(request) && typeof parent?.filename === 'string' && ownSources.some((folder) => parent.filename.startsWith(folder));
 	const resolved = fromOwnSources ? originalResolve.call(this, request, fromTarget, isMain) : originalResolve.call(this, request, parent, isMain, options);
 	if (resolved.startsWith(projectModules)) {
 		const error = new Error(

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from '../../host/child_process';
 import { join } from '../../host/path';
 
-import type { HarnessCredential, HarnessWorkflow } from '../harness';
+import type { HarnessCredential, HarnessWorkflow } from '../../harness';
 import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError, TriggerActivation, TriggerState } from './target-runner';
 import { process, setTimeout, clearTimeout } from '../../host/globals';
 
@@ -123,7 +123,7 @@ export class TargetProcess {
 		return await this.request({ cmd: 'setPacingRule', rule });
 	}
 
-	/** Activates a polling trigger of the installed package through the release's own ActiveWorkflows (test/harness/activation.ts). */
+	/** Activates a polling trigger of the installed package through the release's own ActiveWorkflows (harness/activation.ts). */
 	async activate(activation: TriggerActivation): Promise<TriggerState> {
 		return await this.request({ cmd: 'activate', activation });
 	}

@@ -14,8 +14,8 @@
  *
  * and answers `{ id, ok: true, value }` or `{ id, ok: false, error }`.
  */
-import { harnessAdaptations, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../harness';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { harnessAdaptations, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../../harness';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { asClass, loadInstalledPackage, type ChildResult } from '../packaging/load-and-run';
 
 import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
@@ -76,7 +76,7 @@ export interface RunnerReady {
 	nativeAddons: string[];
 }
 
-/** A polling trigger of the installed package activated on the release's own engine (test/harness/activation.ts). */
+/** A polling trigger of the installed package activated on the release's own engine (harness/activation.ts). */
 export interface TriggerActivation {
 	/** The node type's name, e.g. `vendorBooksTrigger`. */
 	nodeName: string;
@@ -176,7 +176,7 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 		const nodeTypes = Object.values(loader.nodeTypes).map(({ type }) => asClass<INodeType | IVersionedNodeType>(type));
 		const credentialTypes = Object.values(loader.credentialTypes).map(({ type }) => asClass<ICredentialType>(type));
 		const installedDir = loader.directory;
-		const harnessFile = join(module.path, '..', 'harness', 'index.ts');
+		const harnessFile = join(module.path, '..', '..', 'harness', 'index.ts');
 		const packageFile = join(installedDir, 'package.json');
 		const projectNodeModules = join(projectRoot, 'node_modules') + sep;
 		const ready: RunnerReady = {

@@ -1,5 +1,5 @@
 /**
- * The tests read only the repository (issue 47): a clone of its own, a fork or CI has no API
+ * The tests read only the repository: a clone of its own, a fork or CI has no API
  * reference beside it (../shared/api). The repository's files (`git ls-files`, what a clone
  * holds, plus files not yet committed and not ignored) are copied into a folder of the
  * system's temporary folder with nothing beside it, with this checkout's node_modules linked

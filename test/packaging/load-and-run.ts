@@ -12,7 +12,7 @@
  * The parts are exported for the version matrix's child (test/matrix/): `loadInstalledPackage`
  * (the loader and what it holds) and `asClass`; `runFromStdin` is what n8n-child.js runs.
  */
-import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../harness';
+import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../../harness';
 
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { ICredentialType, IDataObject, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';

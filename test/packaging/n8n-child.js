@@ -15,7 +15,7 @@ const ts = require('typescript');
 const { compileTestSources } = require('./compile-test-sources');
 
 const projectRoot = join(__dirname, '..', '..');
-const ownSources = join(projectRoot, 'test') + sep;
+const ownSources = ['test', 'harness'].map((folder) => join(projectRoot, folder) + sep);
 
 compileTestSources(ts, ownSources, 'n8n-child.js');
 

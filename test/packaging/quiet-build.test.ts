@@ -1,5 +1,5 @@
 /**
- * Quiet logs (issue 47): `npm run build` is n8n's `n8n-node build`, whose spinner
+ * Quiet logs, no spinner frames: `npm run build` is n8n's `n8n-node build`, whose spinner
  * (@clack/prompts) redraws a frame every 80 ms. Where the output is not a terminal,
  * scripts/build.mjs runs it in the spinner's CI mode and passes its output through
  * scripts/quiet-output.js: the log gets one line per stage and no frame. The samples are what

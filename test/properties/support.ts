@@ -4,13 +4,13 @@
  * generated for them (the emulator's demo records), the operation's own call as a proxy sees it,
  * the output predicates, and the secrets that must never reach an output or another host.
  *
- * Properties run the package on n8n's engine (test/harness) against the emulator through the
+ * Properties run the package on n8n's engine (harness/) against the emulator through the
  * answer proxy (test/tools/answer-proxy.ts), which rewrites the answers of the operation's own call.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { HarnessCredential, RunResult } from '../harness';
+import type { HarnessCredential, RunResult } from '../../harness';
 import { process } from '../../host/globals';
 import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';

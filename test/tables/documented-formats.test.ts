@@ -1,5 +1,5 @@
 /**
- * Rules applied as their sources say (issue 44), refused before anything is sent: a bill's
+ * Rules applied as their sources say, refused before anything is sent: a bill's
  * `gst_no` is 15 letters and digits (the Payments document says "15-digit string"; real GST numbers carry
  * letters, a guess of docs/ASSUMPTIONS.md), and a custom-field date-time is
  * `yyyy-MM-dd'T'HH:mm:ss'Z'` or `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` (the Conventions document): seconds

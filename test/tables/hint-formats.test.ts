@@ -1,5 +1,5 @@
 /**
- * Hints, descriptions and the tables agree on formats (issue 44): every format a property's
+ * Hints, descriptions and the tables agree on formats: every format a property's
  * builderHint (what n8n's AI workflow builder reads) or a table field's description claims
  * ("digits only", "a string of digits", "yyyy-mm-dd", "HH:MM") is the rule the tables apply
  * to that field, in every operation of the node's area that has it. A claim about a property

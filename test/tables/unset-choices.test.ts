@@ -1,5 +1,5 @@
 /**
- * Only documented defaults are preselected (issue 36): Search's Module and Status (the Conventions document:
+ * Only documented defaults are preselected: Search's Module and Status (the Conventions document:
  * "`module` (string, required)", "`status` (string, required for the portal-wide search
  * only ...)", no default given) and Update Attachment's Can Send In Mail (required, its default
  * not documented) start unset and show as required. Get Bin's descending sort, which the Conventions document

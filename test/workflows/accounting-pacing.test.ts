@@ -19,7 +19,7 @@
  *   created once; a stop ends the wait.
  *
  * How several processes find their share of the organization's limit (the pace adapting to 429s)
- * is test/pacing-convergence.test.ts.
+ * is test/api/pacing-convergence.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -29,7 +29,7 @@ import { until, useFakeClock } from '../tools/fake-timers';
 import type { OrganizationRateLimit } from '../../emulator/limits';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, expectNoError, json, useWorkflowEnv } from './support';
 
 const MINUTE = ACCOUNTING_RULE.windowMs;

@@ -13,7 +13,7 @@ import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { DEMO } from '../../emulator/demo-data';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
 import { runToolCall, toolVariant } from './tool-variant';
 

@@ -1,5 +1,5 @@
 /**
- * The class, tested as a class (issue 34, Deliver 7): generated from the field tables, every
+ * Only what the API showed, tested as a class: generated from the field tables, every
  * operation of every action node (Custom API Call aside) runs through n8n's engine, with
  * Continue On Fail on and off, while an answer proxy in front of the emulator changes the
  * answer of the operation's own call (reads made before it still go to the emulator):
@@ -29,8 +29,8 @@ import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import * as wait from '../../nodes/shared/api/wait';
 import { checkValues } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../../emulator/demo-data';
-import { binaryItem, runWorkflow } from '../harness';
-import type { RunResult } from '../harness';
+import { binaryItem, runWorkflow } from '../../harness';
+import type { RunResult } from '../../harness';
 import { setImmediate } from '../../host/globals';
 import { jsonAnswer } from '../tools/answer-proxy';
 import type { MadeAnswer, ProxiedRequest, ProxyAction, ProxyRecord } from '../tools/answer-proxy';

@@ -1,5 +1,5 @@
 /**
- * One blank rule (issue 34): a value that is blank after trimming spaces, tabs, line breaks,
+ * One blank rule: a value that is blank after trimming spaces, tabs, line breaks,
  * no-break and zero-width spaces is no value. Through n8n's engine against the emulator, from
  * the field tables: a field the user gave blank (added under Update Fields, Additional Fields
  * or Filters, an entry member set by an expression) is refused naming it, with nothing sent,

@@ -6,7 +6,7 @@
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { DEMO } from '../../emulator/demo-data';
 import type { Rec } from '../../emulator/store';
-import { readBinary } from '../harness';
+import { readBinary } from '../../harness';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -2,7 +2,7 @@
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { DEMO } from '../../emulator/demo-data';
 import type { Rec } from '../../emulator/store';
-import { binaryItem, readBinary } from '../harness';
+import { binaryItem, readBinary } from '../../harness';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

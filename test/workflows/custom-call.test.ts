@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
-import { binaryItem, readBinary } from '../harness';
+import { binaryItem, readBinary } from '../../harness';
 import { apiCall, byId, expectNoError, json, PROJECTS_ROOT, sentRequest, steps, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -1,5 +1,5 @@
 /**
- * n8n's UX guidelines on output (issue 37), generated from the field tables:
+ * n8n's UX guidelines on output, generated from the field tables:
  * - every operation that deletes (kind `delete`, or a DELETE request) outputs one object
  *   `{ deleted: true, ...what the API answered }`, and only when the answer proves it: `code` 0
  *   in the accounting areas; in the project area HTTP 200 / 204 and a `count`, when stated,

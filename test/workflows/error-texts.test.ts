@@ -1,5 +1,5 @@
 /**
- * Error texts as n8n's UX guidelines ask (issue 37), at the source of the run's own templates
+ * Error texts as n8n's UX guidelines ask, at the source of the run's own templates
  * (the item loop, the run report, split calls, deletions, the API's errors and failures, the
  * nodes' specials): a text a user reads says what happened without the words "error",
  * "failed", "failure", "problem" or "mistake" (n8n's setting names in quotes, 'On Error', and

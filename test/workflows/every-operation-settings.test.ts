@@ -15,7 +15,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import type { FaultTarget } from '../../emulator/faults';
-import { binaryItem } from '../harness';
+import { binaryItem } from '../../harness';
 import { valuesOf } from '../tools/demo-values';
 import { NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';

@@ -12,8 +12,8 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { Clock } from '../../emulator/clock';
 import type { Tenant } from '../../emulator/store';
-import { pollOnce, runWorkflow } from '../harness';
-import type { HarnessCredential, HarnessWorkflow } from '../harness';
+import { pollOnce, runWorkflow } from '../../harness';
+import type { HarnessCredential, HarnessWorkflow } from '../../harness';
 import { expectNoError, json, NODE_TYPES, WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();

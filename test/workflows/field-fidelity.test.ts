@@ -1,10 +1,10 @@
 /**
- * Field fidelity and safe defaults (issue 13), each point through a real workflow on n8n's
- * engine against the emulator: string fields take numbers and send decimal text, optional
- * choices of fixed-collection entries are not sent unless set, negative and non-numeric
- * amounts and a malformed organization ID are refused before anything is sent, the fields
- * the documents show are offered, inferred rules and operations say so in the UI, guessed
- * paging does not trust a missing page_context, and server texts never show a token.
+ * Field fidelity and safe defaults (what is sent is what was set), each point through a real
+ * workflow on n8n's engine against the emulator: string fields take numbers and send decimal text,
+ * optional choices of fixed-collection entries are not sent unless set, negative and non-numeric
+ * amounts and a malformed organization ID are refused before anything is sent, the fields the
+ * documents show are offered, inferred rules and operations say so in the UI, guessed paging does
+ * not trust a missing page_context, and server texts never show a token.
  */
 import { readFileSync } from '../../host/fs';
 import { join } from '../../host/path';
@@ -32,7 +32,7 @@ import type { Field } from '../../nodes/shared/tables/spec';
 import { fieldSchema } from '../../nodes/shared/tables/schemas';
 import { normaliseScalar } from '../../nodes/shared/api/request';
 import { DEMO } from '../../emulator/demo-data';
-import { pollOnce } from '../harness';
+import { pollOnce } from '../../harness';
 import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
 
 const env = useWorkflowEnv({ demo: true });

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { DEMO } from '../../emulator/demo-data';
 import type { MultipartPart } from '../../emulator/server';
-import { binaryItem } from '../harness';
+import { binaryItem } from '../../harness';
 import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

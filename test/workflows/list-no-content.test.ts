@@ -20,7 +20,7 @@ import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
-import { runWorkflow } from '../harness';
+import { runWorkflow } from '../../harness';
 import { jsonAnswer } from '../tools/answer-proxy';
 import type { MadeAnswer, ProxiedRequest, ProxyAction } from '../tools/answer-proxy';
 import { valuesOf as demoValues } from '../tools/demo-values';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import type { WorkflowEnv } from './support';
 
 /** The access token, the refresh token and the client secret the env's credential holds now. */

@@ -7,8 +7,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowExecuteAddit
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { REGIONS } from '../../nodes/shared/api/regions';
-import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../harness';
-import type { HarnessCredential } from '../harness';
+import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../../harness';
+import type { HarnessCredential } from '../../harness';
 import { Clock } from '../../emulator/clock';
 import { CREDENTIAL_ID, expectNoError, json, WorkflowEnv } from './support';
 

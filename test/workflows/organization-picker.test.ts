@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
-import { pollOnce } from '../harness';
+import { pollOnce } from '../../harness';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { byId, expectNoError, fromList, NODE_TYPES, useWorkflowEnv, vendorNode } from './support';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';

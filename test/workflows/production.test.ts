@@ -6,7 +6,7 @@
  */
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { until, useFakeTimersOnly } from '../tools/fake-timers';
-import { runWorkflow } from '../harness';
+import { runWorkflow } from '../../harness';
 import { chain, NODE_TYPES, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });

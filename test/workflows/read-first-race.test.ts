@@ -1,12 +1,12 @@
 /**
- * Read-first updates told honestly (issue 34, Deliver 6), end to end on n8n's engine: Billing
- * Project → Update with only a description reads the project for the name, customer, billing
- * type and rate the API needs on every update (the Payments document: project_name "required on create and
- * update"; customer_id, billing_type required; rate mandatory for two billing types), then
- * writes. A change made by someone else between the read and the write (here: made by the test
- * proxy as soon as the read has been answered) is shown in the output when the write's answer
- * shows it (`readFirstWarning`); a change to a field the update resends cannot be seen and is
- * overwritten, as the operation's description says. (Payment → Update reads nothing: issue 36.)
+ * Read-first updates told honestly, end to end on n8n's engine: Billing Project → Update with only
+ * a description reads the project for the name, customer, billing type and rate the API needs on
+ * every update (the Payments document: project_name "required on create and update"; customer_id,
+ * billing_type required; rate mandatory for two billing types), then writes. A change made by
+ * someone else between the read and the write (here: made by the test proxy as soon as the read has
+ * been answered) is shown in the output when the write's answer shows it (`readFirstWarning`); a
+ * change to a field the update resends cannot be seen and is overwritten, as the operation's
+ * description says. (Payment → Update reads nothing: no field is required on its update.)
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -17,7 +17,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
 import type { RecordedRequest } from '../../emulator/server';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, useWorkflowEnv } from './support';
 import type { Step } from './support';
 

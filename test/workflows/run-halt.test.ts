@@ -16,7 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
 import type { RecordedRequest } from '../../emulator/server';
-import type { RunResult } from '../harness';
+import type { RunResult } from '../../harness';
 import { byId, useWorkflowEnv } from './support';
 import type { Step } from './support';
 

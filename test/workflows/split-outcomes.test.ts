@@ -1,5 +1,5 @@
 /**
- * An item whose ids go out in several calls keeps every call's outcome (issue 34, Deliver 1),
+ * An item whose ids go out in several calls keeps every call's outcome (only what the API showed),
  * end to end on n8n's engine against the emulator: a failed call does not erase the others'
  * work. Bulk Reminder of 25 invoices (calls of 10, 10 and 5) with one call failing reports the
  * invoices of the other calls as sent and those of the failed call as not sent (refused) or of

@@ -1,5 +1,5 @@
 /**
- * IDs documented as strings are accepted as strings (issue 36): payment_id ("payment_id |
+ * IDs documented as strings are accepted as strings: payment_id ("payment_id |
  * string", the Payments document), a billing project's project_id ("project_id | string"), a project
  * owner's zpuid ("{ zpuid: <user_id string> }", the Conventions document), an item or invoice custom field's
  * customfield_id ("customfield_id: string", the Accounting document) and the organization ID (its format

@@ -1,5 +1,5 @@
 /**
- * A token refresh stays home (issue 42, Deliver 2): n8n's OAuth2 helpers follow a token
+ * A token refresh stays home: n8n's OAuth2 helpers follow a token
  * endpoint's redirect and, on a 307 or 308, send the refresh token and the client secret on.
  * So before each refresh the package asks the token endpoint, with no secret, whether it
  * redirects (nodes/shared/api/token.ts). For every redirect status, answered by the token

@@ -1,13 +1,13 @@
 /**
  * A node's AI-tool variant, made the way n8n makes it for a `usableAsTool` node when it loads it
- * (shared by the suites that run the nodes as tools: ai-tool, independent-options).
+ * (shared by the suites that run the nodes as tools: ai-tool, options-and-ai-tools).
  */
 import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { runWorkflow } from '../harness';
-import type { RunResult } from '../harness';
+import { runWorkflow } from '../../harness';
+import type { RunResult } from '../../harness';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support';
 import type { WorkflowEnv } from './support';
 

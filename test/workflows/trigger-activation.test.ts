@@ -1,6 +1,6 @@
 /**
  * A polling trigger activated during an outage, through n8n-core's own ActiveWorkflows
- * (test/harness/activation.ts) against the emulator. n8n runs the first poll at activation
+ * (harness/activation.ts) against the emulator. n8n runs the first poll at activation
  * and fails the activation if it throws; n8n then gives up after a few retries and the
  * workflow reads active but never polls. So a transient failure there (a rate-limit block,
  * a 503, a token endpoint that did not answer) must leave the workflow active, with the
@@ -33,8 +33,8 @@ import { Clock } from '../../emulator/clock';
 import { jsonAnswer, type AnswerProxy } from '../tools/answer-proxy';
 import { datedByServiceClock } from './trigger-service';
 import { timestamp } from '../../emulator/rules/formats';
-import { Container } from '../harness/setup';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { Container } from '../../harness/setup';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { byId, vendorNode, WorkflowEnv } from './support';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');

@@ -1,8 +1,8 @@
 /**
- * What the polling triggers cost (issue 35): calls per quiet poll on an account with 10,000
- * records of each kind, the opt-in date window of Payment Recorded, the daily budget over a
- * simulated day of every-minute polls, a guessed sort that the server ignores, and what the
- * log and Fetch Test Event say about the cost.
+ * What the polling triggers cost, within the budget they are given: calls per quiet poll on an
+ * account with 10,000 records of each kind, the opt-in date window of Payment Recorded, the daily
+ * budget over a simulated day of every-minute polls, a guessed sort that the server ignores, and
+ * what the log and Fetch Test Event say about the cost.
  *
  * Time: n8n's clock (Date, faked; timers stay real) and the emulator's clock move together,
  * only when a test says so (`later`). Counts come from the requests the emulator received.
@@ -10,7 +10,6 @@
 import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import type { Reply } from '../../emulator/rules/context';
 import { setPacingRule, ACCOUNTING_RULE, DOCUMENTED_RULE } from '../../nodes/shared/api/pacing';
 import { DEFAULT_MAX_CALLS_PER_DAY } from '../../nodes/shared/poll/budget';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
@@ -18,8 +17,9 @@ import { VendorInventoryTrigger } from '../../nodes/VendorInventoryTrigger/Vendo
 import { VendorInvoiceTrigger } from '../../nodes/VendorInvoiceTrigger/VendorInvoiceTrigger.node';
 import { Clock } from '../../emulator/clock';
 import { RULES } from '../../emulator/rules';
+import type { Reply } from '../../emulator/rules/context';
 import { day, timestampMs } from '../../emulator/rules/formats';
-import { Container } from '../harness/setup';
+import { Container } from '../../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
 import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';
 

@@ -7,7 +7,7 @@
  */
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { filterFields } from '../../nodes/shared/poll/description';
-import { pollOnce } from '../harness';
+import { pollOnce } from '../../harness';
 import { triggerEvents } from '../tools/trigger-tables';
 import { byId, useWorkflowEnv, vendorNode } from './support';
 

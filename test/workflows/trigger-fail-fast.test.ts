@@ -1,5 +1,5 @@
 /**
- * The poll at activation ends quickly whatever the service answers (issue 46): n8n gives the
+ * The poll at activation ends quickly whatever the service answers: n8n gives the
  * activation a deadline (n8n 2.41: 84 s for a workflow's publication), so every trigger event
  * (generated from the five trigger nodes' events tables), activated through n8n-core's own
  * ActiveWorkflows while every call is answered 429 without Retry-After, 429 with Retry-After 60
@@ -16,8 +16,8 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
-import { Container } from '../harness/setup';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
+import { Container } from '../../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { resetPacers } from '../tools/pacers';

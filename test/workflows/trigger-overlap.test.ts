@@ -21,7 +21,7 @@ import { isTransientFailure } from '../../nodes/shared/api/failureKinds';
 import { markPoll } from '../../nodes/shared/poll/overlap';
 import { Clock } from '../../emulator/clock';
 import type { Fault } from '../../emulator/faults';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
@@ -34,13 +34,13 @@ const clock = new Clock({ realTime: true });
 let account: Account;
 
 
-/** Every event of every trigger node, from the events tables, with its change (trigger-accounts.ts); an event without one fails here. */
+/** Every event of every trigger node, from the events tables, with its change (harness/trigger-events.ts); an event without one fails here. */
 function eventsUnderTest(): Array<EventCase & { event: string }> {
 	const cases = eventCases('{org}', '{portal}');
 	return TRIGGER_TABLES.flatMap(({ type, events }) =>
 		events.flatMap((e) => {
 			const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value);
-			if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);
+			if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in harness/trigger-events.ts`);
 			return mine.map((c) => ({ ...c, event: c.label }));
 		}),
 	);

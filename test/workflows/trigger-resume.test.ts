@@ -21,9 +21,9 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
 import { Clock } from '../../emulator/clock';
 import type { Tenant } from '../../emulator/store';
-import { pollOnce } from '../harness';
-import { activateTrigger, type ActiveTrigger } from '../harness/activation';
-import { Container } from '../harness/setup';
+import { pollOnce } from '../../harness';
+import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
+import { Container } from '../../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
@@ -41,7 +41,7 @@ interface ResumeCase extends EventCase {
 	event: TriggerEvent;
 }
 
-/** Every event read in full (or, `newest`, newest first), from the events tables, with its change (trigger-accounts.ts). */
+/** Every event read in full (or, `newest`, newest first), from the events tables, with its change (harness/trigger-events.ts). */
 function eventsUnderTest(newest = false): ResumeCase[] {
 	const cases = eventCases('{org}', '{portal}');
 	return TRIGGER_TABLES.flatMap(({ type, events }) =>
@@ -49,7 +49,7 @@ function eventsUnderTest(newest = false): ResumeCase[] {
 			.filter((e) => (e.strategy === 'newest') === newest)
 			.flatMap((e) => {
 				const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value && !c.parameters.windowDays);
-				if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in trigger-accounts.ts`);
+				if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in harness/trigger-events.ts`);
 				return mine.map((c) => ({ ...c, event: e }));
 			}),
 	);

@@ -1,10 +1,10 @@
 /**
- * Scanning triggers against lists a real server may answer differently from the emulator
- * (issue 42, triggers): a record deleted while a poll pages through the list shifts the later
+ * Scanning triggers against lists a real server may answer differently from the emulator (no record
+ * missed or emitted twice): a record deleted while a poll pages through the list shifts the later
  * pages, so a record slips from page 2 to page 1 unseen; a server that ignores the guessed
  * `filter_by=Status.All` of Item Created lists active items only; a server that caps its pages
- * below the size asked while saying there is more. None of these may emit a record that is not
- * new, nor hide one that is. The answers are shaped by the answer proxy in front of the emulator
+ * below the size asked while saying there is more. None of these may emit a record that is not new,
+ * nor hide one that is. The answers are shaped by the answer proxy in front of the emulator
  * (test/tools/answer-proxy.ts), which also dates them by the emulator's clock.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
