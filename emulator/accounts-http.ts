@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from '../host/http';
 import { type Source, SOURCE_HEADER } from './source';
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
 	return s
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
@@ -14,7 +14,7 @@ export function escapeHtml(s: string): string {
 		.replace(/'/g, '&#39;');
 }
 
-export function headerValue(req: IncomingMessage, name: string): string {
+function headerValue(req: IncomingMessage, name: string): string {
 	const v = req.headers[name.toLowerCase()];
 	return (Array.isArray(v) ? v[0] : v) ?? '';
 }
@@ -72,7 +72,7 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
 	res.end(html);
 }
 
-export function page(title: string, body: string): string {
+function page(title: string, body: string): string {
 	return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body>

@@ -3,7 +3,7 @@
  * `Authorization: Vendor-oauthtoken <token>` header.
  */
 
-export const SCOPE_SERVICES = [
+const SCOPE_SERVICES = [
 	'VendorProjects',
 	'VendorBugtracker',
 	'VendorPC',
@@ -14,7 +14,7 @@ export const SCOPE_SERVICES = [
 	'VendorSubscriptions',
 	'VendorInventory',
 ] as const;
-export const SCOPE_OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'ALL'] as const;
+const SCOPE_OPERATIONS = ['READ', 'CREATE', 'UPDATE', 'DELETE', 'ALL'] as const;
 
 const SCOPE_RE = new RegExp(
 	`^(${SCOPE_SERVICES.join('|')})\\.([A-Za-z0-9_]+)\\.(${SCOPE_OPERATIONS.join('|')})$`,

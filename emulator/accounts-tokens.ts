@@ -34,7 +34,7 @@ export type CheckAccessTokenResult =
 	| { ok: true; info: TokenInfo }
 	| { ok: false; reason: 'missing' | 'unknown' | 'expired' | 'wrong_region' };
 
-export interface GrantCode {
+interface GrantCode {
 	code: string;
 	clientId: string;
 	region: string;
@@ -60,13 +60,13 @@ export interface AccessRecord {
 	createdAt: number;
 }
 
-export function randomToken(bytes = 24): string {
+function randomToken(bytes = 24): string {
 	// Opaque; the "1000." prefix mimics the vendor family's token look, nothing depends on it.
 	return `1000.${randomBytes(bytes).toString('hex')}`;
 }
 
 /** What a grant code is minted from: the consent's client, region, redirect URI, scopes and access type. */
-export type CodeRequest = Pick<GrantCode, 'clientId' | 'region' | 'redirectUri' | 'scopes' | 'accessType'>;
+type CodeRequest = Pick<GrantCode, 'clientId' | 'region' | 'redirectUri' | 'scopes' | 'accessType'>;
 
 export class TokenStore {
 	private readonly codes = new Map<string, GrantCode>();

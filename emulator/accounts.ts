@@ -10,13 +10,13 @@ import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, ty
 import type { Clock } from './clock';
 import { type Source, SOURCE_HEADER } from './source';
 
-export interface AccountsStats {
+interface AccountsStats {
 	tokenRequests: number;
 	refreshRequests: number;
 	authPageViews: number;
 }
 
-export interface AccountsOptions {
+interface AccountsOptions {
 	clock: Clock;
 	regions: string[];
 	clients: ClientRegistration[];
@@ -30,13 +30,13 @@ export interface AccountsOptions {
 	accessTokenTtlMs?: number;
 }
 
-export type AuthorizationErrorCode =
+type AuthorizationErrorCode =
 	| 'ERROR_invalid_response_type'
 	| 'ERROR_invalid_client'
 	| 'ERROR_invalid_redirect_uri'
 	| 'ERROR_invalid_scope';
 
-export type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
+type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
 
 /**
  * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header

@@ -72,7 +72,7 @@ const ROUTES: Readonly<Record<string, AdminRoute>> = {
 };
 
 /** The admin routes, answered by `GET /__admin`. */
-export const ADMIN_ROUTES = Object.keys(ROUTES);
+const ADMIN_ROUTES = Object.keys(ROUTES);
 
 export function isAdminPath(pathname: string): boolean {
 	return pathname === '/__admin' || pathname.startsWith('/__admin/');

@@ -40,7 +40,7 @@ export function checkToken(accounts: Accounts, req: http.IncomingMessage, region
 }
 
 /** The organization id a request carries where its area sends it (query or header), trimmed. */
-export function organizationOf(area: Area, query: Record<string, string>, req: http.IncomingMessage): string | undefined {
+function organizationOf(area: Area, query: Record<string, string>, req: http.IncomingMessage): string | undefined {
 	if (!area.org) return undefined;
 	const raw = area.org.in === 'query' ? query[area.org.name] : req.headers[area.org.name.toLowerCase()];
 	return (Array.isArray(raw) ? raw[0] : raw)?.trim();

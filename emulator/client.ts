@@ -4,7 +4,7 @@
  */
 import type { Emulator } from './types';
 
-export interface CallOptions {
+interface CallOptions {
 	query?: Record<string, string | number | boolean>;
 	json?: unknown;
 	/** multipart/form-data: text fields and files. */
@@ -17,7 +17,7 @@ export interface CallOptions {
 	region?: string;
 }
 
-export interface CallResult {
+interface CallResult {
 	status: number;
 	headers: Record<string, string>;
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any

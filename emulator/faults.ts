@@ -30,7 +30,7 @@ export interface FaultTarget {
 	body?: unknown;
 }
 
-export type FaultScope = string | ((req: FaultTarget) => boolean);
+type FaultScope = string | ((req: FaultTarget) => boolean);
 
 interface Queued {
 	fault: Fault;

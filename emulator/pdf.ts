@@ -3,7 +3,7 @@
  * cross-reference table.
  */
 
-export interface PdfSection {
+interface PdfSection {
 	title: string;
 	lines: string[];
 }

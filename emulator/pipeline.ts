@@ -16,7 +16,7 @@ import { generic, RULES } from './rules';
 import type { EmulatorState } from './state';
 
 /** What the pipeline reads of a request. */
-export interface ApiRequest {
+interface ApiRequest {
 	req: http.IncomingMessage;
 	method: string;
 	path: string;

@@ -14,7 +14,7 @@ export interface MultipartPart {
 	data: Buffer;
 }
 
-export function parseMultipart(buf: Buffer, boundary: string): MultipartPart[] {
+function parseMultipart(buf: Buffer, boundary: string): MultipartPart[] {
 	const delimiter = Buffer.from(`--${boundary}`);
 	const parts: MultipartPart[] = [];
 	let pos = buf.indexOf(delimiter);

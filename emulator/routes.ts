@@ -24,7 +24,7 @@ export interface Route {
 	segments: string[];
 }
 
-export interface RouteMatch {
+interface RouteMatch {
 	route: Route;
 	params: Record<string, string>;
 }
@@ -34,7 +34,7 @@ export type MatchResult =
 	| { kind: 'method'; area: Area; allowed: HttpMethod[] }
 	| { kind: 'none'; area?: Area };
 
-export function operationId(area: Area, resource: Resource, op: Operation): string {
+function operationId(area: Area, resource: Resource, op: Operation): string {
 	return `${area.value}.${resource.value}.${op.value}`;
 }
 

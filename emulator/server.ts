@@ -9,9 +9,9 @@ import { EmulatorState } from './state';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, type Emulator, type EmulatorOptions } from './types';
 import { send } from './wire';
 
-export { apiClient, type CallOptions, type CallResult } from './client';
+export { apiClient } from './client';
 export type { MultipartPart } from './request';
-export { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, DEFAULT_RATE_LIMIT, type Emulator, type EmulatorOptions, type RecordedRequest, REGIONS } from './types';
+export { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, type Emulator, type EmulatorOptions, type RecordedRequest } from './types';
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
 	const state = new EmulatorState(opts);

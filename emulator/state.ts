@@ -14,7 +14,7 @@ import { Store } from './store';
 import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, DEFAULT_RATE_LIMIT, type EmulatorOptions, type RecordedRequest, REGIONS } from './types';
 
 /** The delay before every answer is processed: `ms` ± `jitter`, evenly drawn. */
-export class Latency {
+class Latency {
 	ms: number;
 	jitter = 0;
 

@@ -7,14 +7,14 @@
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Rec = { [key: string]: any };
 
-export interface StoredFile {
+interface StoredFile {
 	fileName: string;
 	mimeType: string;
 	data: Buffer;
 	canSendInMail: boolean;
 }
 
-export interface SentMail {
+interface SentMail {
 	kind: 'invoice' | 'reminder';
 	invoiceId: string;
 	to: string[];

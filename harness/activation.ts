@@ -59,9 +59,9 @@ function scheduler(): ScheduledTasks {
 }
 
 /** Once a year (1 January, 00:00): registered for real, never due while a test runs. */
-export const YEARLY_POLL = { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] };
+const YEARLY_POLL = { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] };
 
-export interface ActivationOptions extends SingleNodeOptions {
+interface ActivationOptions extends SingleNodeOptions {
 	/** How n8n activates the workflow (default 'activate'; 'init' at a start of n8n, 'update' on saving an active workflow). */
 	activation?: WorkflowActivateMode;
 }

@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 /** Stand-in for n8n's Manual Trigger (`n8n-nodes-base.manualTrigger`): emits one empty item. */
-export class ManualTrigger implements INodeType {
+class ManualTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Manual Trigger',
 		name: 'manualTrigger',
@@ -42,7 +42,7 @@ export class ManualTrigger implements INodeType {
  * accepts its `rule` parameter as n8n stores it and, when the workflow runs, emits one item
  * shaped like the real node's (timestamp, readable date and time parts) for "now".
  */
-export class ScheduleTrigger implements INodeType {
+class ScheduleTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Schedule Trigger',
 		name: 'scheduleTrigger',
@@ -79,7 +79,7 @@ export class ScheduleTrigger implements INodeType {
 
 /** Stand-in for n8n's No Operation node (`n8n-nodes-base.noOp`): passes its input through. */
 // Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this stand-in for n8n's own node to the rules for a published one.
-export class NoOp {
+class NoOp {
 	description: INodeTypeDescription = {
 		displayName: 'No Operation, do nothing',
 		name: 'noOp',
@@ -102,7 +102,7 @@ export class NoOp {
  * property made by `this.helpers.prepareBinaryData` from base64 (parameters may be expressions).
  */
 // Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this harness node to the rules for a published one.
-export class BinaryFixture {
+class BinaryFixture {
 	description: INodeTypeDescription = {
 		displayName: 'Binary Fixture',
 		name: 'binaryFixture',
@@ -144,7 +144,7 @@ export class BinaryFixture {
 export type NodeTypeClass = new () => INodeType | IVersionedNodeType;
 
 /** Types always available, by full type name. */
-export const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
+const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
 	'n8n-nodes-base.manualTrigger': ManualTrigger,
 	'n8n-nodes-base.noOp': NoOp,
 	'n8n-nodes-base.scheduleTrigger': ScheduleTrigger,

@@ -37,7 +37,7 @@ export interface HarnessCredential {
 	data: ICredentialDataDecryptedObject;
 }
 
-export type CredentialTypeClass = new () => ICredentialType;
+type CredentialTypeClass = new () => ICredentialType;
 
 /** Known credential types, by name; `oAuth2Api` is always present. Mirrors n8n's `CredentialTypes`. */
 export class HarnessCredentialTypes {

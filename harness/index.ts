@@ -33,13 +33,10 @@ import { HarnessCredentialsHelper, HarnessCredentialTypes, type HarnessCredentia
 import { Container, ensureHarnessSetup, externalSecretsProxy } from './setup';
 import { setTimeout, clearTimeout } from '../host/globals';
 
-export { BinaryFixture, BUILTIN_NODE_TYPES, HarnessNodeTypes, ManualTrigger, NoOp, ScheduleTrigger } from './builtin-nodes';
 export { HarnessCredentialsHelper, HarnessCredentialTypes, UNPACED_PER_MINUTE } from './credentials-helper';
 export type { HarnessCredential } from './credentials-helper';
-export { OAuth2Api } from './oauth2-api.credentials';
-export { ensureHarnessSetup, useFilesystemBinaryData } from './setup';
+export { ensureHarnessSetup } from './setup';
 export { harnessAdaptations } from './compat';
-export { HARNESS_USER_FOLDER } from './env';
 
 export interface HarnessWorkflow {
 	nodes: INode[];
@@ -50,7 +47,7 @@ export interface HarnessWorkflow {
 	name?: string;
 }
 
-export interface RunOptions {
+interface RunOptions {
 	workflow: HarnessWorkflow;
 	/** The package's node classes (manual trigger, noOp and harness.binaryFixture are always there). */
 	nodeTypes: Array<new () => INodeType | IVersionedNodeType>;
@@ -263,7 +260,7 @@ export function binaryItem(
 	return { json, binary: { [property]: binary } };
 }
 
-export interface PollOptions {
+interface PollOptions {
 	nodeType: new () => INodeType | IVersionedNodeType;
 	node: INode;
 	credentials?: HarnessCredential[];
@@ -276,7 +273,7 @@ export interface PollOptions {
 	settings?: IWorkflowSettings;
 }
 
-export interface PollResult {
+interface PollResult {
 	items: INodeExecutionData[][] | null;
 	/** Workflow static data after the poll (plain object; feed it to the next pollOnce). */
 	staticData: IDataObject;
@@ -323,7 +320,7 @@ export async function pollOnce(opts: PollOptions): Promise<PollResult> {
 	return { items, staticData: toPlain(workflow.staticData), credentials: opts.credentials ?? [] };
 }
 
-export interface ListSearchOptions {
+interface ListSearchOptions {
 	nodeType: new () => INodeType | IVersionedNodeType;
 	/** The node as configured in the editor (its parameters feed `getCurrentNodeParameter`). */
 	node: INode;

@@ -8,7 +8,6 @@ import { BinaryDataService, InstanceSettings } from 'n8n-core';
 import { noteAdaptation } from './compat';
 
 let done = false;
-let filesystemBinary: Promise<void> | undefined;
 
 /** An n8n-core export that not every release has (the harness also runs on other releases' n8n-core: test/matrix/). */
 function optionalExport<T = new (...args: never[]) => unknown>(name: string): T | undefined {
@@ -112,16 +111,6 @@ export function ensureHarnessSetup(): void {
 export function externalSecretsProxy(): unknown {
 	const ExternalSecretsProxy = optionalExport('ExternalSecretsProxy');
 	return ExternalSecretsProxy ? Container.get(ExternalSecretsProxy as unknown as new () => unknown) : undefined;
-}
-
-/**
- * Opt-in: switch BinaryDataService to n8n's `filesystem` mode (files under the temp user folder,
- * `binary.id` set, `binary.data` = 'filesystem-v2'). Global for the process; call in `beforeAll`.
- */
-export async function useFilesystemBinaryData(): Promise<void> {
-	ensureHarnessSetup();
-	filesystemBinary ??= Container.get(BinaryDataService).init();
-	await filesystemBinary;
 }
 
 export { Container };

@@ -124,7 +124,7 @@ function isExecutionData(item: IDataObject | INodeExecutionData): item is INodeE
 	return typeof item.json === 'object' && item.json !== null;
 }
 
-export interface PickerCall {
+interface PickerCall {
 	filter?: string;
 	paginationToken?: string;
 }

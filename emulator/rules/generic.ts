@@ -12,13 +12,13 @@ import { BILLING_PROJECT_NOT_FOUND, GUESS, notFound } from './refusals';
 export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJECT_NOT_FOUND, GUESS.paging];
 
 /** The record-id parameter of an operation: the last `{param}` of its path. */
-export function recordParam(op: Operation): string | undefined {
+function recordParam(op: Operation): string | undefined {
 	const all = op.path.match(/\{([^}]+)\}/g);
 	return all ? all[all.length - 1].slice(1, -1) : undefined;
 }
 
 /** The collection of each resource that has generic CRUD. */
-export const COLLECTIONS: Readonly<Record<string, string>> = {
+const COLLECTIONS: Readonly<Record<string, string>> = {
 	'books.item': 'items',
 	'books.estimate': 'estimates',
 	'books.invoice': 'invoices',
@@ -29,7 +29,7 @@ export const COLLECTIONS: Readonly<Record<string, string>> = {
 	'projects.project': 'projects',
 };
 
-export interface CrudTarget {
+interface CrudTarget {
 	collection: string;
 	idField: string;
 	thing: string;
@@ -37,7 +37,7 @@ export interface CrudTarget {
 	key: string;
 }
 
-export function crudTarget(ctx: Ctx): CrudTarget {
+function crudTarget(ctx: Ctx): CrudTarget {
 	const collection = COLLECTIONS[`${ctx.area.value}.${ctx.resource.value}`];
 	if (!collection) throw new Error(`${ctx.id}: no collection for generic CRUD`);
 	return {
@@ -59,14 +59,14 @@ export function findRecord(ctx: Ctx, collection = crudTarget(ctx).collection, th
 }
 
 /** Body keys of the operation's body fields plus unknown keys (path values are not copied). */
-export function writableBody(ctx: Ctx): Rec {
+function writableBody(ctx: Ctx): Rec {
 	const body = { ...bodyObject(ctx) };
 	for (const k of Object.keys(ctx.params)) delete body[k];
 	return body;
 }
 
 /** A hook that completes (or refuses) a record before it is stored. */
-export type Prepare = (rec: Rec, ctx: Ctx, previous?: Rec) => Reply | void;
+type Prepare = (rec: Rec, ctx: Ctx, previous?: Rec) => Reply | void;
 
 function singleReply(ctx: Ctx, t: CrudTarget, rec: Rec, message: string, status: number): Reply {
 	if (isAccounting(ctx.area)) return envelope(message, { [t.key]: rec }, status);
@@ -89,7 +89,7 @@ function stampNow(ctx: Ctx): string {
 	return isAccounting(ctx.area) && ctx.area.value !== 'inventory' ? timestamp(now) : timestampMs(now);
 }
 
-export function genericGet(ctx: Ctx): Reply {
+function genericGet(ctx: Ctx): Reply {
 	const t = crudTarget(ctx);
 	const rec = findRecord(ctx);
 	if (isReply(rec)) return rec;

@@ -15,7 +15,7 @@ import { projectsRules } from './projects';
 export const DECLARED: Rules = { ...projectsRules, ...booksRules, ...paymentRules, ...billingRules, ...inventoryRules };
 
 /** Throws when `reply` is a refusal that cites no source, or one `sources` does not hold. */
-export function checkRefusal(id: string, sources: readonly Source[], reply: Reply): Reply {
+function checkRefusal(id: string, sources: readonly Source[], reply: Reply): Reply {
 	const refusal = reply.status >= 400 || reply.source !== undefined;
 	if (!refusal) return reply;
 	if (reply.source === undefined) throw new Error(`${id}: a refusal (HTTP ${reply.status}) names no source`);

@@ -92,7 +92,7 @@ function compareValues(a: unknown, b: unknown): number {
 	return String(a ?? '').localeCompare(String(b ?? ''));
 }
 
-export function sortRecords(records: Rec[], column: string | undefined, descending: boolean): Rec[] {
+function sortRecords(records: Rec[], column: string | undefined, descending: boolean): Rec[] {
 	if (!column) return records;
 	const sorted = [...records].sort((a, b) => compareValues(a[column], b[column]));
 	return descending ? sorted.reverse() : sorted;

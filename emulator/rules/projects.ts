@@ -28,7 +28,7 @@ const S = {
 
 const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate, S.dateTimeForm];
 
-export const RESTORE_WINDOW_MS = 30 * 86_400_000;
+const RESTORE_WINDOW_MS = 30 * 86_400_000;
 
 /** Search module name -> portal collection. */
 const SEARCH_MODULES: Record<string, string> = {
@@ -39,7 +39,7 @@ const SEARCH_MODULES: Record<string, string> = {
 	bugs: 'issues',
 };
 
-export function portalRecord(t: Tenant): Rec {
+function portalRecord(t: Tenant): Rec {
 	return { id: t.id, name: t.name, region: t.region, is_default: true, plan: 'Enterprise', owner: t.currentUser };
 }
 

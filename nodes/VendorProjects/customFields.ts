@@ -54,12 +54,12 @@ export function customFieldRule(type: CustomFieldType, name: string, options?: r
 }
 
 /** `https://` is assumed for a URL without protocol (documented): checked with it, sent as entered. */
-export function withAssumedProtocol(type: CustomFieldType, value: string): string {
+function withAssumedProtocol(type: CustomFieldType, value: string): string {
 	return type.defaultProtocol && !PROTOCOL.test(value) ? `${type.defaultProtocol}${value}` : value;
 }
 
 /** The problems of a value against a field rule, each naming the field and the rule. */
-export function problemsOf(field: Field, value: unknown): string[] {
+function problemsOf(field: Field, value: unknown): string[] {
 	const op: Operation = { value: 'check', name: 'Check', action: 'Check a custom field value', description: 'Custom field value', kind: 'action', method: 'POST', path: '/check', fields: [field] };
 	return validateValues(op, { [field.name]: value }).map((p) => `"${p.field}" ${p.message}`);
 }

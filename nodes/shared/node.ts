@@ -28,7 +28,7 @@ export function areaProperties(area: Area, trailing: INodeProperties[] = []): IN
 }
 
 /** The whole node description of an area's action node. */
-export function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescription {
+function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescription {
 	return describeNode(area, meta, FEATURES);
 }
 

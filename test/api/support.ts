@@ -18,11 +18,11 @@ export function n8nHttpRequest(): (options: IHttpRequestOptions) => Promise<unkn
 /** An access token of the vendor family's shape (`1000.<hex>`): redacted wherever it would be shown. */
 export const SIGNING_VALUE = ['1000', '0123456789abcdef'.repeat(2), 'fedcba9876543210'.repeat(2)].join('.');
 /** What a refresh gives in its place. */
-export const RENEWED_VALUE = ['1000', 'a'.repeat(32), 'b'.repeat(32)].join('.');
+const RENEWED_VALUE = ['1000', 'a'.repeat(32), 'b'.repeat(32)].join('.');
 
 let credentials = 0;
 
-export interface TestContext {
+interface TestContext {
 	ctx: VendorContext;
 	/** The state of one run on `ctx` (api/run.ts): what the run's requests are sent with. */
 	run: RunState;

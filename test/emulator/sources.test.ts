@@ -20,10 +20,8 @@ import { apiClient, startEmulator } from '../../emulator/server';
 import { type Source, SOURCE_HEADER } from '../../emulator/source';
 import { describeWithReference, DOCS, section, sourceProblems } from '../tools/doc-sources';
 
-export { sourceProblems };
-
 /** What is wrong with a rule's declaration: no `sources`, or a source that fails `sourceProblems`. */
-export function ruleProblems(id: string, rule: Rule, opts: { guesses?: boolean; documents?: boolean } = {}): string[] {
+function ruleProblems(id: string, rule: Rule, opts: { guesses?: boolean; documents?: boolean } = {}): string[] {
 	if (!Array.isArray(rule.sources)) return [`${id}: declares no sources`];
 	const all = [...rule.sources, ...(rule.unnamedQuery === undefined ? [] : [rule.unnamedQuery])];
 	return all.flatMap((s) => sourceProblems(s, opts).map((p) => `${id}: ${p}`));

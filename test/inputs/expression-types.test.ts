@@ -26,7 +26,7 @@ beforeAll(() => setPacingRule({ limit: 1_000_000, windowMs: 120_000, blockMs: 1_
 afterAll(() => setPacingRule(DOCUMENTED_RULE));
 
 /** What an expression may give, as the expression writes it. */
-export const KINDS = {
+const KINDS = {
 	number: '7',
 	unsafe: '1752587000000097005',
 	fraction: '2.5',
@@ -36,7 +36,7 @@ export const KINDS = {
 	null: 'null',
 	nothing: '$json.nothing',
 } as const;
-export type Kind = keyof typeof KINDS;
+type Kind = keyof typeof KINDS;
 
 /** The kinds an entry member is given (blank members, null and nothing, are blank-values.test.ts's; a fraction is a number's own rule). */
 const MEMBER_KINDS: readonly Kind[] = ['number', 'unsafe', 'boolean', 'list', 'object'];
@@ -44,7 +44,7 @@ const MEMBER_KINDS: readonly Kind[] = ['number', 'unsafe', 'boolean', 'list', 'o
 const topParameters = (op: Operation): IDataObject => topSamples(op, byId, 1);
 
 /** The fields a user can give (every one the form shows). */
-export const givenFields = (op: Operation): Field[] => op.fields.filter((f) => !f.readOnly);
+const givenFields = (op: Operation): Field[] => op.fields.filter((f) => !f.readOnly);
 
 /** How a case gives its value: the field (top level or in its collection) and, for a member, the entry it is set in. */
 function givenValue(field: Field, expression: string, member?: Field): unknown {

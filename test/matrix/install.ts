@@ -30,8 +30,8 @@ import { packagesOf, type N8nRelease } from './releases';
 import { process, setTimeout } from '../../host/globals';
 
 /** `.cache/n8n-matrix` of the project. */
-export const MATRIX_CACHE = join(PROJECT_ROOT, '.cache', 'n8n-matrix');
-export const MARKER = '.matrix-install-complete.json';
+const MATRIX_CACHE = join(PROJECT_ROOT, '.cache', 'n8n-matrix');
+const MARKER = '.matrix-install-complete.json';
 /** How long one `npm install` may take. */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 /** How long to wait for another process's lock before giving up. */
@@ -78,7 +78,7 @@ function versionOf(nodeModules: string, name: string): string | undefined {
 }
 
 /** Why `dir` is not a complete install of `release` (empty: it is). `deep` also checks every package npm recorded. */
-export function installProblems(dir: string, release: N8nRelease, deep: boolean): string[] {
+function installProblems(dir: string, release: N8nRelease, deep: boolean): string[] {
 	const nodeModules = join(dir, 'node_modules');
 	const problems: string[] = [];
 	for (const [name, wanted] of [

@@ -15,7 +15,7 @@ const ENTRY = join(module.path, 'matrix-child.js');
 /** Distributes Omit over a union (each request without its id). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export class TargetProcessError extends Error {
+class TargetProcessError extends Error {
 	constructor(
 		message: string,
 		readonly serialized?: SerializedError,
@@ -24,7 +24,7 @@ export class TargetProcessError extends Error {
 	}
 }
 
-export interface TargetOptions {
+interface TargetOptions {
 	/** `.cache/n8n-matrix/<release>/node_modules`. */
 	n8nModules: string;
 	/** The installed package (`<user folder>/.n8n/nodes/node_modules/<name>`). */

@@ -54,7 +54,7 @@ export interface SerializedError {
 }
 
 /** Where a module resolves from, and its version. */
-export interface ModuleOrigin {
+interface ModuleOrigin {
 	file: string;
 	version: string;
 }

@@ -46,7 +46,7 @@ export interface LoadedNode {
 	credentials: string[];
 }
 
-export interface LoadedCredential {
+interface LoadedCredential {
 	name: string;
 	className: string;
 	sourcePath: string;
@@ -105,7 +105,7 @@ export function asClass<T extends object>(instance: T): new () => T {
 	} as unknown as new () => T;
 }
 
-export interface LoadedPackage {
+interface LoadedPackage {
 	loader: PackageDirectoryLoader;
 	/** What the loader holds and where the package's imports come from (a ChildResult without its run). */
 	facts: Omit<ChildResult, 'run'>;

@@ -39,7 +39,7 @@ export const N8N_NPM_INSTALL_ARGS = [
 	'--package-lock=false',
 ];
 
-export interface PackageJson {
+interface PackageJson {
 	name: string;
 	version: string;
 	n8n: { n8nNodesApiVersion?: number; nodes: string[]; credentials: string[] };
@@ -81,7 +81,7 @@ async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise
 	return stdout;
 }
 
-export interface PackResult {
+interface PackResult {
 	tarball: string;
 	/** Paths inside the tarball, as `npm pack --json` lists them. */
 	files: string[];

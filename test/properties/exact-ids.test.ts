@@ -28,7 +28,7 @@ const OTHER_RECORDS = ['billing.project.getInvoices'];
 const ID_OPS = OPERATIONS.filter((t) => ['get', 'list', 'create', 'update'].includes(t.op.kind ?? '') && t.resource.idField && !t.op.binaryOutput && !OTHER_RECORDS.includes(t.id));
 
 /** The records of an answer: its record key's value, else its first list of objects, else the answer itself. */
-export function recordsOf(body: IDataObject, key: string | undefined): IDataObject[] {
+function recordsOf(body: IDataObject, key: string | undefined): IDataObject[] {
 	const at = key ? body[key] : undefined;
 	if (Array.isArray(at)) return at as IDataObject[];
 	if (at && typeof at === 'object') return [at as IDataObject];
@@ -44,7 +44,7 @@ const plus = (digits: string, i: number): string => (BigInt(digits) + BigInt(i))
  * The answer with the records' `idField` set to `digits`, `digits`+1, ... written as JSON numbers
  * (not strings); `given` collects the digits written.
  */
-export function withNumberIds(upstream: UpstreamAnswer, key: string | undefined, idField: string, digits: string, given: string[]): MadeAnswer {
+function withNumberIds(upstream: UpstreamAnswer, key: string | undefined, idField: string, digits: string, given: string[]): MadeAnswer {
 	const body = upstream.json as IDataObject | undefined;
 	if (upstream.status >= 300 || !body || typeof body !== 'object') return { status: upstream.status, contentType: String(upstream.headers['content-type'] ?? ''), body: upstream.body };
 	const records = recordsOf(body, key).filter((r) => r && typeof r === 'object');

@@ -20,13 +20,13 @@ import type { Step, WorkflowEnv } from '../workflows/support';
 // ---------------------------------------------------------------- how many cases
 
 /** `npm run fuzz` sets it to 100: every property runs that many times more cases. */
-export const FUZZ_FACTOR = Math.max(1, Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) || 1);
+const FUZZ_FACTOR = Math.max(1, Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) || 1);
 
 /** The fixed seed of `npm test` (a fuzz run may pass VENDOR_FUZZ_SEED to try others). */
-export const SEED = Number(process.env.VENDOR_FUZZ_SEED ?? 20260742);
+const SEED = Number(process.env.VENDOR_FUZZ_SEED ?? 20260742);
 
 /** `base` cases, times the fuzz factor. */
-export const runs = (base: number): number => base * FUZZ_FACTOR;
+const runs = (base: number): number => base * FUZZ_FACTOR;
 
 // A fuzz run's properties take FUZZ_FACTOR times as long: so may each test.
 if (FUZZ_FACTOR > 1) jest.setTimeout(60_000 * FUZZ_FACTOR);
@@ -78,7 +78,7 @@ export const opById = (id: string): TableOperation => {
 	return found;
 };
 
-export { demoId, valuesOf } from '../tools/demo-values';
+export { valuesOf } from '../tools/demo-values';
 
 export const NODE = 'Node';
 export const onError = { onError: 'continueRegularOutput' } as const;
@@ -162,8 +162,6 @@ export const idDigits: fc.Arbitrary<string> = fc
 	)
 	.map((n) => n.toString());
 
-/** The issue's 19-digit id: always tried first where ids are generated. */
+/** A 19-digit id past 2^53, as real records have: always tried first where ids are generated. */
 export const BIG_ID = '1752587000000097005';
 
-/** Whether an id written as `digits` survives as a JavaScript number. */
-export const safeDigits = (digits: string): boolean => Number.isSafeInteger(Number(digits)) && String(Number(digits)) === digits;

@@ -50,7 +50,7 @@ function membersOf(area: Area, name: string): Field[] {
  * claim about a field holds when the tables apply it to every field of that name; a claim in the
  * shape of a "(JSON)" property (`line_itemsJson`) holds when a member of its list applies it.
  */
-export function claimProblems(area: Area, name: string, text: string, where: string): string[] {
+function claimProblems(area: Area, name: string, text: string, where: string): string[] {
 	const json = /Json$/.test(name) ? membersOf(area, name.replace(/Json$/, '')) : undefined;
 	const fields = json ?? fieldsNamed(area, name);
 	return CLAIMS.filter((c) => c.words.test(text)).flatMap((c) => {

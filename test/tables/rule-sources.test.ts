@@ -49,12 +49,12 @@ import { describeWithReference, parseSource, sourceProblems } from '../tools/doc
 type Opts = { documents?: boolean };
 
 /** A table entry that carries sources: a field, an operation or a custom field type. */
-export interface Owner {
+interface Owner {
 	sources?: string | Readonly<Record<string, string | undefined>>;
 }
 
 /** One rule of a table: its key, its source, and what a document quote citing it must say. */
-export interface TableRule {
+interface TableRule {
 	key: string;
 	/** `required`, `maxLength`, `values`, `date`, `batch`, ... */
 	kind: string;
@@ -79,7 +79,7 @@ const FORMAT_TYPES = new Set(['date', 'dateTime', 'time', 'email', 'url', 'phone
 const sourceIn = (sources: Owner['sources'], name: string): string | undefined => (typeof sources === 'string' ? sources : sources?.[name]);
 
 /** Every rule `field` of `op` carries (and its members and entries), keyed under `prefix` (`payment.create`); `top`: one of `op.fields`. */
-export function fieldRules(prefix: string, op: Operation, field: Field, path = field.name, parentNames: string[] = [], top = true): TableRule[] {
+function fieldRules(prefix: string, op: Operation, field: Field, path = field.name, parentNames: string[] = [], top = true): TableRule[] {
 	const apiNames = [field.name, ...parentNames];
 	const guess = field.inferred ? 'the field is marked inferred' : field.inferredRule ? `inferredRule: ${field.inferredRule}` : undefined;
 	const rules: TableRule[] = [];
@@ -110,7 +110,7 @@ export function fieldRules(prefix: string, op: Operation, field: Field, path = f
 }
 
 /** An operation's own rules (not its fields'). */
-export function operationRules(prefix: string, op: Operation): TableRule[] {
+function operationRules(prefix: string, op: Operation): TableRule[] {
 	const guess = op.inferred ? `the operation is marked inferred: ${op.inferredNote ?? ''}` : undefined;
 	const rules: TableRule[] = [];
 	const add = (kind: Exclude<OperationRule, 'path'>, more: Partial<TableRule> = {}): void => {
@@ -127,7 +127,7 @@ export function operationRules(prefix: string, op: Operation): TableRule[] {
 }
 
 /** Every rule of an area's tables. */
-export function areaRules(area: Area): TableRule[] {
+function areaRules(area: Area): TableRule[] {
 	return area.resources.flatMap((resource) =>
 		resource.operations.flatMap((op) => {
 			const prefix = `${resource.value}.${op.value}`;
@@ -141,7 +141,7 @@ export function areaRules(area: Area): TableRule[] {
  * and entries too) once, with where it is for messages (`payment.create.invoices.amount_applied`,
  * `payment.getAll`, `customField.url`).
  */
-export function areaOwners(area: Area): Map<Owner, string> {
+function areaOwners(area: Area): Map<Owner, string> {
 	const owners = new Map<Owner, string>();
 	const visit = (field: Field, where: string): void => {
 		if (!owners.has(field)) owners.set(field, where);
@@ -159,7 +159,7 @@ export function areaOwners(area: Area): Map<Owner, string> {
 }
 
 /** The rules of Vendor Projects' custom field types (`customField.<type>.<rule>`). */
-export function customFieldRules(types: readonly CustomFieldType[] = customFieldTypes, modules: readonly string[] = customFieldModules, modulesSource: string = CUSTOM_FIELD_MODULES_SOURCE): TableRule[] {
+function customFieldRules(types: readonly CustomFieldType[] = customFieldTypes, modules: readonly string[] = customFieldModules, modulesSource: string = CUSTOM_FIELD_MODULES_SOURCE): TableRule[] {
 	const rules: TableRule[] = [{ key: 'customField.modules.values', kind: 'values', source: modulesSource, from: { owner: modules, name: 'values' }, names: ['custom fields'], numbers: [], values: [...modules] }];
 	for (const t of types) {
 		const add = (kind: string, more: Partial<TableRule> = {}): void => {
@@ -177,12 +177,12 @@ export function customFieldRules(types: readonly CustomFieldType[] = customField
 }
 
 /** The custom field types as entries that carry sources. */
-export function customFieldOwners(types: readonly CustomFieldType[] = customFieldTypes): Map<Owner, string> {
+function customFieldOwners(types: readonly CustomFieldType[] = customFieldTypes): Map<Owner, string> {
 	return new Map(types.map((t) => [t, `customField.${t.value}`]));
 }
 
 /** The areas with their rules and the entries that carry their sources. */
-export const AREA_RULES: ReadonlyArray<{ node: string; rules: TableRule[]; owners: Map<Owner, string> }> = [
+const AREA_RULES: ReadonlyArray<{ node: string; rules: TableRule[]; owners: Map<Owner, string> }> = [
 	{ node: 'VendorBooks', rules: areaRules(booksArea), owners: areaOwners(booksArea) },
 	{ node: 'VendorProjects', rules: [...areaRules(projectsArea), ...customFieldRules()], owners: new Map([...areaOwners(projectsArea), ...customFieldOwners()]) },
 	{ node: 'VendorInvoice', rules: areaRules(invoiceArea), owners: areaOwners(invoiceArea) },
@@ -208,7 +208,7 @@ const givesNumber = (text: string, n: number, kind: string): boolean => new RegE
 const FORMAT_WORDS: Readonly<Record<string, RegExp>> = { date: /yyyy-mm-dd/i, dateTime: /'T'/, time: /HH:MM/i };
 
 /** What is wrong with the source of one rule (empty: nothing). */
-export function citationProblems(rule: TableRule, source: string | undefined, opts: Opts = {}): string[] {
+function citationProblems(rule: TableRule, source: string | undefined, opts: Opts = {}): string[] {
 	if (source === undefined) return [`${rule.key}: no source`];
 	const problems = sourceProblems(source, opts).map((p) => `${rule.key}: ${p}`);
 	if (problems.length) return problems;
@@ -224,7 +224,7 @@ export function citationProblems(rule: TableRule, source: string | undefined, op
 }
 
 /** Every problem of an area's rules: rules without a good source. */
-export function rulesProblems(rules: readonly TableRule[], opts: Opts = {}): string[] {
+function rulesProblems(rules: readonly TableRule[], opts: Opts = {}): string[] {
 	return rules.flatMap((rule) => citationProblems(rule, rule.source, opts));
 }
 
@@ -232,7 +232,7 @@ export function rulesProblems(rules: readonly TableRule[], opts: Opts = {}): str
  * The sources that back no rule: a rule name the entry does not carry (in any operation that
  * uses it), or the one text of an entry that carries no rule.
  */
-export function unusedSources(rules: readonly TableRule[], owners: ReadonlyMap<Owner, string>): string[] {
+function unusedSources(rules: readonly TableRule[], owners: ReadonlyMap<Owner, string>): string[] {
 	const used = new Map<object, Set<string>>();
 	for (const { from } of rules) used.set(from.owner, (used.get(from.owner) ?? new Set()).add(from.name));
 	const problems: string[] = [];

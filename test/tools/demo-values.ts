@@ -10,7 +10,7 @@ import { requiredValues } from './table-inputs';
 import type { TableOperation } from './table-inputs';
 
 /** The record of the demo data an ID field names. */
-export function demoId(env: { portal: string }): (field: Field, t: TableOperation) => string {
+function demoId(env: { portal: string }): (field: Field, t: TableOperation) => string {
 	return (field, t) => {
 		const name = field.name.replace(/s$/, '');
 		if (name === 'portal_id') return env.portal;
@@ -34,7 +34,7 @@ export function demoId(env: { portal: string }): (field: Field, t: TableOperatio
 }
 
 /** Values beyond the required ones that make a realistic request (lines of a document, what an update changes). */
-export const EXTRA: Record<string, IDataObject> = {
+const EXTRA: Record<string, IDataObject> = {
 	'books.item.create': { name: 'Proxy widget', rate: 10 },
 	'books.item.update': { rate: 12 },
 	'books.estimate.create': { line_items: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 49 }] },

@@ -21,22 +21,22 @@ import { join } from '../../host/path';
 
 const ROOT = join(module.path, '..', '..');
 /** Where the API reference is looked for: `../shared/api` beside the repository. */
-export const DOCS_DIR = join(ROOT, '..', 'shared', 'api');
+const DOCS_DIR = join(ROOT, '..', 'shared', 'api');
 /** The documents a source may cite, by name: the file each name stands for (its number). */
-export const DOCUMENTS: Readonly<Record<string, string>> = { Conventions: '000', Accounting: '001', Payments: '002' };
+const DOCUMENTS: Readonly<Record<string, string>> = { Conventions: '000', Accounting: '001', Payments: '002' };
 /** The words the skipped suites carry in their title, which test/summary-reporter.js looks for. */
-export const REFERENCE_SKIPPED = 'skipped: no API reference at ../shared/api';
+const REFERENCE_SKIPPED = 'skipped: no API reference at ../shared/api';
 
 /** Text with every run of blanks as one space, trimmed. */
-export const normal = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const normal = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** Whether the API reference is beside the repository (a folder holding `000_*.txt` ...). */
-export function hasReference(dir: string = DOCS_DIR): boolean {
+function hasReference(dir: string = DOCS_DIR): boolean {
 	return existsSync(dir) && readdirSync(dir).some((f) => /^00\d_.*\.txt$/.test(f));
 }
 
 /** The three documents by number (`000`, `001`, `002`): heading -> the text under it; none without the reference. */
-export function readDocuments(dir: string = DOCS_DIR): Map<string, Map<string, string>> {
+function readDocuments(dir: string = DOCS_DIR): Map<string, Map<string, string>> {
 	const out = new Map<string, Map<string, string>>();
 	if (!hasReference(dir)) return out;
 	for (const file of readdirSync(dir)) {
@@ -64,7 +64,7 @@ export function readDocuments(dir: string = DOCS_DIR): Map<string, Map<string, s
 
 export const DOCS = readDocuments();
 /** Whether the checks against the documents can run here. */
-export const REFERENCE_PRESENT = DOCS.size > 0;
+const REFERENCE_PRESENT = DOCS.size > 0;
 
 /**
  * A describe block of checks that compare with the documents: run where the reference is
@@ -74,7 +74,7 @@ export function describeWithReference(title: string, fn: () => void): void {
 	if (REFERENCE_PRESENT) describe(title, fn);
 	else describe.skip(`${title} (${REFERENCE_SKIPPED})`, fn);
 }
-export const ASSUMPTIONS = normal(readFileSync(join(ROOT, 'docs', 'ASSUMPTIONS.md'), 'utf8'));
+const ASSUMPTIONS = normal(readFileSync(join(ROOT, 'docs', 'ASSUMPTIONS.md'), 'utf8'));
 
 /** The section of a document a heading names (`Billing projects` names "Billing projects (`{api_url}/billing/v1`, ...)"). */
 export function section(doc: Map<string, string>, name: string): string | undefined {
@@ -83,7 +83,7 @@ export function section(doc: Map<string, string>, name: string): string | undefi
 }
 
 /** A source taken apart: a document's section and words, or a guess's words (undefined: neither form). */
-export type ParsedSource = { kind: 'doc'; document: string; section: string; words: string } | { kind: 'guess'; words: string };
+type ParsedSource = { kind: 'doc'; document: string; section: string; words: string } | { kind: 'guess'; words: string };
 
 export function parseSource(source: string): ParsedSource | undefined {
 	const doc = /^([A-Z][a-z]+), ([^:]+): "(.+)"$/.exec(source);

@@ -11,7 +11,7 @@ import type { WorkflowEnv } from '../workflows/support';
 import { startAnswerProxy } from './answer-proxy';
 import type { AnswerProxy } from './answer-proxy';
 
-export interface ProxiedEnv {
+interface ProxiedEnv {
 	env: WorkflowEnv;
 	/** Set in `beforeAll`; its rules and records are cleared before each test. */
 	proxy: AnswerProxy;

@@ -42,10 +42,10 @@ export function tableOperations(): TableOperation[] {
 }
 
 /** The sample value of an ID field, by its name (a record the emulator's demo data holds). */
-export type IdSource = (field: Field, t: TableOperation) => string;
+type IdSource = (field: Field, t: TableOperation) => string;
 
 /** A value of the field's type that the field's checks accept. */
-export function sampleValue(field: Field, t: TableOperation, ids: IdSource): unknown {
+function sampleValue(field: Field, t: TableOperation, ids: IdSource): unknown {
 	if (field.sortFields) return undefined;
 	switch (field.type) {
 		case 'id':
@@ -158,7 +158,7 @@ export function nodeParameters(t: TableOperation, values: IDataObject, extra: ID
 }
 
 /** A valid value of a field as the form takes it, so that a generated case's only problem is the one it gives. */
-export function sample(field: Field): unknown {
+function sample(field: Field): unknown {
 	if (field.values?.length) return field.values[0];
 	const wrapped = wrapperMember(field);
 	if (wrapped) return sample(wrapped);

@@ -22,7 +22,7 @@ import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { projectsEvents } from '../../nodes/VendorProjectsTrigger/events';
 import { VendorProjectsTrigger } from '../../nodes/VendorProjectsTrigger/VendorProjectsTrigger.node';
 
-export interface TriggerTable {
+interface TriggerTable {
 	type: new () => INodeType;
 	/** The node type's name, e.g. `vendorBooksTrigger`. */
 	name: string;
@@ -38,7 +38,7 @@ export const TRIGGER_TABLES: readonly TriggerTable[] = [
 	{ type: VendorInventoryTrigger, name: 'vendorInventoryTrigger', area: inventoryArea, events: inventoryEvents },
 ];
 
-export interface TriggerEventCase extends TriggerTable {
+interface TriggerEventCase extends TriggerTable {
 	event: TriggerEvent;
 	/** The resource the event watches and its list operation. */
 	resource: Resource;

@@ -11,7 +11,7 @@ import type { AddressInfo } from '../../host/net';
 /** The text every answer of the wire server carries: found in an output, it was taken as the API's answer. */
 export const ELSEWHERE_MARKER = 'answered-by-another-host';
 
-export interface WireRequest {
+interface WireRequest {
 	method: string;
 	/** Path and query as received. */
 	url: string;

@@ -26,7 +26,6 @@ import { Clock } from '../../emulator/clock';
 import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
 import { timestamp, timestampMs } from '../../emulator/rules/formats';
-import type { RecordedRequest } from '../../emulator/server';
 import { binaryItem, runWorkflow } from '../../harness';
 import type { RunResult } from '../../harness';
 import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
@@ -792,5 +791,3 @@ describe('Retry On Fail and a 429 (held, not a failure)', () => {
 
 });
 
-/** Unused type import guard (RecordedRequest is the witness's type). */
-export type Witness = RecordedRequest;

@@ -25,7 +25,7 @@ const ORG_PLACES = {
 };
 export type OrgPlace = keyof typeof ORG_PLACES;
 
-export interface SignedExpectation {
+interface SignedExpectation {
 	/** The place that must carry the emulator's organisation ID; the other places must not carry one. */
 	org?: OrgPlace;
 	/** Every request also succeeded (status below 300). */

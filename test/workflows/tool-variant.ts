@@ -73,7 +73,7 @@ interface SeenTool {
  * model would see (name, description, parameters) and calls it with the item's `args`.
  */
 // Typed as INodeType where it is used, not `implements INodeType`: n8n's lint would hold this test node to the rules for a published one.
-export class ToolCaller {
+class ToolCaller {
 	description: INodeTypeDescription = {
 		displayName: 'Tool Caller',
 		name: 'toolCaller',

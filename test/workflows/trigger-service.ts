@@ -29,7 +29,7 @@ export async function datedByServiceClock(env: WorkflowEnv, clock: Clock): Promi
 }
 
 /** What a trigger suite reads of its emulator once started: the dated proxy, the organization and portal, their stores, a customer. */
-export interface TriggerAccount {
+interface TriggerAccount {
 	proxy: AnswerProxy;
 	org: string;
 	portal: string;

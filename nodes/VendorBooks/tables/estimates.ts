@@ -12,10 +12,10 @@ const S = 'VendorBooks.estimates';
 
 // ---- Reference values shared by estimates and invoices -------------------------------
 
-export const DISCOUNT_TYPES = ['entity_level', 'item_level'] as const;
-export const GST_TREATMENTS = ['business_gst', 'business_none', 'overseas', 'consumer'] as const;
+const DISCOUNT_TYPES = ['entity_level', 'item_level'] as const;
+const GST_TREATMENTS = ['business_gst', 'business_none', 'overseas', 'consumer'] as const;
 /** GCC / UAE / other values, then the UAE-only ones, then Mexico's: one enum. */
-export const TAX_TREATMENTS = [
+const TAX_TREATMENTS = [
 	'vat_registered',
 	'vat_not_registered',
 	'gcc_vat_not_registered',
@@ -27,7 +27,7 @@ export const TAX_TREATMENTS = [
 	'border_region_mexico',
 	'non_mexico',
 ] as const;
-export const TAX_TREATMENT_LABELS: Readonly<Record<string, string>> = {
+const TAX_TREATMENT_LABELS: Readonly<Record<string, string>> = {
 	vat_registered: 'VAT Registered (GCC)',
 	vat_not_registered: 'VAT Not Registered (GCC)',
 	gcc_vat_not_registered: 'GCC VAT Not Registered (GCC)',
@@ -39,14 +39,14 @@ export const TAX_TREATMENT_LABELS: Readonly<Record<string, string>> = {
 	border_region_mexico: 'Border Region (Mexico)',
 	non_mexico: 'Non-Mexico (Mexico)',
 };
-export const VAT_TREATMENTS = [
+const VAT_TREATMENTS = [
 	'uk',
 	'eu_vat_registered',
 	'overseas',
 	'eu_vat_not_registered',
 	'non_eu',
 ] as const;
-export const VAT_TREATMENT_LABELS: Readonly<Record<string, string>> = {
+const VAT_TREATMENT_LABELS: Readonly<Record<string, string>> = {
 	uk: 'UK',
 	eu_vat_registered: 'EU VAT Registered',
 	overseas: 'Overseas',
@@ -54,7 +54,7 @@ export const VAT_TREATMENT_LABELS: Readonly<Record<string, string>> = {
 	non_eu: 'Non-EU (Before the 2021 Exit)',
 };
 /** UAE emirates, then GCC countries. */
-export const PLACES_OF_SUPPLY = [
+const PLACES_OF_SUPPLY = [
 	'AB',
 	'AJ',
 	'DU',
@@ -69,7 +69,7 @@ export const PLACES_OF_SUPPLY = [
 	'OM',
 	'QA',
 ] as const;
-export const PLACE_OF_SUPPLY_LABELS: Readonly<Record<string, string>> = {
+const PLACE_OF_SUPPLY_LABELS: Readonly<Record<string, string>> = {
 	AB: 'AB (UAE Emirate)',
 	AJ: 'AJ (UAE Emirate)',
 	DU: 'DU (UAE Emirate)',
@@ -85,7 +85,7 @@ export const PLACE_OF_SUPPLY_LABELS: Readonly<Record<string, string>> = {
 	QA: 'QA (GCC Country)',
 };
 /** UAE, then Bahrain, then Saudi Arabia. */
-export const TAX_TREATMENT_CODES = [
+const TAX_TREATMENT_CODES = [
 	'uae_same_tax_group',
 	'uae_reimbursed_expense',
 	'uae_others',
@@ -100,7 +100,7 @@ export const TAX_TREATMENT_CODES = [
 	'ksa_reimbursed_expense',
 	'ksa_house_sales',
 ] as const;
-export const TAX_TREATMENT_CODE_LABELS: Readonly<Record<string, string>> = {
+const TAX_TREATMENT_CODE_LABELS: Readonly<Record<string, string>> = {
 	uae_same_tax_group: 'Same Tax Group (UAE)',
 	uae_reimbursed_expense: 'Reimbursed Expense (UAE)',
 	uae_others: 'Others (UAE)',
@@ -194,7 +194,7 @@ export const lineProductType: Field = {
 };
 
 /** `{ address, city, state, zip, country, fax }` as documented for estimates. */
-export const estimateAddressMembers: Field[] = [
+const estimateAddressMembers: Field[] = [
 	{ name: 'address', type: 'string', description: 'Street address' },
 	{ name: 'city', type: 'string' },
 	{ name: 'state', type: 'string', description: 'State or province' },

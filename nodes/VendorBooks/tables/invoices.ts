@@ -22,7 +22,7 @@ import { CUSTOM_FIELD_ENTRY_RULE } from './items';
 
 const S = 'VendorBooks.invoices';
 
-export const CFDI_USAGES = [
+const CFDI_USAGES = [
 	'acquisition_of_merchandise',
 	'return_discount_bonus',
 	'general_expense',
@@ -48,7 +48,7 @@ export const CFDI_USAGES = [
 	'payroll',
 ] as const;
 /** The CFDI usages in users' words (the API's values glue and misspell some: `computer_equipmentdye_molds_tools`, `interest_mortage_loans`). */
-export const CFDI_USAGE_LABELS: Readonly<Record<(typeof CFDI_USAGES)[number], string>> = {
+const CFDI_USAGE_LABELS: Readonly<Record<(typeof CFDI_USAGES)[number], string>> = {
 	acquisition_of_merchandise: 'Acquisition of Merchandise',
 	return_discount_bonus: 'Returns, Discounts or Bonuses',
 	general_expense: 'General Expenses',
@@ -73,14 +73,14 @@ export const CFDI_USAGE_LABELS: Readonly<Record<(typeof CFDI_USAGES)[number], st
 	payment: 'Payments',
 	payroll: 'Payroll',
 };
-export const CFDI_REFERENCE_TYPES = [
+const CFDI_REFERENCE_TYPES = [
 	'return_of_merchandise',
 	'substitution_previous_cfdi',
 	'transfer_of_goods',
 	'invoice_generated_from_order',
 	'cfdi_for_advance',
 ] as const;
-export const PAYMENT_GATEWAYS = [
+const PAYMENT_GATEWAYS = [
 	'paypal',
 	'authorize_net',
 	'payflow_pro',
@@ -88,7 +88,7 @@ export const PAYMENT_GATEWAYS = [
 	'2checkout',
 	'braintree',
 ] as const;
-export const INVOICE_STATUSES = [
+const INVOICE_STATUSES = [
 	'sent',
 	'draft',
 	'overdue',

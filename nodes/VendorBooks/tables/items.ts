@@ -9,7 +9,7 @@ import { GET_MANY } from '../../shared/tables/spec';
 const S = 'VendorBooks.settings';
 
 export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
-export const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
+const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
 export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked required in the vendor\'s API reference; an entry without it names no field)';

@@ -11,7 +11,7 @@ import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 const SCOPE = 'VendorInventory.bills.';
 
 /** The GST number's rule, a guess listed in docs/ASSUMPTIONS.md (the Payments document says "15-digit string"). */
-export const GST_NO_RULE = '15 characters of letters and digits where the Payments document says a 15-digit string, since real GST numbers carry letters';
+const GST_NO_RULE = '15 characters of letters and digits where the Payments document says a 15-digit string, since real GST numbers carry letters';
 
 /** Documented line-item members the server fills in (names from ids, totals, item images). */
 export const RESPONSE_ONLY_LINE_MEMBERS = [

@@ -11,7 +11,7 @@ import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 const SCOPE = 'VendorInvoice.customerpayments.';
 
-export const PAYMENT_MODES = [
+const PAYMENT_MODES = [
 	'check',
 	'cash',
 	'creditcard',
@@ -21,7 +21,7 @@ export const PAYMENT_MODES = [
 	'others',
 ] as const;
 
-export const PAYMENT_MODE_LABELS = {
+const PAYMENT_MODE_LABELS = {
 	check: 'Check',
 	cash: 'Cash',
 	creditcard: 'Credit Card',

@@ -3,7 +3,7 @@ import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
 /** Modules whose records can be trashed, restored and deleted (document 000, "Trash request item"). */
-export const trashModules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'] as const;
+const trashModules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'] as const;
 
 const portalId: Field = {
 	name: 'portal_id',

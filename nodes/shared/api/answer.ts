@@ -39,7 +39,7 @@ export function parseBody(raw: Buffer, contentType: string, binary = false): unk
 }
 
 /** What came back, for an error: the first bytes as text, whitespace folded, tokens redacted. */
-export function firstBytes(raw: Buffer): string {
+function firstBytes(raw: Buffer): string {
 	const text = redactTokens(raw.subarray(0, 120).toString('utf8').replace(/^\uFEFF/, '').replace(/\s+/g, ' ').trim());
 	return raw.length > 120 ? `${text}...` : text;
 }

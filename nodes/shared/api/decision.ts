@@ -31,7 +31,7 @@ import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, ItemNotStarted,
 import type { Area } from '../tables/spec';
 
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
-export const SHORT_WAIT_MS = 60_000;
+const SHORT_WAIT_MS = 60_000;
 /** Retries of a read (5xx, no answer, not the API's answer) and of a short 429 hold in the project area. */
 export const MAX_RETRIES = 3;
 /**
@@ -39,7 +39,7 @@ export const MAX_RETRIES = 3;
  * by this n8n or another client: waited as long as one request's holds add up to at most this
  * many windows (a Retry-After may free one request's room at a time), then an error.
  */
-export const MAX_HELD_WINDOWS = 5;
+const MAX_HELD_WINDOWS = 5;
 
 /** What happened to one sending. */
 export type Sent =
@@ -91,7 +91,7 @@ export interface AttemptState {
 export const FIRST_ATTEMPT: Readonly<AttemptState> = { attempt: 0, refreshed: false, waitedBlock: false, heldMs: 0 };
 
 /** The pacer holds its key for `ms` from now; `block`: a block a run may end on. */
-export interface Hold {
+interface Hold {
 	ms: number;
 	block: boolean;
 }

@@ -12,7 +12,7 @@ import { InputError } from '../tables/inputError';
 import { liftsAt, OUTCOME_UNKNOWN, outcomeUnknown, transientFailure } from './failureKinds';
 
 /** Project-management `errorCode` values (the Conventions document). */
-export const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {
+const PROJECT_ERROR_CODES: Readonly<Record<string, { meaning: string; resolution: string }>> = {
 	URL_RULE_NOT_CONFIGURED: { meaning: 'The request URL is wrong', resolution: 'Use a valid URL' },
 	INVALID_OAUTHTOKEN: { meaning: 'The access token is invalid or expired', resolution: 'Reconnect the credential to get a new token' },
 	INVALID_INPUTSTREAM: { meaning: 'The request has an invalid input parameter', resolution: 'Correct the parameter' },
@@ -37,7 +37,7 @@ const HTTP_MEANINGS: Readonly<Record<number, string>> = {
 	504: 'Gateway timeout',
 };
 
-export interface ApiFailure {
+interface ApiFailure {
 	status: number;
 	body: unknown;
 	/**
@@ -140,7 +140,7 @@ export function inputFailure(node: INode, error: unknown, options: { itemIndex?:
 }
 
 /** A write's failure after the request went out leaves its outcome unknown (marked for the per-record reports); a read's does not. */
-export function ofWrite<E extends Error>(idempotent: boolean, error: E): E {
+function ofWrite<E extends Error>(idempotent: boolean, error: E): E {
 	return idempotent ? error : outcomeUnknown(error);
 }
 

@@ -6,11 +6,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 export const DEFAULT_REQUESTS_IN_FLIGHT = 10;
-export const MAX_REQUESTS_IN_FLIGHT = 50;
+const MAX_REQUESTS_IN_FLIGHT = 50;
 export const DEFAULT_TIMEOUT_SECONDS = 60;
-export const MAX_TIMEOUT_SECONDS = 290;
+const MAX_TIMEOUT_SECONDS = 290;
 
-export type OnRateLimitBlock = 'fail' | 'wait';
+type OnRateLimitBlock = 'fail' | 'wait';
 
 export interface RunOptions {
 	/** Requests of this node in flight at once, across items and batches (1..MAX_REQUESTS_IN_FLIGHT). */

@@ -45,7 +45,7 @@ import type { Family } from '../tables/spec';
 
 import { aborted, onAbort, pause } from './wait';
 
-export interface PacingRule {
+interface PacingRule {
 	limit: number;
 	windowMs: number;
 	/** How long the server blocks once the limit is crossed (the wait after a 429 without Retry-After); none: no block, a 429 holds for a window. */
@@ -54,7 +54,7 @@ export interface PacingRule {
 
 
 /** How much of a hold may be left when a wait of its length ends (see above): waited out, never failed on. */
-export const TIMER_SLACK_MS = 10;
+const TIMER_SLACK_MS = 10;
 
 /** The project-management area (the Conventions document). */
 export const DOCUMENTED_RULE: Readonly<Required<PacingRule>> = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
@@ -381,7 +381,7 @@ export class Pacer {
  * n8n process with a credential (and, in the accounting areas, an organization) shares the
  * service's limit, so they share its pacer. Made with the documented rules unless told others.
  */
-export class PacerRegistry {
+class PacerRegistry {
 	private readonly rules: Record<Family, PacingRule>;
 
 	private readonly pacers = new Map<string, Pacer>();
@@ -420,7 +420,7 @@ export class PacerRegistry {
 }
 
 /** The pacers of this process (per process: see `PacerRegistry`). */
-export const PACERS = new PacerRegistry();
+const PACERS = new PacerRegistry();
 
 /** The process's pacer of a key (`PacerRegistry.pacerFor`). */
 export function pacerFor(key: string, share = 1, family: Family = 'projects'): Pacer {

@@ -33,7 +33,7 @@ export function unwrap(op: Operation, body: unknown): IDataObject[] {
 }
 
 /** A code-0 answer that says a value is invalid: what it says, and the field it names if any. */
-export interface Refusal {
+interface Refusal {
 	message: string;
 	/** The name after "invalid value passed for", e.g. `estimate_ids` or `line_items[0].item_id`. */
 	field?: string;
@@ -46,7 +46,7 @@ export interface Refusal {
  * not documented: any code-0 message with the word "invalid" (any case, whatever else the
  * answer holds) is taken as a refusal (docs/ASSUMPTIONS.md).
  */
-export function codeZeroRefusal(body: unknown): Refusal | undefined {
+function codeZeroRefusal(body: unknown): Refusal | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const { code, message } = body as IDataObject;
 	if ((code !== 0 && code !== '0') || typeof message !== 'string' || !/\binvalid\b/i.test(message)) return undefined;
@@ -55,14 +55,14 @@ export function codeZeroRefusal(body: unknown): Refusal | undefined {
 }
 
 /** What an answer holds of what its operation documents: its records, a refusal, or what is missing. */
-export type Evidence = { records: IDataObject[] } | { refusal: Refusal } | { missing: string };
+type Evidence = { records: IDataObject[] } | { refusal: Refusal } | { missing: string };
 
 function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Whether an operation reads a list (Get Many, a paged read, a picker's list). */
-export function isListRead(op: Operation): boolean {
+function isListRead(op: Operation): boolean {
 	return op.method === 'GET' && (op.kind === 'list' || (op.pagination !== undefined && op.pagination !== 'none'));
 }
 
@@ -79,7 +79,7 @@ function isEmptyAnswer(op: Operation, body: unknown): boolean {
  * 3: "Success responses carry `code` 0"). A code-0 refusal is never a success. The project
  * area's answer bodies are not shown in the documents: its answers are taken as they come.
  */
-export function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
+function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 	const refusal = codeZeroRefusal(body);
 	// A list read answered with nothing (a 204 No Content, which the transport gives as `{}`, or `{}`
 	// itself) found nothing: no records, whatever key its documented answer names. It carries no key
@@ -192,7 +192,7 @@ export function hasMore(op: Operation, body: unknown, entries: IDataObject[], pa
 }
 
 /** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
-export const DEFAULT_PAGE_LIMIT = 2000;
+const DEFAULT_PAGE_LIMIT = 2000;
 let pageLimit = DEFAULT_PAGE_LIMIT;
 
 /** A test seam (tests only, never the nodes): the same rule with a smaller number; no argument puts the default back. */
@@ -268,7 +268,7 @@ export function pageRequest(req: ApiRequest, page: number, size: number): ApiReq
 }
 
 /** A list's page as `listPages` gives it: its records not given before, the answer and its headers. */
-export interface ListPage {
+interface ListPage {
 	entries: IDataObject[];
 	body: unknown;
 	/** The answer's headers (lower-case names), e.g. the service's `date`. */

@@ -3,7 +3,7 @@
  * their addresses; the hosts below follow the vendor's public naming and can be overridden
  * with the Custom region (see README "Not covered / assumptions").
  */
-export interface RegionUrls {
+interface RegionUrls {
 	/** `{accounts_url}`: the authorization server. */
 	accounts: string;
 	/** `{api_url}`: root of the accounting, payments, billing and inventory areas. */
@@ -20,7 +20,7 @@ export const REGIONS: Readonly<Record<'us' | 'eu' | 'in' | 'au' | 'cn', RegionUr
 	cn: { accounts: 'https://accounts.vendor.com.cn', api: 'https://www.vendorapis.com.cn', projects: 'https://projectsapi.vendor.com.cn' },
 };
 
-export type RegionKey = keyof typeof REGIONS | 'custom';
+type RegionKey = keyof typeof REGIONS | 'custom';
 
 /** The roots to use for a credential's settings. */
 export function regionUrls(credentials: { region?: string; accountsUrl?: string; apiUrl?: string; projectsUrl?: string }): RegionUrls {

@@ -31,7 +31,7 @@ import { createHash } from 'crypto';
 import { isOutcomeUnknown } from './failureKinds';
 
 /** What an *Outcome unknown* failure of a later try adds: its write was not sent again. */
-export const NOT_SENT_AGAIN = 'Not sent again by Retry On Fail: an earlier try of this run sent it.';
+const NOT_SENT_AGAIN = 'Not sent again by Retry On Fail: an earlier try of this run sent it.';
 
 /** What a write of an earlier try came to: the service's answer, or a failure whose outcome is unknown. */
 export type PriorWrite<A> = { kind: 'answered'; answer: A } | { kind: 'unknown'; error: Error };
@@ -62,7 +62,7 @@ export function rememberItem(replay: Replay | undefined, itemIndex: number, outp
 }
 
 /** What identifies one write of an item across tries. */
-export interface WriteIdentity {
+interface WriteIdentity {
 	itemIndex?: number;
 	method: string;
 	/** The area and path, e.g. `books /invoices/123/status/sent`. */

@@ -150,7 +150,7 @@ function givenBlank(value: unknown, raw: unknown): string | null | undefined {
  * field (`values[0].date`), as n8n resolves it on its own: a DateTime an expression gives an
  * entry member comes in the entry as text in the DateTime's own zone, read alone it is itself.
  */
-export interface Reading {
+interface Reading {
 	zone?: string;
 	read?: (path: string, fallback: unknown) => unknown;
 }
@@ -368,7 +368,7 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
  * documented as strings: any text but blanks and control characters, checked before it goes
  * into a query or header (nodes, pickers and triggers all build their requests here).
  */
-export function checkOrganizationId(organizationId: string): void {
+function checkOrganizationId(organizationId: string): void {
 	const problem = idTextProblem(organizationId);
 	if (problem) throw new InputError(`Organization ID ${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`);
 }

@@ -53,7 +53,7 @@ function replayOf(ctx: object): Replay | undefined {
  * the next scheduled poll catches up), and holds and blocks learned there still apply to the
  * next polls.
  */
-export type Patience = 'wait' | 'failFast';
+type Patience = 'wait' | 'failFast';
 
 export class RunState<C extends VendorContext = VendorContext> {
 	/**

@@ -26,7 +26,7 @@ const tokenExpiry = new Map<string, number>();
 const refreshing = new Map<string, Promise<IDataObject>>();
 
 /** What a signer needs of its run (api/run.ts `RunState`): its context and the credential as read for the run. */
-export interface RunCredentials {
+interface RunCredentials {
 	readonly ctx: VendorContext;
 	credentials(): Promise<ICredentialDataDecryptedObject>;
 	keepCredentials(credentials: ICredentialDataDecryptedObject): void;
@@ -220,7 +220,7 @@ function isExpired(token: string): boolean {
 }
 
 /** How long a refresh is waited under failFast patience (the token endpoint may hang). */
-export const FAIL_FAST_REFRESH_MS = 10_000;
+const FAIL_FAST_REFRESH_MS = 10_000;
 
 /** `work`, or a transient failure when it has not settled within `ms` (the work goes on; its outcome is used by the next request). */
 async function within<T>(ctx: VendorContext, work: Promise<T>, ms: number): Promise<T> {

@@ -65,7 +65,7 @@ export function jsonShape(field: Field): string {
 }
 
 /** The key n8n's editor gives a model-filled parameter: its label, non-alphanumerics as "_" ("Line_Items__JSON_"). */
-export function fromAiKey(field: Field): string {
+function fromAiKey(field: Field): string {
 	return jsonAlternativeLabel(field).replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
 }
 
@@ -75,7 +75,7 @@ export function fromAiKey(field: Field): string {
  * is parsed and checked before sending like any JSON given here; n8n's 'json' type would offer
  * the model a schema with no type at all.
  */
-export function fromAiExpression(field: Field): string {
+function fromAiExpression(field: Field): string {
 	return `{{ $fromAI('${fromAiKey(field)}', \`${jsonShape(field)}\`, 'string') }}`;
 }
 

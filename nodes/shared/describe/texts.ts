@@ -16,7 +16,7 @@ function sentenceCount(text: string): number {
 }
 
 /** One sentence without a final period, several with one. */
-export function punctuated(text: string): string {
+function punctuated(text: string): string {
 	const trimmed = text.trim();
 	if (/\s{2,}/.test(trimmed)) return trimmed;
 	const bare = trimmed.replace(/\.+$/, '');
@@ -50,7 +50,7 @@ function polishAny(option: Option): Option {
 }
 
 /** One property (and what it holds) with n8n's text conventions. */
-export function polishProperty(prop: INodeProperties): INodeProperties {
+function polishProperty(prop: INodeProperties): INodeProperties {
 	const out: INodeProperties = { ...prop };
 	if (out.options) out.options = (out.options as Option[]).map(polishAny) as INodeProperties['options'];
 	if (out.description === undefined) return out;

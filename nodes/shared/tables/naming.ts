@@ -41,12 +41,12 @@ export function label(name: string): string {
 		.join(' ');
 }
 
-export function camel(text: string): string {
+function camel(text: string): string {
 	const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 	return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
-export function capitalize(text: string): string {
+function capitalize(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -24,7 +24,7 @@ export function formName(field: Field): string {
  * A problem's place in the form's words: `line_items[0].item_id` -> "Line Items, line 1: Item
  * ID"; `billing_address.city` -> "Billing Address: City". A key no table names stays as written.
  */
-export function formPath(fields: readonly Field[], path: string): string {
+function formPath(fields: readonly Field[], path: string): string {
 	const parts: string[] = [];
 	let members: readonly Field[] = fields;
 	let field: Field | undefined;

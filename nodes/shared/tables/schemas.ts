@@ -204,7 +204,7 @@ export function cachedFieldSchema(field: Field, side: Side = 'client'): z.ZodTyp
  * pass through on the client (a JSON value from an expression is sent as written); the server
  * (the emulator) refuses keys no table names.
  */
-export function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeAny {
+function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeAny {
 	const shape: Record<string, z.ZodTypeAny> = {};
 	for (const f of fields) {
 		const s = fieldSchema(f, side);

@@ -161,7 +161,7 @@ export interface Field {
  * a guess, the words of a docs/ASSUMPTIONS.md bullet (`guess: <words>`). Never shown in the form;
  * the emulator's refusals carry it (`X-Emulator-Source`).
  */
-export type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
+type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
 
 /** The sources of an entry's rules: one for all of them, or one per rule name. */
 export type Sources<Rule extends string> = Source | Partial<Record<Rule, Source>>;
@@ -202,9 +202,9 @@ export type FieldRule =
  */
 export type OperationRule = 'path' | 'batch' | 'perPage' | 'pagination' | 'binaryInput.extensions' | 'binaryInput.required';
 
-export type OperationKind = 'create' | 'get' | 'list' | 'update' | 'delete' | 'action';
+type OperationKind = 'create' | 'get' | 'list' | 'update' | 'delete' | 'action';
 
-export type Pagination =
+type Pagination =
 	/** `page` / `per_page` query; the answer's `page_context.has_more_page` (object, or array of one object) says whether to go on. */
 	| 'pageContext'
 	/** `page` / `per_page` query; the answer does not say: stop at a page shorter than `per_page`. */
