@@ -3,7 +3,8 @@
  * HTML answers, the emulator's pages.
  */
 import type { IncomingMessage, ServerResponse } from '../host/http';
-import { type Source, SOURCE_HEADER } from './source';
+import type { Source } from '../nodes/shared/tables/spec';
+import { SOURCE_HEADER } from './source';
 
 function escapeHtml(s: string): string {
 	return s

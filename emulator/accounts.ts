@@ -8,7 +8,8 @@ import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, 
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
 import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';
 import type { Clock } from './clock';
-import { type Source, SOURCE_HEADER } from './source';
+import type { Source } from '../nodes/shared/tables/spec';
+import { SOURCE_HEADER } from './source';
 
 interface AccountsStats {
 	tokenRequests: number;

@@ -2,7 +2,7 @@
  * Vendor Billing (`/billing/v1`, document 002): billing projects, their tasks, users, comments and
  * invoices; documented errors and choices in README.md, "Billing".
  */
-import type { Source } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { addComment, commentsOf } from './comments';

@@ -4,7 +4,7 @@
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
 import { makePdf } from '../pdf';
-import type { Source } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
 import type { Rec, Tenant } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { addComment, commentsOf } from './comments';

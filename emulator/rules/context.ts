@@ -1,8 +1,7 @@
 /** What a rule gets and gives: the request context, the reply, a rule's declaration, readers of the context. */
-import type { Area, Operation, Resource } from '../../nodes/shared/tables/spec';
+import type { Area, Operation, Resource, Source } from '../../nodes/shared/tables/spec';
 import type { TokenInfo } from '../accounts-tokens';
 import type { Clock } from '../clock';
-import type { Source } from '../source';
 import type { Rec, Store, Tenant } from '../store';
 
 export interface FilePart {

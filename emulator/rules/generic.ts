@@ -1,6 +1,5 @@
 /** Generic CRUD by kind: the behaviour of an operation without a rule of its own, and its parts. */
-import type { Operation } from '../../nodes/shared/tables/spec';
-import type { Source } from '../source';
+import type { Operation, Source } from '../../nodes/shared/tables/spec';
 import type { Rec } from '../store';
 import { envelope, isAccounting, ok } from './answers';
 import { bodyObject, type Ctx, isReply, type Reply, tenantOf } from './context';

@@ -2,7 +2,7 @@
  * Every area's rules keyed by operation id, each wrapped so a refusal must cite one of its declared
  * sources (else it throws: the server answers 500); test/emulator/sources.test.ts checks them.
  */
-import type { Source } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
 import { billingRules } from './billing';
 import { booksRules } from './books';
 import type { Ctx, Reply, Rule, Rules } from './context';

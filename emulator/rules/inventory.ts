@@ -3,7 +3,7 @@
  * "Inventory".
  */
 import { ATTACHMENT_EXTENSIONS } from '../../nodes/VendorBooks/tables/invoices';
-import type { Source } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
 import type { Rec } from '../store';
 import { acctError, CODE } from './answers';
 import { type Ctx, type Reply, type Rules, tenantOf } from './context';

@@ -2,7 +2,7 @@
  * Vendor Invoice (`/invoice/v3`, document 002): customer payments and refunds on the books
  * invoices; documented errors and choices in README.md, "Payments".
  */
-import type { Source } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
 import type { Rec } from '../store';
 import { acctError, CODE, envelope, invalidField } from './answers';
 import { bodyObject, type Ctx, isReply, type Reply, type Rules, tenantOf } from './context';

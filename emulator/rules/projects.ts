@@ -2,11 +2,10 @@
  * The project-management area (`/api/v3`, document 000): portals, bin, search, projects with
  * typed custom-field values, my tasks; answers and rules in README.md, "Project management".
  */
-import type { Field, Operation } from '../../nodes/shared/tables/spec';
+import type { Field, Operation, Source } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
 import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
-import type { Source } from '../source';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import { invalid, invalidField, ok, pmError } from './answers';
 import { bodyObject, type Ctx, type Reply, type Rules, tenantOf } from './context';

@@ -1,5 +1,6 @@
 /** Where the rules' refusals come from: the guesses, `refuse` that tags a reply, not-found in each area's form. */
-import { type Source, SOURCE_HEADER } from '../source';
+import type { Source } from '../../nodes/shared/tables/spec';
+import { SOURCE_HEADER } from '../source';
 import { acctError, CODE, isAccounting, pmError } from './answers';
 import type { Ctx, Reply } from './context';
 

@@ -3,10 +3,10 @@
  * from the tables (each rule's source stands on its field or operation, `sources`); how one is
  * found: README.md, "Sources of refusals".
  */
-import type { Field, FieldRule, Operation, OperationRule } from '../../nodes/shared/tables/spec';
+import type { Field, FieldRule, Operation, OperationRule, Source } from '../../nodes/shared/tables/spec';
 import { locationOf } from '../../nodes/shared/tables/location';
 import type { Problem } from '../../nodes/shared/tables/problemText';
-import { type Source, SOURCE_HEADER } from '../source';
+import { SOURCE_HEADER } from '../source';
 import type { Reply } from './context';
 import { GUESS } from './refusals';
 

@@ -17,7 +17,8 @@ import { GENERIC_SOURCES } from '../../emulator/rules/generic';
 import { acceptsUnnamedQuery, checked, DECLARED, RULES } from '../../emulator/rules/index';
 import { GUESS, refuse } from '../../emulator/rules/refusals';
 import { apiClient, startEmulator } from '../../emulator/server';
-import { type Source, SOURCE_HEADER } from '../../emulator/source';
+import type { Source } from '../../nodes/shared/tables/spec';
+import { SOURCE_HEADER } from '../../emulator/source';
 import { describeWithReference, DOCS, section, sourceProblems } from '../tools/doc-sources';
 
 /** What is wrong with a rule's declaration: no `sources`, or a source that fails `sourceProblems`. */

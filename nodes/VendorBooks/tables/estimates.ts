@@ -5,8 +5,8 @@
  */
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import { sortOrder } from '../../shared/tables/inferred';
-import { FILTER_LIMIT_GUESS, PRODUCT_TYPES } from './items';
+import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
+import { computedTax, FILTER_LIMIT_GUESS, PRODUCT_TYPES } from './items';
 
 const S = 'VendorBooks.estimates';
 
@@ -248,7 +248,7 @@ const lineItems: Field = {
 			label: 'BCY Rate',
 			readOnly: true,
 			description: 'Rate in the base currency (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
@@ -258,7 +258,7 @@ const lineItems: Field = {
 			type: 'number',
 			readOnly: true,
 			description: 'Discount amount (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 		{
 			name: 'discount',
@@ -269,34 +269,14 @@ const lineItems: Field = {
 		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
-		{
-			name: 'tax_name',
-			type: 'string',
-			readOnly: true,
-			description: 'Name of the tax',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
-		{
-			name: 'tax_type',
-			type: 'string',
-			readOnly: true,
-			description: 'Type of the tax',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
-		{
-			name: 'tax_percentage',
-			type: 'string',
-			readOnly: true,
-			description: 'Tax percentage',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
+		...computedTax('Tax percentage'),
 		taxTreatmentCode,
 		{
 			name: 'item_total',
 			type: 'number',
 			readOnly: true,
 			description: 'Total of the line (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 	],
 };

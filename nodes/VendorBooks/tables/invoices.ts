@@ -17,8 +17,8 @@ import {
 	taxTreatmentCode,
 	vatTreatment,
 } from './estimates';
-import { sortOrder } from '../../shared/tables/inferred';
-import { CUSTOM_FIELD_ENTRY_RULE } from './items';
+import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
+import { computedTax, CUSTOM_FIELD_ENTRY_RULE } from './items';
 
 const S = 'VendorBooks.invoices';
 
@@ -173,7 +173,7 @@ const lineItems: Field = {
 			label: 'BCY Rate',
 			readOnly: true,
 			description: 'Rate in the base currency (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
@@ -183,7 +183,7 @@ const lineItems: Field = {
 			type: 'number',
 			readOnly: true,
 			description: 'Discount amount (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 		{
 			name: 'discount',
@@ -203,34 +203,14 @@ const lineItems: Field = {
 		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
-		{
-			name: 'tax_name',
-			type: 'string',
-			readOnly: true,
-			description: 'Name of the tax',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
-		{
-			name: 'tax_type',
-			type: 'string',
-			readOnly: true,
-			description: 'Type of the tax',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
-		{
-			name: 'tax_percentage',
-			type: 'string',
-			readOnly: true,
-			description: 'Tax percentage',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-		},
+		...computedTax('Tax percentage'),
 		taxTreatmentCode,
 		{
 			name: 'item_total',
 			type: 'number',
 			readOnly: true,
 			description: 'Total of the line (computed by the service)',
-			sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+			sources: COMPUTED_MEMBER,
 		},
 		{ name: 'header_name', type: 'string', description: 'Name of the line group header' },
 		{ name: 'header_id', type: 'id', description: 'ID of the line group header' },
@@ -281,7 +261,7 @@ const invoiceBodyFields: Field[] = [
 		type: 'id',
 		readOnly: true,
 		description: 'ID of the recurring invoice this invoice was raised from',
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		sources: COMPUTED_MEMBER,
 	},
 	{
 		name: 'payment_options',
@@ -320,7 +300,7 @@ const invoiceBodyFields: Field[] = [
 				],
 			},
 		],
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		sources: COMPUTED_MEMBER,
 	},
 	{ name: 'billing_address', type: 'object', fields: invoiceAddressMembers, description: 'Billing address of the invoice' },
 	{ name: 'shipping_address', type: 'object', fields: invoiceAddressMembers, description: 'Shipping address of the invoice' },

@@ -3,8 +3,15 @@
  * Source: document 001, "Item", "Endpoints / Items", "Limits".
  */
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
-import { sortOrder } from '../../shared/tables/inferred';
+import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
 import { GET_MANY } from '../../shared/tables/spec';
+
+/** The tax members the service names and computes from a line's `tax_id` (read-only): name, type, and the percentage as `percentage` describes it. */
+export const computedTax = (percentage: string): Field[] => [
+	{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax', sources: COMPUTED_MEMBER },
+	{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax', sources: COMPUTED_MEMBER },
+	{ name: 'tax_percentage', type: 'string', readOnly: true, description: percentage, sources: COMPUTED_MEMBER },
+];
 
 const S = 'VendorBooks.settings';
 
@@ -63,27 +70,7 @@ const itemFields: Field[] = [
 		sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
 	},
 	// named and computed by the service from tax_id
-	{
-		name: 'tax_name',
-		type: 'string',
-		readOnly: true,
-		description: 'Name of the tax',
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-	},
-	{
-		name: 'tax_type',
-		type: 'string',
-		readOnly: true,
-		description: 'Type of the tax',
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-	},
-	{
-		name: 'tax_percentage',
-		type: 'string',
-		readOnly: true,
-		description: 'Tax percentage as text, e.g. a number followed by %',
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
-	},
+	...computedTax('Tax percentage as text, e.g. a number followed by %'),
 	{
 		name: 'purchase_tax_rule_id',
 		type: 'id',

@@ -1,6 +1,6 @@
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import { GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
+import { COMPUTED_MEMBER, GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tables/inferred';
 
 /**
  * Purchase bills (the Payments document, "Bills"): what a vendor charges on credit. Paths are relative
@@ -143,7 +143,7 @@ const lineItemFields: Field[] = [
 		type: LINE_MEMBER_TYPES[name] ?? 'string',
 		readOnly: true,
 		inferred: true,
-		sources: 'guess: Members the service computes are taken as response-only, one rule for every table',
+		sources: COMPUTED_MEMBER,
 	})),
 ];
 

@@ -3,12 +3,15 @@
  * notice of a list whose paging the documents do not show, and the inferred sort direction
  * of the accounting lists.
  */
-import type { Field } from './spec';
+import type { Field, Source } from './spec';
 
 /**
  * The UI notice (`inferredNote`) of a list whose paging the documents do not show (payments,
  * billing projects and their invoices, bills): paged as the Books lists are.
  */
+/** The source of every `readOnly` member: what the service computes is taken as response-only. */
+export const COMPUTED_MEMBER: Source = 'guess: Members the service computes are taken as response-only, one rule for every table';
+
 export const GUESSED_PAGING =
 	'this list\'s paging is not in the vendor\'s API reference; it is paged as in Vendor Books (page, per_page, page_context), and without page_context Return All stops at a short page.';
 

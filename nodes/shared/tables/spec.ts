@@ -161,7 +161,7 @@ export interface Field {
  * a guess, the words of a docs/ASSUMPTIONS.md bullet (`guess: <words>`). Never shown in the form;
  * the emulator's refusals carry it (`X-Emulator-Source`).
  */
-type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
+export type Source = `${'Conventions' | 'Accounting' | 'Payments'}, ${string}` | `guess: ${string}`;
 
 /** The sources of an entry's rules: one for all of them, or one per rule name. */
 export type Sources<Rule extends string> = Source | Partial<Record<Rule, Source>>;
