@@ -12,6 +12,7 @@ const SLOW = [
 	// generated cases, each through n8n's engine (seconds on one core)
 	'<rootDir>/test/workflows/answer-variants.test.ts', // every operation x every answer variant: 66 s
 	'<rootDir>/test/workflows/trigger-costs.test.ts', // every trigger over 10,000-record accounts and a simulated day: 55 s
+	'<rootDir>/test/workflows/trigger-resume.test.ts', // every full read over 10,000-record accounts, several polls each: 24 s (n8n-features' long list over several polls covers the class meanwhile)
 	'<rootDir>/test/inputs/expression-types.test.ts', // every field x the types an expression can give: 27 s
 	'<rootDir>/test/repo/literal-lint.test.ts', // every node's description written out and linted by n8n's rules: 21 s
 	'<rootDir>/test/workflows/blank-values.test.ts', // every field x blank values: 13 s

@@ -83,14 +83,22 @@ export interface ActiveTrigger {
 	deactivate(): Promise<void>;
 }
 
+/** Each node type as loaded by n8n, made once (n8n loads a package once per process). */
+const loadedTypes = new WeakMap<new () => INodeType, new () => INodeType>();
+
 /** The node type as n8n's loader hands it to the engine: a polling node gets "Poll Times" first. */
 function asLoadedByN8n(Type: new () => INodeType): new () => INodeType {
-	return class extends Type {
-		constructor() {
-			super();
-			if (this.description.polling) this.description = { ...this.description, properties: [...coreInternal<INodeProperties[]>('commonPollingParameters', 'nodes-loader/constants'), ...this.description.properties] };
-		}
-	};
+	let Loaded = loadedTypes.get(Type);
+	if (!Loaded) {
+		Loaded = class extends Type {
+			constructor() {
+				super();
+				if (this.description.polling) this.description = { ...this.description, properties: [...coreInternal<INodeProperties[]>('commonPollingParameters', 'nodes-loader/constants'), ...this.description.properties] };
+			}
+		};
+		loadedTypes.set(Type, Loaded);
+	}
+	return Loaded;
 }
 
 /**

@@ -151,7 +151,7 @@ const BUILTIN_NODE_TYPES: Record<string, NodeTypeClass> = {
 	'harness.binaryFixture': BinaryFixture,
 };
 
-/** Instances kept by `loadOnce` runs: n8n makes one per node type per process, when it loads the package. */
+/** Instances kept for later runs (`loadOnce`, the default): n8n makes one per node type per process, when it loads the package. */
 const loaded = new WeakMap<NodeTypeClass, INodeType | IVersionedNodeType>();
 
 function loadedOnce(Cls: NodeTypeClass): INodeType | IVersionedNodeType {
@@ -170,7 +170,7 @@ function loadedOnce(Cls: NodeTypeClass): INodeType | IVersionedNodeType {
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
 
-	constructor(classes: NodeTypeClass[], packageName: string, loadOnce = false) {
+	constructor(classes: NodeTypeClass[], packageName: string, loadOnce = true) {
 		const make = (Cls: NodeTypeClass) => (loadOnce ? loadedOnce(Cls) : new Cls());
 		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES)) this.types.set(typeName, make(Cls));
 		for (const Cls of classes) {

@@ -65,7 +65,7 @@ interface RunOptions {
 	timeoutMs?: number;
 	/** Cancels the run when this settles (the user's stop, at a moment the test chooses). */
 	cancel?: Promise<unknown>;
-	/** Node type instances made once per process and kept for later runs, as n8n loads them (benchmarks); default: new ones each run. */
+	/** Node type instances made once per process and kept for later runs, as n8n loads them (the default); false: new ones for this run. */
 	loadOnce?: boolean;
 }
 
@@ -289,12 +289,14 @@ export interface SingleNodeOptions {
 	packageName?: string;
 	/** The workflow's settings (its time zone, ...). */
 	settings?: IWorkflowSettings;
+	/** As RunOptions.loadOnce. */
+	loadOnce?: boolean;
 }
 
 /** A one-node workflow with its node type and the additional data a context needs (also used by ./activation.ts). */
 export function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
 	ensureHarnessSetup();
-	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE);
+	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE, opts.loadOnce);
 	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
 	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {}, staticData: opts.staticData, settings: opts.settings }, nodeTypes);
 	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;

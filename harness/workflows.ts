@@ -60,12 +60,24 @@ const CREDENTIAL_REF = { vendorOAuth2Api: { id: CREDENTIAL_ID, name: CREDENTIAL_
 
 type VendorNodeType = new () => INodeType | IVersionedNodeType;
 
+/** Each node type's name, read once: `new` builds the whole description from the tables. */
+const typeNames = new WeakMap<VendorNodeType, string>();
+
+function typeName(nodeType: VendorNodeType): string {
+	let typeName = typeNames.get(nodeType);
+	if (typeName === undefined) {
+		typeName = new nodeType().description.name;
+		typeNames.set(nodeType, typeName);
+	}
+	return typeName;
+}
+
 /** A node of the package (`n8n-nodes-vendor.<name>`) configured with `parameters`, using the emulator credential. */
 export function vendorNode(nodeType: VendorNodeType, parameters: IDataObject, name = 'Node'): INode {
 	return {
 		id: name,
 		name,
-		type: `n8n-nodes-vendor.${new nodeType().description.name}`,
+		type: `n8n-nodes-vendor.${typeName(nodeType)}`,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: parameters as INodeParameters,

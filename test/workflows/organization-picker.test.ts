@@ -11,8 +11,11 @@ import { byId, expectNoError, fromList, NODE_TYPES, useWorkflowEnv, vendorNode }
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
+import { useVirtualClock } from '../tools/virtual-clock';
 
 const env = useWorkflowEnv({ demo: true });
+// the retries of a failing list call wait their backoff on the test's clock
+useVirtualClock();
 
 test('every node and trigger of the accounting areas: Organization ID is a locator with From List (marked inferred) and By ID', () => {
 	let withOrganization = 0;

@@ -9,6 +9,7 @@ import { setPageLimit } from '../../nodes/shared/api/pages';
 import * as wait from '../../nodes/shared/api/wait';
 import { DEMO } from '../../emulator/demo-data';
 import { useFakeClock } from '../tools/fake-timers';
+import { useVirtualClock } from '../tools/virtual-clock';
 import type { Fault } from '../../emulator/faults';
 import { byId, expectNoError, useWorkflowEnv } from './support';
 import { setImmediate } from '../../host/globals';
@@ -84,6 +85,9 @@ describe('a run that ends on a failing item says what became of every item', () 
 });
 
 describe('a 2xx answer that is not the API\'s is never taken as success', () => {
+	// the retries wait their backoff on the test's clock
+	useVirtualClock();
+
 	test.each(BAD_ANSWERS)('Invoice Create answered with %s: "Outcome unknown", sent once, what came back named', async (_label, fault, kind) => {
 		env.em.clearRequests();
 		env.em.faults.next(1, fault, 'books.invoice.create');
