@@ -23,7 +23,21 @@ const published = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 const json = ['package.json', 'nodes/**/*.json', 'credentials/**/*.json'];
 
 export default [
-	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'test/**', 'harness/**', 'bench/**', 'emulator/**', 'host/**', 'scripts/**', '*.js', '*.mjs'] },
+	{
+		ignores: [
+			'dist/**',
+			'build/**',
+			'node_modules/**',
+			'test/**',
+			'harness/**',
+			'bench/**',
+			'emulator/**',
+			'host/**',
+			'scripts/**',
+			'*.js',
+			'*.mjs',
+		],
+	},
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
 	{
 		// JSON (package.json, the nodes' codex files) through the TypeScript parser, as n8n's
@@ -41,7 +55,10 @@ export default [
 		files: ['credentials/**/*.ts'],
 		languageOptions: { parser: tsParser, sourceType: 'module' },
 		plugins: { 'n8n-nodes-base': n8n },
-		rules: { ...rules('credentials'), 'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off' },
+		rules: {
+			...rules('credentials'),
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
 	},
 	{
 		files: ['nodes/**/*.ts'],
@@ -61,7 +78,15 @@ export default [
 			'no-console': 'error',
 			'no-restricted-imports': [
 				'error',
-				{ patterns: [{ regex: '(^|/)(test|harness|bench|emulator|host)(/|$)', message: "test/, harness/, bench/, emulator/ and the host's modules in host/ are not part of the package" }] },
+				{
+					patterns: [
+						{
+							regex: '(^|/)(test|harness|bench|emulator|host)(/|$)',
+							message:
+								"test/, harness/, bench/, emulator/ and the host's modules in host/ are not part of the package",
+						},
+					],
+				},
 			],
 		},
 	},

@@ -27,7 +27,14 @@ import { ACCOUNTING_RULE, marginMs, setPacingRule } from '../nodes/shared/api/pa
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/server';
 import { runWorkflow } from '../harness';
 import type { HarnessCredential } from '../harness';
-import { chain, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, NODE_TYPES, steps } from '../harness/workflows';
+import {
+	chain,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	expectNoError,
+	NODE_TYPES,
+	steps,
+} from '../harness/workflows';
 import { fixture } from './peers';
 import { admin, emulatorProcess, mostInOneWindow } from './support';
 import { console, process } from '../host/globals';
@@ -38,7 +45,6 @@ interface Recorded {
 	area?: string;
 }
 
-
 async function main(): Promise<void> {
 	const items = Number(process.argv[2] ?? 1000);
 	const limit = Number(process.argv[3] ?? 100);
@@ -47,31 +53,70 @@ async function main(): Promise<void> {
 	const retryAfter = process.argv[6] === 'retry-after';
 	const rule = { limit, windowMs };
 	setPacingRule(rule, 'accounting');
-	const { url, child } = await emulatorProcess({ accountingRateLimit: { ...rule, retryAfter }, latencyMs });
+	const { url, child } = await emulatorProcess({
+		accountingRateLimit: { ...rule, retryAfter },
+		latencyMs,
+	});
 	try {
-		const { credentials, itemId, token } = await fixture(url, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
+		const { credentials, itemId, token } = await fixture(url, {
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+		});
 		// the credential's figure at the service's default: the pacer keeps to the whole (scaled) limit
-		const credential: HarnessCredential[] = credentials.map((c) => ({ ...c, data: { ...c.data, accountingRequestsPerMinute: ACCOUNTING_RULE.limit } }));
-		const get = steps('vendorBooks', { organizationId: DEFAULT_ORGANIZATION_ID, resource: 'item', operation: 'get', item_id: { __rl: true, mode: 'id', value: itemId } })('Get', {});
+		const credential: HarnessCredential[] = credentials.map((c) => ({
+			...c,
+			data: { ...c.data, accountingRequestsPerMinute: ACCOUNTING_RULE.limit },
+		}));
+		const get = steps('vendorBooks', {
+			organizationId: DEFAULT_ORGANIZATION_ID,
+			resource: 'item',
+			operation: 'get',
+			item_id: { __rl: true, mode: 'id', value: itemId },
+		})('Get', {});
 		const input = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
 		const execute = async (n: number): Promise<void> => {
-			const result = await runWorkflow({ workflow: chain([get], input(n)), nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials: credential });
+			const result = await runWorkflow({
+				workflow: chain([get], input(n)),
+				nodeTypes: NODE_TYPES,
+				credentialTypes: [VendorOAuth2Api],
+				credentials: credential,
+			});
 			expectNoError(result);
-			if (result.output('Get').length !== n) throw new Error(`expected ${n} outputs, got ${result.output('Get').length}`);
+			if (result.output('Get').length !== n)
+				throw new Error(`expected ${n} outputs, got ${result.output('Get').length}`);
 		};
 		/** Another client of the organization: `limit` calls (within the window), then the organization's minute is used up. */
 		const anotherClient = async (): Promise<void> => {
-			const call = async () => await fetch(`${url}/us/api/books/v3/items/${itemId}?organization_id=${DEFAULT_ORGANIZATION_ID}`, { headers: { Authorization: `Vendor-oauthtoken ${token}` } });
+			const call = async () =>
+				await fetch(
+					`${url}/us/api/books/v3/items/${itemId}?organization_id=${DEFAULT_ORGANIZATION_ID}`,
+					{ headers: { Authorization: `Vendor-oauthtoken ${token}` } },
+				);
 			for (let i = 0; i < limit; i++) await (await call()).arrayBuffer();
 		};
 		const minimum = (items / limit) * windowMs;
-		const runs: Array<{ name: string; before?: () => Promise<void>; body: () => Promise<unknown> }> = [
+		const runs: Array<{
+			name: string;
+			before?: () => Promise<void>;
+			body: () => Promise<unknown>;
+		}> = [
 			{ name: `${items} items`, body: async () => await execute(items) },
-			{ name: `2 executions x ${items / 2} items at once`, body: async () => await Promise.all([execute(items / 2), execute(items / 2)]) },
-			{ name: `${items} items after another client used the window`, before: anotherClient, body: async () => await execute(items) },
+			{
+				name: `2 executions x ${items / 2} items at once`,
+				body: async () => await Promise.all([execute(items / 2), execute(items / 2)]),
+			},
+			{
+				name: `${items} items after another client used the window`,
+				before: anotherClient,
+				body: async () => await execute(items),
+			},
 		];
-		console.log(`accounting pacing: Vendor Books Item -> Get against the emulator enforcing ${limit} per ${windowMs} ms per organization (the service: 100 per 60000 ms), ${retryAfter ? 'with' : 'without'} Retry-After, server latency ${latencyMs} ms, margin ${marginMs(rule)} ms a window; minimum = items / limit windows = ${minimum} ms`);
-		console.log('run                                                  calls  429s  per window   wall ms  minimum ms  ratio');
+		console.log(
+			`accounting pacing: Vendor Books Item -> Get against the emulator enforcing ${limit} per ${windowMs} ms per organization (the service: 100 per 60000 ms), ${retryAfter ? 'with' : 'without'} Retry-After, server latency ${latencyMs} ms, margin ${marginMs(rule)} ms a window; minimum = items / limit windows = ${minimum} ms`,
+		);
+		console.log(
+			'run                                                  calls  429s  per window   wall ms  minimum ms  ratio',
+		);
 		for (const run of runs) {
 			setPacingRule(rule, 'accounting'); // fresh pacers
 			await admin(url, 'POST', 'rate-limit/reset');
@@ -83,9 +128,26 @@ async function main(): Promise<void> {
 			const recorded = (await admin(url, 'GET', 'requests')) as unknown as Recorded[];
 			const calls = recorded.filter((r) => r.area === 'books');
 			const refused = calls.filter((r) => r.status === 429).length;
-			const most = mostInOneWindow(calls.filter((r) => r.status !== 429).map((r) => r.time), windowMs);
-			const row = [run.name, calls.length, refused, `${most}/${limit}`, wall, minimum, `${(wall / minimum).toFixed(2)}x`];
-			console.log(row.map((v, i) => (i === 0 ? String(v).padEnd(50) : String(v).padStart([0, 7, 5, 11, 9, 11, 6][i]))).join(' '));
+			const most = mostInOneWindow(
+				calls.filter((r) => r.status !== 429).map((r) => r.time),
+				windowMs,
+			);
+			const row = [
+				run.name,
+				calls.length,
+				refused,
+				`${most}/${limit}`,
+				wall,
+				minimum,
+				`${(wall / minimum).toFixed(2)}x`,
+			];
+			console.log(
+				row
+					.map((v, i) =>
+						i === 0 ? String(v).padEnd(50) : String(v).padStart([0, 7, 5, 11, 9, 11, 6][i]),
+					)
+					.join(' '),
+			);
 		}
 	} finally {
 		setPacingRule(ACCOUNTING_RULE, 'accounting');

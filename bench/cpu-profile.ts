@@ -86,7 +86,14 @@ interface Summary {
 
 const IDLE = '(idle)';
 /** The caller of self time with no package code on its stack: a callback or a continuation after an await, called by node. */
-const NO_CALLER: Frame = { name: '(no package code on the stack: a callback or a resumed await)', where: '', place: '', self: 0, inclusive: 0, callers: new Map() };
+const NO_CALLER: Frame = {
+	name: '(no package code on the stack: a callback or a resumed await)',
+	where: '',
+	place: '',
+	self: 0,
+	inclusive: 0,
+	callers: new Map(),
+};
 /** Frames that are the profile's own structure, not code: left out of the frame tables. */
 const STRUCTURE = new Set(['(root)', '(program)', IDLE]);
 
@@ -101,7 +108,8 @@ function placeOf(frame: CallFrame): string {
 		return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 	}
 	if (url.includes('/bench-nodes-base/n8n-nodes-base/')) return 'n8n-nodes-base';
-	if (url.includes('/build/nodes/') || url.includes('/build/credentials/')) return 'n8n-nodes-vendor (ours)';
+	if (url.includes('/build/nodes/') || url.includes('/build/credentials/'))
+		return 'n8n-nodes-vendor (ours)';
 	if (url.includes('/build/harness/')) return 'harness';
 	if (url.includes('/build/bench/')) return 'bench';
 	return 'other';
@@ -109,7 +117,11 @@ function placeOf(frame: CallFrame): string {
 
 /** Code of a package (ours, n8n's, axios, ...), not node's internals, V8 or the profile's own nodes. */
 function isPackageCode(frame: Frame): boolean {
-	return frame.place !== 'node (internals)' && frame.place !== 'V8 / native' && !frame.place.startsWith('(');
+	return (
+		frame.place !== 'node (internals)' &&
+		frame.place !== 'V8 / native' &&
+		!frame.place.startsWith('(')
+	);
 }
 
 /** A short location: the path from the package (or the project) on, 1-based line. */
@@ -118,7 +130,8 @@ function locationOf(frame: CallFrame): string {
 	if (!url) return '';
 	const modules = url.lastIndexOf('/node_modules/');
 	if (modules >= 0) url = url.slice(modules + '/node_modules/'.length);
-	else if (url.includes('/bench-nodes-base/')) url = url.slice(url.indexOf('/bench-nodes-base/') + '/bench-nodes-base/'.length);
+	else if (url.includes('/bench-nodes-base/'))
+		url = url.slice(url.indexOf('/bench-nodes-base/') + '/bench-nodes-base/'.length);
 	else if (url.startsWith(ROOT)) url = url.slice(ROOT.length + 1);
 	url = url.replace('/dist/cjs/', '/…/').replace('/dist/', '/…/');
 	return `${url}:${frame.lineNumber + 1}`;
@@ -135,12 +148,22 @@ function summarize(profile: CpuProfile, window?: Window): Summary {
 		const k = key(node.callFrame);
 		let frame = frames.get(k);
 		if (!frame) {
-			frame = { name: node.callFrame.functionName || '(anonymous)', where: locationOf(node.callFrame), place: placeOf(node.callFrame), self: 0, inclusive: 0, callers: new Map() };
+			frame = {
+				name: node.callFrame.functionName || '(anonymous)',
+				where: locationOf(node.callFrame),
+				place: placeOf(node.callFrame),
+				self: 0,
+				inclusive: 0,
+				callers: new Map(),
+			};
 			frames.set(k, frame);
 		}
 		return frame;
 	};
-	const inWindow = window && window.start >= profile.startTime && window.end <= profile.endTime ? window : undefined;
+	const inWindow =
+		window && window.start >= profile.startTime && window.end <= profile.endTime
+			? window
+			: undefined;
 	const byPlace = new Map<string, number>();
 	let busyUs = 0;
 	let idleUs = 0;
@@ -183,7 +206,9 @@ function summarize(profile: CpuProfile, window?: Window): Summary {
 		busyMs: ms(busyUs),
 		idleMs: ms(idleUs),
 		byPlace,
-		frames: [...frames.values()].filter((f) => !STRUCTURE.has(f.name)).sort((a, b) => b.inclusive - a.inclusive),
+		frames: [...frames.values()]
+			.filter((f) => !STRUCTURE.has(f.name))
+			.sort((a, b) => b.inclusive - a.inclusive),
 		windowed: inWindow !== undefined,
 	};
 }
@@ -192,17 +217,26 @@ function printFrames(title: string, s: Summary, items: number, top: number): voi
 	const perItem = (ms: number) => (ms / items).toFixed(3);
 	const pct = (ms: number) => `${((100 * ms) / s.busyMs).toFixed(0)} %`;
 	const named = (f: Frame) => `${f.name}${f.where ? ` (${f.where})` : ''}`;
-	console.log(`\n${title}: top ${top} frames of package code (not node's internals) by inclusive time; ms per item, % of the ${perItem(s.busyMs)} ms/item sampled busy`);
+	console.log(
+		`\n${title}: top ${top} frames of package code (not node's internals) by inclusive time; ms per item, % of the ${perItem(s.busyMs)} ms/item sampled busy`,
+	);
 	console.log('  incl   incl %    self  function (where)');
 	for (const f of s.frames.filter(isPackageCode).slice(0, top)) {
-		console.log(`${perItem(f.inclusive).padStart(6)} ${pct(f.inclusive).padStart(8)} ${perItem(f.self).padStart(7)}  ${named(f)}`);
+		console.log(
+			`${perItem(f.inclusive).padStart(6)} ${pct(f.inclusive).padStart(8)} ${perItem(f.self).padStart(7)}  ${named(f)}`,
+		);
 	}
 	const selfTop = Math.ceil(top / 2);
-	console.log(`\n${title}: top ${selfTop} frames by self time, each with the package code that called it most (its share of that self time)`);
+	console.log(
+		`\n${title}: top ${selfTop} frames by self time, each with the package code that called it most (its share of that self time)`,
+	);
 	console.log('  self   self %  function (where)  <- nearest package caller');
 	for (const f of [...s.frames].sort((a, b) => b.self - a.self).slice(0, selfTop)) {
 		const [caller, ms] = [...f.callers.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-		const from = caller && f.self > 0 ? `  <- ${named(caller)}, ${((100 * (ms ?? 0)) / f.self).toFixed(0)} %` : '';
+		const from =
+			caller && f.self > 0
+				? `  <- ${named(caller)}, ${((100 * (ms ?? 0)) / f.self).toFixed(0)} %`
+				: '';
 		console.log(`${perItem(f.self).padStart(6)} ${pct(f.self).padStart(8)}  ${named(f)}${from}`);
 	}
 }
@@ -210,14 +244,24 @@ function printFrames(title: string, s: Summary, items: number, top: number): voi
 /** Self time by where the code lives, side by side, ms per item. */
 function printPlaces(named: Array<[string, Summary]>, items: number): void {
 	const places = new Map<string, number>();
-	for (const [, s] of named) for (const [place, ms] of s.byPlace) places.set(place, Math.max(places.get(place) ?? 0, ms));
-	const rows = [...places.entries()].filter(([, ms]) => ms / items >= 0.0005).sort((a, b) => b[1] - a[1]).map(([place]) => place);
-	console.log(`\nself time by where the code lives, ms per item (${items} items; places under 0.001 left out)`);
+	for (const [, s] of named)
+		for (const [place, ms] of s.byPlace) places.set(place, Math.max(places.get(place) ?? 0, ms));
+	const rows = [...places.entries()]
+		.filter(([, ms]) => ms / items >= 0.0005)
+		.sort((a, b) => b[1] - a[1])
+		.map(([place]) => place);
+	console.log(
+		`\nself time by where the code lives, ms per item (${items} items; places under 0.001 left out)`,
+	);
 	console.log(`${'where'.padEnd(28)}${named.map(([name]) => name.padStart(16)).join('')}`);
 	for (const place of rows) {
-		console.log(`${place.padEnd(28)}${named.map(([, s]) => ((s.byPlace.get(place) ?? 0) / items).toFixed(3).padStart(16)).join('')}`);
+		console.log(
+			`${place.padEnd(28)}${named.map(([, s]) => ((s.byPlace.get(place) ?? 0) / items).toFixed(3).padStart(16)).join('')}`,
+		);
 	}
-	console.log(`${'total sampled busy'.padEnd(28)}${named.map(([, s]) => (s.busyMs / items).toFixed(3).padStart(16)).join('')}`);
+	console.log(
+		`${'total sampled busy'.padEnd(28)}${named.map(([, s]) => (s.busyMs / items).toFixed(3).padStart(16)).join('')}`,
+	);
 }
 
 /** Beside each profile: the measured run's window, items and figures. */
@@ -226,7 +270,13 @@ const windowFile = (profile: string) => profile.replace(/\.cpuprofile$/, '.windo
 const LABEL: Record<PeerName, string> = { httpRequest: 'HTTP Request', vendor: 'Vendor Books' };
 
 /** In the child: the warm-up, then the measured run; reports its window on stdout as the last line. */
-async function profiledRun(peer: PeerName, items: number, inFlight: number, latencyMs: number, executions: number): Promise<void> {
+async function profiledRun(
+	peer: PeerName,
+	items: number,
+	inFlight: number,
+	latencyMs: number,
+	executions: number,
+): Promise<void> {
 	const { url, child } = await emulatorProcess();
 	try {
 		const fx = await fixture(url);
@@ -239,7 +289,12 @@ async function profiledRun(peer: PeerName, items: number, inFlight: number, late
 		const cpu = process.cpuUsage();
 		const began = performance.now();
 		// `executions` runs of the workflow at once (a busy worker), `items` items in all
-		await Promise.all(Array.from({ length: executions }, async () => await runPeer(peer, fx, Math.round(items / executions), config)));
+		await Promise.all(
+			Array.from(
+				{ length: executions },
+				async () => await runPeer(peer, fx, Math.round(items / executions), config),
+			),
+		);
 		const used = process.cpuUsage(cpu);
 		const measured = { took: performance.now() - began, cpuMs: (used.user + used.system) / 1000 };
 		const end = Number(process.hrtime.bigint() / 1000n);
@@ -251,10 +306,22 @@ async function profiledRun(peer: PeerName, items: number, inFlight: number, late
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	if (args[0] === '--child') return await profiledRun(args[1] as PeerName, Number(args[2]), Number(args[3]), Number(args[4]), Number(args[5]));
+	if (args[0] === '--child')
+		return await profiledRun(
+			args[1] as PeerName,
+			Number(args[2]),
+			Number(args[3]),
+			Number(args[4]),
+			Number(args[5]),
+		);
 	if (args[0] === '--summarize') {
 		// the measured run of a profile this script made (its .window.json), else the whole profile
-		const made = fs.existsSync(windowFile(args[1])) ? (JSON.parse(fs.readFileSync(windowFile(args[1]), 'utf8')) as { items: number; window: Window }) : undefined;
+		const made = fs.existsSync(windowFile(args[1]))
+			? (JSON.parse(fs.readFileSync(windowFile(args[1]), 'utf8')) as {
+					items: number;
+					window: Window;
+				})
+			: undefined;
 		const items = Number(args[2] ?? made?.items ?? 1);
 		const s = summarize(JSON.parse(fs.readFileSync(args[1], 'utf8')) as CpuProfile, made?.window);
 		printPlaces([[path.basename(args[1]), s]], items);
@@ -273,15 +340,40 @@ async function main(): Promise<void> {
 		`\nCPU profiles: ${items} items at ${latencyMs} ms server latency in ${executions} execution(s) at once, Vendor Books with Requests in Flight ${inFlight} (default ${requestsInFlightLimits().default}), HTTP Request at its default (Batching off), ` +
 			`each in a child under --cpu-prof (a sample every ${SAMPLING_INTERVAL_US} µs) after a ${WARM_UP_ITEMS}-item warm-up; only the measured run counts`,
 	);
-	console.log('"sampled busy": time the profiler found the thread not idle, which on a busy machine includes waits for a core (often inside syscalls: connect, write); CPU is process.cpuUsage');
+	console.log(
+		'"sampled busy": time the profiler found the thread not idle, which on a busy machine includes waits for a core (often inside syscalls: connect, write); CPU is process.cpuUsage',
+	);
 	for (const peer of ['httpRequest', 'vendor'] as const) {
 		const name = `${peer === 'vendor' ? 'vendor-books' : 'http-request'}.cpuprofile`;
 		const file = path.join(PROFILE_DIR, name);
 		fs.rmSync(file, { force: true });
-		const args = ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', name, '--cpu-prof-interval', String(SAMPLING_INTERVAL_US), module.filename, '--child', peer, String(items), String(inFlight), String(latencyMs), String(executions)];
-		const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-		if (result.status !== 0) throw new Error(`${peer} profile run failed (${result.status}): ${result.stdout}`);
-		const report = JSON.parse(result.stdout.trim().split('\n').pop()!) as { window: Window; took: number; cpuMs: number };
+		const args = [
+			'--cpu-prof',
+			'--cpu-prof-dir',
+			PROFILE_DIR,
+			'--cpu-prof-name',
+			name,
+			'--cpu-prof-interval',
+			String(SAMPLING_INTERVAL_US),
+			module.filename,
+			'--child',
+			peer,
+			String(items),
+			String(inFlight),
+			String(latencyMs),
+			String(executions),
+		];
+		const result = spawnSync(process.execPath, args, {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		if (result.status !== 0)
+			throw new Error(`${peer} profile run failed (${result.status}): ${result.stdout}`);
+		const report = JSON.parse(result.stdout.trim().split('\n').pop()!) as {
+			window: Window;
+			took: number;
+			cpuMs: number;
+		};
 		fs.writeFileSync(windowFile(file), JSON.stringify({ items, ...report }, null, 2));
 		const s = summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, report.window);
 		console.log(

@@ -59,10 +59,20 @@ function main(): void {
 		const bytes = Buffer.byteLength(JSON.stringify(description));
 		total += bytes;
 		const unmerged = UNMERGED[description.name];
-		const before = unmerged ? (Buffer.byteLength(JSON.stringify({ ...description, properties: areaProperties(...unmerged) })) / 1000).toFixed(1) : '';
-		console.log(`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)} ${before.padStart(12)}`);
+		const before = unmerged
+			? (
+					Buffer.byteLength(
+						JSON.stringify({ ...description, properties: areaProperties(...unmerged) }),
+					) / 1000
+				).toFixed(1)
+			: '';
+		console.log(
+			`${description.displayName.padEnd(24)} ${String(bytes).padStart(7)} ${(bytes / 1000).toFixed(1).padStart(7)} ${String(description.properties.length).padStart(11)} ${before.padStart(12)}`,
+		);
 	}
-	console.log(`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1000).toFixed(1).padStart(7)}`);
+	console.log(
+		`${'all'.padEnd(24)} ${String(total).padStart(7)} ${(total / 1000).toFixed(1).padStart(7)}`,
+	);
 }
 
 main();

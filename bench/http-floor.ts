@@ -25,10 +25,16 @@ function busy(ms: number): void {
 async function get(url: URL, token: string, cpuMs: number): Promise<void> {
 	busy(cpuMs / 2);
 	await new Promise<void>((resolve, reject) => {
-		const req = http.get(url, { agent: new http.Agent(), headers: { Authorization: `Vendor-oauthtoken ${token}` } }, (res) => {
-			res.resume();
-			res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-		});
+		const req = http.get(
+			url,
+			{ agent: new http.Agent(), headers: { Authorization: `Vendor-oauthtoken ${token}` } },
+			(res) => {
+				res.resume();
+				res.on('end', () =>
+					res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
+				);
+			},
+		);
 		req.on('error', reject);
 	});
 	busy(cpuMs / 2);
@@ -41,7 +47,9 @@ async function main(): Promise<void> {
 	const { url, child } = await emulatorProcess();
 	try {
 		const token = String((await admin(url, 'POST', 'tokens', { region: 'us' })).access_token);
-		const target = new URL(`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`);
+		const target = new URL(
+			`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`,
+		);
 		const run = async (cpuMs: number, count: number): Promise<number> => {
 			let next = 0;
 			const started = performance.now();
@@ -54,14 +62,21 @@ async function main(): Promise<void> {
 		};
 		await run(0, 200); // warm-up
 		const ideal = latencyMs / k;
-		console.log(`\nhttp floor: ${items} GETs by a plain node:http client (no n8n), ${k} at once, a new connection each; ideal ${ideal.toFixed(3)} ms/item`);
-		console.log('client cpu ms/request  identical delays: ms/item  ratio   spread ± 25 %: ms/item  ratio');
+		console.log(
+			`\nhttp floor: ${items} GETs by a plain node:http client (no n8n), ${k} at once, a new connection each; ideal ${ideal.toFixed(3)} ms/item`,
+		);
+		console.log(
+			'client cpu ms/request  identical delays: ms/item  ratio   spread ± 25 %: ms/item  ratio',
+		);
 		for (const cpuMs of [0, 0.5, 1]) {
 			const figures: string[] = [];
 			for (const jitterMs of [0, Math.round(latencyMs / 4)]) {
 				await admin(url, 'POST', 'latency', { ms: latencyMs, jitterMs });
 				const perItem = await run(cpuMs, items);
-				figures.push(perItem.toFixed(3).padStart(jitterMs ? 24 : 27), `${(perItem / ideal).toFixed(2)}x`.padStart(6));
+				figures.push(
+					perItem.toFixed(3).padStart(jitterMs ? 24 : 27),
+					`${(perItem / ideal).toFixed(2)}x`.padStart(6),
+				);
 			}
 			console.log(String(cpuMs).padStart(21) + figures.join(''));
 		}

@@ -49,7 +49,18 @@ function invoice(i: number, id: (n: number) => string | number): Record<string, 
 
 function pageText(id: (n: number) => string | number): string {
 	const invoices = Array.from({ length: PAGE }, (_, i) => invoice(i, id));
-	const body = { code: 0, message: 'success', invoices, page_context: { page: 3, per_page: PAGE, has_more_page: true, sort_column: 'created_time', sort_order: 'D' } };
+	const body = {
+		code: 0,
+		message: 'success',
+		invoices,
+		page_context: {
+			page: 3,
+			per_page: PAGE,
+			has_more_page: true,
+			sort_column: 'created_time',
+			sort_order: 'D',
+		},
+	};
 	// a 19-digit id as the service writes it: a JSON number (JSON.stringify of a string would quote it)
 	return JSON.stringify(body).replace(/"#(\d+)"/g, '$1');
 }
@@ -59,7 +70,12 @@ function gc(): void {
 }
 
 /** Median µs of one parse, over `batches` batches of `rounds` parses. */
-function timed(parse: (text: string) => unknown, text: string, rounds: number, batches: number): number {
+function timed(
+	parse: (text: string) => unknown,
+	text: string,
+	rounds: number,
+	batches: number,
+): number {
 	for (let i = 0; i < rounds; i++) parse(text);
 	const perParse: number[] = [];
 	for (let b = 0; b < batches; b++) {
@@ -76,13 +92,21 @@ function main(): void {
 	const batches = Number(process.argv[3] ?? 9);
 	const pages = [
 		{ label: 'ids of 15 digits (safe)', text: pageText((n) => `#${460000000000000 + n}`) },
-		{ label: 'ids of 19 digits (> 2^53)', text: pageText((n) => `#${1752587000000000000n + BigInt(n)}`) },
+		{
+			label: 'ids of 19 digits (> 2^53)',
+			text: pageText((n) => `#${1752587000000000000n + BigInt(n)}`),
+		},
 	];
 	const check = parseJson(pages[1].text) as { invoices: Array<{ invoice_id: unknown }> };
-	if (check.invoices[0].invoice_id !== '1752587000000026049') throw new Error(`19-digit id read as ${String(check.invoices[0].invoice_id)}`);
+	if (check.invoices[0].invoice_id !== '1752587000000026049')
+		throw new Error(`19-digit id read as ${String(check.invoices[0].invoice_id)}`);
 	const perReturnAll = RETURN_ALL / PAGE;
-	console.log(`\nParsing one list page of ${PAGE} invoices: median of ${batches} batches of ${rounds} parses (µs per page); the last column is what parseJson adds to Return All ${RETURN_ALL.toLocaleString('en-US')} (${perReturnAll} pages)`);
-	console.log('page                          KB   JSON.parse µs   parseJson µs   ratio   added ms / 20,000 records');
+	console.log(
+		`\nParsing one list page of ${PAGE} invoices: median of ${batches} batches of ${rounds} parses (µs per page); the last column is what parseJson adds to Return All ${RETURN_ALL.toLocaleString('en-US')} (${perReturnAll} pages)`,
+	);
+	console.log(
+		'page                          KB   JSON.parse µs   parseJson µs   ratio   added ms / 20,000 records',
+	);
 	for (const { label, text } of pages) {
 		const native = timed((t) => JSON.parse(t), text, rounds, batches);
 		const ours = timed(parseJson, text, rounds, batches);
@@ -96,7 +120,9 @@ function main(): void {
 		];
 		console.log(cells.join(' '));
 	}
-	console.log('HTTP Request parses each page with JSON.parse: the JSON.parse column is its cost; Return All 20,000 end to end beside it: bench/return-all.js.');
+	console.log(
+		'HTTP Request parses each page with JSON.parse: the JSON.parse column is its cost; Return All 20,000 end to end beside it: bench/return-all.js.',
+	);
 }
 
 main();

@@ -46,11 +46,27 @@ interface Job {
 /** A child: one execution of `items` Item -> Get (continue on fail: an item that ends with an error is counted, not the run's end). */
 async function child(job: Job): Promise<void> {
 	setPacingRule(job.rule, 'accounting');
-	const get = steps('vendorBooks', { organizationId: DEFAULT_ORGANIZATION_ID, resource: 'item', operation: 'get', item_id: { __rl: true, mode: 'id', value: job.itemId } })('Get', {}, { onError: 'continueRegularOutput' });
+	const get = steps('vendorBooks', {
+		organizationId: DEFAULT_ORGANIZATION_ID,
+		resource: 'item',
+		operation: 'get',
+		item_id: { __rl: true, mode: 'id', value: job.itemId },
+	})('Get', {}, { onError: 'continueRegularOutput' });
 	const input = Array.from({ length: job.items }, (_, i) => ({ i }));
-	const result = await runWorkflow({ workflow: chain([get], input), nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials: job.credentials });
+	const result = await runWorkflow({
+		workflow: chain([get], input),
+		nodeTypes: NODE_TYPES,
+		credentialTypes: [VendorOAuth2Api],
+		credentials: job.credentials,
+	});
 	const out = result.output('Get');
-	const failed = job.items - out.filter((o) => (o.json as IDataObject).error === undefined && (o.json as IDataObject).item_id !== undefined).length;
+	const failed =
+		job.items -
+		out.filter(
+			(o) =>
+				(o.json as IDataObject).error === undefined &&
+				(o.json as IDataObject).item_id !== undefined,
+		).length;
 	process.send?.({ failed });
 }
 
@@ -64,7 +80,9 @@ async function runChild(job: Job): Promise<number> {
 			proc.disconnect();
 		});
 		proc.once('error', reject);
-		proc.once('exit', (code) => (code ? reject(new Error(`a child exited with ${code}`)) : undefined));
+		proc.once('exit', (code) =>
+			code ? reject(new Error(`a child exited with ${code}`)) : undefined,
+		);
 	});
 }
 
@@ -74,32 +92,63 @@ async function main(): Promise<void> {
 	const windowMs = Number(process.argv[4] ?? 60_000);
 	const cases = process.argv.length > 5 ? process.argv.slice(5).map(Number) : [1, 2, 3];
 	const rule = { limit, windowMs };
-	const { url, child: emulator } = await emulatorProcess({ accountingRateLimit: rule, latencyMs: 20 });
+	const { url, child: emulator } = await emulatorProcess({
+		accountingRateLimit: rule,
+		latencyMs: 20,
+	});
 	try {
-		const { credentials, itemId } = await fixture(url, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
+		const { credentials, itemId } = await fixture(url, {
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+		});
 		// default settings: the credential's Accounting Requests per Minute left unset (its default, 100)
 		const atDefault: HarnessCredential[] = credentials.map((c) => {
 			const data = { ...c.data };
 			delete data.accountingRequestsPerMinute;
 			return { ...c, data };
 		});
-		console.log(`multi-process accounting pacing: N processes x ${items} Vendor Books Item -> Get at once, default settings, one emulator enforcing ${limit} per ${windowMs} ms per organization (no Retry-After), latency 20 ms`);
-		console.log('processes  items  429s  busiest window  per window avg   wall s    run s  minimum s  ratio  items failed');
+		console.log(
+			`multi-process accounting pacing: N processes x ${items} Vendor Books Item -> Get at once, default settings, one emulator enforcing ${limit} per ${windowMs} ms per organization (no Retry-After), latency 20 ms`,
+		);
+		console.log(
+			'processes  items  429s  busiest window  per window avg   wall s    run s  minimum s  ratio  items failed',
+		);
 		for (const n of cases) {
 			await admin(url, 'POST', 'rate-limit/reset');
 			await admin(url, 'DELETE', 'requests');
 			const started = Date.now();
-			const failed = await Promise.all(Array.from({ length: n }, async () => await runChild({ credentials: atDefault, itemId, items, rule })));
+			const failed = await Promise.all(
+				Array.from(
+					{ length: n },
+					async () => await runChild({ credentials: atDefault, itemId, items, rule }),
+				),
+			);
 			const wall = Date.now() - started;
-			const calls = ((await admin(url, 'GET', 'requests')) as unknown as Recorded[]).filter((r) => r.area === 'books');
+			const calls = ((await admin(url, 'GET', 'requests')) as unknown as Recorded[]).filter(
+				(r) => r.area === 'books',
+			);
 			const ok = calls.filter((r) => r.status !== 429).map((r) => r.time);
 			const refused = calls.length - ok.length;
-			const average = ok.length > 1 ? ((ok.length - 1) / (ok[ok.length - 1] - ok[0])) * windowMs : 0;
+			const average =
+				ok.length > 1 ? ((ok.length - 1) / (ok[ok.length - 1] - ok[0])) * windowMs : 0;
 			const minimum = ((n * items) / limit) * windowMs;
 			// the run: first request to last answer (the wall time adds the children's start, a few seconds)
 			const run = calls.length ? calls[calls.length - 1].time - calls[0].time : 0;
-			const row = [n, n * items, refused, `${mostInOneWindow(ok, windowMs)}/${limit}`, average.toFixed(1), (wall / 1000).toFixed(1), (run / 1000).toFixed(1), (minimum / 1000).toFixed(1), `${(run / minimum).toFixed(2)}x`, failed.reduce((a, b) => a + b, 0)];
-			console.log(row.map((v, i) => String(v).padStart([9, 6, 5, 15, 15, 8, 8, 10, 6, 13][i])).join(' '));
+			const row = [
+				n,
+				n * items,
+				refused,
+				`${mostInOneWindow(ok, windowMs)}/${limit}`,
+				average.toFixed(1),
+				(wall / 1000).toFixed(1),
+				(run / 1000).toFixed(1),
+				(minimum / 1000).toFixed(1),
+				`${(run / minimum).toFixed(2)}x`,
+				failed.reduce((a, b) => a + b, 0),
+			];
+			console.log(
+				row.map((v, i) => String(v).padStart([9, 6, 5, 15, 15, 8, 8, 10, 6, 13][i])).join(' '),
+			);
 		}
 	} finally {
 		setPacingRule(ACCOUNTING_RULE, 'accounting');

@@ -37,17 +37,26 @@ interface Scenario {
 	latencyMs?: number;
 }
 
-
-const ratio = (took: number, minimum: number) => (minimum ? `${(took / minimum).toFixed(2)}x` : '-');
-const row = (values: Array<string | number>, widths: number[]) => values.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]) : String(v).padStart(widths[i]))).join(' ');
+const ratio = (took: number, minimum: number) =>
+	minimum ? `${(took / minimum).toFixed(2)}x` : '-';
+const row = (values: Array<string | number>, widths: number[]) =>
+	values
+		.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]) : String(v).padStart(widths[i])))
+		.join(' ');
 
 async function main(): Promise<void> {
 	const limit = Number(process.argv[2] ?? 10);
 	const windowMs = Number(process.argv[3] ?? 1000);
-	const rule = { limit, windowMs, blockMs: windowMs * (DOCUMENTED_RULE.blockMs / DOCUMENTED_RULE.windowMs) };
+	const rule = {
+		limit,
+		windowMs,
+		blockMs: windowMs * (DOCUMENTED_RULE.blockMs / DOCUMENTED_RULE.windowMs),
+	};
 	const env = await new WorkflowEnv().start({ demo: true, rateLimit: rule });
 	const portal = env.em.portalId;
-	const projects = steps('vendorProjects', { portal_id: { __rl: true, mode: 'id', value: portal } });
+	const projects = steps('vendorProjects', {
+		portal_id: { __rl: true, mode: 'id', value: portal },
+	});
 	const minimumSpan = (n: number) => Math.floor((n - 1) / limit) * windowMs;
 	const n = 3 * limit;
 	const tenant = env.em.store.portal('us', portal)!;
@@ -56,13 +65,22 @@ async function main(): Promise<void> {
 	const scenarios: Scenario[] = [
 		{
 			name: `${n} input items`,
-			prepare: () => ({ steps: [projects('Portal', { resource: 'portal', operation: 'get' })], input: Array.from({ length: n }, (_, i) => ({ i })) }),
+			prepare: () => ({
+				steps: [projects('Portal', { resource: 'portal', operation: 'get' })],
+				input: Array.from({ length: n }, (_, i) => ({ i })),
+			}),
 		},
 		{
 			name: `${n} items, 50 in flight, 100 ms latency`,
 			latencyMs: 100,
 			prepare: () => ({
-				steps: [projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 50 } })],
+				steps: [
+					projects('Portal', {
+						resource: 'portal',
+						operation: 'get',
+						options: { requestsInFlight: 50 },
+					}),
+				],
 				input: Array.from({ length: n }, (_, i) => ({ i })),
 			}),
 		},
@@ -73,22 +91,38 @@ async function main(): Promise<void> {
 					const id = String(5400000000000 + i);
 					tenant.put('projects', id, { id, name: `Paced ${i}` });
 				}
-				return { steps: [projects('List', { resource: 'project', operation: 'getAll', returnAll: true })] };
+				return {
+					steps: [projects('List', { resource: 'project', operation: 'getAll', returnAll: true })],
+				};
 			},
 		},
 		{
 			name: `batch trash of ${n * 100} ids (${n} calls)`,
 			prepare: () => {
-				const ids = Array.from({ length: n * 100 }, (_, i) => String(5500000000000 + trashRun * 1_000_000 + i));
+				const ids = Array.from({ length: n * 100 }, (_, i) =>
+					String(5500000000000 + trashRun * 1_000_000 + i),
+				);
 				trashRun++;
 				for (const id of ids) tenant.put('issues', id, { id, name: `Issue ${id}` });
-				return { steps: [projects('Trash', { resource: 'trash', operation: 'moveToTrash', module: 'issues', items: ids.join(',') })] };
+				return {
+					steps: [
+						projects('Trash', {
+							resource: 'trash',
+							operation: 'moveToTrash',
+							module: 'issues',
+							items: ids.join(','),
+						}),
+					],
+				};
 			},
 		},
 	];
 
 	/** Runs one workflow on fresh pacers and a fresh server count; returns its requests and run time. */
-	const measure = async (prepared: { steps: Step[]; input?: IDataObject[] }, latencyMs = 0): Promise<{ requests: RecordedRequest[]; took: number }> => {
+	const measure = async (
+		prepared: { steps: Step[]; input?: IDataObject[] },
+		latencyMs = 0,
+	): Promise<{ requests: RecordedRequest[]; took: number }> => {
 		setPacingRule(rule);
 		env.em.resetRateLimits();
 		env.em.setLatency(latencyMs);
@@ -104,10 +138,28 @@ async function main(): Promise<void> {
 		return { requests: env.apiRequests(), took: Date.now() - started };
 	};
 
-	console.log(`rule: ${limit} requests per ${windowMs} ms (documented: ${DOCUMENTED_RULE.limit} per ${DOCUMENTED_RULE.windowMs} ms), margin ${marginMs(rule)} ms`);
+	console.log(
+		`rule: ${limit} requests per ${windowMs} ms (documented: ${DOCUMENTED_RULE.limit} per ${DOCUMENTED_RULE.windowMs} ms), margin ${marginMs(rule)} ms`,
+	);
 	try {
 		const widths = [40, 9, 5, 11, 8, 7, 11, 9, 6, 6];
-		console.log(row(['scenario', 'requests', '429s', 'per window', 'span ms', 'run ms', 'minimum ms', 'ideal ms', 'span', 'close'], widths));
+		console.log(
+			row(
+				[
+					'scenario',
+					'requests',
+					'429s',
+					'per window',
+					'span ms',
+					'run ms',
+					'minimum ms',
+					'ideal ms',
+					'span',
+					'close',
+				],
+				widths,
+			),
+		);
 		for (const scenario of scenarios) {
 			const { requests, took } = await measure(scenario.prepare(), scenario.latencyMs);
 			const times = requests.map((r) => r.time);
@@ -117,16 +169,42 @@ async function main(): Promise<void> {
 			const ideal = minimum + windows * (marginMs(rule) + 1 + (scenario.latencyMs ?? 0));
 			const close = span < minimum + windows * marginMs(rule) + 1500;
 			const refused = requests.filter((r) => r.status === 429).length;
-			console.log(row([scenario.name, requests.length, refused, `${mostInOneWindow(times, windowMs)}/${limit}`, span, took, minimum, ideal, ratio(span, minimum), close ? 'yes' : 'NO'], widths));
+			console.log(
+				row(
+					[
+						scenario.name,
+						requests.length,
+						refused,
+						`${mostInOneWindow(times, windowMs)}/${limit}`,
+						span,
+						took,
+						minimum,
+						ideal,
+						ratio(span, minimum),
+						close ? 'yes' : 'NO',
+					],
+					widths,
+				),
+			);
 		}
 
 		console.log('');
 		console.log('items  requests  429s  time ms  minimum ms  overhead');
 		for (const multiple of [1, 2, 3, 5]) {
 			const items = multiple * limit;
-			const { requests, took } = await measure({ steps: [projects('Portal', { resource: 'portal', operation: 'get' })], input: Array.from({ length: items }, (_, i) => ({ i })) });
+			const { requests, took } = await measure({
+				steps: [projects('Portal', { resource: 'portal', operation: 'get' })],
+				input: Array.from({ length: items }, (_, i) => ({ i })),
+			});
 			const minimum = minimumSpan(items);
-			const values = [items, requests.length, requests.filter((r) => r.status === 429).length, took, minimum, ratio(took, minimum)];
+			const values = [
+				items,
+				requests.length,
+				requests.filter((r) => r.status === 429).length,
+				took,
+				minimum,
+				ratio(took, minimum),
+			];
 			console.log(values.map((v, i) => String(v).padStart([5, 9, 5, 8, 11, 9][i])).join(' '));
 		}
 	} finally {

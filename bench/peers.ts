@@ -10,7 +10,16 @@
  * Imports only the node and credential classes, the harness and the emulator: nothing of
  * nodes/shared (Requests in Flight's default and maximum come from the node's description).
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, INodeProperties, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBooks } from '../nodes/VendorBooks/VendorBooks.node';
@@ -33,14 +42,20 @@ export interface Fixture {
 	credentials: HarnessCredential[];
 }
 
-export async function fixture(url: string, credential: { id: string; name: string } = CREDENTIAL): Promise<Fixture> {
+export async function fixture(
+	url: string,
+	credential: { id: string; name: string } = CREDENTIAL,
+): Promise<Fixture> {
 	const tokens = await admin(url, 'POST', 'tokens', { region: 'us' });
 	const token = String(tokens.access_token);
-	const created = await fetch(`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`, {
-		method: 'POST',
-		headers: { Authorization: `Vendor-oauthtoken ${token}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ name: 'Bench widget', rate: 1 }),
-	});
+	const created = await fetch(
+		`${url}/us/api/books/v3/items?organization_id=${DEFAULT_ORGANIZATION_ID}`,
+		{
+			method: 'POST',
+			headers: { Authorization: `Vendor-oauthtoken ${token}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ name: 'Bench widget', rate: 1 }),
+		},
+	);
 	const itemId = String(((await created.json()) as { item: IDataObject }).item.item_id);
 	const credentials: HarnessCredential[] = [
 		{
@@ -64,8 +79,14 @@ export async function fixture(url: string, credential: { id: string; name: strin
 
 /** Options → Requests in Flight of Vendor Books: default and maximum, from the node's description. */
 export function requestsInFlightLimits(): { default: number; max: number } {
-	const options = new VendorBooks().description.properties.find((p) => p.name === 'options' && p.options?.some((o) => (o as INodeProperties).name === 'requestsInFlight'));
-	const rif = options?.options?.find((o) => (o as INodeProperties).name === 'requestsInFlight') as INodeProperties | undefined;
+	const options = new VendorBooks().description.properties.find(
+		(p) =>
+			p.name === 'options' &&
+			p.options?.some((o) => (o as INodeProperties).name === 'requestsInFlight'),
+	);
+	const rif = options?.options?.find((o) => (o as INodeProperties).name === 'requestsInFlight') as
+		| INodeProperties
+		| undefined;
 	if (!rif) throw new Error('Vendor Books has no Options → Requests in Flight');
 	return { default: Number(rif.default), max: Number(rif.typeOptions?.maxValue) };
 }
@@ -87,8 +108,22 @@ interface PeerConfig {
 
 function workflow(get: INode, items: number): HarnessWorkflow {
 	const nodes: INode[] = [
-		{ id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'trigger',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'input',
+			name: 'Input',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		},
 		{ ...get, id: 'get', name: 'Get', position: [400, 0] },
 	];
 	const connections: IConnections = {
@@ -99,13 +134,17 @@ function workflow(get: INode, items: number): HarnessWorkflow {
 	return { nodes, connections, pinData: { Input: input } };
 }
 
-let httpRequest: { HttpRequest: new () => IVersionedNodeType | INodeType; version: string; typeVersion: number } | undefined;
+let httpRequest:
+	| { HttpRequest: new () => IVersionedNodeType | INodeType; version: string; typeVersion: number }
+	| undefined;
 
 /** n8n's HTTP Request node class and the version a new node gets in the editor (its default version). */
 export function httpRequestNode(): NonNullable<typeof httpRequest> {
 	if (!httpRequest) {
 		const { HttpRequest, version } = loadHttpRequestNode();
-		const typeVersion = Number((new HttpRequest() as IVersionedNodeType).description.defaultVersion);
+		const typeVersion = Number(
+			(new HttpRequest() as IVersionedNodeType).description.defaultVersion,
+		);
 		httpRequest = { HttpRequest, version, typeVersion };
 	}
 	return httpRequest;
@@ -115,15 +154,28 @@ export function httpRequestNode(): NonNullable<typeof httpRequest> {
 function vendorGet(fx: Fixture, config: PeerConfig): INode {
 	const what =
 		config.operation === 'create'
-			? { operation: 'create', name: CREATE_BODY.name, additionalFields: { rate: CREATE_BODY.rate } }
+			? {
+					operation: 'create',
+					name: CREATE_BODY.name,
+					additionalFields: { rate: CREATE_BODY.rate },
+				}
 			: { operation: 'get', item_id: { __rl: true, mode: 'id', value: fx.itemId } };
 	const parameters = {
 		organizationId: { __rl: true, mode: 'id', value: fx.organizationId },
 		resource: 'item',
 		...what,
-		options: config.requestsInFlight === undefined ? {} : { requestsInFlight: config.requestsInFlight },
+		options:
+			config.requestsInFlight === undefined ? {} : { requestsInFlight: config.requestsInFlight },
 	};
-	return { id: '', name: '', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: parameters as INodeParameters, credentials: { vendorOAuth2Api: CREDENTIAL } };
+	return {
+		id: '',
+		name: '',
+		type: 'n8n-nodes-vendor.vendorBooks',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+		credentials: { vendorOAuth2Api: CREDENTIAL },
+	};
 }
 
 /** HTTP Request GET of the same URL (or POST of the same JSON body), Authentication None, the token as a header and the organisation as a query parameter. */
@@ -131,18 +183,36 @@ function httpRequestGet(fx: Fixture, config: PeerConfig): INode {
 	const create = config.operation === 'create';
 	const parameters = {
 		method: create ? 'POST' : 'GET',
-		url: create ? `${fx.url}/us/api/books/v3/items` : `${fx.url}/us/api/books/v3/items/${fx.itemId}`,
-		...(create ? { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody: JSON.stringify(CREATE_BODY) } : {}),
+		url: create
+			? `${fx.url}/us/api/books/v3/items`
+			: `${fx.url}/us/api/books/v3/items/${fx.itemId}`,
+		...(create
+			? {
+					sendBody: true,
+					contentType: 'json',
+					specifyBody: 'json',
+					jsonBody: JSON.stringify(CREATE_BODY),
+				}
+			: {}),
 		authentication: 'none',
 		sendQuery: true,
 		specifyQuery: 'keypair',
 		queryParameters: { parameters: [{ name: 'organization_id', value: fx.organizationId }] },
 		sendHeaders: true,
 		specifyHeaders: 'keypair',
-		headerParameters: { parameters: [{ name: 'Authorization', value: `Vendor-oauthtoken ${fx.token}` }] },
+		headerParameters: {
+			parameters: [{ name: 'Authorization', value: `Vendor-oauthtoken ${fx.token}` }],
+		},
 		options: config.batch ? { batching: { batch: config.batch } } : {},
 	};
-	return { id: '', name: '', type: 'n8n-nodes-base.httpRequest', typeVersion: httpRequestNode().typeVersion, position: [0, 0], parameters: parameters as INodeParameters };
+	return {
+		id: '',
+		name: '',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: httpRequestNode().typeVersion,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+	};
 }
 
 export interface Measured {
@@ -155,11 +225,29 @@ export interface Measured {
 }
 
 /** Runs `items` GETs through one peer's workflow; checks every item came back with the fixture's item. */
-export async function runPeer(peer: PeerName, fx: Fixture, items: number, config: PeerConfig = {}): Promise<Measured> {
+export async function runPeer(
+	peer: PeerName,
+	fx: Fixture,
+	items: number,
+	config: PeerConfig = {},
+): Promise<Measured> {
 	const run =
 		peer === 'vendor'
-			? () => runWorkflow({ workflow: workflow(vendorGet(fx, config), items), nodeTypes: [VendorBooks], credentialTypes: [VendorOAuth2Api], credentials: fx.credentials, loadOnce: true })
-			: () => runWorkflow({ workflow: workflow(httpRequestGet(fx, config), items), nodeTypes: [httpRequestNode().HttpRequest], packageName: 'n8n-nodes-base', loadOnce: true });
+			? () =>
+					runWorkflow({
+						workflow: workflow(vendorGet(fx, config), items),
+						nodeTypes: [VendorBooks],
+						credentialTypes: [VendorOAuth2Api],
+						credentials: fx.credentials,
+						loadOnce: true,
+					})
+			: () =>
+					runWorkflow({
+						workflow: workflow(httpRequestGet(fx, config), items),
+						nodeTypes: [httpRequestNode().HttpRequest],
+						packageName: 'n8n-nodes-base',
+						loadOnce: true,
+					});
 	const cpu = process.cpuUsage();
 	const waited = process.resourceUsage().voluntaryContextSwitches;
 	const started = performance.now();
@@ -170,12 +258,19 @@ export async function runPeer(peer: PeerName, fx: Fixture, items: number, config
 	const error = result.error('Get') ?? result.error();
 	if (error) throw error;
 	const output = result.output('Get');
-	if (output.length !== items) throw new Error(`${peer}: expected ${items} items, got ${output.length}`);
+	if (output.length !== items)
+		throw new Error(`${peer}: expected ${items} items, got ${output.length}`);
 	for (const at of [0, items - 1]) {
 		const json = output[at].json;
 		const item = (peer === 'vendor' ? json : json.item) as IDataObject | undefined;
-		const expected = config.operation === 'create' ? item?.name === CREATE_BODY.name && item?.item_id !== fx.itemId : item?.item_id === fx.itemId;
-		if (!expected) throw new Error(`${peer}: item ${at} is not the ${config.operation === 'create' ? 'new' : "fixture's"} item: ${JSON.stringify(json).slice(0, 200)}`);
+		const expected =
+			config.operation === 'create'
+				? item?.name === CREATE_BODY.name && item?.item_id !== fx.itemId
+				: item?.item_id === fx.itemId;
+		if (!expected)
+			throw new Error(
+				`${peer}: item ${at} is not the ${config.operation === 'create' ? 'new' : "fixture's"} item: ${JSON.stringify(json).slice(0, 200)}`,
+			);
 	}
 	return { took, cpuMs: (used.user + used.system) / 1000, waits };
 }
@@ -191,8 +286,13 @@ export function collectGarbage(): void {
  * headers. `reset()` before a run, `max()` after it.
  */
 export function inFlightCounter(): { reset: () => void; max: () => number } {
-	type Interceptors = { request: { use: (f: (c: unknown) => unknown) => void }; response: { use: (ok: (r: unknown) => unknown, failed: (e: unknown) => unknown) => void } };
-	const axios = createRequire(require.resolve('n8n-core'))('axios') as { interceptors: Interceptors };
+	type Interceptors = {
+		request: { use: (f: (c: unknown) => unknown) => void };
+		response: { use: (ok: (r: unknown) => unknown, failed: (e: unknown) => unknown) => void };
+	};
+	const axios = createRequire(require.resolve('n8n-core'))('axios') as {
+		interceptors: Interceptors;
+	};
 	let active = 0;
 	let most = 0;
 	axios.interceptors.request.use((config) => {

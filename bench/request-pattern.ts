@@ -59,7 +59,9 @@ const limiters =
 	(executions: number, size: number): Pattern =>
 	async (count, one) => {
 		const limits = Array.from({ length: executions }, () => new Limiter(size));
-		await Promise.all(Array.from({ length: count }, async (_, i) => await limits[i % executions].run(one)));
+		await Promise.all(
+			Array.from({ length: count }, async (_, i) => await limits[i % executions].run(one)),
+		);
 	};
 
 /** `workers` tasks, each sending its next request from its previous answer, through the package's limiter (as the node's item tasks: twice Requests in Flight). */
@@ -85,10 +87,14 @@ const PATTERNS: Array<[string, Pattern]> = [
 	['pool of 10, next from the answer', pool(10)],
 	["the package's limiter, 10", limiter(10)],
 	["the package's limiter, 50", limiter(50)],
-	["4 limiters of 10 (a busy worker)", limiters(4, 10)],
-	["20 item tasks through the limiter, 10", workersThroughLimiter(20, 10)],
+	['4 limiters of 10 (a busy worker)', limiters(4, 10)],
+	['20 item tasks through the limiter, 10', workersThroughLimiter(20, 10)],
 	['10, then 1 ms, answers not awaited', batching(10, 1)],
-	['all at once', async (count, one) => await Promise.all(Array.from({ length: count }, one)).then(() => undefined)],
+	[
+		'all at once',
+		async (count, one) =>
+			await Promise.all(Array.from({ length: count }, one)).then(() => undefined),
+	],
 ];
 
 async function main(): Promise<void> {
@@ -114,8 +120,11 @@ async function main(): Promise<void> {
 				abortSignal: controller.signal,
 			};
 			const response = (await httpRequest(options)) as IN8nHttpFullResponse;
-			const item = (JSON.parse((response.body as Buffer).toString('utf8')) as { item?: { item_id?: string } }).item;
-			if (response.statusCode !== 200 || item?.item_id !== fx.itemId) throw new Error(`unexpected answer: HTTP ${response.statusCode}`);
+			const item = (
+				JSON.parse((response.body as Buffer).toString('utf8')) as { item?: { item_id?: string } }
+			).item;
+			if (response.statusCode !== 200 || item?.item_id !== fx.itemId)
+				throw new Error(`unexpected answer: HTTP ${response.statusCode}`);
 		};
 		const cpu = new Map<string, number[]>(PATTERNS.map(([name]) => [name, []]));
 		const wall = new Map<string, number[]>(PATTERNS.map(([name]) => [name, []]));
@@ -134,11 +143,17 @@ async function main(): Promise<void> {
 		}
 		const base = median(cpu.get(PATTERNS[0][0])!);
 		const all = median(cpu.get('all at once')!);
-		console.log(`\nn8n-core's httpRequest, the package's GET, ${count} requests, emulator in its own process at ${latencyMs} ms; median of ${repeats} rounds`);
-		console.log('pattern                                  cpu ms/request  vs first  vs all at once  wall ms/request');
+		console.log(
+			`\nn8n-core's httpRequest, the package's GET, ${count} requests, emulator in its own process at ${latencyMs} ms; median of ${repeats} rounds`,
+		);
+		console.log(
+			'pattern                                  cpu ms/request  vs first  vs all at once  wall ms/request',
+		);
 		for (const [name] of PATTERNS) {
 			const c = median(cpu.get(name)!);
-			console.log(`${name.padEnd(40)} ${c.toFixed(3).padStart(14)} ${`${(c / base).toFixed(2)}x`.padStart(9)} ${`${(c / all).toFixed(2)}x`.padStart(15)} ${median(wall.get(name)!).toFixed(3).padStart(16)}`);
+			console.log(
+				`${name.padEnd(40)} ${c.toFixed(3).padStart(14)} ${`${(c / base).toFixed(2)}x`.padStart(9)} ${`${(c / all).toFixed(2)}x`.padStart(15)} ${median(wall.get(name)!).toFixed(3).padStart(16)}`,
+			);
 		}
 	} finally {
 		child.disconnect();

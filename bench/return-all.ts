@@ -55,10 +55,19 @@ interface Figures {
 
 function workflow(get: INode): HarnessWorkflow {
 	const nodes: INode[] = [
-		{ id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'trigger',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{ ...get, id: 'list', name: 'List', position: [200, 0] },
 	];
-	const connections: IConnections = { Start: { main: [[{ node: 'List', type: 'main', index: 0 }]] } };
+	const connections: IConnections = {
+		Start: { main: [[{ node: 'List', type: 'main', index: 0 }]] },
+	};
 	return { nodes, connections };
 }
 
@@ -70,7 +79,15 @@ function vendorList(fx: Fixture, limit?: number): INode {
 		returnAll: limit === undefined,
 		...(limit === undefined ? {} : { limit }),
 	};
-	return { id: '', name: '', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters, credentials: { vendorOAuth2Api: { id: 'bench-vendor', name: 'Vendor (emulator)' } } };
+	return {
+		id: '',
+		name: '',
+		type: 'n8n-nodes-vendor.vendorBooks',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { vendorOAuth2Api: { id: 'bench-vendor', name: 'Vendor (emulator)' } },
+	};
 }
 
 function httpRequestList(fx: Fixture, maxPages?: number): INode {
@@ -80,15 +97,24 @@ function httpRequestList(fx: Fixture, maxPages?: number): INode {
 		authentication: 'none',
 		sendQuery: true,
 		specifyQuery: 'keypair',
-		queryParameters: { parameters: [{ name: 'organization_id', value: fx.organizationId }, { name: 'per_page', value: String(PAGE) }] },
+		queryParameters: {
+			parameters: [
+				{ name: 'organization_id', value: fx.organizationId },
+				{ name: 'per_page', value: String(PAGE) },
+			],
+		},
 		sendHeaders: true,
 		specifyHeaders: 'keypair',
-		headerParameters: { parameters: [{ name: 'Authorization', value: `Vendor-oauthtoken ${fx.token}` }] },
+		headerParameters: {
+			parameters: [{ name: 'Authorization', value: `Vendor-oauthtoken ${fx.token}` }],
+		},
 		options: {
 			pagination: {
 				pagination: {
 					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+					parameters: {
+						parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+					},
 					paginationCompleteWhen: 'other',
 					completeExpression: '={{ $response.body.page_context.has_more_page === false }}',
 					...(maxPages === undefined ? {} : { limitPagesFetched: true, maxRequests: maxPages }),
@@ -96,7 +122,14 @@ function httpRequestList(fx: Fixture, maxPages?: number): INode {
 			},
 		},
 	};
-	return { id: '', name: '', type: 'n8n-nodes-base.httpRequest', typeVersion: httpRequestNode().typeVersion, position: [0, 0], parameters };
+	return {
+		id: '',
+		name: '',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: httpRequestNode().typeVersion,
+		position: [0, 0],
+		parameters,
+	};
 }
 
 /** The records of a run's output: one per item (Vendor), or the `items` of each page (HTTP Request). */
@@ -108,8 +141,19 @@ function recordsOf(peer: PeerName, output: INodeExecutionData[]): IDataObject[] 
 async function runList(peer: PeerName, fx: Fixture, limit?: number): Promise<INodeExecutionData[]> {
 	const result =
 		peer === 'vendor'
-			? await runWorkflow({ workflow: workflow(vendorList(fx, limit)), nodeTypes: [VendorBooks], credentialTypes: [VendorOAuth2Api], credentials: fx.credentials, loadOnce: true })
-			: await runWorkflow({ workflow: workflow(httpRequestList(fx, limit === undefined ? undefined : limit / PAGE)), nodeTypes: [httpRequestNode().HttpRequest], packageName: 'n8n-nodes-base', loadOnce: true });
+			? await runWorkflow({
+					workflow: workflow(vendorList(fx, limit)),
+					nodeTypes: [VendorBooks],
+					credentialTypes: [VendorOAuth2Api],
+					credentials: fx.credentials,
+					loadOnce: true,
+				})
+			: await runWorkflow({
+					workflow: workflow(httpRequestList(fx, limit === undefined ? undefined : limit / PAGE)),
+					nodeTypes: [httpRequestNode().HttpRequest],
+					packageName: 'n8n-nodes-base',
+					loadOnce: true,
+				});
 	const error = result.error('List') ?? result.error();
 	if (error) throw error;
 	return result.output('List');
@@ -148,7 +192,9 @@ async function child(peer: PeerName, records: number): Promise<void> {
 	try {
 		const fx = await fixture(url);
 		// both nodes loaded and warmed in every child, as n8n has both loaded: the same start for either
-		for (let run = 0; run < 2; run++) for (const warm of ['httpRequest', 'vendor'] as const) recordsOf(warm, await runList(warm, fx, WARM_UP));
+		for (let run = 0; run < 2; run++)
+			for (const warm of ['httpRequest', 'vendor'] as const)
+				recordsOf(warm, await runList(warm, fx, WARM_UP));
 		await admin(url, 'DELETE', 'requests');
 		gc();
 		const rssBefore = process.memoryUsage().rss;
@@ -185,7 +231,10 @@ async function child(peer: PeerName, records: number): Promise<void> {
 	}
 }
 
-const LABEL: Record<PeerName, string> = { httpRequest: 'HTTP Request, pagination', vendor: 'Vendor Books, Return All' };
+const LABEL: Record<PeerName, string> = {
+	httpRequest: 'HTTP Request, pagination',
+	vendor: 'Vendor Books, Return All',
+};
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
@@ -196,32 +245,55 @@ async function main(): Promise<void> {
 	const runs: Record<PeerName, Figures[]> = { httpRequest: [], vendor: [] };
 	for (let round = 0; round < repeats; round++) {
 		for (const peer of ['httpRequest', 'vendor'] as const) {
-			const result = spawnSync(process.execPath, ['--expose-gc', module.filename, '--child', peer, String(records)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-			if (result.status !== 0) throw new Error(`${peer} run failed (${result.status}): ${result.stdout}`);
+			const result = spawnSync(
+				process.execPath,
+				['--expose-gc', module.filename, '--child', peer, String(records)],
+				{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+			);
+			if (result.status !== 0)
+				throw new Error(`${peer} run failed (${result.status}): ${result.stdout}`);
 			const figures = JSON.parse(result.stdout.trim().split('\n').pop()!) as Figures;
 			// the fixture adds one item of its own to the seeded ones
-			if (figures.records !== records + 1) throw new Error(`${peer}: ${figures.records} records, expected ${records + 1}`);
+			if (figures.records !== records + 1)
+				throw new Error(`${peer}: ${figures.records} records, expected ${records + 1}`);
 			runs[peer].push(figures);
 		}
 	}
 	const jsonBytes = runs.vendor[0].jsonBytes;
-	console.log(`\nReturn All over ${records.toLocaleString('en-US')} records (${(jsonBytes / 1e6).toFixed(1)} MB of JSON), pages of ${PAGE}, emulator at 0 ms in its own process; each run a child process of its own; median of ${repeats} runs, taken in turn`);
-	console.log('peer                       calls   wall ms    cpu ms   RSS growth / JSON byte   heap kept / JSON byte   RSS before, peak MB   (each run: wall, RSS growth / byte)');
+	console.log(
+		`\nReturn All over ${records.toLocaleString('en-US')} records (${(jsonBytes / 1e6).toFixed(1)} MB of JSON), pages of ${PAGE}, emulator at 0 ms in its own process; each run a child process of its own; median of ${repeats} runs, taken in turn`,
+	);
+	console.log(
+		'peer                       calls   wall ms    cpu ms   RSS growth / JSON byte   heap kept / JSON byte   RSS before, peak MB   (each run: wall, RSS growth / byte)',
+	);
 	const med = (peer: PeerName, f: (x: Figures) => number) => median(runs[peer].map(f));
 	for (const peer of ['httpRequest', 'vendor'] as const) {
-		const each = runs[peer].map((x) => `${x.wallMs.toFixed(0)} ms ${(x.rssGrowth / x.jsonBytes).toFixed(2)}`).join('; ');
+		const each = runs[peer]
+			.map((x) => `${x.wallMs.toFixed(0)} ms ${(x.rssGrowth / x.jsonBytes).toFixed(2)}`)
+			.join('; ');
 		const cells = [
 			LABEL[peer].padEnd(26),
 			String(med(peer, (x) => x.calls)).padStart(5),
-			med(peer, (x) => x.wallMs).toFixed(0).padStart(9),
-			med(peer, (x) => x.cpuMs).toFixed(0).padStart(9),
-			med(peer, (x) => x.rssGrowth / x.jsonBytes).toFixed(2).padStart(24),
-			med(peer, (x) => x.heapKept / x.jsonBytes).toFixed(2).padStart(23),
-			`${(med(peer, (x) => x.rssBefore) / 1e6).toFixed(0)}, ${(med(peer, (x) => x.peakRss) / 1e6).toFixed(0)}`.padStart(21),
+			med(peer, (x) => x.wallMs)
+				.toFixed(0)
+				.padStart(9),
+			med(peer, (x) => x.cpuMs)
+				.toFixed(0)
+				.padStart(9),
+			med(peer, (x) => x.rssGrowth / x.jsonBytes)
+				.toFixed(2)
+				.padStart(24),
+			med(peer, (x) => x.heapKept / x.jsonBytes)
+				.toFixed(2)
+				.padStart(23),
+			`${(med(peer, (x) => x.rssBefore) / 1e6).toFixed(0)}, ${(med(peer, (x) => x.peakRss) / 1e6).toFixed(0)}`.padStart(
+				21,
+			),
 		];
 		console.log(`${cells.join(' ')}   (${each})`);
 	}
-	const ratio = (f: (x: Figures) => number) => `${(med('vendor', f) / med('httpRequest', f)).toFixed(2)}x`;
+	const ratio = (f: (x: Figures) => number) =>
+		`${(med('vendor', f) / med('httpRequest', f)).toFixed(2)}x`;
 	console.log(
 		`Vendor / HTTP Request: wall ${ratio((x) => x.wallMs)}, cpu ${ratio((x) => x.cpuMs)}, RSS growth per JSON byte ${ratio((x) => x.rssGrowth / x.jsonBytes)}, heap kept per JSON byte ${ratio((x) => x.heapKept / x.jsonBytes)}`,
 	);

@@ -52,7 +52,12 @@ interface Ready {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function run(command: string, args: string[], cwd: string): string {
-	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+	return execFileSync(command, args, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		shell: process.platform === 'win32',
+	});
 }
 
 /** The package a missing specifier belongs to: `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
@@ -69,17 +74,25 @@ function missingModule(): string | undefined {
 			if (e.code !== 'MODULE_NOT_FOUND') throw e;
 			console.log(JSON.stringify({ missing: /Cannot find module '([^']+)'/.exec(e.message)[1], from: (e.requireStack || [])[0] }));
 		}`;
-	const result = JSON.parse(run(process.execPath, ['-e', probe], CACHE_DIR).trim().split('\n').pop() ?? '{}') as { ok?: boolean; missing?: string; from?: string };
+	const result = JSON.parse(
+		run(process.execPath, ['-e', probe], CACHE_DIR).trim().split('\n').pop() ?? '{}',
+	) as { ok?: boolean; missing?: string; from?: string };
 	if (result.ok) return undefined;
 	if (!result.missing) throw new Error('HTTP Request probe: no answer');
 	if (result.from && !result.from.startsWith(CACHE_DIR)) {
-		throw new Error(`HTTP Request probe: ${result.missing} is missing for ${result.from}, outside the bench folder (is the project installed? npm ci)`);
+		throw new Error(
+			`HTTP Request probe: ${result.missing} is missing for ${result.from}, outside the bench folder (is the project installed? npm ci)`,
+		);
 	}
 	return packageOf(result.missing);
 }
 
 function projectVersion(name: string): string {
-	return (module.require(require.resolve(`${name}/package.json`, { paths: [ROOT] })) as { version: string }).version;
+	return (
+		module.require(require.resolve(`${name}/package.json`, { paths: [ROOT] })) as {
+			version: string;
+		}
+	).version;
 }
 
 function readReady(): Ready | undefined {
@@ -94,16 +107,42 @@ function readReady(): Ready | undefined {
 export function setupHttpRequest(log: (line: string) => void = console.log): Ready {
 	const n8nWorkflow = projectVersion('n8n-workflow');
 	const cached = readReady();
-	if (cached && cached.version === NODES_BASE_VERSION && cached.n8nWorkflow === n8nWorkflow && fs.existsSync(ENTRY)) return cached;
+	if (
+		cached &&
+		cached.version === NODES_BASE_VERSION &&
+		cached.n8nWorkflow === n8nWorkflow &&
+		fs.existsSync(ENTRY)
+	)
+		return cached;
 
 	const started = Date.now();
-	log(`bench set-up: n8n-nodes-base ${NODES_BASE_VERSION} (HTTP Request node) into ${path.relative(ROOT, CACHE_DIR)}/, without its dependencies`);
+	log(
+		`bench set-up: n8n-nodes-base ${NODES_BASE_VERSION} (HTTP Request node) into ${path.relative(ROOT, CACHE_DIR)}/, without its dependencies`,
+	);
 	fs.rmSync(CACHE_DIR, { recursive: true, force: true });
 	fs.mkdirSync(CACHE_DIR, { recursive: true });
 	// A package of its own, so that `npm install` installs here and not into the project.
-	fs.writeFileSync(path.join(CACHE_DIR, 'package.json'), JSON.stringify({ name: 'bench-nodes-base', private: true, description: 'bench only: n8n-nodes-base HTTP Request node (bench/setup-http-request.ts)' }, null, 2));
+	fs.writeFileSync(
+		path.join(CACHE_DIR, 'package.json'),
+		JSON.stringify(
+			{
+				name: 'bench-nodes-base',
+				private: true,
+				description: 'bench only: n8n-nodes-base HTTP Request node (bench/setup-http-request.ts)',
+			},
+			null,
+			2,
+		),
+	);
 
-	const tarball = run(npm, ['pack', `n8n-nodes-base@${NODES_BASE_VERSION}`, '--silent', '--pack-destination', CACHE_DIR], CACHE_DIR).trim().split('\n').pop()!;
+	const tarball = run(
+		npm,
+		['pack', `n8n-nodes-base@${NODES_BASE_VERSION}`, '--silent', '--pack-destination', CACHE_DIR],
+		CACHE_DIR,
+	)
+		.trim()
+		.split('\n')
+		.pop()!;
 	const unpack = path.join(CACHE_DIR, 'unpack');
 	fs.mkdirSync(unpack);
 	run('tar', ['-xzf', path.join(CACHE_DIR, tarball), '-C', unpack], CACHE_DIR);
@@ -112,7 +151,10 @@ export function setupHttpRequest(log: (line: string) => void = console.log): Rea
 	fs.rmSync(unpack, { recursive: true });
 	fs.rmSync(path.join(CACHE_DIR, tarball));
 
-	const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+	const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+		version: string;
+		dependencies: Record<string, string>;
+	};
 	if (manifest.dependencies['n8n-workflow'] !== n8nWorkflow) {
 		throw new Error(
 			`n8n-nodes-base ${manifest.version} is built on n8n-workflow ${manifest.dependencies['n8n-workflow']}, the project has ${n8nWorkflow}: ` +
@@ -122,38 +164,70 @@ export function setupHttpRequest(log: (line: string) => void = console.log): Rea
 
 	const modules: string[] = [];
 	for (let missing = missingModule(); missing !== undefined; missing = missingModule()) {
-		if (modules.some((m) => m.startsWith(`${missing}@`))) throw new Error(`${missing} is still missing after installing it`);
-		if (missing === 'n8n-workflow' || missing === 'n8n-core') throw new Error(`${missing} must come from the project (npm ci), not the bench folder`);
+		if (modules.some((m) => m.startsWith(`${missing}@`)))
+			throw new Error(`${missing} is still missing after installing it`);
+		if (missing === 'n8n-workflow' || missing === 'n8n-core')
+			throw new Error(`${missing} must come from the project (npm ci), not the bench folder`);
 		const version = manifest.dependencies[missing];
-		if (!version) throw new Error(`HTTP Request needs ${missing}, which n8n-nodes-base ${manifest.version} does not list`);
+		if (!version)
+			throw new Error(
+				`HTTP Request needs ${missing}, which n8n-nodes-base ${manifest.version} does not list`,
+			);
 		modules.push(`${missing}@${version}`);
 		log(`  HTTP Request needs ${missing}: npm install ${missing}@${version}`);
 		// every time the whole list: --no-save removes what an earlier --no-save install added
-		run(npm, ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=error', ...modules], CACHE_DIR);
+		run(
+			npm,
+			[
+				'install',
+				'--no-save',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				'--legacy-peer-deps',
+				'--loglevel=error',
+				...modules,
+			],
+			CACHE_DIR,
+		);
 	}
 
 	// The node must run on the project's n8n-workflow (one instance: errors, expressions).
-	const resolved = fs.realpathSync(require.resolve('n8n-workflow', { paths: [path.dirname(ENTRY)] }));
+	const resolved = fs.realpathSync(
+		require.resolve('n8n-workflow', { paths: [path.dirname(ENTRY)] }),
+	);
 	const project = fs.realpathSync(require.resolve('n8n-workflow', { paths: [ROOT] }));
-	if (resolved !== project) throw new Error(`HTTP Request resolves n8n-workflow to ${resolved}, not the project's ${project}`);
+	if (resolved !== project)
+		throw new Error(
+			`HTTP Request resolves n8n-workflow to ${resolved}, not the project's ${project}`,
+		);
 
 	const ready: Ready = { version: manifest.version, n8nWorkflow, modules };
 	fs.writeFileSync(READY, JSON.stringify(ready, null, 2));
-	log(`  ready in ${((Date.now() - started) / 1000).toFixed(0)} s: n8n-nodes-base ${manifest.version} + ${modules.join(', ') || 'nothing'}`);
+	log(
+		`  ready in ${((Date.now() - started) / 1000).toFixed(0)} s: n8n-nodes-base ${manifest.version} + ${modules.join(', ') || 'nothing'}`,
+	);
 	return ready;
 }
 
 /** n8n's HTTP Request node class (all versions, `n8n-nodes-base.httpRequest`), set up if needed. */
-export function loadHttpRequestNode(): { HttpRequest: new () => IVersionedNodeType | INodeType; version: string } {
+export function loadHttpRequestNode(): {
+	HttpRequest: new () => IVersionedNodeType | INodeType;
+	version: string;
+} {
 	const ready = setupHttpRequest();
-	const { HttpRequest } = module.require(VERSIONED) as { HttpRequest: new () => IVersionedNodeType };
+	const { HttpRequest } = module.require(VERSIONED) as {
+		HttpRequest: new () => IVersionedNodeType;
+	};
 	return { HttpRequest, version: ready.version };
 }
 
 if (require.main === module) {
 	try {
 		const ready = setupHttpRequest();
-		console.log(`bench set-up: n8n-nodes-base ${ready.version} HTTP Request node ready in ${path.relative(ROOT, CACHE_DIR)}/ (with ${ready.modules.join(', ') || 'no extra modules'})`);
+		console.log(
+			`bench set-up: n8n-nodes-base ${ready.version} HTTP Request node ready in ${path.relative(ROOT, CACHE_DIR)}/ (with ${ready.modules.join(', ') || 'no extra modules'})`,
+		);
 	} catch (error) {
 		console.error(error);
 		process.exit(1);

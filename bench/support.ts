@@ -8,15 +8,30 @@ import type { IDataObject } from 'n8n-workflow';
  * under the call (the server ends an idle one after 5 s, and a run between two calls can
  * last longer): the admin routes are safe to repeat.
  */
-export async function admin(url: string, method: string, route: string, body?: unknown): Promise<IDataObject> {
-	const call = async () => await fetch(`${url}/__admin/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-	const closedUnder = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET';
-	const res = await call().catch(async (error: unknown) => (closedUnder(error) ? await call() : await Promise.reject(error)));
+export async function admin(
+	url: string,
+	method: string,
+	route: string,
+	body?: unknown,
+): Promise<IDataObject> {
+	const call = async () =>
+		await fetch(`${url}/__admin/${route}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	const closedUnder = (error: unknown) =>
+		(error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET';
+	const res = await call().catch(async (error: unknown) =>
+		closedUnder(error) ? await call() : await Promise.reject(error),
+	);
 	return (await res.json()) as IDataObject;
 }
 
 /** Starts the emulator in a process of its own (emulator-process.ts); `child.disconnect()` stops it. */
-export async function emulatorProcess(options: IDataObject = {}): Promise<{ url: string; child: ChildProcess }> {
+export async function emulatorProcess(
+	options: IDataObject = {},
+): Promise<{ url: string; child: ChildProcess }> {
 	const child = fork(path.join(module.path, 'emulator-process.js'), [JSON.stringify(options)]);
 	const url = await new Promise<string>((resolve, reject) => {
 		child.once('message', (m) => resolve((m as { url: string }).url));

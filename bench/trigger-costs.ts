@@ -41,9 +41,17 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 async function measure(n: number): Promise<Row[]> {
 	// the emulator's clock starts at n8n's (real) now: the date window reads today's dates
 	const clock = new Clock();
-	const env = await new WorkflowEnv().start({ clock, rateLimit: { limit: 1_000_000_000, windowMs: 120_000, blockMs: 1 } });
+	const env = await new WorkflowEnv().start({
+		clock,
+		rateLimit: { limit: 1_000_000_000, windowMs: 120_000, blockMs: 1 },
+	});
 	try {
-		const account: Account = { store: env.em.store, clock, org: env.orgTenant(), portal: env.portalTenant() };
+		const account: Account = {
+			store: env.em.store,
+			clock,
+			org: env.orgTenant(),
+			portal: env.portalTenant(),
+		};
 		seedAccount(account, n);
 		const rows: Row[] = [];
 		for (const event of eventCases(env.org, env.portal)) {
@@ -52,13 +60,20 @@ async function measure(n: number): Promise<Row[]> {
 				env.em.clearRequests();
 				const result = await pollOnce({
 					nodeType: event.nodeType,
-					node: vendorNode(event.nodeType, { ...event.parameters, maxCallsPerDay: 1_000_000_000 }, 'Trigger'),
+					node: vendorNode(
+						event.nodeType,
+						{ ...event.parameters, maxCallsPerDay: 1_000_000_000 },
+						'Trigger',
+					),
 					credentials: env.credentials,
 					credentialTypes: [VendorOAuth2Api],
 					staticData,
 				});
 				staticData = result.staticData;
-				return { calls: env.apiRequests().length, ids: (result.items?.[0] ?? []).map((i) => String(i.json[event.idField])) };
+				return {
+					calls: env.apiRequests().length,
+					ids: (result.items?.[0] ?? []).map((i) => String(i.json[event.idField])),
+				};
 			};
 			clock.advance(1000);
 			const activation = await poll();
@@ -67,7 +82,13 @@ async function measure(n: number): Promise<Row[]> {
 			clock.advance(1000);
 			const changed = event.change(account);
 			const after = await poll();
-			rows.push({ label: event.label, activation: activation.calls, quiet: quiet.calls, afterChange: after.calls, found: after.ids.length === 1 && after.ids[0] === changed });
+			rows.push({
+				label: event.label,
+				activation: activation.calls,
+				quiet: quiet.calls,
+				afterChange: after.calls,
+				found: after.ids.length === 1 && after.ids[0] === changed,
+			});
 			process.stderr.write(`N = ${fmt(n)}: ${event.label} done\n`);
 		}
 		return rows;
@@ -77,7 +98,10 @@ async function measure(n: number): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
-	const sizes = process.argv.slice(2).map(Number).filter((v) => Number.isInteger(v) && v > 0);
+	const sizes = process.argv
+		.slice(2)
+		.map(Number)
+		.filter((v) => Number.isInteger(v) && v > 0);
 	const ns = sizes.length ? sizes : [1000, 10_000, 100_000];
 	setPacingRule({ limit: 1_000_000_000, windowMs: 60_000 }, 'accounting');
 	setPacingRule({ limit: 1_000_000_000, windowMs: 120_000, blockMs: 1_800_000 });
@@ -86,17 +110,26 @@ async function main(): Promise<void> {
 		const rows = await measure(n);
 		all.set(n, rows);
 		console.log(`\nN = ${fmt(n)} records of each kind\n`);
-		console.log('| event | activation | quiet poll | poll after one change | change emitted once | calls a day, quiet, every minute |');
+		console.log(
+			'| event | activation | quiet poll | poll after one change | change emitted once | calls a day, quiet, every minute |',
+		);
 		console.log('|---|---|---|---|---|---|');
-		for (const r of rows) console.log(`| ${r.label} | ${fmt(r.activation)} | ${fmt(r.quiet)} | ${fmt(r.afterChange)} | ${r.found ? 'yes' : 'NO'} | ${fmt(r.quiet * 1440)} |`);
+		for (const r of rows)
+			console.log(
+				`| ${r.label} | ${fmt(r.activation)} | ${fmt(r.quiet)} | ${fmt(r.afterChange)} | ${r.found ? 'yes' : 'NO'} | ${fmt(r.quiet * 1440)} |`,
+			);
 	}
 	console.log(`\nCalls per quiet poll\n`);
-	console.log(`| event | ${ns.map((n) => `N = ${fmt(n)}`).join(' | ')} | calls a day at every minute, N = ${fmt(ns[ns.length - 1])} |`);
+	console.log(
+		`| event | ${ns.map((n) => `N = ${fmt(n)}`).join(' | ')} | calls a day at every minute, N = ${fmt(ns[ns.length - 1])} |`,
+	);
 	console.log(`|---|${ns.map(() => '---|').join('')}---|`);
 	const labels = (all.get(ns[0]) ?? []).map((r) => r.label);
 	for (const label of labels) {
 		const quiet = ns.map((n) => all.get(n)?.find((r) => r.label === label)?.quiet ?? 0);
-		console.log(`| ${label} | ${quiet.map(fmt).join(' | ')} | ${fmt(quiet[quiet.length - 1] * 1440)} |`);
+		console.log(
+			`| ${label} | ${quiet.map(fmt).join(' | ')} | ${fmt(quiet[quiet.length - 1] * 1440)} |`,
+		);
 	}
 	if ([...all.values()].some((rows) => rows.some((r) => !r.found))) process.exitCode = 1;
 }

@@ -52,14 +52,19 @@ export class VendorOAuth2Api implements ICredentialType {
 				{ name: 'India (IN)', value: 'in' },
 				{ name: 'Australia (AU)', value: 'au' },
 				{ name: 'China (CN)', value: 'cn' },
-				{ name: 'Custom', value: 'custom', description: 'Enter the accounts, API and projects addresses' },
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Enter the accounts, API and projects addresses',
+				},
 			],
 			default: 'us',
-			description: 'The data center your account lives in. If connecting ends with invalid_client, your account is in another region: choose that one and connect again.',
+			description:
+				'The data center your account lives in. If connecting ends with invalid_client, your account is in another region: choose that one and connect again.',
 		},
 		{
 			displayName:
-				'Enter your account\'s accounts server as Accounts URL: the address the consent page shows. If connecting ends with invalid_client, your account is in another region: choose that region, or enter its addresses here.',
+				"Enter your account's accounts server as Accounts URL: the address the consent page shows. If connecting ends with invalid_client, your account is in another region: choose that region, or enter its addresses here.",
 			name: 'regionNotice',
 			type: 'notice',
 			default: '',
@@ -71,7 +76,8 @@ export class VendorOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. https://accounts.example.com',
-			description: 'The authorization server ({accounts_url}); /oauth/v2/auth and /oauth/v2/token are appended',
+			description:
+				'The authorization server ({accounts_url}); /oauth/v2/auth and /oauth/v2/token are appended',
 			displayOptions: { show: { region: ['custom'] } },
 		},
 		{
@@ -80,7 +86,8 @@ export class VendorOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. https://api.example.com',
-			description: 'Root of the accounting, payments, billing and inventory areas ({api_url}). The api_domain of the token takes precedence when the server sends one.',
+			description:
+				'Root of the accounting, payments, billing and inventory areas ({api_url}). The api_domain of the token takes precedence when the server sends one.',
 			displayOptions: { show: { region: ['custom'] } },
 		},
 		{
@@ -109,7 +116,8 @@ export class VendorOAuth2Api implements ICredentialType {
 			name: 'scope',
 			type: 'string',
 			default: DEFAULT_SCOPES,
-			description: 'Comma-separated scopes (Service.scope.OPERATION). The default grants every area the Vendor nodes use.',
+			description:
+				'Comma-separated scopes (Service.scope.OPERATION). The default grants every area the Vendor nodes use.',
 		},
 		{
 			displayName: 'Auth URI Query Parameters',
@@ -130,7 +138,7 @@ export class VendorOAuth2Api implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 100,
 			description:
-				'This n8n process\'s share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). Exceeding it blocks the account for 30 minutes, so this share is never probed: in queue mode divide the limit among the processes that run executions (the workers; main only when it runs executions itself: manual runs, a Vendor Projects Trigger), keeping a margin: e.g. 2 workers: 45 each.',
+				"This n8n process's share of the Vendor Projects limit (100 requests per 2 minutes per account, 30 minutes blocked past it). Exceeding it blocks the account for 30 minutes, so this share is never probed: in queue mode divide the limit among the processes that run executions (the workers; main only when it runs executions itself: manual runs, a Vendor Projects Trigger), keeping a margin: e.g. 2 workers: 45 each.",
 		},
 		{
 			displayName: 'Accounting Requests per Minute (Ceiling)',

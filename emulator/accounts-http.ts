@@ -30,7 +30,8 @@ export function parseBodyParams(req: IncomingMessage, body: Buffer): Map<string,
 			const parsed: unknown = JSON.parse(text);
 			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
 				for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-					if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.set(k, String(v));
+					if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+						out.set(k, String(v));
 				}
 			}
 		} catch {
@@ -51,7 +52,12 @@ export function parseBasicAuth(req: IncomingMessage): { id: string; secret: stri
 	return { id: decoded.slice(0, i), secret: decoded.slice(i + 1) };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const text = JSON.stringify(body);
 	res.writeHead(status, {
 		'Content-Type': 'application/json;charset=UTF-8',
@@ -63,7 +69,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 	res.end(text);
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+export function sendHtml(
+	res: ServerResponse,
+	status: number,
+	html: string,
+	headers: Record<string, string> = {},
+): void {
 	res.writeHead(status, {
 		'Content-Type': 'text/html;charset=UTF-8',
 		'Content-Length': Buffer.byteLength(html),
@@ -87,7 +98,12 @@ ${body}
  * An authorization-request error: 400 with the code as an HTML page, or as JSON when the request
  * accepts JSON; the code in `X-Error`, where the refusal comes from in `X-Emulator-Source`.
  */
-export function sendAuthError(req: IncomingMessage, res: ServerResponse, code: string, source: Source): void {
+export function sendAuthError(
+	req: IncomingMessage,
+	res: ServerResponse,
+	code: string,
+	source: Source,
+): void {
 	const headers = { 'X-Error': code, [SOURCE_HEADER]: source };
 	if (/application\/json/i.test(headerValue(req, 'accept'))) {
 		sendJson(res, 400, { error: code }, headers);
@@ -96,13 +112,22 @@ export function sendAuthError(req: IncomingMessage, res: ServerResponse, code: s
 	sendHtml(
 		res,
 		400,
-		page('Authorization error', `<p>The authorization request was refused.</p>\n<p id="error">${escapeHtml(code)}</p>`),
+		page(
+			'Authorization error',
+			`<p>The authorization request was refused.</p>\n<p id="error">${escapeHtml(code)}</p>`,
+		),
 		headers,
 	);
 }
 
 /** The consent page: the client, region, access type and scopes asked, and Accept / Reject posting `request_id` to `/auth/decision`. */
-export function consentPage(clientName: string, region: string, accessType: string, scopes: string[], requestId: string): string {
+export function consentPage(
+	clientName: string,
+	region: string,
+	accessType: string,
+	scopes: string[],
+	requestId: string,
+): string {
 	const action = `/${encodeURIComponent(region)}/oauth/v2/auth/decision`;
 	const hidden = `<input type="hidden" name="request_id" value="${escapeHtml(requestId)}">`;
 	return page(

@@ -42,7 +42,9 @@ export function scopeCovers(granted: string, required: string): boolean {
 }
 
 /** Extracts the token from an `Authorization: Vendor-oauthtoken <token>` header value (else undefined). */
-export function parseVendorAuthorization(header: string | string[] | undefined): string | undefined {
+export function parseVendorAuthorization(
+	header: string | string[] | undefined,
+): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (!value) return undefined;
 	const m = /^Vendor-oauthtoken\s+(\S+)\s*$/i.exec(value.trim());

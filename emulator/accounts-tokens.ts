@@ -125,26 +125,45 @@ export class TokenStore {
 			expiresAt: now + this.grantCodeTtlMs,
 		};
 		const key = `${p.clientId}\n${p.region}`;
-		this.enforceWindowLimit(this.codesByClient, key, this.codes, MAX_GRANT_CODES_PER_WINDOW, (c) => this.codes.delete(c));
+		this.enforceWindowLimit(this.codesByClient, key, this.codes, MAX_GRANT_CODES_PER_WINDOW, (c) =>
+			this.codes.delete(c),
+		);
 		this.codes.set(code.code, code);
 		this.pushTo(this.codesByClient, key, code.code);
 		return code;
 	}
 
 	mintRefreshToken(clientId: string, region: string, scopes: string[]): RefreshRecord {
-		const rec: RefreshRecord = { token: randomToken(), clientId, region, scopes: [...scopes], createdAt: this.clock.now() };
+		const rec: RefreshRecord = {
+			token: randomToken(),
+			clientId,
+			region,
+			scopes: [...scopes],
+			createdAt: this.clock.now(),
+		};
 		const key = `${clientId}\n${region}`;
-		this.enforceWindowLimit(this.refreshByClient, key, this.refreshTokens, MAX_REFRESH_TOKENS_PER_WINDOW, (t) => {
-			// The 21st deletes the first: that refresh token stops working; its access tokens run out normally.
-			this.refreshTokens.delete(t);
-			this.families.delete(t);
-		});
+		this.enforceWindowLimit(
+			this.refreshByClient,
+			key,
+			this.refreshTokens,
+			MAX_REFRESH_TOKENS_PER_WINDOW,
+			(t) => {
+				// The 21st deletes the first: that refresh token stops working; its access tokens run out normally.
+				this.refreshTokens.delete(t);
+				this.families.delete(t);
+			},
+		);
 		this.refreshTokens.set(rec.token, rec);
 		this.pushTo(this.refreshByClient, key, rec.token);
 		return rec;
 	}
 
-	mintAccessToken(family: string, clientId: string, region: string, scopes: string[]): AccessRecord {
+	mintAccessToken(
+		family: string,
+		clientId: string,
+		region: string,
+		scopes: string[],
+	): AccessRecord {
 		const now = this.clock.now();
 		const rec: AccessRecord = {
 			token: randomToken(),
@@ -152,7 +171,13 @@ export class TokenStore {
 			family,
 			createdAt: now,
 		};
-		this.enforceWindowLimit(this.families, family, this.accessTokens, MAX_ACCESS_TOKENS_PER_WINDOW, (t) => this.accessTokens.delete(t));
+		this.enforceWindowLimit(
+			this.families,
+			family,
+			this.accessTokens,
+			MAX_ACCESS_TOKENS_PER_WINDOW,
+			(t) => this.accessTokens.delete(t),
+		);
 		this.accessTokens.set(rec.token, rec);
 		this.pushTo(this.families, family, rec.token);
 		return rec;
@@ -200,7 +225,8 @@ export class TokenStore {
 	/** Makes every access token minted so far expired (refresh tokens keep working). */
 	expireAllAccessTokens(): void {
 		const now = this.clock.now();
-		for (const rec of this.accessTokens.values()) rec.info.expiresAt = Math.min(rec.info.expiresAt, now);
+		for (const rec of this.accessTokens.values())
+			rec.info.expiresAt = Math.min(rec.info.expiresAt, now);
 	}
 
 	/** Revokes a refresh token and every access token minted from it (any region). */
@@ -212,6 +238,14 @@ export class TokenStore {
 
 	/** Forgets every code and token. */
 	clear(): void {
-		for (const m of [this.codes, this.refreshTokens, this.accessTokens, this.families, this.codesByClient, this.refreshByClient]) m.clear();
+		for (const m of [
+			this.codes,
+			this.refreshTokens,
+			this.accessTokens,
+			this.families,
+			this.codesByClient,
+			this.refreshByClient,
+		])
+			m.clear();
 	}
 }

@@ -4,9 +4,25 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from '../host/http';
-import { consentPage, parseBasicAuth, parseBodyParams, sendAuthError, sendHtml, sendJson } from './accounts-http';
+import {
+	consentPage,
+	parseBasicAuth,
+	parseBodyParams,
+	sendAuthError,
+	sendHtml,
+	sendJson,
+} from './accounts-http';
 import { isValidScope, parseScopes, scopeCovers } from './accounts-scopes';
-import { ACCESS_TOKEN_TTL_MS, type AccessRecord, type CheckAccessTokenResult, type ClientRegistration, GRANT_CODE_TTL_MS, type RefreshRecord, type TokenInfo, TokenStore } from './accounts-tokens';
+import {
+	ACCESS_TOKEN_TTL_MS,
+	type AccessRecord,
+	type CheckAccessTokenResult,
+	type ClientRegistration,
+	GRANT_CODE_TTL_MS,
+	type RefreshRecord,
+	type TokenInfo,
+	TokenStore,
+} from './accounts-tokens';
 import type { Clock } from './clock';
 import type { Source } from '../nodes/shared/tables/spec';
 import { SOURCE_HEADER } from './source';
@@ -37,7 +53,11 @@ type AuthorizationErrorCode =
 	| 'ERROR_invalid_redirect_uri'
 	| 'ERROR_invalid_scope';
 
-type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri' | 'unsupported_grant_type';
+type TokenErrorCode =
+	| 'invalid_client'
+	| 'invalid_code'
+	| 'invalid_redirect_uri'
+	| 'unsupported_grant_type';
 
 /**
  * Where each refusal of the accounts server comes from, sent as its `X-Emulator-Source` header
@@ -46,15 +66,21 @@ type TokenErrorCode = 'invalid_client' | 'invalid_code' | 'invalid_redirect_uri'
  * of them happen over HTTP and checks each against the documents and the bullets.
  */
 export const OAUTH_SOURCES = {
-	responseType: 'Conventions, Errors: "`ERROR_invalid_response_type` (response_type is not `code`, or mandatory keys missing)"',
-	accessType: 'guess: The emulator\'s accounts server refuses an authorization request whose `access_type` is neither `online` nor `offline`',
+	responseType:
+		'Conventions, Errors: "`ERROR_invalid_response_type` (response_type is not `code`, or mandatory keys missing)"',
+	accessType:
+		"guess: The emulator's accounts server refuses an authorization request whose `access_type` is neither `online` nor `offline`",
 	authClient: 'Conventions, Errors: "`ERROR_invalid_client` (client id wrong or empty)"',
-	authRedirect: 'Conventions, Errors: "`ERROR_invalid_redirect_uri` (differs from the registered one)"',
-	scopeSeparator: 'Conventions, Scopes: "Several scopes are separated by commas in the authorization request"',
+	authRedirect:
+		'Conventions, Errors: "`ERROR_invalid_redirect_uri` (differs from the registered one)"',
+	scopeSeparator:
+		'Conventions, Scopes: "Several scopes are separated by commas in the authorization request"',
 	scope: 'Conventions, Errors: "`ERROR_invalid_scope` (invalid scope)"',
-	consent: 'guess: The emulator\'s consent step is its own page',
-	method: 'guess: The emulator\'s accounts server answers 405 to a method its endpoint does not take',
-	grantType: 'guess: The emulator\'s accounts server refuses a token request whose `grant_type` is neither `authorization_code` nor `refresh_token`',
+	consent: "guess: The emulator's consent step is its own page",
+	method:
+		"guess: The emulator's accounts server answers 405 to a method its endpoint does not take",
+	grantType:
+		"guess: The emulator's accounts server refuses a token request whose `grant_type` is neither `authorization_code` nor `refresh_token`",
 	tokenClient: 'Conventions, Errors: "`invalid_client` (wrong client id or secret"',
 	regionSecret: 'Conventions, Errors: "wrong per-region secret when multi-data-center is enabled"',
 	regionMismatch: 'Conventions, Errors: "region mismatch between grant and token calls"',
@@ -63,8 +89,13 @@ export const OAUTH_SOURCES = {
 } as const satisfies Record<string, Source>;
 
 type Refusal<C extends string> = { error: C; source: Source };
-const isRefusal = <C extends string>(answer: Record<string, unknown> | Refusal<C>): answer is Refusal<C> => typeof answer.error === 'string' && typeof answer.source === 'string';
-const refusal = <C extends string>(error: C, source: keyof typeof OAUTH_SOURCES): Refusal<C> => ({ error, source: OAUTH_SOURCES[source] });
+const isRefusal = <C extends string>(
+	answer: Record<string, unknown> | Refusal<C>,
+): answer is Refusal<C> => typeof answer.error === 'string' && typeof answer.source === 'string';
+const refusal = <C extends string>(error: C, source: keyof typeof OAUTH_SOURCES): Refusal<C> => ({
+	error,
+	source: OAUTH_SOURCES[source],
+});
 
 const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000;
 
@@ -104,7 +135,11 @@ export class Accounts {
 		this.baseUrl = opts.baseUrl;
 		this.tokenErrorStatus = opts.tokenErrorStatus ?? 200;
 		this.accessTokenTtlMs = opts.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS;
-		this.tokens = new TokenStore(opts.clock, opts.grantCodeTtlMs ?? GRANT_CODE_TTL_MS, this.accessTokenTtlMs);
+		this.tokens = new TokenStore(
+			opts.clock,
+			opts.grantCodeTtlMs ?? GRANT_CODE_TTL_MS,
+			this.accessTokenTtlMs,
+		);
 	}
 
 	// ---------------------------------------------------------------- routing
@@ -114,7 +149,13 @@ export class Accounts {
 	 * and `/{region}/oauth/v2/token/revoke`; returns false for any other path (or unknown region).
 	 * `body` is the complete request body.
 	 */
-	handle(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): Promise<boolean> | boolean {
+	handle(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		region: string,
+		body: Buffer,
+	): Promise<boolean> | boolean {
 		if (!this.regions.has(region)) return false;
 		const prefix = `/${region}/oauth/v2/`;
 		if (!url.pathname.startsWith(prefix)) return false;
@@ -144,13 +185,23 @@ export class Accounts {
 	}
 
 	private methodNotAllowed(res: ServerResponse, allow: string): true {
-		sendJson(res, 405, { error: 'method_not_allowed' }, { Allow: allow, [SOURCE_HEADER]: OAUTH_SOURCES.method });
+		sendJson(
+			res,
+			405,
+			{ error: 'method_not_allowed' },
+			{ Allow: allow, [SOURCE_HEADER]: OAUTH_SOURCES.method },
+		);
 		return true;
 	}
 
 	// ---------------------------------------------------------------- step 1: authorization
 
-	private handleAuthorize(req: IncomingMessage, res: ServerResponse, url: URL, region: string): void {
+	private handleAuthorize(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		region: string,
+	): void {
 		this.counters.authPageViews++;
 		const q = url.searchParams;
 		const checked = this.validateAuthorization(q, region);
@@ -190,26 +241,41 @@ export class Accounts {
 		const scopeParam = q.get('scope');
 		const redirectUri = q.get('redirect_uri');
 		const accessTypeParam = q.get('access_type');
-		if (responseType !== 'code' || scopeParam === null || !redirectUri) return refusal('ERROR_invalid_response_type', 'responseType');
+		if (responseType !== 'code' || scopeParam === null || !redirectUri)
+			return refusal('ERROR_invalid_response_type', 'responseType');
 		// SILENT: access_type defaults to online; another value is a malformed request.
-		if (accessTypeParam !== null && accessTypeParam !== 'online' && accessTypeParam !== 'offline') return refusal('ERROR_invalid_response_type', 'accessType');
+		if (accessTypeParam !== null && accessTypeParam !== 'online' && accessTypeParam !== 'offline')
+			return refusal('ERROR_invalid_response_type', 'accessType');
 		const client = this.clientInRegion(q.get('client_id') ?? '', region);
 		if (!client) return refusal('ERROR_invalid_client', 'authClient');
-		if (!client.redirectUris.includes(redirectUri)) return refusal('ERROR_invalid_redirect_uri', 'authRedirect');
+		if (!client.redirectUris.includes(redirectUri))
+			return refusal('ERROR_invalid_redirect_uri', 'authRedirect');
 		// Documented: several scopes are separated by commas (a space-separated list is refused).
 		if (/[^,\s]\s+[^,\s]/.test(scopeParam)) return refusal('ERROR_invalid_scope', 'scopeSeparator');
 		const scopes = parseScopes(scopeParam);
-		if (scopes.length === 0 || !scopes.every(isValidScope)) return refusal('ERROR_invalid_scope', 'scope');
+		if (scopes.length === 0 || !scopes.every(isValidScope))
+			return refusal('ERROR_invalid_scope', 'scope');
 		return { client, scopes, accessType: accessTypeParam === 'offline' ? 'offline' : 'online' };
 	}
 
-	private handleDecision(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
+	private handleDecision(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		region: string,
+		body: Buffer,
+	): void {
 		const params = parseBodyParams(req, body);
 		const get = (k: string): string => params.get(k) ?? url.searchParams.get(k) ?? '';
 		const id = get('request_id');
 		const decision = get('decision');
 		const pending = this.pending.get(id);
-		if (!pending || pending.region !== region || pending.expiresAt <= this.clock.now() || (decision !== 'accept' && decision !== 'reject')) {
+		if (
+			!pending ||
+			pending.region !== region ||
+			pending.expiresAt <= this.clock.now() ||
+			(decision !== 'accept' && decision !== 'reject')
+		) {
 			// Emulator-only error: the consent step is the emulator's own page.
 			sendAuthError(req, res, 'ERROR_invalid_authorization_request', OAUTH_SOURCES.consent);
 			return;
@@ -218,10 +284,15 @@ export class Accounts {
 		this.answerConsent(res, pending, decision);
 	}
 
-	private answerConsent(res: ServerResponse, p: PendingAuthorization, decision: 'accept' | 'reject'): void {
+	private answerConsent(
+		res: ServerResponse,
+		p: PendingAuthorization,
+		decision: 'accept' | 'reject',
+	): void {
 		const target = new URL(p.redirectUri);
 		if (decision === 'accept') {
-			const home = this.accountRegion && this.regions.has(this.accountRegion) ? this.accountRegion : p.region;
+			const home =
+				this.accountRegion && this.regions.has(this.accountRegion) ? this.accountRegion : p.region;
 			const code = this.tokens.mintGrantCode({ ...p, region: home });
 			target.searchParams.set('code', code.code);
 			target.searchParams.set('location', home);
@@ -230,32 +301,56 @@ export class Accounts {
 			target.searchParams.set('error', 'access_denied');
 		}
 		if (p.state !== undefined) target.searchParams.set('state', p.state);
-		res.writeHead(302, { Location: target.toString(), 'Content-Length': 0, 'Cache-Control': 'no-store' });
+		res.writeHead(302, {
+			Location: target.toString(),
+			'Content-Length': 0,
+			'Cache-Control': 'no-store',
+		});
 		res.end();
 	}
 
 	// ---------------------------------------------------------------- step 2: token, refresh
 
-	private handleToken(req: IncomingMessage, res: ServerResponse, region: string, body: Buffer): void {
+	private handleToken(
+		req: IncomingMessage,
+		res: ServerResponse,
+		region: string,
+		body: Buffer,
+	): void {
 		const params = parseBodyParams(req, body);
 		const grantType = params.get('grant_type') ?? '';
 		if (grantType === 'refresh_token') this.counters.refreshRequests++;
-		const fail = ({ error, source }: Refusal<TokenErrorCode>): void => sendJson(res, this.tokenErrorStatus, { error }, { [SOURCE_HEADER]: source });
-		if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return fail(refusal('unsupported_grant_type', 'grantType'));
+		const fail = ({ error, source }: Refusal<TokenErrorCode>): void =>
+			sendJson(res, this.tokenErrorStatus, { error }, { [SOURCE_HEADER]: source });
+		if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+			return fail(refusal('unsupported_grant_type', 'grantType'));
 
 		const basic = parseBasicAuth(req);
 		const clientId = params.get('client_id') || basic?.id || '';
 		const clientSecret = params.get('client_secret') || basic?.secret || '';
 		const client = this.clientInRegion(clientId, region);
 		if (!client) return fail(refusal('invalid_client', 'tokenClient'));
-		if (this.secretFor(client, region) !== clientSecret) return fail(refusal('invalid_client', client.regionSecrets?.[region] === undefined ? 'tokenClient' : 'regionSecret'));
-		const answer = grantType === 'authorization_code' ? this.exchangeCode(params, client, region) : this.refresh(params, client, region);
+		if (this.secretFor(client, region) !== clientSecret)
+			return fail(
+				refusal(
+					'invalid_client',
+					client.regionSecrets?.[region] === undefined ? 'tokenClient' : 'regionSecret',
+				),
+			);
+		const answer =
+			grantType === 'authorization_code'
+				? this.exchangeCode(params, client, region)
+				: this.refresh(params, client, region);
 		if (isRefusal(answer)) return fail(answer);
 		sendJson(res, 200, answer);
 	}
 
 	/** The token answer to a grant code (single use; a refresh token too for offline access), or the error code. */
-	private exchangeCode(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | Refusal<TokenErrorCode> {
+	private exchangeCode(
+		params: Map<string, string>,
+		client: ClientRegistration,
+		region: string,
+	): Record<string, unknown> | Refusal<TokenErrorCode> {
 		const code = this.tokens.code(params.get('code') ?? '');
 		if (code && code.region !== region) return refusal('invalid_client', 'regionMismatch');
 		if (!code || code.clientId !== client.clientId) return refusal('invalid_code', 'code');
@@ -263,7 +358,8 @@ export class Accounts {
 			this.tokens.deleteCode(code.code);
 			return refusal('invalid_code', 'code');
 		}
-		if ((params.get('redirect_uri') ?? '') !== code.redirectUri) return refusal('invalid_redirect_uri', 'tokenRedirect');
+		if ((params.get('redirect_uri') ?? '') !== code.redirectUri)
+			return refusal('invalid_redirect_uri', 'tokenRedirect');
 		this.tokens.deleteCode(code.code); // single use
 		let family: string;
 		let refreshToken: string | undefined;
@@ -286,7 +382,11 @@ export class Accounts {
 	}
 
 	/** The token answer to a refresh token (a new access token, no new refresh token), or the error code. */
-	private refresh(params: Map<string, string>, client: ClientRegistration, region: string): Record<string, unknown> | Refusal<TokenErrorCode> {
+	private refresh(
+		params: Map<string, string>,
+		client: ClientRegistration,
+		region: string,
+	): Record<string, unknown> | Refusal<TokenErrorCode> {
 		const rt = this.tokens.refreshToken(params.get('refresh_token') ?? '');
 		if (rt && rt.region !== region) return refusal('invalid_client', 'regionMismatch');
 		if (!rt || rt.clientId !== client.clientId) return refusal('invalid_code', 'code');
@@ -304,7 +404,13 @@ export class Accounts {
 
 	// ---------------------------------------------------------------- revoke
 
-	private handleRevoke(req: IncomingMessage, res: ServerResponse, url: URL, region: string, body: Buffer): void {
+	private handleRevoke(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		region: string,
+		body: Buffer,
+	): void {
 		const params = parseBodyParams(req, body);
 		const token = url.searchParams.get('token') ?? params.get('token') ?? '';
 		const rt = this.tokens.refreshToken(token);
@@ -353,12 +459,16 @@ export class Accounts {
 		api_domain: string;
 		token_type: 'Bearer';
 	} {
-		if (!this.regions.has(opts.region)) throw new Error(`issueTokens: unknown region ${opts.region}`);
+		if (!this.regions.has(opts.region))
+			throw new Error(`issueTokens: unknown region ${opts.region}`);
 		if (!this.clientInRegion(opts.clientId, opts.region)) {
-			throw new Error(`issueTokens: client ${opts.clientId} is not registered in region ${opts.region}`);
+			throw new Error(
+				`issueTokens: client ${opts.clientId} is not registered in region ${opts.region}`,
+			);
 		}
 		const bad = opts.scopes.filter((s) => !isValidScope(s));
-		if (opts.scopes.length === 0 || bad.length > 0) throw new Error(`issueTokens: invalid scopes: ${bad.join(', ')}`);
+		if (opts.scopes.length === 0 || bad.length > 0)
+			throw new Error(`issueTokens: invalid scopes: ${bad.join(', ')}`);
 		const rt = this.tokens.mintRefreshToken(opts.clientId, opts.region, opts.scopes);
 		const at = this.tokens.mintAccessToken(rt.token, opts.clientId, opts.region, opts.scopes);
 		return {

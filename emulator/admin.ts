@@ -15,7 +15,18 @@ type AdminAnswer = [status: number, json: unknown] | { text: string };
 type AdminRoute = (state: EmulatorState, input: Rec, url: URL) => AdminAnswer;
 
 const ROUTES: Readonly<Record<string, AdminRoute>> = {
-	'GET /__admin/info': (s) => [200, { url: s.baseUrl, regions: REGIONS, regionUrls: Object.fromEntries(REGIONS.map((r) => [r, s.regionUrls(r)])), clientId: s.defaultClient.clientId, redirectUri: s.defaultClient.redirectUri, organizationId: DEFAULT_ORGANIZATION_ID, portalId: DEFAULT_PORTAL_ID }],
+	'GET /__admin/info': (s) => [
+		200,
+		{
+			url: s.baseUrl,
+			regions: REGIONS,
+			regionUrls: Object.fromEntries(REGIONS.map((r) => [r, s.regionUrls(r)])),
+			clientId: s.defaultClient.clientId,
+			redirectUri: s.defaultClient.redirectUri,
+			organizationId: DEFAULT_ORGANIZATION_ID,
+			portalId: DEFAULT_PORTAL_ID,
+		},
+	],
 	'GET /__admin/requests': (s) => ({ text: JSON.stringify(s.requests.map(redactSecrets), redact) }),
 	'POST /__admin/account-region': (s, input) => {
 		s.accounts.accountRegion = typeof input.region === 'string' ? input.region : null;
@@ -31,7 +42,8 @@ const ROUTES: Readonly<Record<string, AdminRoute>> = {
 		const ms = Number(input.ms);
 		const jitter = Number(input.jitterMs ?? 0);
 		if (!Number.isFinite(ms) || ms < 0) return [400, { error: 'ms must be a number >= 0' }];
-		if (!Number.isFinite(jitter) || jitter < 0 || jitter > ms) return [400, { error: 'jitterMs must be a number from 0 to ms' }];
+		if (!Number.isFinite(jitter) || jitter < 0 || jitter > ms)
+			return [400, { error: 'jitterMs must be a number from 0 to ms' }];
 		s.latency.set(ms, jitter);
 		return [200, { latencyMs: s.latency.ms, jitterMs: s.latency.jitter }];
 	},
@@ -39,15 +51,23 @@ const ROUTES: Readonly<Record<string, AdminRoute>> = {
 	'POST /__admin/faults': (s, input) => {
 		const problem = checkFault(input.fault);
 		const count = input.count === undefined ? 1 : Number(input.count);
-		if (problem || !Number.isInteger(count) || count < 1) return [400, { error: problem ?? 'count must be a positive integer' }];
-		s.faults.next(count, input.fault as Fault, typeof input.scope === 'string' ? input.scope : undefined);
+		if (problem || !Number.isInteger(count) || count < 1)
+			return [400, { error: problem ?? 'count must be a positive integer' }];
+		s.faults.next(
+			count,
+			input.fault as Fault,
+			typeof input.scope === 'string' ? input.scope : undefined,
+		);
 		return [200, { faults: s.faults.pending() }];
 	},
 	'DELETE /__admin/faults': (s) => {
 		s.faults.clear();
 		return [200, { faults: [] }];
 	},
-	'POST /__admin/tokens': (s, input) => [200, s.issueToken({ region: input.region, scopes: input.scopes })],
+	'POST /__admin/tokens': (s, input) => [
+		200,
+		s.issueToken({ region: input.region, scopes: input.scopes }),
+	],
 	'POST /__admin/tokens/expire': (s) => {
 		s.accounts.expireAllAccessTokens();
 		return [200, { expired: true }];
@@ -66,7 +86,10 @@ const ROUTES: Readonly<Record<string, AdminRoute>> = {
 		return [200, { reset: true }];
 	},
 	'GET /__admin/mails': (s, _input, url) => {
-		const org = s.store.org(url.searchParams.get('region') ?? 'us', url.searchParams.get('organization_id') ?? DEFAULT_ORGANIZATION_ID);
+		const org = s.store.org(
+			url.searchParams.get('region') ?? 'us',
+			url.searchParams.get('organization_id') ?? DEFAULT_ORGANIZATION_ID,
+		);
 		return [200, { mails: org?.mails ?? [] }];
 	},
 };
@@ -79,12 +102,21 @@ export function isAdminPath(pathname: string): boolean {
 }
 
 /** Answers an admin request. */
-export function admin(state: EmulatorState, req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: ParsedBody): void {
+export function admin(
+	state: EmulatorState,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	url: URL,
+	body: ParsedBody,
+): void {
 	const method = (req.method ?? 'GET').toUpperCase();
 	const input = (body.json && typeof body.json === 'object' ? body.json : {}) as Rec;
 	const route = `${method} ${url.pathname.replace(/\/+$/, '')}`;
-	const handler = route === 'GET /__admin' ? () => [200, { routes: ADMIN_ROUTES }] as AdminAnswer : ROUTES[route];
-	const result: AdminAnswer = handler ? handler(state, input, url) : [404, { error: `no admin route ${route}` }];
+	const handler =
+		route === 'GET /__admin' ? () => [200, { routes: ADMIN_ROUTES }] as AdminAnswer : ROUTES[route];
+	const result: AdminAnswer = handler
+		? handler(state, input, url)
+		: [404, { error: `no admin route ${route}` }];
 	if (Array.isArray(result)) return send(res, { status: result[0], json: result[1] });
 	res.writeHead(200, { 'Content-Type': 'application/json' }).end(result.text);
 }
@@ -97,14 +129,21 @@ function redactSecrets(rec: RecordedRequest): RecordedRequest {
 	if (rec.area !== 'accounts') return rec;
 	const hide = (params: unknown): unknown =>
 		params && typeof params === 'object' && !Array.isArray(params)
-			? Object.fromEntries(Object.entries(params as Record<string, unknown>).map(([k, v]) => [k, SECRET_PARAMS.has(k) ? '<redacted>' : v]))
+			? Object.fromEntries(
+					Object.entries(params as Record<string, unknown>).map(([k, v]) => [
+						k,
+						SECRET_PARAMS.has(k) ? '<redacted>' : v,
+					]),
+				)
 			: params;
 	return { ...rec, query: hide(rec.query) as Record<string, string>, body: hide(rec.body) };
 }
 
 /** Admin output: buffers as sizes, tokens hidden. */
 function redact(key: string, value: unknown): unknown {
-	if (key === 'authorization' && typeof value === 'string') return value.replace(/(\s)\S+$/, '$1<redacted>');
-	if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer') return `<${((value as { data: unknown[] }).data ?? []).length} bytes>`;
+	if (key === 'authorization' && typeof value === 'string')
+		return value.replace(/(\s)\S+$/, '$1<redacted>');
+	if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer')
+		return `<${((value as { data: unknown[] }).data ?? []).length} bytes>`;
 	return value;
 }

@@ -14,13 +14,18 @@ import { type Wire, without, write } from './wire';
 /** The page of an `html` fault. */
 function htmlPage(status: number): string {
 	const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
-	if (status >= 400) return `<!DOCTYPE html><html><head><title>${title}</title></head>\n<body>\n<center><h1>${title}</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n`;
+	if (status >= 400)
+		return `<!DOCTYPE html><html><head><title>${title}</title></head>\n<body>\n<center><h1>${title}</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n`;
 	return '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="refresh" content="5"></head>\n<body>\n<h1>Checking your browser before accessing the site.</h1>\n<p>This process is automatic. Your browser will redirect to your requested content shortly.</p>\n</body>\n</html>\n';
 }
 
 export function htmlAnswer(fault: Extract<Fault, { kind: 'html' }>): Wire {
 	const status = fault.status ?? 200;
-	return { status, headers: { 'Content-Type': fault.contentType ?? 'text/html', 'Cache-Control': 'no-store' }, payload: Buffer.from(fault.body ?? htmlPage(status), 'utf8') };
+	return {
+		status,
+		headers: { 'Content-Type': fault.contentType ?? 'text/html', 'Cache-Control': 'no-store' },
+		payload: Buffer.from(fault.body ?? htmlPage(status), 'utf8'),
+	};
 }
 
 /** How many of `total` bytes `keep` keeps: a fraction below 1, else a byte count; always fewer than `total` (0 when empty). */
@@ -40,16 +45,43 @@ function lenientGunzip(data: Buffer): Buffer {
 
 function truncatedAnswer(wire: Wire, fault: Extract<Fault, { kind: 'truncated' }>): Wire {
 	const headers = without(wire.headers, 'content-length', 'content-encoding');
-	if (!fault.gzip) return { status: wire.status, headers, payload: wire.payload.subarray(0, keptBytes(wire.payload.length, fault.keep)) };
+	if (!fault.gzip)
+		return {
+			status: wire.status,
+			headers,
+			payload: wire.payload.subarray(0, keptBytes(wire.payload.length, fault.keep)),
+		};
 	const gz = zlib.gzipSync(wire.payload);
 	let kept = keptBytes(gz.length, fault.keep);
 	// A cut inside the trailer (or right after the last deflate block) still inflates to the whole body leniently.
-	while (kept > 0 && wire.payload.length > 0 && lenientGunzip(gz.subarray(0, kept)).length >= wire.payload.length) kept--;
-	return { status: wire.status, headers: { ...headers, 'Content-Encoding': 'gzip' }, payload: gz.subarray(0, kept) };
+	while (
+		kept > 0 &&
+		wire.payload.length > 0 &&
+		lenientGunzip(gz.subarray(0, kept)).length >= wire.payload.length
+	)
+		kept--;
+	return {
+		status: wire.status,
+		headers: { ...headers, 'Content-Encoding': 'gzip' },
+		payload: gz.subarray(0, kept),
+	};
 }
 
 function emptyAnswer(wire: Wire, fault: Extract<Fault, { kind: 'empty' }>): Wire {
-	return { status: 200, headers: { ...without(wire.headers, 'content-type', 'content-length', 'content-encoding', 'content-disposition'), 'Content-Type': fault.contentType ?? 'application/json' }, payload: Buffer.alloc(0) };
+	return {
+		status: 200,
+		headers: {
+			...without(
+				wire.headers,
+				'content-type',
+				'content-length',
+				'content-encoding',
+				'content-disposition',
+			),
+			'Content-Type': fault.contentType ?? 'application/json',
+		},
+		payload: Buffer.alloc(0),
+	};
 }
 
 /** Lists whose records are not the resource's own (id and name fields of their entries). */
@@ -58,11 +90,23 @@ const ENDLESS_FIELDS: Readonly<Record<string, { idField: string; nameField: stri
 };
 
 /** Page, page size and record fields of an `endlessPages` answer to a list call. */
-function endlessShape(route: Route, query: Record<string, string>): { page: number; perPage: number; idField: string; nameField: string } {
-	const asked = (v: string | undefined): number | undefined => (v !== undefined && Number.isInteger(Number(v)) && Number(v) >= 1 ? Number(v) : undefined);
+function endlessShape(
+	route: Route,
+	query: Record<string, string>,
+): { page: number; perPage: number; idField: string; nameField: string } {
+	const asked = (v: string | undefined): number | undefined =>
+		v !== undefined && Number.isInteger(Number(v)) && Number(v) >= 1 ? Number(v) : undefined;
 	const accounting = isAccounting(route.area);
-	const fields = ENDLESS_FIELDS[route.id] ?? (accounting ? { idField: route.resource.idField ?? 'id', nameField: route.resource.nameField ?? 'name' } : { idField: 'id', nameField: 'name' });
-	return { page: asked(query.page) ?? 1, perPage: asked(query.per_page) ?? route.op.perPage ?? (accounting ? 200 : 100), ...fields };
+	const fields =
+		ENDLESS_FIELDS[route.id] ??
+		(accounting
+			? { idField: route.resource.idField ?? 'id', nameField: route.resource.nameField ?? 'name' }
+			: { idField: 'id', nameField: 'name' });
+	return {
+		page: asked(query.page) ?? 1,
+		perPage: asked(query.per_page) ?? route.op.perPage ?? (accounting ? 200 : 100),
+		...fields,
+	};
 }
 
 /** `endlessPages`: the last real list record per operation, the template of pages past the real ones. */
@@ -72,13 +116,22 @@ export class EndlessPages {
 	/** The endless page that replaces the list answer `json` of `route`. */
 	page(route: Route, query: Record<string, string>, json: unknown): unknown {
 		const first = listOf(json)?.records[0];
-		if (first && typeof first === 'object' && !Array.isArray(first)) this.templates.set(route.id, first as Rec);
-		return endlessPage(json, { ...endlessShape(route, query), template: this.templates.get(route.id) });
+		if (first && typeof first === 'object' && !Array.isArray(first))
+			this.templates.set(route.id, first as Rec);
+		return endlessPage(json, {
+			...endlessShape(route, query),
+			template: this.templates.get(route.id),
+		});
 	}
 }
 
 /** Sends `wire`, as the request's bad-answer fault (if any) wants it. */
-export function answer(res: http.ServerResponse, wire: Wire, fault: Fault | undefined, pending: Pending): void {
+export function answer(
+	res: http.ServerResponse,
+	wire: Wire,
+	fault: Fault | undefined,
+	pending: Pending,
+): void {
 	if (fault?.kind === 'truncated') return write(res, truncatedAnswer(wire, fault));
 	if (fault?.kind === 'empty') return write(res, emptyAnswer(wire, fault));
 	if (fault?.kind === 'drip') return pending.drip(res, wire, fault);

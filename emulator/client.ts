@@ -8,7 +8,10 @@ interface CallOptions {
 	query?: Record<string, string | number | boolean>;
 	json?: unknown;
 	/** multipart/form-data: text fields and files. */
-	form?: { fields?: Record<string, string>; files?: Array<{ field: string; fileName: string; contentType: string; data: Buffer }> };
+	form?: {
+		fields?: Record<string, string>;
+		files?: Array<{ field: string; fileName: string; contentType: string; data: Buffer }>;
+	};
 	headers?: Record<string, string>;
 	/** Access token; `null` sends no Authorization header. Default: the client's token. */
 	token?: string | null;
@@ -30,12 +33,19 @@ interface CallResult {
  * organisation parameter, JSON bodies). `area` is an area value (`books`, `projects`, ...).
  */
 export function apiClient(em: Emulator, defaults: { token: string; region?: string }) {
-	return async function call(method: string, area: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
+	return async function call(
+		method: string,
+		area: string,
+		path: string,
+		opts: CallOptions = {},
+	): Promise<CallResult> {
 		const a = em.router.areas.find((x) => x.value === area);
 		if (!a) throw new Error(`unknown area ${area}`);
 		const region = opts.region ?? defaults.region ?? 'us';
 		const urls = em.regionUrls(region);
-		const url = new URL(`${a.family === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`);
+		const url = new URL(
+			`${a.family === 'projects' ? urls.projects : urls.api}${a.basePath}${path}`,
+		);
 		const headers: Record<string, string> = { ...(opts.headers ?? {}) };
 		const token = opts.token === undefined ? defaults.token : opts.token;
 		if (token !== null) headers.Authorization = `Vendor-oauthtoken ${token}`;
@@ -49,7 +59,8 @@ export function apiClient(em: Emulator, defaults: { token: string; region?: stri
 		if (opts.form) {
 			const fd = new FormData();
 			for (const [k, v] of Object.entries(opts.form.fields ?? {})) fd.append(k, v);
-			for (const f of opts.form.files ?? []) fd.append(f.field, new Blob([f.data], { type: f.contentType }), f.fileName);
+			for (const f of opts.form.files ?? [])
+				fd.append(f.field, new Blob([f.data], { type: f.contentType }), f.fileName);
 			body = fd;
 		} else if (opts.json !== undefined) {
 			headers['Content-Type'] = 'application/json';
@@ -61,7 +72,10 @@ export function apiClient(em: Emulator, defaults: { token: string; region?: stri
 		return {
 			status: res.status,
 			headers: Object.fromEntries(res.headers.entries()),
-			body: /json/.test(type) && buffer.length ? JSON.parse(buffer.toString('utf8')) : buffer.toString('utf8'),
+			body:
+				/json/.test(type) && buffer.length
+					? JSON.parse(buffer.toString('utf8'))
+					: buffer.toString('utf8'),
 			buffer,
 		};
 	};

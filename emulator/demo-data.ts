@@ -10,7 +10,12 @@ import type { Rec, Store, Tenant } from './store';
 
 /** Ids the tests and the demo refer to. */
 export const DEMO = {
-	customers: { acme: '1100000000001', globex: '1100000000002', initech: '1100000000003', umbrella: '1100000000004' },
+	customers: {
+		acme: '1100000000001',
+		globex: '1100000000002',
+		initech: '1100000000003',
+		umbrella: '1100000000004',
+	},
 	items: {
 		/** Used in estimates and invoices: cannot be deleted. */
 		consulting: '1200000000001',
@@ -46,12 +51,26 @@ export const DEMO = {
 	creditId: '2200000000001',
 	payments: { paid1: '1500000000001', paid2: '1500000000002', partial: '1500000000003' },
 	templates: { standard: '1900000000001', spreadsheet: '1900000000002' },
-	billingProjects: { website: '1600000000001', support: '1600000000002', inactive: '1600000000003' },
+	billingProjects: {
+		website: '1600000000001',
+		support: '1600000000002',
+		inactive: '1600000000003',
+	},
 	billingUsers: { alice: '8000000000002', bob: '8000000000003' },
 	vendors: { paperCo: '1800000000001', cloudHost: '1800000000002' },
 	bills: { paper: '1700000000001', hosting: '1700000000002' },
-	projects: { website: '3000000000001', mobile: '3000000000002', template: '3000000000003', archived: '3000000000004' },
-	tasks: { homepage: '3100000000001', checkout: '3100000000002', loginBug: '3100000000003', appStore: '3100000000004' },
+	projects: {
+		website: '3000000000001',
+		mobile: '3000000000002',
+		template: '3000000000003',
+		archived: '3000000000004',
+	},
+	tasks: {
+		homepage: '3100000000001',
+		checkout: '3100000000002',
+		loginBug: '3100000000003',
+		appStore: '3100000000004',
+	},
 	trashed: { recentTask: '3100000000009', oldProject: '3000000000009', tasklist: '3200000000009' },
 } as const;
 
@@ -62,7 +81,18 @@ function customer(t: Tenant, id: string, name: string, email: string): void {
 }
 
 function item(t: Tenant, id: string, name: string, rate: number, extra: Rec = {}): void {
-	t.put('items', id, { item_id: id, name, rate, description: `${name} (demo)`, unit: 'pcs', status: 'active', item_type: 'sales', product_type: 'service', sku: `SKU-${id.slice(-3)}`, ...extra });
+	t.put('items', id, {
+		item_id: id,
+		name,
+		rate,
+		description: `${name} (demo)`,
+		unit: 'pcs',
+		status: 'active',
+		item_type: 'sales',
+		product_type: 'service',
+		sku: `SKU-${id.slice(-3)}`,
+		...extra,
+	});
 }
 
 function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
@@ -80,8 +110,16 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 	item(t, '1200000000006', 'Training day', 900);
 	item(t, '1200000000007', 'SEO audit', 650);
 	item(t, D.items.legacySupport, 'Legacy support', 80, { status: 'inactive' });
-	t.put('templates', D.templates.standard, { template_id: D.templates.standard, template_name: 'Standard', template_type: 'standard' });
-	t.put('templates', D.templates.spreadsheet, { template_id: D.templates.spreadsheet, template_name: 'Spreadsheet', template_type: 'spreadsheet' });
+	t.put('templates', D.templates.standard, {
+		template_id: D.templates.standard,
+		template_name: 'Standard',
+		template_type: 'standard',
+	});
+	t.put('templates', D.templates.spreadsheet, {
+		template_id: D.templates.spreadsheet,
+		template_name: 'Spreadsheet',
+		template_type: 'spreadsheet',
+	});
 	const stamp = (daysAgo: number) => timestamp(now - daysAgo * DAY);
 
 	const estimates: Array<[string, string, string, number, Rec]> = [
@@ -122,16 +160,117 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 	// [id, customer, status before payments, days ago, due in days, lines, payment_made, extra]
 	const I = D.invoices;
 	const invoices: Array<[string, string, string, number, number, Rec[], number, Rec]> = [
-		[I.overdue1, D.customers.acme, 'sent', 45, -15, [{ item_id: D.items.consulting, quantity: 8, project_id: D.billingProjects.website }], 0, {}],
-		[I.overdue2, D.customers.globex, 'sent', 40, -10, [{ item_id: D.items.hosting, quantity: 12 }], 0, {}],
-		[I.overdue3, D.customers.initech, 'sent', 35, -5, [{ name: 'Support retainer (ad hoc)', rate: 300, quantity: 1 }], 0, { credits: [{ credit_id: D.creditId, creditnote_number: 'CN-00001', amount: 50 }], credits_applied: 50 }],
-		[I.paid1, D.customers.acme, 'sent', 30, 0, [{ item_id: D.items.design, quantity: 1, project_id: D.billingProjects.website }], 2500, {}],
-		[I.paid2, D.customers.umbrella, 'sent', 20, 10, [{ item_id: D.items.consulting, quantity: 2 }], 240, {}],
-		[I.partiallyPaid, D.customers.globex, 'sent', 15, 15, [{ item_id: D.items.consulting, quantity: 5 }], 200, {}],
-		[I.draft, D.customers.acme, 'draft', 1, 29, [{ item_id: D.items.consulting, quantity: 3 }], 0, {}],
-		[I.retainer, D.customers.umbrella, 'sent', 3, 27, [{ name: 'Retainer for Q3', rate: 1000, quantity: 1 }], 0, { is_retainer: true }],
-		[I.sent, D.customers.initech, 'sent', 5, 25, [{ name: 'Travel expenses', rate: 180, quantity: 1, expense_id: D.expenseId, expense_receipt_name: 'taxi-receipt.png' }], 0, {}],
-		[I.viewed, D.customers.acme, 'viewed', 7, 23, [{ item_id: D.items.consulting, quantity: 4, project_id: D.billingProjects.support }], 0, { is_viewed_by_client: true, client_viewed_time: stamp(6) }],
+		[
+			I.overdue1,
+			D.customers.acme,
+			'sent',
+			45,
+			-15,
+			[{ item_id: D.items.consulting, quantity: 8, project_id: D.billingProjects.website }],
+			0,
+			{},
+		],
+		[
+			I.overdue2,
+			D.customers.globex,
+			'sent',
+			40,
+			-10,
+			[{ item_id: D.items.hosting, quantity: 12 }],
+			0,
+			{},
+		],
+		[
+			I.overdue3,
+			D.customers.initech,
+			'sent',
+			35,
+			-5,
+			[{ name: 'Support retainer (ad hoc)', rate: 300, quantity: 1 }],
+			0,
+			{
+				credits: [{ credit_id: D.creditId, creditnote_number: 'CN-00001', amount: 50 }],
+				credits_applied: 50,
+			},
+		],
+		[
+			I.paid1,
+			D.customers.acme,
+			'sent',
+			30,
+			0,
+			[{ item_id: D.items.design, quantity: 1, project_id: D.billingProjects.website }],
+			2500,
+			{},
+		],
+		[
+			I.paid2,
+			D.customers.umbrella,
+			'sent',
+			20,
+			10,
+			[{ item_id: D.items.consulting, quantity: 2 }],
+			240,
+			{},
+		],
+		[
+			I.partiallyPaid,
+			D.customers.globex,
+			'sent',
+			15,
+			15,
+			[{ item_id: D.items.consulting, quantity: 5 }],
+			200,
+			{},
+		],
+		[
+			I.draft,
+			D.customers.acme,
+			'draft',
+			1,
+			29,
+			[{ item_id: D.items.consulting, quantity: 3 }],
+			0,
+			{},
+		],
+		[
+			I.retainer,
+			D.customers.umbrella,
+			'sent',
+			3,
+			27,
+			[{ name: 'Retainer for Q3', rate: 1000, quantity: 1 }],
+			0,
+			{ is_retainer: true },
+		],
+		[
+			I.sent,
+			D.customers.initech,
+			'sent',
+			5,
+			25,
+			[
+				{
+					name: 'Travel expenses',
+					rate: 180,
+					quantity: 1,
+					expense_id: D.expenseId,
+					expense_receipt_name: 'taxi-receipt.png',
+				},
+			],
+			0,
+			{},
+		],
+		[
+			I.viewed,
+			D.customers.acme,
+			'viewed',
+			7,
+			23,
+			[{ item_id: D.items.consulting, quantity: 4, project_id: D.billingProjects.support }],
+			0,
+			{ is_viewed_by_client: true, client_viewed_time: stamp(6) },
+		],
 	];
 	invoices.forEach(([id, cust, status, daysAgo, dueIn, lines, paid, extra], i) => {
 		const rec: Rec = {
@@ -190,7 +329,17 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 			reference_number: `PAY-${i + 1}`,
 			description: `Payment for ${inv.invoice_number}`,
 			invoice_number: inv.invoice_number,
-			invoices: [{ invoice_id: invoiceId, invoice_payment_id: newId(), invoice_number: inv.invoice_number, date: inv.date, invoice_amount: inv.total, amount_applied: applied, balance_amount: inv.balance }],
+			invoices: [
+				{
+					invoice_id: invoiceId,
+					invoice_payment_id: newId(),
+					invoice_number: inv.invoice_number,
+					date: inv.date,
+					invoice_amount: inv.total,
+					amount_applied: applied,
+					balance_amount: inv.balance,
+				},
+			],
 			currency_code: 'USD',
 			currency_symbol: '$',
 			created_time: stamp(1),
@@ -201,13 +350,46 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 
 	// Billing projects with tasks and users.
 	const users = [
-		{ user_id: DEMO.billingUsers.alice, user_name: 'Alice Admin', email: 'alice@zylker.example', user_role: 'admin', rate: 150 },
-		{ user_id: DEMO.billingUsers.bob, user_name: 'Bob Staff', email: 'bob@zylker.example', user_role: 'staff', rate: 90 },
+		{
+			user_id: DEMO.billingUsers.alice,
+			user_name: 'Alice Admin',
+			email: 'alice@zylker.example',
+			user_role: 'admin',
+			rate: 150,
+		},
+		{
+			user_id: DEMO.billingUsers.bob,
+			user_name: 'Bob Staff',
+			email: 'bob@zylker.example',
+			user_role: 'staff',
+			rate: 90,
+		},
 	];
 	const projects: Array<[string, string, string, string, number, string]> = [
-		[D.billingProjects.website, 'Website relaunch', D.customers.acme, 'fixed_cost_for_project', 12000, 'active'],
-		[D.billingProjects.support, 'Support contract', D.customers.acme, 'based_on_staff_hours', 0, 'active'],
-		[D.billingProjects.inactive, 'Old migration', D.customers.globex, 'based_on_task_hours', 0, 'inactive'],
+		[
+			D.billingProjects.website,
+			'Website relaunch',
+			D.customers.acme,
+			'fixed_cost_for_project',
+			12000,
+			'active',
+		],
+		[
+			D.billingProjects.support,
+			'Support contract',
+			D.customers.acme,
+			'based_on_staff_hours',
+			0,
+			'active',
+		],
+		[
+			D.billingProjects.inactive,
+			'Old migration',
+			D.customers.globex,
+			'based_on_task_hours',
+			0,
+			'inactive',
+		],
 	];
 	projects.forEach(([id, name, cust, billingType, rate, status], i) => {
 		t.put('projects', id, {
@@ -236,17 +418,67 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 			show_in_dashboard: true,
 			has_attachment: false,
 			tasks: [
-				{ task_id: newId(), task_name: 'Design', description: 'Design work', rate: 100, budget_hours: '20', total_hours: '06:00', billed_hours: '04:00', un_billed_hours: '02:00', non_billable_hours: '00:00', status: 'active', is_billable: true, task_custom_fields: [] },
-				{ task_id: newId(), task_name: 'Development', description: 'Build', rate: 120, budget_hours: '40', total_hours: '06:30', billed_hours: '04:00', un_billed_hours: '02:30', non_billable_hours: '00:00', status: 'active', is_billable: true, task_custom_fields: [] },
+				{
+					task_id: newId(),
+					task_name: 'Design',
+					description: 'Design work',
+					rate: 100,
+					budget_hours: '20',
+					total_hours: '06:00',
+					billed_hours: '04:00',
+					un_billed_hours: '02:00',
+					non_billable_hours: '00:00',
+					status: 'active',
+					is_billable: true,
+					task_custom_fields: [],
+				},
+				{
+					task_id: newId(),
+					task_name: 'Development',
+					description: 'Build',
+					rate: 120,
+					budget_hours: '40',
+					total_hours: '06:30',
+					billed_hours: '04:00',
+					un_billed_hours: '02:30',
+					non_billable_hours: '00:00',
+					status: 'active',
+					is_billable: true,
+					task_custom_fields: [],
+				},
 			],
-			users: users.map((u) => ({ ...u, is_current_user: false, status: 'active', budget_hours: '40', total_hours: '06:00', billed_hours: '04:00', un_billed_hours: '02:00' })),
+			users: users.map((u) => ({
+				...u,
+				is_current_user: false,
+				status: 'active',
+				budget_hours: '40',
+				total_hours: '06:00',
+				billed_hours: '04:00',
+				un_billed_hours: '02:00',
+			})),
 		});
 	});
-	t.put('project_comments', '1610000000001', { comment_id: '1610000000001', project_id: D.billingProjects.website, description: 'Kick-off done.', commented_by_id: DEMO.billingUsers.alice, commented_by: 'Alice Admin', is_current_user: false, date: day(now, -10), date_description: '10 days ago', time: '09:30' });
+	t.put('project_comments', '1610000000001', {
+		comment_id: '1610000000001',
+		project_id: D.billingProjects.website,
+		description: 'Kick-off done.',
+		commented_by_id: DEMO.billingUsers.alice,
+		commented_by: 'Alice Admin',
+		is_current_user: false,
+		date: day(now, -10),
+		date_description: '10 days ago',
+		time: '09:30',
+	});
 
 	// Vendors and bills.
-	t.put('vendors', D.vendors.paperCo, { vendor_id: D.vendors.paperCo, vendor_name: 'PaperCo Supplies' });
-	t.put('vendors', D.vendors.cloudHost, { vendor_id: D.vendors.cloudHost, vendor_name: 'CloudHost Ltd' });
+	t.put('vendors', D.vendors.paperCo, {
+		vendor_id: D.vendors.paperCo,
+		vendor_name: 'PaperCo Supplies',
+	});
+	t.put('vendors', D.vendors.cloudHost, {
+		vendor_id: D.vendors.cloudHost,
+		vendor_name: 'CloudHost Ltd',
+	});
 	const bills: Array<[string, string, string, number, number, number]> = [
 		[D.bills.paper, D.vendors.paperCo, 'BILL-001', 10, 20, 3],
 		[D.bills.hosting, D.vendors.cloudHost, 'BILL-002', 40, -10, 1],
@@ -262,7 +494,16 @@ function seedBooks(t: Tenant, clock: Clock, newId: () => string): void {
 			date: day(now, -daysAgo),
 			due_date: day(now, dueIn),
 			due_by_days: dueIn,
-			line_items: [{ line_item_id: newId(), name: 'Monthly supplies', rate: 99, quantity: qty, item_total: total, item_order: 0 }],
+			line_items: [
+				{
+					line_item_id: newId(),
+					name: 'Monthly supplies',
+					rate: 99,
+					quantity: qty,
+					item_total: total,
+					item_order: 0,
+				},
+			],
 			sub_total: total,
 			tax_total: 0,
 			total,
@@ -323,13 +564,35 @@ function seedPortal(t: Tenant, clock: Clock): void {
 		cf_checkbox: true,
 		cf_currency: { amount: 12000 },
 	});
-	project(D.projects.mobile, 'Mobile App', 'active', 20, { cf_single_select: 'Medium', cf_multi_user: [{ zpuid: me.zpuid }] });
+	project(D.projects.mobile, 'Mobile App', 'active', 20, {
+		cf_single_select: 'Medium',
+		cf_multi_user: [{ zpuid: me.zpuid }],
+	});
 	project(D.projects.template, 'Onboarding Template', 'template', 100);
 	project(D.projects.archived, 'Old Intranet', 'archived', 400);
-	t.put('tasklists', '3200000000001', { id: '3200000000001', name: 'Launch checklist', project_id: D.projects.website });
-	t.put('phases', '3300000000001', { id: '3300000000001', name: 'Go-live milestone', project_id: D.projects.website });
-	t.put('issues', '3400000000001', { id: '3400000000001', name: 'Homepage slow on mobile', project_id: D.projects.website, status: 'open' });
-	const task = (id: string, name: string, projectId: string, owner: { zpuid: string; name: string }, dueIn: number): Rec =>
+	t.put('tasklists', '3200000000001', {
+		id: '3200000000001',
+		name: 'Launch checklist',
+		project_id: D.projects.website,
+	});
+	t.put('phases', '3300000000001', {
+		id: '3300000000001',
+		name: 'Go-live milestone',
+		project_id: D.projects.website,
+	});
+	t.put('issues', '3400000000001', {
+		id: '3400000000001',
+		name: 'Homepage slow on mobile',
+		project_id: D.projects.website,
+		status: 'open',
+	});
+	const task = (
+		id: string,
+		name: string,
+		projectId: string,
+		owner: { zpuid: string; name: string },
+		dueIn: number,
+	): Rec =>
 		t.put('tasks', id, {
 			id,
 			name,
@@ -348,9 +611,29 @@ function seedPortal(t: Tenant, clock: Clock): void {
 
 	// The bin: trashed 2, 10 and 40 days ago (the last cannot be restored).
 	const trashed: Array<[string, string, Rec, number]> = [
-		['tasks', D.trashed.recentTask, { id: D.trashed.recentTask, name: 'Obsolete banner task', project_id: D.projects.website, owners: [{ zpuid: me.zpuid }] }, 2],
-		['tasklists', D.trashed.tasklist, { id: D.trashed.tasklist, name: 'Old sprint', project_id: D.projects.mobile }, 10],
-		['projects', D.trashed.oldProject, { id: D.trashed.oldProject, name: 'Abandoned pilot', project_type: 'active' }, 40],
+		[
+			'tasks',
+			D.trashed.recentTask,
+			{
+				id: D.trashed.recentTask,
+				name: 'Obsolete banner task',
+				project_id: D.projects.website,
+				owners: [{ zpuid: me.zpuid }],
+			},
+			2,
+		],
+		[
+			'tasklists',
+			D.trashed.tasklist,
+			{ id: D.trashed.tasklist, name: 'Old sprint', project_id: D.projects.mobile },
+			10,
+		],
+		[
+			'projects',
+			D.trashed.oldProject,
+			{ id: D.trashed.oldProject, name: 'Abandoned pilot', project_type: 'active' },
+			40,
+		],
 	];
 	for (const [module, id, record, daysAgo] of trashed) {
 		const at = now - daysAgo * DAY;
@@ -372,22 +655,42 @@ function seedPortal(t: Tenant, clock: Clock): void {
 	}
 }
 
-export function seedDemo(store: Store, clock: Clock, region: string, organizationId: string, portalId: string): void {
-	const org = store.org(region, organizationId) ?? store.addOrg(region, organizationId, 'Zylker Demo Org');
-	const portal = store.portal(region, portalId) ?? store.addPortal(region, portalId, 'Zylker Demo Portal');
+export function seedDemo(
+	store: Store,
+	clock: Clock,
+	region: string,
+	organizationId: string,
+	portalId: string,
+): void {
+	const org =
+		store.org(region, organizationId) ?? store.addOrg(region, organizationId, 'Zylker Demo Org');
+	const portal =
+		store.portal(region, portalId) ?? store.addPortal(region, portalId, 'Zylker Demo Portal');
 	seedBooks(org, clock, () => store.nextId());
 	seedPortal(portal, clock);
 }
 
 /** `count` items of the shape the item routes answer, for benchmarks of Return All over many pages. */
-export function seedItems(store: Store, clock: Clock, region: string, organizationId: string, count: number): void {
-	const org = store.org(region, organizationId) ?? store.addOrg(region, organizationId, 'Zylker Demo Org');
+export function seedItems(
+	store: Store,
+	clock: Clock,
+	region: string,
+	organizationId: string,
+	count: number,
+): void {
+	const org =
+		store.org(region, organizationId) ?? store.addOrg(region, organizationId, 'Zylker Demo Org');
 	const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 	const now = clock.now();
 	for (let i = 0; i < count; i++) {
 		const id = String(1290000000000 + i);
 		// one a minute, each changed some hours later: no two records share a time
 		const created = now - (count - i) * 60_000;
-		item(org, id, `Catalogue item ${i + 1}`, 10 + (i % 500), { created_time: time(created), last_modified_time: time(created + (i % 97) * 3_600_000 + 1000), tax_id: '', purchase_rate: 5 + (i % 250) });
+		item(org, id, `Catalogue item ${i + 1}`, 10 + (i % 500), {
+			created_time: time(created),
+			last_modified_time: time(created + (i % 97) * 3_600_000 + 1000),
+			tax_id: '',
+			purchase_rate: 5 + (i % 250),
+		});
 	}
 }

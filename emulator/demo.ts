@@ -24,7 +24,12 @@ function table(rows: IDataObject[], columns: string[]): string {
 }
 
 async function main(): Promise<void> {
-	const em = await startEmulator({ port, demo: true, clock: new Clock({ realTime: true }), redirectUri: redirectUriOption(process.argv.slice(2)) });
+	const em = await startEmulator({
+		port,
+		demo: true,
+		clock: new Clock({ realTime: true }),
+		redirectUri: redirectUriOption(process.argv.slice(2)),
+	});
 	const urls = em.regionUrls('us');
 	const org = em.organizationId;
 	console.log(`Vendor API emulator on ${em.url} (demo data loaded)\n`);
@@ -34,44 +39,98 @@ async function main(): Promise<void> {
 	console.log(`  API URL            : ${urls.api}`);
 	console.log(`  Projects URL       : ${urls.projects}`);
 	console.log(`  Client ID          : ${em.defaultClient.clientId}`);
-	console.log(`  Client Secret      : (the emulator's demo secret: ${em.defaultClient.clientSecret})`);
-	console.log(`  Redirect URI       : ${em.defaultClient.redirectUri}  (the only one accepted; change it with --redirect-uri or VENDOR_REDIRECT_URI)`);
+	console.log(
+		`  Client Secret      : (the emulator's demo secret: ${em.defaultClient.clientSecret})`,
+	);
+	console.log(
+		`  Redirect URI       : ${em.defaultClient.redirectUri}  (the only one accepted; change it with --redirect-uri or VENDOR_REDIRECT_URI)`,
+	);
 	console.log(`  Organization ID    : ${org}    Portal ID: ${em.portalId}\n`);
 
 	const credentials = [connectedCredential(em)];
 	const steps = [
-		{ name: 'Active items', type: 'vendorBooks', parameters: { organizationId: org, resource: 'item', operation: 'getAll', returnAll: true, filters: { filter_by: 'Status.Active', sort_column: 'name' } } },
+		{
+			name: 'Active items',
+			type: 'vendorBooks',
+			parameters: {
+				organizationId: org,
+				resource: 'item',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { filter_by: 'Status.Active', sort_column: 'name' },
+			},
+		},
 		{
 			name: 'New item',
 			type: 'vendorBooks',
-			parameters: { organizationId: org, resource: 'item', operation: 'create', name: 'Demo consulting hour', additionalFields: { rate: 120, product_type: 'service', description: 'Created by the demo workflow' } },
+			parameters: {
+				organizationId: org,
+				resource: 'item',
+				operation: 'create',
+				name: 'Demo consulting hour',
+				additionalFields: {
+					rate: 120,
+					product_type: 'service',
+					description: 'Created by the demo workflow',
+				},
+			},
 			settings: { executeOnce: true },
 		},
 		{
 			name: 'Overdue invoices',
 			type: 'vendorBooks',
-			parameters: { organizationId: org, resource: 'invoice', operation: 'getAll', returnAll: true, filters: { status: 'overdue' } },
+			parameters: {
+				organizationId: org,
+				resource: 'invoice',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status: 'overdue' },
+			},
 		},
 	];
-	const result = await runWorkflow({ workflow: chain(steps), nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials });
+	const result = await runWorkflow({
+		workflow: chain(steps),
+		nodeTypes: NODE_TYPES,
+		credentialTypes: [VendorOAuth2Api],
+		credentials,
+	});
 	expectNoError(result);
 
-	console.log('Example workflow (n8n engine): Start -> Active items -> New item -> Overdue invoices\n');
+	console.log(
+		'Example workflow (n8n engine): Start -> Active items -> New item -> Overdue invoices\n',
+	);
 	console.log(`Active items (${result.output('Active items').length}):`);
 	console.log(table(json(result, 'Active items'), ['item_id', 'name', 'rate', 'status']));
 	console.log('\nNew item:');
 	console.log(table(json(result, 'New item'), ['item_id', 'name', 'rate', 'product_type']));
 	console.log(`\nOverdue invoices (${result.output('Overdue invoices').length}):`);
-	console.log(table(json(result, 'Overdue invoices'), ['invoice_number', 'customer_name', 'due_date', 'total', 'balance', 'status']));
+	console.log(
+		table(json(result, 'Overdue invoices'), [
+			'invoice_number',
+			'customer_name',
+			'due_date',
+			'total',
+			'balance',
+			'status',
+		]),
+	);
 	const calls = em.requests.filter((r) => r.area !== 'accounts');
 	console.log(`\n${calls.length} API calls reached the emulator:`);
 	for (const r of calls) console.log(`  ${r.method.padEnd(6)} ${r.path}  -> ${r.status}`);
 
-	console.log(`\nStill serving on ${em.url}. Faults and tokens: ${em.url}/__admin (see docs/CONTRIBUTING.md). Ctrl+C to stop.`);
-	console.log('\nNext step: use the nodes in n8n\'s own editor:');
-	console.log('  npm run demo:editor    starts a real n8n with the package, the credential connected to an emulator and the examples imported;');
-	console.log('                         it prints the address (http://localhost:5678) and the login.');
-	console.log('  Or, in an n8n of your own with the package installed: create a "Vendor OAuth2 API" credential with the values above.');
+	console.log(
+		`\nStill serving on ${em.url}. Faults and tokens: ${em.url}/__admin (see docs/CONTRIBUTING.md). Ctrl+C to stop.`,
+	);
+	console.log("\nNext step: use the nodes in n8n's own editor:");
+	console.log(
+		'  npm run demo:editor    starts a real n8n with the package, the credential connected to an emulator and the examples imported;',
+	);
+	console.log(
+		'                         it prints the address (http://localhost:5678) and the login.',
+	);
+	console.log(
+		'  Or, in an n8n of your own with the package installed: create a "Vendor OAuth2 API" credential with the values above.',
+	);
 	const stop = async () => {
 		await em.close();
 		process.exit(0);
@@ -95,8 +154,13 @@ async function main(): Promise<void> {
 function handOverToEditor(argv: string[]): boolean {
 	if (!argv.includes('--editor')) return false;
 	const script = path.resolve(module.path, '..', '..', 'scripts', 'real-n8n', 'demo-editor.js');
-	const child = spawn(process.execPath, [script, ...argv.filter((a) => a !== '--editor'), '--skip-build'], { stdio: 'inherit' });
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+	const child = spawn(
+		process.execPath,
+		[script, ...argv.filter((a) => a !== '--editor'), '--skip-build'],
+		{ stdio: 'inherit' },
+	);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(signal, () => child.kill(signal));
 	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 	// npm killed (it passes no signal on): this process is re-parented; stop the editor demo too.
 	const parent = process.ppid;

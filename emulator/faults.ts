@@ -43,7 +43,8 @@ export class Faults {
 
 	/** The next `n` requests matching `scope` get `fault`. */
 	next(n: number, fault: Fault, scope?: FaultScope): void {
-		if (!Number.isInteger(n) || n < 1) throw new RangeError(`faults.next: n must be a positive integer, got ${n}`);
+		if (!Number.isInteger(n) || n < 1)
+			throw new RangeError(`faults.next: n must be a positive integer, got ${n}`);
 		const problem = checkNewFault(fault);
 		if (problem) throw new RangeError(`faults.next: ${problem}`);
 		this.queue.push({ fault, remaining: n, scope });
@@ -65,7 +66,9 @@ export class Faults {
 
 	/** Takes the fault for a request, if one applies (used by the server). */
 	take(target: FaultTarget): Fault | undefined {
-		const q = this.queue.find((x) => x.remaining > 0 && applies(x.fault, target) && matches(x.scope, target));
+		const q = this.queue.find(
+			(x) => x.remaining > 0 && applies(x.fault, target) && matches(x.scope, target),
+		);
 		if (!q) return undefined;
 		q.remaining -= 1;
 		this.queue = this.queue.filter((x) => x.remaining > 0);
@@ -117,25 +120,41 @@ function checkNewFault(f: Fault): string | undefined {
 	const o = f as Record<string, unknown>;
 	const optional = (key: string, ok: (v: unknown) => boolean, what: string): string | undefined =>
 		o[key] === undefined || ok(o[key]) ? undefined : `${f.kind}: ${key} must be ${what}`;
-	const isString = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '' && !/[\r\n]/.test(v);
+	const isString = (v: unknown): boolean =>
+		typeof v === 'string' && v.trim() !== '' && !/[\r\n]/.test(v);
 	switch (f.kind) {
 		case 'html':
 			return (
-				optional('status', (v) => Number.isInteger(v) && (v as number) >= 200 && (v as number) <= 599, 'an integer from 200 to 599') ??
+				optional(
+					'status',
+					(v) => Number.isInteger(v) && (v as number) >= 200 && (v as number) <= 599,
+					'an integer from 200 to 599',
+				) ??
 				optional('contentType', isString, 'a non-empty header value') ??
 				optional('body', (v) => typeof v === 'string', 'a string')
 			);
 		case 'truncated':
 			return (
-				optional('keep', (v) => typeof v === 'number' && v >= 0 && (v < 1 || Number.isInteger(v)), 'a fraction from 0 to below 1 or a whole byte count') ??
-				optional('gzip', (v) => typeof v === 'boolean', 'true or false')
+				optional(
+					'keep',
+					(v) => typeof v === 'number' && v >= 0 && (v < 1 || Number.isInteger(v)),
+					'a fraction from 0 to below 1 or a whole byte count',
+				) ?? optional('gzip', (v) => typeof v === 'boolean', 'true or false')
 			);
 		case 'empty':
 			return optional('contentType', isString, 'a non-empty header value');
 		case 'drip':
 			return (
-				optional('bytes', (v) => Number.isInteger(v) && (v as number) >= 1, 'a whole number of at least 1') ??
-				optional('everyMs', (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'a number of milliseconds >= 0')
+				optional(
+					'bytes',
+					(v) => Number.isInteger(v) && (v as number) >= 1,
+					'a whole number of at least 1',
+				) ??
+				optional(
+					'everyMs',
+					(v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+					'a number of milliseconds >= 0',
+				)
 			);
 		default:
 			return undefined;
@@ -166,23 +185,44 @@ export function listOf(json: unknown): { key: string; records: unknown[] } | und
  * structure wins where it states them. The records copy the answer's first record, else
  * `template` (a record of an earlier page), else hold only the id and name fields.
  */
-export function endlessPage(json: unknown, o: { page: number; perPage: number; idField: string; nameField: string; template?: Record<string, unknown> }): unknown {
+export function endlessPage(
+	json: unknown,
+	o: {
+		page: number;
+		perPage: number;
+		idField: string;
+		nameField: string;
+		template?: Record<string, unknown>;
+	},
+): unknown {
 	const list = listOf(json);
 	if (!list) return json;
 	const src = json as Json;
 	const key = list.key;
 	const context = src.page_context;
 	const info = src.page_info as Json | undefined;
-	const stated = (Array.isArray(context) ? (context[0] as Json | undefined) : (context as Json | undefined)) ?? info;
+	const stated =
+		(Array.isArray(context) ? (context[0] as Json | undefined) : (context as Json | undefined)) ??
+		info;
 	const page = Number.isInteger(stated?.page) ? (stated?.page as number) : o.page;
 	const perPage = Number.isInteger(stated?.per_page) ? (stated?.per_page as number) : o.perPage;
 	const first = list.records[0];
-	const template = first && typeof first === 'object' && !Array.isArray(first) ? (first as Json) : (o.template ?? {});
+	const template =
+		first && typeof first === 'object' && !Array.isArray(first)
+			? (first as Json)
+			: (o.template ?? {});
 	const records: Json[] = [];
-	for (let n = 1; n <= perPage; n++) records.push({ ...template, [o.idField]: endlessId(page, n), [o.nameField]: `Endless page ${page} #${n}` });
+	for (let n = 1; n <= perPage; n++)
+		records.push({
+			...template,
+			[o.idField]: endlessId(page, n),
+			[o.nameField]: `Endless page ${page} #${n}`,
+		});
 	const out: Json = { ...src, [key]: records };
-	if (Array.isArray(context)) out.page_context = context.map((c) => ({ ...(c as Json), has_more_page: true }));
-	else if (context && typeof context === 'object') out.page_context = { ...(context as Json), has_more_page: true };
+	if (Array.isArray(context))
+		out.page_context = context.map((c) => ({ ...(c as Json), has_more_page: true }));
+	else if (context && typeof context === 'object')
+		out.page_context = { ...(context as Json), has_more_page: true };
 	if (info && typeof info === 'object') out.page_info = { ...info, has_next_page: true };
 	return out;
 }

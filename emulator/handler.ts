@@ -33,7 +33,11 @@ interface Incoming {
 	rec: RecordedRequest;
 }
 
-export async function handleRequest(state: EmulatorState, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+export async function handleRequest(
+	state: EmulatorState,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+): Promise<void> {
 	const chunks: Buffer[] = [];
 	for await (const c of req) chunks.push(c as Buffer);
 	const raw = Buffer.concat(chunks);
@@ -46,10 +50,31 @@ export async function handleRequest(state: EmulatorState, req: http.IncomingMess
 		if (state.pending.closing) return void req.socket.destroy();
 	}
 	const { method, region, family, found, rec } = incoming;
-	const fault = state.faults.take({ method, path: rec.path, region, area: rec.area, operation: rec.operation, kind: found?.kind === 'ok' ? found.match.route.op.kind : undefined, query: rec.query, body: rec.body });
+	const fault = state.faults.take({
+		method,
+		path: rec.path,
+		region,
+		area: rec.area,
+		operation: rec.operation,
+		kind: found?.kind === 'ok' ? found.match.route.op.kind : undefined,
+		query: rec.query,
+		body: rec.body,
+	});
 	if (!(await earlyFault(state, incoming, fault))) return;
-	if (!(REGIONS as readonly string[]).includes(region) || !family || (family !== 'accounts' && !found)) {
-		const reply = refuse(PIPELINE.url, familyError(family === 'accounts' ? undefined : family, 404, 'url', family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed'));
+	if (
+		!(REGIONS as readonly string[]).includes(region) ||
+		!family ||
+		(family !== 'accounts' && !found)
+	) {
+		const reply = refuse(
+			PIPELINE.url,
+			familyError(
+				family === 'accounts' ? undefined : family,
+				404,
+				'url',
+				family === 'projects' ? `No API at ${method} ${rec.path}` : 'Invalid URL Passed',
+			),
+		);
 		return answer(res, render(reply), fault, state.pending);
 	}
 	if (family === 'accounts') return accountsAnswer(state, incoming, fault);
@@ -57,7 +82,14 @@ export async function handleRequest(state: EmulatorState, req: http.IncomingMess
 }
 
 /** Routes the request by path (region, family, API route), records it and counts it in flight. */
-function route(state: EmulatorState, req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer, body: ParsedBody): Incoming {
+function route(
+	state: EmulatorState,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	url: URL,
+	raw: Buffer,
+	body: ParsedBody,
+): Incoming {
 	const method = (req.method ?? 'GET').toUpperCase();
 	const [, region = '', ...rest] = url.pathname.split('/');
 	const sub = `/${rest.join('/')}`;
@@ -68,16 +100,32 @@ function route(state: EmulatorState, req: http.IncomingMessage, res: http.Server
 			: sub === '/projects' || sub.startsWith('/projects/')
 				? 'projects'
 				: undefined;
-	const familyPath = family === 'accounting' ? sub.slice('/api'.length) : family === 'projects' ? sub.slice('/projects'.length) : sub;
+	const familyPath =
+		family === 'accounting'
+			? sub.slice('/api'.length)
+			: family === 'projects'
+				? sub.slice('/projects'.length)
+				: sub;
 	const query = firstValues(url.searchParams);
-	const rec: RecordedRequest = { method, path: url.pathname, query, headers: flatHeaders(req), body: body.recorded, region, status: 0, time: Date.now() };
+	const rec: RecordedRequest = {
+		method,
+		path: url.pathname,
+		query,
+		headers: flatHeaders(req),
+		body: body.recorded,
+		region,
+		status: 0,
+		time: Date.now(),
+	};
 	state.requests.push(rec);
 	res.on('finish', () => {
 		rec.status = res.statusCode;
 	});
-	const found = family && family !== 'accounts' ? state.router.match(family, method, familyPath) : undefined;
+	const found =
+		family && family !== 'accounts' ? state.router.match(family, method, familyPath) : undefined;
 	if (family === 'accounts') rec.area = 'accounts';
-	else if (found?.kind === 'ok') Object.assign(rec, { area: found.match.route.area.value, operation: found.match.route.id });
+	else if (found?.kind === 'ok')
+		Object.assign(rec, { area: found.match.route.area.value, operation: found.match.route.id });
 	else if (found?.area) rec.area = found.area.value;
 	if (rec.area && rec.area !== 'accounts') {
 		state.inFlight.now++;
@@ -88,7 +136,11 @@ function route(state: EmulatorState, req: http.IncomingMessage, res: http.Server
 }
 
 /** Applies a fault that acts before processing (drop, status, html, hang); false when the request is done. */
-async function earlyFault(state: EmulatorState, { req, res, family }: Incoming, fault: Fault | undefined): Promise<boolean> {
+async function earlyFault(
+	state: EmulatorState,
+	{ req, res, family }: Incoming,
+	fault: Fault | undefined,
+): Promise<boolean> {
 	switch (fault?.kind) {
 		case 'drop':
 			req.socket.destroy();
@@ -110,7 +162,11 @@ async function earlyFault(state: EmulatorState, { req, res, family }: Incoming, 
 }
 
 /** The accounts server's answer (it writes it itself), through a bad-answer fault if any. */
-async function accountsAnswer(state: EmulatorState, { req, res, url, region, raw }: Incoming, fault: Fault | undefined): Promise<void> {
+async function accountsAnswer(
+	state: EmulatorState,
+	{ req, res, url, region, raw }: Incoming,
+	fault: Fault | undefined,
+): Promise<void> {
 	if (fault?.kind === 'dropAfterCommit') {
 		res.writeHead = (() => res) as unknown as typeof res.writeHead;
 		res.end = (() => {
@@ -118,23 +174,35 @@ async function accountsAnswer(state: EmulatorState, { req, res, url, region, raw
 			return res;
 		}) as unknown as typeof res.end;
 	}
-	if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'drip') captureAnswer(res, fault, state.pending);
-	if (!(await state.accounts.handle(req, res, url, region, raw))) send(res, { status: 404, json: { error: 'not_found' } });
+	if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'drip')
+		captureAnswer(res, fault, state.pending);
+	if (!(await state.accounts.handle(req, res, url, region, raw)))
+		send(res, { status: 404, json: { error: 'not_found' } });
 }
 
 /** The API pipeline's answer, changed by a fault that acts on the processed answer (dropAfterCommit, noPageContext, endlessPages, bad answers). */
-function apiAnswer(state: EmulatorState, incoming: Incoming & { family: Family; found: MatchResult }, fault: Fault | undefined): void {
+function apiAnswer(
+	state: EmulatorState,
+	incoming: Incoming & { family: Family; found: MatchResult },
+	fault: Fault | undefined,
+): void {
 	const { req, res, method, region, family, query, found, rec, body } = incoming;
 	let reply: Reply;
 	try {
-		const asked = fault?.kind === 'noPageContext' && fault.ignorePage ? { ...query, page: '1' } : query;
-		reply = requireSource(`${method} ${rec.path}`, apiReply(state, found, { req, method, path: rec.path, family, region, query: asked, body }));
+		const asked =
+			fault?.kind === 'noPageContext' && fault.ignorePage ? { ...query, page: '1' } : query;
+		reply = requireSource(
+			`${method} ${rec.path}`,
+			apiReply(state, found, { req, method, path: rec.path, family, region, query: asked, body }),
+		);
 	} catch (error) {
 		reply = familyError(family, 500, 'internal', `Internal error: ${(error as Error).message}`);
 	}
 	if (fault?.kind === 'dropAfterCommit') return void req.socket.destroy();
-	if (fault?.kind === 'noPageContext' && reply.json && typeof reply.json === 'object') delete (reply.json as Rec).page_context;
+	if (fault?.kind === 'noPageContext' && reply.json && typeof reply.json === 'object')
+		delete (reply.json as Rec).page_context;
 	const route = found.kind === 'ok' ? found.match.route : undefined;
-	if (fault?.kind === 'endlessPages' && route && reply.status >= 200 && reply.status < 300) reply = { ...reply, json: state.endless.page(route, query, reply.json) };
+	if (fault?.kind === 'endlessPages' && route && reply.status >= 200 && reply.status < 300)
+		reply = { ...reply, json: state.endless.page(route, query, reply.json) };
 	answer(res, render(reply), fault, state.pending);
 }

@@ -68,7 +68,9 @@ export class OrganizationLimits {
 
 	/** The 429 headers: `Retry-After` when the option asks for it. */
 	headers(waitMs: number): Record<string, string> | undefined {
-		return this.rule.retryAfter ? { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } : undefined;
+		return this.rule.retryAfter
+			? { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) }
+			: undefined;
 	}
 
 	reset(): void {

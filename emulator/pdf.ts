@@ -38,7 +38,8 @@ export function makePdf(sections: PdfSection[]): Buffer {
 		].join('\n');
 		objects[pageId] =
 			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
-		objects[pageId + 1] = `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`;
+		objects[pageId + 1] =
+			`<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`;
 	});
 
 	let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
@@ -49,7 +50,8 @@ export function makePdf(sections: PdfSection[]): Buffer {
 	}
 	const xref = Buffer.byteLength(out, 'latin1');
 	out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-	for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+	for (let id = 1; id < objects.length; id++)
+		out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
 	out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
 	return Buffer.from(out, 'latin1');
 }

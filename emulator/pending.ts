@@ -32,7 +32,10 @@ export class Pending {
 	drip(res: http.ServerResponse, wire: Wire, fault: Extract<Fault, { kind: 'drip' }>): void {
 		const bytes = fault.bytes ?? 1;
 		const everyMs = fault.everyMs ?? 500;
-		res.writeHead(wire.status, { ...without(wire.headers, 'content-length'), 'Content-Length': wire.payload.length });
+		res.writeHead(wire.status, {
+			...without(wire.headers, 'content-length'),
+			'Content-Length': wire.payload.length,
+		});
 		if (wire.payload.length === 0) return void res.end();
 		res.flushHeaders();
 		let sent = 0;

@@ -5,7 +5,15 @@
 import type http from '../host/http';
 import { ORGANIZATIONS_LIST } from '../nodes/shared/tables/organizations';
 import type { TokenInfo } from './accounts-tokens';
-import { checkRate, checkScope, checkToken, resolveTenant, routeRefusal, shapeRefusal, validationRefusal } from './checks';
+import {
+	checkRate,
+	checkScope,
+	checkToken,
+	resolveTenant,
+	routeRefusal,
+	shapeRefusal,
+	validationRefusal,
+} from './checks';
 import type { ParsedBody } from './request';
 import type { Family, MatchResult, Route } from './routes';
 import { invalid } from './rules/answers';
@@ -34,16 +42,33 @@ export function apiReply(state: EmulatorState, found: MatchResult, r: ApiRequest
 	if ('reply' in admitted) return admitted.reply;
 	// the organizations of the account (the pickers' list; needs no organization itself)
 	if (route.op === ORGANIZATIONS_LIST) {
-		const organizations = state.store.orgsIn(r.region).map((t) => ({ organization_id: t.id, name: t.name }));
+		const organizations = state.store
+			.orgsIn(r.region)
+			.map((t) => ({ organization_id: t.id, name: t.name }));
 		return { status: 200, json: { code: 0, message: 'success', organizations } };
 	}
 	const tenant = resolveTenant(state.store, route.area, r.region, params, r.query, r.req);
 	if (tenant && 'status' in tenant) return tenant;
-	if (r.body.error) return refuse(PIPELINE.json, invalid(route.area, [{ field: 'body', message: r.body.error }]));
+	if (r.body.error)
+		return refuse(PIPELINE.json, invalid(route.area, [{ field: 'body', message: r.body.error }]));
 	const shape = shapeRefusal(route, tenant, r.query, r.body.json);
 	if (shape) return shape;
 	const { area, op } = route;
-	const ctx: Ctx = { id: route.id, area, resource: route.resource, op, region: r.region, tenant, params, query: r.query, body: r.body.json, files: r.body.files, token: admitted.info, store: state.store, clock: state.clock };
+	const ctx: Ctx = {
+		id: route.id,
+		area,
+		resource: route.resource,
+		op,
+		region: r.region,
+		tenant,
+		params,
+		query: r.query,
+		body: r.body.json,
+		files: r.body.files,
+		token: admitted.info,
+		store: state.store,
+		clock: state.clock,
+	};
 	const rule = RULES[route.id];
 	const early = rule?.pre?.(ctx);
 	if (early) return early;
@@ -53,9 +78,15 @@ export function apiReply(state: EmulatorState, found: MatchResult, r: ApiRequest
 }
 
 /** The token's holder, once the token, the rate limits and the scopes let the request in; else their refusal. */
-function admit(state: EmulatorState, route: Route, r: ApiRequest): { info: TokenInfo } | { reply: Reply } {
+function admit(
+	state: EmulatorState,
+	route: Route,
+	r: ApiRequest,
+): { info: TokenInfo } | { reply: Reply } {
 	const token = checkToken(state.accounts, r.req, r.region, route.area);
 	if ('reply' in token) return token;
-	const refused = checkRate(state, r.family, route.area, r.region, token.info.clientId, r.query, r.req) ?? checkScope(state.accounts, route.area, route.op, token.info);
+	const refused =
+		checkRate(state, r.family, route.area, r.region, token.info.clientId, r.query, r.req) ??
+		checkScope(state.accounts, route.area, route.op, token.info);
 	return refused ? { reply: refused } : token;
 }

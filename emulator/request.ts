@@ -31,7 +31,13 @@ function parseMultipart(buf: Buffer, boundary: string): MultipartPart[] {
 			const name = /name="([^"]*)"/i.exec(head)?.[1] ?? '';
 			const fileName = /filename="([^"]*)"/i.exec(head)?.[1];
 			const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim();
-			parts.push({ name, fileName, contentType, data, value: fileName === undefined ? data.toString('utf8') : undefined });
+			parts.push({
+				name,
+				fileName,
+				contentType,
+				data,
+				value: fileName === undefined ? data.toString('utf8') : undefined,
+			});
 		}
 		pos = next;
 	}
@@ -53,7 +59,14 @@ export function parseBody(contentType: string, buf: Buffer): ParsedBody {
 	if (/multipart\/form-data/i.test(contentType)) {
 		const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
 		const parts = boundary ? parseMultipart(buf, boundary[1] ?? boundary[2]) : [];
-		const files = parts.filter((p) => p.fileName !== undefined).map((p) => ({ field: p.name, fileName: p.fileName ?? '', contentType: p.contentType ?? 'application/octet-stream', data: p.data }));
+		const files = parts
+			.filter((p) => p.fileName !== undefined)
+			.map((p) => ({
+				field: p.name,
+				fileName: p.fileName ?? '',
+				contentType: p.contentType ?? 'application/octet-stream',
+				data: p.data,
+			}));
 		const jsonPart = parts.find((p) => p.name === 'JSONString');
 		let json: unknown;
 		let error: string | undefined;
@@ -71,7 +84,12 @@ export function parseBody(contentType: string, buf: Buffer): ParsedBody {
 			const json: unknown = JSON.parse(text());
 			return { json, files: [], recorded: json };
 		} catch {
-			return { json: undefined, files: [], recorded: text(), error: 'the request body is not valid JSON' };
+			return {
+				json: undefined,
+				files: [],
+				recorded: text(),
+				error: 'the request body is not valid JSON',
+			};
 		}
 	}
 	if (/x-www-form-urlencoded/i.test(contentType)) {
@@ -89,6 +107,7 @@ export function firstValues(params: URLSearchParams): Record<string, string> {
 
 export function flatHeaders(req: http.IncomingMessage): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+	for (const [k, v] of Object.entries(req.headers))
+		if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
 	return out;
 }

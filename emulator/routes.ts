@@ -10,7 +10,13 @@ import { inventoryArea } from '../nodes/VendorInventory/tables';
 import { invoiceArea } from '../nodes/VendorInvoice/tables';
 import { projectsArea } from '../nodes/VendorProjects/tables';
 
-export const AREAS: readonly Area[] = [projectsArea, booksArea, invoiceArea, billingArea, inventoryArea];
+export const AREAS: readonly Area[] = [
+	projectsArea,
+	booksArea,
+	invoiceArea,
+	billingArea,
+	inventoryArea,
+];
 
 /** The area's family (see the tables' `Area.family`): `accounting` is served under `/{region}/api`, `projects` under `/{region}/projects`. */
 export type { Family } from '../nodes/shared/tables/spec';
@@ -55,11 +61,24 @@ export class Router {
 					const key = `${area.value} ${op.method} ${op.path}`;
 					if (seen.has(key)) continue;
 					seen.add(key);
-					this.routes.push({ id: operationId(area, resource, op), area, resource, op, segments: split(op.path) });
+					this.routes.push({
+						id: operationId(area, resource, op),
+						area,
+						resource,
+						op,
+						segments: split(op.path),
+					});
 				}
 			}
 			// the organizations list (inferred) behind the Organization ID pickers of the accounting areas
-			if (area.org) this.routes.push({ id: operationId(area, ORGANIZATION, ORGANIZATIONS_LIST), area, resource: ORGANIZATION, op: ORGANIZATIONS_LIST, segments: split(ORGANIZATIONS_LIST.path) });
+			if (area.org)
+				this.routes.push({
+					id: operationId(area, ORGANIZATION, ORGANIZATIONS_LIST),
+					area,
+					resource: ORGANIZATION,
+					op: ORGANIZATIONS_LIST,
+					segments: split(ORGANIZATIONS_LIST.path),
+				});
 		}
 	}
 
@@ -109,7 +128,11 @@ export class Router {
 		if (candidates.length === 0) return { kind: 'none', area };
 		const withMethod = candidates.filter((c) => c.route.op.method === method.toUpperCase());
 		if (withMethod.length === 0) {
-			return { kind: 'method', area, allowed: [...new Set(candidates.map((c) => c.route.op.method))] };
+			return {
+				kind: 'method',
+				area,
+				allowed: [...new Set(candidates.map((c) => c.route.op.method))],
+			};
 		}
 		withMethod.sort((a, b) => compareScore(b.score, a.score));
 		return { kind: 'ok', match: { route: withMethod[0].route, params: withMethod[0].params } };
@@ -128,7 +151,8 @@ export function allScopes(areas: readonly Area[] = AREAS): string[] {
 		area.scopes.forEach((s) => out.add(s));
 		for (const r of area.resources) {
 			for (const op of r.operations) {
-				const scopes = op.scope === undefined ? [] : Array.isArray(op.scope) ? op.scope : [op.scope];
+				const scopes =
+					op.scope === undefined ? [] : Array.isArray(op.scope) ? op.scope : [op.scope];
 				scopes.forEach((s) => out.add(s));
 			}
 		}

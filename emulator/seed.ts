@@ -36,21 +36,73 @@ export function seedAccount({ store, clock, org, portal }: Account, n: number): 
 		const { created, createdMs } = stamps(now, i);
 		const id = () => store.nextId();
 		const estimate = id();
-		org.put('estimates', estimate, { estimate_id: estimate, estimate_number: `EST-${i}`, status: ESTIMATE_STATUSES[i % 4], date: created.slice(0, 10), total: 1, created_time: created, last_modified_time: created });
+		org.put('estimates', estimate, {
+			estimate_id: estimate,
+			estimate_number: `EST-${i}`,
+			status: ESTIMATE_STATUSES[i % 4],
+			date: created.slice(0, 10),
+			total: 1,
+			created_time: created,
+			last_modified_time: created,
+		});
 		const invoice = id();
-		org.put('invoices', invoice, { invoice_id: invoice, invoice_number: `INV-${i}`, status: INVOICE_STATUSES[i % 4], date: created.slice(0, 10), total: 1, balance: 1, created_time: created, last_modified_time: created });
+		org.put('invoices', invoice, {
+			invoice_id: invoice,
+			invoice_number: `INV-${i}`,
+			status: INVOICE_STATUSES[i % 4],
+			date: created.slice(0, 10),
+			total: 1,
+			balance: 1,
+			created_time: created,
+			last_modified_time: created,
+		});
 		const item = id();
 		org.put('items', item, { item_id: item, name: `Item ${i}`, rate: 1, status: 'active' });
 		const payment = id();
-		org.put('customerpayments', payment, { payment_id: payment, payment_number: `P-${i}`, date: day(now, -(i % 1095)), payment_mode: 'cash', amount: 1 });
+		org.put('customerpayments', payment, {
+			payment_id: payment,
+			payment_number: `P-${i}`,
+			date: day(now, -(i % 1095)),
+			payment_mode: 'cash',
+			amount: 1,
+		});
 		const bill = id();
-		org.put('bills', bill, { bill_id: bill, bill_number: `B-${i}`, status: 'open', created_time: createdMs, last_modified_time: createdMs });
+		org.put('bills', bill, {
+			bill_id: bill,
+			bill_number: `B-${i}`,
+			status: 'open',
+			created_time: createdMs,
+			last_modified_time: createdMs,
+		});
 		const billing = id();
-		org.put('projects', billing, { project_id: billing, project_name: `Billing ${i}`, status: 'active', billing_type: 'based_on_task_hours', created_time: createdMs });
+		org.put('projects', billing, {
+			project_id: billing,
+			project_name: `Billing ${i}`,
+			status: 'active',
+			billing_type: 'based_on_task_hours',
+			created_time: createdMs,
+		});
 		const project = id();
-		portal.put('projects', project, { id: project, name: `Project ${i}`, status: 'active', created_time: createdMs, last_modified_time: createdMs });
+		portal.put('projects', project, {
+			id: project,
+			name: `Project ${i}`,
+			status: 'active',
+			created_time: createdMs,
+			last_modified_time: createdMs,
+		});
 		const trashed = id();
 		const trashedAt = now - (i + 1) * 1000;
-		portal.bin.set(`tasks:${trashed}`, { module: 'tasks', id: trashed, trashedAt, record: { id: trashed, name: `Task ${i}` }, entry: { id: trashed, name: `Task ${i}`, module: 'tasks', trashed_time: timestampMs(trashedAt) } });
+		portal.bin.set(`tasks:${trashed}`, {
+			module: 'tasks',
+			id: trashed,
+			trashedAt,
+			record: { id: trashed, name: `Task ${i}` },
+			entry: {
+				id: trashed,
+				name: `Task ${i}`,
+				module: 'tasks',
+				trashed_time: timestampMs(trashedAt),
+			},
+		});
 	}
 }

@@ -6,12 +6,23 @@ import http from '../host/http';
 import type { AddressInfo } from '../host/net';
 import { handleRequest } from './handler';
 import { EmulatorState } from './state';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, type Emulator, type EmulatorOptions } from './types';
+import {
+	DEFAULT_ORGANIZATION_ID,
+	DEFAULT_PORTAL_ID,
+	type Emulator,
+	type EmulatorOptions,
+} from './types';
 import { send } from './wire';
 
 export { apiClient } from './client';
 export type { MultipartPart } from './request';
-export { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, type Emulator, type EmulatorOptions, type RecordedRequest } from './types';
+export {
+	DEFAULT_CLIENT,
+	DEFAULT_ORGANIZATION_ID,
+	type Emulator,
+	type EmulatorOptions,
+	type RecordedRequest,
+} from './types';
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
 	const state = new EmulatorState(opts);
@@ -19,7 +30,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 		// The service's time is the emulator's clock: its answers are dated by it, as its records are.
 		res.setHeader('Date', new Date(state.clock.now()).toUTCString());
 		handleRequest(state, req, res).catch((error: Error) => {
-			if (!res.headersSent) send(res, { status: 500, json: { errorCode: 'INTERNAL_SERVER_ERROR', message: error.message } });
+			if (!res.headersSent)
+				send(res, {
+					status: 500,
+					json: { errorCode: 'INTERNAL_SERVER_ERROR', message: error.message },
+				});
 		});
 	});
 	await new Promise<void>((resolve, reject) => {

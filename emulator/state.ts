@@ -11,7 +11,15 @@ import { OrganizationLimits, ProjectLimits } from './limits';
 import { Pending } from './pending';
 import { allScopes, Router } from './routes';
 import { Store } from './store';
-import { DEFAULT_CLIENT, DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID, DEFAULT_RATE_LIMIT, type EmulatorOptions, type RecordedRequest, REGIONS } from './types';
+import {
+	DEFAULT_CLIENT,
+	DEFAULT_ORGANIZATION_ID,
+	DEFAULT_PORTAL_ID,
+	DEFAULT_RATE_LIMIT,
+	type EmulatorOptions,
+	type RecordedRequest,
+	REGIONS,
+} from './types';
 
 /** The delay before every answer is processed: `ms` ± `jitter`, evenly drawn. */
 class Latency {
@@ -59,14 +67,24 @@ export class EmulatorState {
 		this.clock = opts.clock ?? new Clock({ realTime: true });
 		this.latency = new Latency(opts.latencyMs ?? 0);
 		this.projectLimits = new ProjectLimits(opts.rateLimit ?? DEFAULT_RATE_LIMIT, this.clock);
-		this.organizationLimits = opts.accountingRateLimit ? new OrganizationLimits(opts.accountingRateLimit, this.clock) : undefined;
+		this.organizationLimits = opts.accountingRateLimit
+			? new OrganizationLimits(opts.accountingRateLimit, this.clock)
+			: undefined;
 		this.retryAfterHeader = opts.retryAfterHeader ?? false;
-		this.defaultClient = { ...DEFAULT_CLIENT, redirectUri: opts.redirectUri ?? DEFAULT_CLIENT.redirectUri };
+		this.defaultClient = {
+			...DEFAULT_CLIENT,
+			redirectUri: opts.redirectUri ?? DEFAULT_CLIENT.redirectUri,
+		};
 		this.accounts = new Accounts({
 			clock: this.clock,
 			regions: [...REGIONS],
 			clients: [
-				{ clientId: this.defaultClient.clientId, clientSecret: this.defaultClient.clientSecret, redirectUris: [this.defaultClient.redirectUri], name: 'Vendor emulator default client' },
+				{
+					clientId: this.defaultClient.clientId,
+					clientSecret: this.defaultClient.clientSecret,
+					redirectUris: [this.defaultClient.redirectUri],
+					name: 'Vendor emulator default client',
+				},
 				...(opts.clients ?? []),
 			],
 			baseUrl: () => this.baseUrl,
@@ -80,16 +98,26 @@ export class EmulatorState {
 			this.store.addOrg(region, DEFAULT_ORGANIZATION_ID, 'Zylker Demo Org');
 			this.store.addPortal(region, DEFAULT_PORTAL_ID, 'Zylker Demo Portal');
 		}
-		if (opts.demo) seedDemo(this.store, this.clock, 'us', DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID);
-		if (opts.seedItems) seedItems(this.store, this.clock, 'us', DEFAULT_ORGANIZATION_ID, opts.seedItems);
+		if (opts.demo)
+			seedDemo(this.store, this.clock, 'us', DEFAULT_ORGANIZATION_ID, DEFAULT_PORTAL_ID);
+		if (opts.seedItems)
+			seedItems(this.store, this.clock, 'us', DEFAULT_ORGANIZATION_ID, opts.seedItems);
 	}
 
 	regionUrls(region = 'us'): { accounts: string; api: string; projects: string } {
-		return { accounts: `${this.baseUrl}/${region}`, api: `${this.baseUrl}/${region}/api`, projects: `${this.baseUrl}/${region}/projects` };
+		return {
+			accounts: `${this.baseUrl}/${region}`,
+			api: `${this.baseUrl}/${region}/api`,
+			projects: `${this.baseUrl}/${region}/projects`,
+		};
 	}
 
 	issueToken(o: { region?: string; scopes?: string[] } = {}): ReturnType<Accounts['issueTokens']> {
-		return this.accounts.issueTokens({ clientId: this.defaultClient.clientId, region: o.region ?? 'us', scopes: o.scopes ?? allScopes() });
+		return this.accounts.issueTokens({
+			clientId: this.defaultClient.clientId,
+			region: o.region ?? 'us',
+			scopes: o.scopes ?? allScopes(),
+		});
 	}
 
 	clearRequests(): void {

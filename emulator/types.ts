@@ -18,7 +18,11 @@ export const DEFAULT_CLIENT = {
 	clientSecret: 'emulator-default-secret',
 	redirectUri: 'http://localhost:5678/rest/oauth2-credential/callback',
 };
-export const DEFAULT_RATE_LIMIT: ProjectRateLimit = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
+export const DEFAULT_RATE_LIMIT: ProjectRateLimit = {
+	limit: 100,
+	windowMs: 120_000,
+	blockMs: 1_800_000,
+};
 
 export interface EmulatorOptions {
 	port?: number;

@@ -13,12 +13,16 @@ export interface Wire {
 }
 
 export function render(reply: Reply): Wire {
-	const headers: Record<string, string | number> = { 'Cache-Control': 'no-store', ...(reply.headers ?? {}) };
+	const headers: Record<string, string | number> = {
+		'Cache-Control': 'no-store',
+		...(reply.headers ?? {}),
+	};
 	let payload: Buffer;
 	if (reply.file) {
 		payload = reply.file.data;
 		headers['Content-Type'] = reply.file.contentType;
-		headers['Content-Disposition'] = `attachment; filename="${reply.file.fileName.replace(/["\r\n]/g, '_')}"`;
+		headers['Content-Disposition'] =
+			`attachment; filename="${reply.file.fileName.replace(/["\r\n]/g, '_')}"`;
 	} else {
 		payload = Buffer.from(reply.json === undefined ? '' : JSON.stringify(reply.json));
 		headers['Content-Type'] = 'application/json;charset=UTF-8';
@@ -27,12 +31,20 @@ export function render(reply: Reply): Wire {
 }
 
 /** `headers` without the names in `drop` (any case). */
-export function without(headers: Record<string, string | number>, ...drop: string[]): Record<string, string | number> {
-	return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.includes(k.toLowerCase())));
+export function without(
+	headers: Record<string, string | number>,
+	...drop: string[]
+): Record<string, string | number> {
+	return Object.fromEntries(
+		Object.entries(headers).filter(([k]) => !drop.includes(k.toLowerCase())),
+	);
 }
 
 export function write(res: http.ServerResponse, wire: Wire): void {
-	res.writeHead(wire.status, { ...without(wire.headers, 'content-length'), 'Content-Length': wire.payload.length });
+	res.writeHead(wire.status, {
+		...without(wire.headers, 'content-length'),
+		'Content-Length': wire.payload.length,
+	});
 	res.end(wire.payload);
 }
 

@@ -14,7 +14,13 @@
  * main module.
  */
 import * as core from 'n8n-core';
-import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, WorkflowActivateMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 
 import { dirname, join } from '../host/path';
 import { singleNode, type SingleNodeOptions } from './index';
@@ -25,8 +31,12 @@ function coreInternal<T>(name: string, file: string): T {
 	const exported = (core as unknown as Record<string, unknown>)[name];
 	if (exported !== undefined) return exported as T;
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const loaded = require(join(dirname(require.resolve('n8n-core')), file)) as Record<string, unknown>;
-	if (loaded[name] === undefined) throw new Error(`n8n-core has no ${name} (looked in its exports and in dist/${file})`);
+	const loaded = require(join(dirname(require.resolve('n8n-core')), file)) as Record<
+		string,
+		unknown
+	>;
+	if (loaded[name] === undefined)
+		throw new Error(`n8n-core has no ${name} (looked in its exports and in dist/${file})`);
 	return loaded[name] as T;
 }
 
@@ -46,7 +56,8 @@ interface ActiveTriggers {
 
 function activeTriggers(): ActiveTriggers {
 	const exported = core as unknown as Record<string, unknown>;
-	const Type = (exported.ActiveWorkflowTriggers ?? exported.ActiveWorkflows) as Service<ActiveTriggers>;
+	const Type = (exported.ActiveWorkflowTriggers ??
+		exported.ActiveWorkflows) as Service<ActiveTriggers>;
 	return Container.get(Type as never);
 }
 
@@ -55,7 +66,12 @@ type Service<T> = new (...args: never[]) => T;
 
 /** n8n's ScheduledTaskManager: one per process, as n8n has it. */
 function scheduler(): ScheduledTasks {
-	return Container.get(coreInternal<Service<ScheduledTasks>>('ScheduledTaskManager', 'execution-engine/scheduled-task-manager') as never);
+	return Container.get(
+		coreInternal<Service<ScheduledTasks>>(
+			'ScheduledTaskManager',
+			'execution-engine/scheduled-task-manager',
+		) as never,
+	);
 }
 
 /** Once a year (1 January, 00:00): registered for real, never due while a test runs. */
@@ -93,7 +109,17 @@ function asLoadedByN8n(Type: new () => INodeType): new () => INodeType {
 		Loaded = class extends Type {
 			constructor() {
 				super();
-				if (this.description.polling) this.description = { ...this.description, properties: [...coreInternal<INodeProperties[]>('commonPollingParameters', 'nodes-loader/constants'), ...this.description.properties] };
+				if (this.description.polling)
+					this.description = {
+						...this.description,
+						properties: [
+							...coreInternal<INodeProperties[]>(
+								'commonPollingParameters',
+								'nodes-loader/constants',
+							),
+							...this.description.properties,
+						],
+					};
 			}
 		};
 		loadedTypes.set(Type, Loaded);
@@ -107,7 +133,10 @@ function asLoadedByN8n(Type: new () => INodeType): new () => INodeType {
  */
 export async function activateTrigger(opts: ActivationOptions): Promise<ActiveTrigger> {
 	const node = { ...opts.node, parameters: { pollTimes: YEARLY_POLL, ...opts.node.parameters } };
-	const { workflow, additionalData } = singleNode({ ...opts, node, nodeType: asLoadedByN8n(opts.nodeType as new () => INodeType) }, 'trigger');
+	const { workflow, additionalData } = singleNode(
+		{ ...opts, node, nodeType: asLoadedByN8n(opts.nodeType as new () => INodeType) },
+		'trigger',
+	);
 	const tasks = scheduler();
 	const ticks: Array<() => void> = [];
 	// the cron's tick is the last argument of every release's registration
@@ -122,20 +151,42 @@ export async function activateTrigger(opts: ActivationOptions): Promise<ActiveTr
 	const errors: Error[] = [];
 	const id = String(workflow.id);
 	const activation = opts.activation ?? 'activate';
-	const getPollFunctions = (...[wf, n, data, mode, how]: ConstructorParameters<typeof core.PollContext>) =>
-		new core.PollContext(wf, n, data, mode, how, (data) => emitted.push(data), (error) => errors.push(error));
+	const getPollFunctions = (
+		...[wf, n, data, mode, how]: ConstructorParameters<typeof core.PollContext>
+	) =>
+		new core.PollContext(
+			wf,
+			n,
+			data,
+			mode,
+			how,
+			(data) => emitted.push(data),
+			(error) => errors.push(error),
+		);
 	const noTriggerFunctions = () => {
 		throw new Error('the harness activates polling triggers only');
 	};
 	const add = (active.addAllTriggers ?? active.add) as (...args: unknown[]) => Promise<void>;
-	await add.call(active, id, workflow, additionalData, 'trigger', activation, noTriggerFunctions, getPollFunctions).finally(() => {
-		tasks[method] = register;
-	});
+	await add
+		.call(
+			active,
+			id,
+			workflow,
+			additionalData,
+			'trigger',
+			activation,
+			noTriggerFunctions,
+			getPollFunctions,
+		)
+		.finally(() => {
+			tasks[method] = register;
+		});
 	return {
 		isActive: () => active.isActive(id),
 		scheduled: ticks.length,
 		poll: async () => {
-			if (ticks.length !== 1) throw new Error(`expected one scheduled poll, n8n registered ${ticks.length}`);
+			if (ticks.length !== 1)
+				throw new Error(`expected one scheduled poll, n8n registered ${ticks.length}`);
 			// the poll function n8n hands the cron returns its promise, though the cron does not wait for it
 			await (ticks[0] as () => Promise<void>)();
 		},

@@ -115,8 +115,18 @@ class BinaryFixture {
 		properties: [
 			{ displayName: 'Base64 Data', name: 'base64', type: 'string', default: '' },
 			{ displayName: 'File Name', name: 'fileName', type: 'string', default: 'file.bin' },
-			{ displayName: 'MIME Type', name: 'mimeType', type: 'string', default: 'application/octet-stream' },
-			{ displayName: 'Binary Property', name: 'binaryPropertyName', type: 'string', default: 'data' },
+			{
+				displayName: 'MIME Type',
+				name: 'mimeType',
+				type: 'string',
+				default: 'application/octet-stream',
+			},
+			{
+				displayName: 'Binary Property',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+			},
 			{ displayName: 'JSON', name: 'json', type: 'json', default: '{}' },
 		],
 	};
@@ -130,7 +140,8 @@ class BinaryFixture {
 			const mimeType = this.getNodeParameter('mimeType', i) as string;
 			const property = this.getNodeParameter('binaryPropertyName', i) as string;
 			const rawJson = this.getNodeParameter('json', i) as string | IDataObject;
-			const json = typeof rawJson === 'string' ? (JSON.parse(rawJson || '{}') as IDataObject) : rawJson;
+			const json =
+				typeof rawJson === 'string' ? (JSON.parse(rawJson || '{}') as IDataObject) : rawJson;
 			out.push({
 				json,
 				binary: { [property]: await this.helpers.prepareBinaryData(buffer, fileName, mimeType) },
@@ -172,7 +183,8 @@ export class HarnessNodeTypes implements INodeTypes {
 
 	constructor(classes: NodeTypeClass[], packageName: string, loadOnce = true) {
 		const make = (Cls: NodeTypeClass) => (loadOnce ? loadedOnce(Cls) : new Cls());
-		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES)) this.types.set(typeName, make(Cls));
+		for (const [typeName, Cls] of Object.entries(BUILTIN_NODE_TYPES))
+			this.types.set(typeName, make(Cls));
 		for (const Cls of classes) {
 			const instance = make(Cls);
 			const name = instance.description.name;
@@ -200,6 +212,8 @@ export class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getKnownTypes(): IDataObject {
-		return Object.fromEntries([...this.types.keys()].map((k) => [k, { className: k, sourcePath: '' }]));
+		return Object.fromEntries(
+			[...this.types.keys()].map((k) => [k, { className: k, sourcePath: '' }]),
+		);
 	}
 }

@@ -56,7 +56,8 @@ export class HarnessCredentialTypes {
 
 	getByName(name: string): ICredentialType {
 		const type = this.types.get(name);
-		if (!type) throw new UnexpectedError(`Unknown credential type "${name}" (not given to the harness)`);
+		if (!type)
+			throw new UnexpectedError(`Unknown credential type "${name}" (not given to the harness)`);
 		return type;
 	}
 
@@ -121,7 +122,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return found;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.findStored(nodeCredentials, type);
 		const credentials = new Credentials({ id: stored.id, name: stored.name }, type);
 		// synchronous in some n8n-core releases, a promise in others (2.20+): awaiting covers both
@@ -140,7 +144,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 				// n8n adds this special property that holds the tokens
 				return [
 					...credentialType.properties,
-					{ displayName: 'oauthTokenData', name: 'oauthTokenData', type: 'json', required: false, default: {} },
+					{
+						displayName: 'oauthTokenData',
+						name: 'oauthTokenData',
+						type: 'json',
+						required: false,
+						default: {},
+					},
 				];
 			}
 			return credentialType.properties;
@@ -165,9 +175,18 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const credentials = await this.getCredentials(nodeCredentials, type);
 		// `await` also takes the plain object of the releases where getData is synchronous
-		const original = (await (credentials.getData() as ICredentialDataDecryptedObject | Promise<ICredentialDataDecryptedObject>)) as ICredentialDataDecryptedObject;
+		const original = (await (credentials.getData() as
+			| ICredentialDataDecryptedObject
+			| Promise<ICredentialDataDecryptedObject>)) as ICredentialDataDecryptedObject;
 		if (raw === true) return original;
-		return this.applyDefaultsAndResolve(additionalData, original, type, mode, executeData, expressionResolveValues);
+		return this.applyDefaultsAndResolve(
+			additionalData,
+			original,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
 	}
 
 	/** n8n's `applyDefaultsAndOverwrites` (minus overwrites and external secrets). */
@@ -273,7 +292,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
 					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
-					const valueResolved = this.resolveValue(value as string, { $credentials: credentials }, workflow, node);
+					const valueResolved = this.resolveValue(
+						value as string,
+						{ $credentials: credentials },
+						workflow,
+						node,
+					);
 					target[outerKey] = target[outerKey] ?? {};
 					target[outerKey]![keyResolved] = valueResolved;
 				}
@@ -288,8 +312,16 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): string {
-		if (typeof parameterValue !== 'string' || parameterValue.charAt(0) !== '=') return parameterValue;
-		const value = workflow.expression.getSimpleParameterValue(node, parameterValue, 'internal', additionalKeys, undefined, '');
+		if (typeof parameterValue !== 'string' || parameterValue.charAt(0) !== '=')
+			return parameterValue;
+		const value = workflow.expression.getSimpleParameterValue(
+			node,
+			parameterValue,
+			'internal',
+			additionalKeys,
+			undefined,
+			'',
+		);
 		return value ? String(value) : '';
 	}
 
@@ -306,7 +338,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		noteAdaptation("n8n-core calls the credentials helper's runPreAuthentication");
 		const credentialType = this.credentialTypes.getByName(typeName);
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		return ((await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
+		return (
+			((await credentialType.preAuthentication.call(helpers, credentials)) as
+				| ICredentialDataDecryptedObject
+				| undefined) ?? undefined
+		);
 	}
 
 	/**
@@ -316,7 +352,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
 		noteAdaptation("n8n-core asks the credentials helper's isCredentialUsableByNode");
 		if (!this.credentialTypes.recognizes(credentialType)) return true;
-		const type = this.credentialTypes.getByName(credentialType) as ICredentialType & { restrictToSupportedNodes?: boolean };
+		const type = this.credentialTypes.getByName(credentialType) as ICredentialType & {
+			restrictToSupportedNodes?: boolean;
+		};
 		if (!type.restrictToSupportedNodes) return true;
 		const supported = type.supportedNodes ?? [];
 		return supported.includes(nodeType) || supported.some((name) => nodeType.endsWith(`.${name}`));
@@ -334,15 +372,22 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const expirable = credentialType.properties.find(
 			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
 		);
-		if (expirable?.name === undefined || typeof credentialType.preAuthentication !== 'function') return undefined;
+		if (expirable?.name === undefined || typeof credentialType.preAuthentication !== 'function')
+			return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 		const output = await credentialType.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) {
-			throw new UnexpectedError('The property returned by pre-authentication is not the expirable property');
+			throw new UnexpectedError(
+				'The property returned by pre-authentication is not the expirable property',
+			);
 		}
 		const nodeCredentials = node.credentials?.[credentialType.name];
 		if (!nodeCredentials) return undefined;
-		await this.updateCredentials(nodeCredentials, credentialType.name, Object.assign(credentials, output));
+		await this.updateCredentials(
+			nodeCredentials,
+			credentialType.name,
+			Object.assign(credentials, output),
+		);
 		return Object.assign(credentials, output);
 	}
 }

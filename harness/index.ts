@@ -5,7 +5,13 @@
  */
 import './env';
 
-import { BinaryDataService, ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	BINARY_ENCODING,
 	UnexpectedError,
@@ -29,11 +35,19 @@ import {
 
 import { HarnessNodeTypes, type NodeTypeClass } from './builtin-nodes';
 import { noteAdaptation } from './compat';
-import { HarnessCredentialsHelper, HarnessCredentialTypes, type HarnessCredential } from './credentials-helper';
+import {
+	HarnessCredentialsHelper,
+	HarnessCredentialTypes,
+	type HarnessCredential,
+} from './credentials-helper';
 import { Container, ensureHarnessSetup, externalSecretsProxy } from './setup';
 import { setTimeout, clearTimeout } from '../host/globals';
 
-export { HarnessCredentialsHelper, HarnessCredentialTypes, UNPACED_PER_MINUTE } from './credentials-helper';
+export {
+	HarnessCredentialsHelper,
+	HarnessCredentialTypes,
+	UNPACED_PER_MINUTE,
+} from './credentials-helper';
 export type { HarnessCredential } from './credentials-helper';
 export { ensureHarnessSetup } from './setup';
 export { harnessAdaptations } from './compat';
@@ -112,7 +126,8 @@ function buildAdditionalData(
 		variables: {},
 		workflowSettings: settings,
 		// every release the harness runs on has one so far; feature-detected all the same (setup.ts)
-		externalSecretsProxy: externalSecretsProxy() as IWorkflowExecuteAdditionalData['externalSecretsProxy'],
+		externalSecretsProxy:
+			externalSecretsProxy() as IWorkflowExecuteAdditionalData['externalSecretsProxy'],
 		executeWorkflow: async () => {
 			throw new UnexpectedError('The test harness does not support sub-workflows');
 		},
@@ -148,17 +163,35 @@ function makeWorkflow(
 
 type Execution = ReturnType<WorkflowExecute['run']>;
 /** `run(workflow, startNode, destinationNode, pinData)`: WorkflowExecute.run of the n8n-core releases before the options object (1.x). */
-type PositionalRun = (workflow: Workflow, startNode?: INode, destinationNode?: string, pinData?: IPinData) => Execution;
+type PositionalRun = (
+	workflow: Workflow,
+	startNode?: INode,
+	destinationNode?: string,
+	pinData?: IPinData,
+) => Execution;
 
 /**
  * Starts WorkflowExecute.run in the form the release's n8n-core takes: one options object
  * (`run({ workflow, startNode, pinData })`, 2.x), or positional arguments (1.x), told apart by
  * the number of parameters `run` declares.
  */
-function startExecution(engine: WorkflowExecute, workflow: Workflow, startNode: INode | undefined, pinData: IPinData | undefined): Execution {
+function startExecution(
+	engine: WorkflowExecute,
+	workflow: Workflow,
+	startNode: INode | undefined,
+	pinData: IPinData | undefined,
+): Execution {
 	if (engine.run.length > 1) {
-		noteAdaptation('WorkflowExecute.run takes positional arguments (workflow, startNode, destinationNode, pinData)');
-		return (engine.run as unknown as PositionalRun).call(engine, workflow, startNode, undefined, pinData);
+		noteAdaptation(
+			'WorkflowExecute.run takes positional arguments (workflow, startNode, destinationNode, pinData)',
+		);
+		return (engine.run as unknown as PositionalRun).call(
+			engine,
+			workflow,
+			startNode,
+			undefined,
+			pinData,
+		);
 	}
 	return engine.run({ workflow, startNode, pinData });
 }
@@ -167,9 +200,16 @@ function startExecution(engine: WorkflowExecute, workflow: Workflow, startNode: 
 export async function runWorkflow(opts: RunOptions): Promise<RunResult> {
 	ensureHarnessSetup();
 	const mode = opts.mode ?? 'manual';
-	const nodeTypes = new HarnessNodeTypes(opts.nodeTypes as NodeTypeClass[], opts.packageName ?? DEFAULT_PACKAGE, opts.loadOnce);
+	const nodeTypes = new HarnessNodeTypes(
+		opts.nodeTypes as NodeTypeClass[],
+		opts.packageName ?? DEFAULT_PACKAGE,
+		opts.loadOnce,
+	);
 	const store = opts.credentials ?? [];
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), store);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new HarnessCredentialTypes(opts.credentialTypes),
+		store,
+	);
 	const { workflow, settings } = makeWorkflow(opts.workflow, nodeTypes);
 
 	const executionId = String(++executionCounter);
@@ -195,10 +235,16 @@ export async function runWorkflow(opts: RunOptions): Promise<RunResult> {
 	let startNode: INode | undefined;
 	if (opts.startNode !== undefined) {
 		startNode = workflow.getNode(opts.startNode) ?? undefined;
-		if (!startNode) throw new UnexpectedError(`Start node "${opts.startNode}" is not in the workflow`);
+		if (!startNode)
+			throw new UnexpectedError(`Start node "${opts.startNode}" is not in the workflow`);
 	}
 
-	const execution = startExecution(new WorkflowExecute(additionalData, mode), workflow, startNode, opts.workflow.pinData);
+	const execution = startExecution(
+		new WorkflowExecute(additionalData, mode),
+		workflow,
+		startNode,
+		opts.workflow.pinData,
+	);
 	let timer: NodeJS.Timeout | undefined;
 	if (opts.timeoutMs !== undefined) timer = setTimeout(() => execution.cancel(), opts.timeoutMs);
 	void opts.cancel?.then(() => execution.cancel());
@@ -296,10 +342,23 @@ export interface SingleNodeOptions {
 /** A one-node workflow with its node type and the additional data a context needs (also used by ./activation.ts). */
 export function singleNode(opts: SingleNodeOptions, mode: WorkflowExecuteMode) {
 	ensureHarnessSetup();
-	const nodeTypes = new HarnessNodeTypes([opts.nodeType as NodeTypeClass], opts.packageName ?? DEFAULT_PACKAGE, opts.loadOnce);
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes(opts.credentialTypes), opts.credentials ?? []);
-	const { workflow, settings } = makeWorkflow({ nodes: [opts.node], connections: {}, staticData: opts.staticData, settings: opts.settings }, nodeTypes);
-	const nodeType = nodeTypes.getByNameAndVersion(opts.node.type, opts.node.typeVersion) as INodeType;
+	const nodeTypes = new HarnessNodeTypes(
+		[opts.nodeType as NodeTypeClass],
+		opts.packageName ?? DEFAULT_PACKAGE,
+		opts.loadOnce,
+	);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new HarnessCredentialTypes(opts.credentialTypes),
+		opts.credentials ?? [],
+	);
+	const { workflow, settings } = makeWorkflow(
+		{ nodes: [opts.node], connections: {}, staticData: opts.staticData, settings: opts.settings },
+		nodeTypes,
+	);
+	const nodeType = nodeTypes.getByNameAndVersion(
+		opts.node.type,
+		opts.node.typeVersion,
+	) as INodeType;
 	const executionId = String(++executionCounter);
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
@@ -317,7 +376,13 @@ export async function pollOnce(opts: PollOptions): Promise<PollResult> {
 	const mode = opts.mode ?? 'trigger';
 	const { workflow, nodeType, additionalData, node } = singleNode(opts, mode);
 	if (!nodeType.poll) throw new UnexpectedError(`Node type "${opts.node.type}" has no poll()`);
-	const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		mode === 'manual' ? 'manual' : 'activate',
+	);
 	const items = await nodeType.poll.call(context);
 	return { items, staticData: toPlain(workflow.staticData), credentials: opts.credentials ?? [] };
 }
@@ -338,7 +403,10 @@ interface ListSearchOptions {
 export async function listSearch(opts: ListSearchOptions): Promise<INodeListSearchResult> {
 	const { workflow, nodeType, additionalData, node } = singleNode(opts, 'internal');
 	const method = nodeType.methods?.listSearch?.[opts.method];
-	if (!method) throw new UnexpectedError(`Node type "${opts.node.type}" has no listSearch method "${opts.method}"`);
+	if (!method)
+		throw new UnexpectedError(
+			`Node type "${opts.node.type}" has no listSearch method "${opts.method}"`,
+		);
 	// The editor sends the node's current parameters along with the request.
 	additionalData.currentNodeParameters = opts.node.parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');

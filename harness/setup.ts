@@ -23,7 +23,9 @@ function sshClientsManagerClass(): (new (...args: never[]) => unknown) | undefin
 	if (exported) return exported;
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const deep = require('n8n-core/dist/execution-engine/ssh-clients-manager') as { SSHClientsManager?: new (...args: never[]) => unknown };
+		const deep = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+			SSHClientsManager?: new (...args: never[]) => unknown;
+		};
 		if (deep.SSHClientsManager) return deep.SSHClientsManager;
 	} catch {
 		// not at that path in this release
@@ -55,8 +57,14 @@ function configureEncryptionKeys(settings: InstanceSettings): void {
 		isConfigured?: () => boolean;
 		provider?: unknown;
 	};
-	const cipher = Container.get(Cipher as unknown as new () => unknown) as { encryptDEKWithInstanceKey?: (data: string) => string };
-	if (typeof proxy.setProvider !== 'function' || typeof cipher.encryptDEKWithInstanceKey !== 'function') return;
+	const cipher = Container.get(Cipher as unknown as new () => unknown) as {
+		encryptDEKWithInstanceKey?: (data: string) => string;
+	};
+	if (
+		typeof proxy.setProvider !== 'function' ||
+		typeof cipher.encryptDEKWithInstanceKey !== 'function'
+	)
+		return;
 	if (proxy.isConfigured ? proxy.isConfigured() : proxy.provider !== undefined) return;
 	const instanceKey: EncryptionKeyInfo = {
 		id: 'instance-key',
@@ -101,7 +109,9 @@ export function ensureHarnessSetup(): void {
 	// setInterval (n8n clears it on shutdown). Unref it so jest can exit.
 	const SSHClientsManager = sshClientsManagerClass();
 	if (SSHClientsManager) {
-		const ssh = Container.get(SSHClientsManager as unknown as new () => unknown) as { cleanupTimer?: NodeJS.Timeout };
+		const ssh = Container.get(SSHClientsManager as unknown as new () => unknown) as {
+			cleanupTimer?: NodeJS.Timeout;
+		};
 		ssh.cleanupTimer?.unref();
 	}
 	done = true;
@@ -110,7 +120,9 @@ export function ensureHarnessSetup(): void {
 /** n8n-core's ExternalSecretsProxy instance, where the release has one. */
 export function externalSecretsProxy(): unknown {
 	const ExternalSecretsProxy = optionalExport('ExternalSecretsProxy');
-	return ExternalSecretsProxy ? Container.get(ExternalSecretsProxy as unknown as new () => unknown) : undefined;
+	return ExternalSecretsProxy
+		? Container.get(ExternalSecretsProxy as unknown as new () => unknown)
+		: undefined;
 }
 
 export { Container };

@@ -30,11 +30,22 @@ const newId = (account: Account) => account.store.nextId();
 
 /** The date (yyyy-mm-dd) at `ms` in the workflow's time zone (n8n's default: the harness sets none per workflow). */
 export function localDay(ms: number): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone: getGlobalState().defaultTimezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+	return new Intl.DateTimeFormat('en-CA', {
+		timeZone: getGlobalState().defaultTimezone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).format(ms);
 }
 
 /** A record of `collection` changed now: its status (and modification time) set. */
-function setStatus(account: Account, collection: string, idField: string, from: string, to: string): string {
+function setStatus(
+	account: Account,
+	collection: string,
+	idField: string,
+	from: string,
+	to: string,
+): string {
 	const record = account.org.all(collection).find((r) => r.status === from) as IDataObject;
 	record.status = to;
 	record.last_modified_time = timestamp(account.clock.now());
@@ -43,8 +54,14 @@ function setStatus(account: Account, collection: string, idField: string, from: 
 
 /** Every event of the five trigger nodes; `org` / `portal` are the ids the nodes are set to. */
 export function eventCases(org: string, portal: string): EventCase[] {
-	const books = (event: string, extra: IDataObject = {}) => ({ nodeType: VendorBooksTrigger, parameters: { organizationId: org, event, ...extra } });
-	const projects = (event: string) => ({ nodeType: VendorProjectsTrigger, parameters: { portal_id: { __rl: true, mode: 'id', value: portal }, event } });
+	const books = (event: string, extra: IDataObject = {}) => ({
+		nodeType: VendorBooksTrigger,
+		parameters: { organizationId: org, event, ...extra },
+	});
+	const projects = (event: string) => ({
+		nodeType: VendorProjectsTrigger,
+		parameters: { portal_id: { __rl: true, mode: 'id', value: portal }, event },
+	});
 	return [
 		{
 			label: 'Books: Estimate Created',
@@ -53,7 +70,14 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			change: (a) => {
 				const id = newId(a);
 				const created = timestamp(a.clock.now());
-				a.org.put('estimates', id, { estimate_id: id, estimate_number: `EST-new-${id}`, status: 'draft', date: created.slice(0, 10), created_time: created, last_modified_time: created });
+				a.org.put('estimates', id, {
+					estimate_id: id,
+					estimate_number: `EST-new-${id}`,
+					status: 'draft',
+					date: created.slice(0, 10),
+					created_time: created,
+					last_modified_time: created,
+				});
 				return id;
 			},
 		},
@@ -70,7 +94,14 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			change: (a) => {
 				const id = newId(a);
 				const created = timestamp(a.clock.now());
-				a.org.put('invoices', id, { invoice_id: id, invoice_number: `INV-new-${id}`, status: 'draft', date: created.slice(0, 10), created_time: created, last_modified_time: created });
+				a.org.put('invoices', id, {
+					invoice_id: id,
+					invoice_number: `INV-new-${id}`,
+					status: 'draft',
+					date: created.slice(0, 10),
+					created_time: created,
+					last_modified_time: created,
+				});
 				return id;
 			},
 		},
@@ -92,13 +123,25 @@ export function eventCases(org: string, portal: string): EventCase[] {
 		},
 		...[0, 1].map(
 			(windowDays): EventCase => ({
-				label: windowDays ? 'Payments: Payment Recorded, dated within the last 1 day' : 'Payments: Payment Recorded',
+				label: windowDays
+					? 'Payments: Payment Recorded, dated within the last 1 day'
+					: 'Payments: Payment Recorded',
 				nodeType: VendorInvoiceTrigger,
-				parameters: { organizationId: org, event: 'paymentRecorded', ...(windowDays ? { windowDays } : {}) },
+				parameters: {
+					organizationId: org,
+					event: 'paymentRecorded',
+					...(windowDays ? { windowDays } : {}),
+				},
 				idField: 'payment_id',
 				change: (a) => {
 					const id = newId(a);
-					a.org.put('customerpayments', id, { payment_id: id, payment_number: `P-new-${id}`, date: localDay(a.clock.now()), payment_mode: 'cash', amount: 1 });
+					a.org.put('customerpayments', id, {
+						payment_id: id,
+						payment_number: `P-new-${id}`,
+						date: localDay(a.clock.now()),
+						payment_mode: 'cash',
+						amount: 1,
+					});
 					return id;
 				},
 			}),
@@ -110,7 +153,13 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			idField: 'project_id',
 			change: (a) => {
 				const id = newId(a);
-				a.org.put('projects', id, { project_id: id, project_name: `New billing ${id}`, status: 'active', billing_type: 'based_on_task_hours', created_time: timestampMs(a.clock.now()) });
+				a.org.put('projects', id, {
+					project_id: id,
+					project_name: `New billing ${id}`,
+					status: 'active',
+					billing_type: 'based_on_task_hours',
+					created_time: timestampMs(a.clock.now()),
+				});
 				return id;
 			},
 		},
@@ -122,7 +171,13 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			change: (a) => {
 				const id = newId(a);
 				const created = timestampMs(a.clock.now());
-				a.org.put('bills', id, { bill_id: id, bill_number: `B-new-${id}`, status: 'open', created_time: created, last_modified_time: created });
+				a.org.put('bills', id, {
+					bill_id: id,
+					bill_number: `B-new-${id}`,
+					status: 'open',
+					created_time: created,
+					last_modified_time: created,
+				});
 				return id;
 			},
 		},
@@ -133,7 +188,13 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			change: (a) => {
 				const id = newId(a);
 				const created = timestampMs(a.clock.now());
-				a.portal.put('projects', id, { id, name: `New project ${id}`, status: 'active', created_time: created, last_modified_time: created });
+				a.portal.put('projects', id, {
+					id,
+					name: `New project ${id}`,
+					status: 'active',
+					created_time: created,
+					last_modified_time: created,
+				});
 				return id;
 			},
 		},
@@ -155,7 +216,13 @@ export function eventCases(org: string, portal: string): EventCase[] {
 			change: (a) => {
 				const id = newId(a);
 				const at = a.clock.now();
-				a.portal.bin.set(`tasks:${id}`, { module: 'tasks', id, trashedAt: at, record: { id, name: `Task ${id}` }, entry: { id, name: `Task ${id}`, module: 'tasks', trashed_time: timestampMs(at) } });
+				a.portal.bin.set(`tasks:${id}`, {
+					module: 'tasks',
+					id,
+					trashedAt: at,
+					record: { id, name: `Task ${id}` },
+					entry: { id, name: `Task ${id}`, module: 'tasks', trashed_time: timestampMs(at) },
+				});
 				return id;
 			},
 		},

@@ -3,7 +3,16 @@
  * demo: the node types, a credential connected to an emulator (Custom region), workflows
  * "Manual Trigger -> node -> node ..." run by n8n's engine, and an emulator with that credential.
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../credentials/VendorOAuth2Api.credentials';
 import { VendorBilling } from '../nodes/VendorBilling/VendorBilling.node';
@@ -22,15 +31,32 @@ import type { Tenant } from '../emulator/store';
 import { listSearch, runWorkflow, UNPACED_PER_MINUTE } from './index';
 import type { HarnessCredential, RunResult } from './index';
 
-const TRIGGER_TYPES = [VendorBooksTrigger, VendorInvoiceTrigger, VendorProjectsTrigger, VendorBillingTrigger, VendorInventoryTrigger];
-export const NODE_TYPES = [VendorBooks, VendorProjects, VendorInvoice, VendorBilling, VendorInventory, ...TRIGGER_TYPES];
+const TRIGGER_TYPES = [
+	VendorBooksTrigger,
+	VendorInvoiceTrigger,
+	VendorProjectsTrigger,
+	VendorBillingTrigger,
+	VendorInventoryTrigger,
+];
+export const NODE_TYPES = [
+	VendorBooks,
+	VendorProjects,
+	VendorInvoice,
+	VendorBilling,
+	VendorInventory,
+	...TRIGGER_TYPES,
+];
 export const CREDENTIAL_ID = 'vendor-cred-1';
 export const CREDENTIAL_NAME = 'Vendor (emulator)';
 
 /** A token-endpoint request carrying no grant: the package's check that the endpoint does not redirect. */
 export function isRedirectCheck(r: { path: string; body?: unknown }): boolean {
 	const body = (r.body ?? {}) as IDataObject;
-	return r.path.endsWith('/oauth/v2/token') && body.refresh_token === undefined && body.code === undefined;
+	return (
+		r.path.endsWith('/oauth/v2/token') &&
+		body.refresh_token === undefined &&
+		body.code === undefined
+	);
 }
 
 /** The credential a user would create for the emulator: region Custom, connected (tokens stored). */
@@ -73,7 +99,11 @@ function typeName(nodeType: VendorNodeType): string {
 }
 
 /** A node of the package (`n8n-nodes-vendor.<name>`) configured with `parameters`, using the emulator credential. */
-export function vendorNode(nodeType: VendorNodeType, parameters: IDataObject, name = 'Node'): INode {
+export function vendorNode(
+	nodeType: VendorNodeType,
+	parameters: IDataObject,
+	name = 'Node',
+): INode {
 	return {
 		id: name,
 		name,
@@ -105,13 +135,30 @@ export function steps(type: string, base: IDataObject) {
 }
 
 /** A linear workflow: Manual Trigger -> steps..., optionally with pinned input items for the first step. */
-export function chain(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
-	const trigger: INode = { id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+export function chain(
+	steps: Step[],
+	input?: Array<IDataObject | INodeExecutionData>,
+): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
+	const trigger: INode = {
+		id: 'trigger',
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const nodes: INode[] = [trigger];
 	let previous = 'Start';
 	const connections: IConnections = {};
 	if (input) {
-		nodes.push({ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} });
+		nodes.push({
+			id: 'input',
+			name: 'Input',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [100, 0],
+			parameters: {},
+		});
 		connections.Start = { main: [[{ node: 'Input', type: 'main', index: 0 }]] };
 		previous = 'Input';
 	}
@@ -129,7 +176,13 @@ export function chain(steps: Step[], input?: Array<IDataObject | INodeExecutionD
 		connections[previous] = { main: [[{ node: step.name, type: 'main', index: 0 }]] };
 		previous = step.name;
 	});
-	return { nodes, connections, pinData: input ? { Input: input.map((i) => (isExecutionData(i) ? i : { json: i })) } : undefined };
+	return {
+		nodes,
+		connections,
+		pinData: input
+			? { Input: input.map((i) => (isExecutionData(i) ? i : { json: i })) }
+			: undefined,
+	};
 }
 
 function isExecutionData(item: IDataObject | INodeExecutionData): item is INodeExecutionData {
@@ -148,7 +201,8 @@ export class WorkflowEnv {
 	credentials: HarnessCredential[] = [];
 
 	/** Calls the API directly, as a script would (set-up and read-back around a workflow), with the stored access token. */
-	call = async (...args: Parameters<ReturnType<typeof apiClient>>) => await apiClient(this.em, { token: String(this.storedToken.access_token) })(...args);
+	call = async (...args: Parameters<ReturnType<typeof apiClient>>) =>
+		await apiClient(this.em, { token: String(this.storedToken.access_token) })(...args);
 
 	get org(): string {
 		return this.em.organizationId;
@@ -174,12 +228,18 @@ export class WorkflowEnv {
 
 	/** A maker of steps of an organisation-scoped node (Books, Invoice, Billing, Inventory) in the emulator's organisation. */
 	orgSteps(type: string, base: IDataObject): ReturnType<typeof steps> {
-		return (name, parameters, settings) => steps(type, { organizationId: this.org, ...base })(name, parameters, settings);
+		return (name, parameters, settings) =>
+			steps(type, { organizationId: this.org, ...base })(name, parameters, settings);
 	}
 
 	/** A maker of Vendor Projects steps in the emulator's portal (`portal_id` by ID). */
 	portalSteps(base: IDataObject): ReturnType<typeof steps> {
-		return (name, parameters, settings) => steps('vendorProjects', { ...base, portal_id: byId(this.portal) })(name, parameters, settings);
+		return (name, parameters, settings) =>
+			steps('vendorProjects', { ...base, portal_id: byId(this.portal) })(
+				name,
+				parameters,
+				settings,
+			);
 	}
 
 	/** A maker of steps of any Vendor node: in the emulator's portal for Vendor Projects, in its organisation for the others. */
@@ -191,9 +251,21 @@ export class WorkflowEnv {
 	 * A resource-locator picker: the listSearch `method` of a node configured with `parameters`,
 	 * called as the editor does, with the emulator credential.
 	 */
-	picker(nodeType: VendorNodeType, method: string, parameters: IDataObject): (options?: PickerCall) => Promise<INodeListSearchResult> {
+	picker(
+		nodeType: VendorNodeType,
+		method: string,
+		parameters: IDataObject,
+	): (options?: PickerCall) => Promise<INodeListSearchResult> {
 		const node = vendorNode(nodeType, parameters);
-		return async (options = {}) => await listSearch({ nodeType, node, method, credentials: this.credentials, credentialTypes: [VendorOAuth2Api], ...options });
+		return async (options = {}) =>
+			await listSearch({
+				nodeType,
+				node,
+				method,
+				credentials: this.credentials,
+				credentialTypes: [VendorOAuth2Api],
+				...options,
+			});
 	}
 
 	async start(opts: EmulatorOptions = {}): Promise<this> {
@@ -207,7 +279,11 @@ export class WorkflowEnv {
 	}
 
 	/** Runs the steps; `timeoutMs` stops (cancels) the execution after that long. */
-	async run(steps: Step[], input?: Array<IDataObject | INodeExecutionData>, { timeoutMs }: { timeoutMs?: number } = {}): Promise<RunResult> {
+	async run(
+		steps: Step[],
+		input?: Array<IDataObject | INodeExecutionData>,
+		{ timeoutMs }: { timeoutMs?: number } = {},
+	): Promise<RunResult> {
 		return await runWorkflow({
 			timeoutMs,
 			workflow: chain(steps, input),
@@ -239,7 +315,10 @@ export function json(result: RunResult, node: string): IDataObject[] {
 /** Fails with the node's error message if a node failed. */
 export function expectNoError(result: RunResult): void {
 	const error = result.error();
-	if (error) throw new Error(`workflow failed: ${error.message} ${(error as { description?: string }).description ?? ''}`);
+	if (error)
+		throw new Error(
+			`workflow failed: ${error.message} ${(error as { description?: string }).description ?? ''}`,
+		);
 }
 
 /** A resource-locator value in "By ID" mode. */

@@ -21,7 +21,12 @@ const bin = path.join(root, 'node_modules', '.bin', 'n8n-node');
 const env = { ...process.env, FORCE_COLOR: '0', CI: 'true' };
 
 function run(command, args) {
-	const r = spawnSync(command, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const r = spawnSync(command, args, {
+		cwd: root,
+		env,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	if (r.error) throw r.error;
 	const output = `${r.stdout}${r.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
 	return { status: r.status, output };
@@ -30,7 +35,11 @@ function run(command, args) {
 const failures = [];
 
 const support = run(bin, ['cloud-support']);
-if (support.status !== 0 || !/Status: eligible for n8n Cloud verification/.test(support.output) || /NOT eligible/.test(support.output)) {
+if (
+	support.status !== 0 ||
+	!/Status: eligible for n8n Cloud verification/.test(support.output) ||
+	/NOT eligible/.test(support.output)
+) {
 	failures.push(`n8n-node cloud-support does not report the package eligible:\n${support.output}`);
 }
 
@@ -42,7 +51,8 @@ if (lint.status !== 0 || /\d+ problems?\b/.test(lint.output)) {
 
 // The descriptions are built by functions, so the rules above see none of them: lint them written out.
 const literal = run(process.execPath, [path.join(root, 'scripts', 'literal-lint.mjs')]);
-if (literal.status !== 0) failures.push(`n8n's lint on the literal descriptions is not clean:\n${literal.output}`);
+if (literal.status !== 0)
+	failures.push(`n8n's lint on the literal descriptions is not clean:\n${literal.output}`);
 
 if (failures.length) {
 	console.error(failures.join('\n\n'));

@@ -22,7 +22,8 @@ function optionNames(finding) {
 	return names;
 }
 
-const sorted = (names) => names.every((name, i) => i === 0 || names[i - 1].localeCompare(name) <= 0);
+const sorted = (names) =>
+	names.every((name, i) => i === 0 || names[i - 1].localeCompare(name) <= 0);
 
 /**
  * A list whose order departs from the alphabet only where the package means it to: "Not Set"
@@ -31,7 +32,8 @@ const sorted = (names) => names.every((name, i) => i === 0 || names[i - 1].local
 function deliberateOrder(finding) {
 	let names = optionNames(finding);
 	if (!names.length) return false;
-	while (names.length && (names[0] === 'Not Set' || names[0] === 'None' || /^All\b/.test(names[0]))) names = names.slice(1);
+	while (names.length && (names[0] === 'Not Set' || names[0] === 'None' || /^All\b/.test(names[0])))
+		names = names.slice(1);
 	if (names[names.length - 1] === 'Custom API Call') names = names.slice(0, -1);
 	return sorted(names);
 }
@@ -50,7 +52,11 @@ function ownerName(finding) {
 function parameterName(finding) {
 	const start = finding.line - 1;
 	const indent = finding.lines[start].match(/^\t*/)[0];
-	for (let i = start + 1; i < finding.lines.length && !finding.lines[i].startsWith(`${indent}}`); i++) {
+	for (
+		let i = start + 1;
+		i < finding.lines.length && !finding.lines[i].startsWith(`${indent}}`);
+		i++
+	) {
 		const name = finding.lines[i].match(new RegExp(`^${indent}\\tname: '((?:[^'\\\\]|\\\\.)*)',$`));
 		if (name) return name[1];
 	}
@@ -74,7 +80,14 @@ const TOP_LEVEL_OPTIONAL = {
 	// the output shape, n8n's Simplify pattern (UX guidelines: a Simplify toggle on responses of many fields), beside Return All
 	output: ['simplify', 'output', 'outputFields'],
 	// the Custom API Call's request, laid out as n8n's HTTP Request node lays out its own (method, body, file)
-	request: ['customMethod', 'customBodyType', 'customBody', 'customFileField', 'customOutputBinaryField', 'portal_id'],
+	request: [
+		'customMethod',
+		'customBodyType',
+		'customBody',
+		'customFileField',
+		'customOutputBinaryField',
+		'portal_id',
+	],
 	// a selector: which region's fields the form shows, as resource and operation decide (the rule exempts those)
 	selector: ['regionalFields'],
 	// n8n's binary-data convention: the input or output binary field is named at the top (Input Data Field Name)
@@ -82,11 +95,29 @@ const TOP_LEVEL_OPTIONAL = {
 	// a trigger's settings of its polling, shown with the event they apply to
 	trigger: ['maxCallsPerDay', 'windowDays'],
 	// the raw-JSON alternative of a required list: either form is enough, so neither is marked required (see topProperties)
-	jsonAlternative: ['line_itemsJson', 'invoicesJson', 'custom_fieldsJson', 'trash_request_itemsJson'],
+	jsonAlternative: [
+		'line_itemsJson',
+		'invoicesJson',
+		'custom_fieldsJson',
+		'trash_request_itemsJson',
+	],
 	// fields the tables mark `top` (common, often required by the API in cases `required` cannot express, as Rate
 	// is for some Billing Types): moving one into a collection moves its stored value, which a stored workflow
 	// then loses, unless a new node version keeps the old form (n8n's versioning: a breaking change is a new version)
-	tables: ['name', 'description', 'rate', 'date', 'refund_mode', 'to_mail_ids', 'address', 'city', 'state', 'zip', 'country', 'fax'],
+	tables: [
+		'name',
+		'description',
+		'rate',
+		'date',
+		'refund_mode',
+		'to_mail_ids',
+		'address',
+		'city',
+		'state',
+		'zip',
+		'country',
+		'fax',
+	],
 };
 const TOP_LEVEL_NAMES = new Set(Object.values(TOP_LEVEL_OPTIONAL).flat());
 
@@ -97,7 +128,7 @@ export const EXCEPTIONS = [
 	},
 	{
 		rule: 'n8n-nodes-base/node-class-description-outputs-wrong',
-		why: 'As inputs-wrong-regular-node: superseded by node-connection-type-literal, off in n8n\'s own config.',
+		why: "As inputs-wrong-regular-node: superseded by node-connection-type-literal, off in n8n's own config.",
 	},
 	{
 		rule: 'n8n-nodes-base/node-param-options-type-unsorted-items',
@@ -115,12 +146,18 @@ export const EXCEPTIONS = [
 	},
 	{
 		rule: '@n8n/community-nodes/options-sorted-alphabetically',
-		why: 'The resource and operation lists end with the package\'s own "Custom API Call": n8n appends its own Custom API Call (the HTTP Request node\'s, which signs Bearer and skips the organisation) to a node\'s resource and operation lists unless their last option has that name (test/features/custom-call.test.ts), so sorted into the list it would be offered twice. Every other option of these lists is sorted.',
+		why: "The resource and operation lists end with the package's own \"Custom API Call\": n8n appends its own Custom API Call (the HTTP Request node's, which signs Bearer and skips the organisation) to a node's resource and operation lists unless their last option has that name (test/features/custom-call.test.ts), so sorted into the list it would be offered twice. Every other option of these lists is sorted.",
 		applies: (finding) => {
 			const names = optionNames(finding);
 			const rest = names.slice(0, -1);
-			const asN8n = [...rest].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
-			return names[names.length - 1] === 'Custom API Call' && rest.every((n, i) => n === asN8n[i]) && ['resource', 'operation'].includes(ownerName(finding));
+			const asN8n = [...rest].sort((a, b) =>
+				a.localeCompare(b, undefined, { sensitivity: 'base' }),
+			);
+			return (
+				names[names.length - 1] === 'Custom API Call' &&
+				rest.every((n, i) => n === asN8n[i]) &&
+				['resource', 'operation'].includes(ownerName(finding))
+			);
 		},
 	},
 	{
@@ -130,12 +167,15 @@ export const EXCEPTIONS = [
 	},
 	{
 		rule: '@n8n/community-nodes/non-required-fields-in-collection',
-		why: 'Each name in TOP_LEVEL_OPTIONAL is at the top for a reason of n8n\'s own written there (its Get Many and Simplify patterns, the HTTP Request layout of Custom API Call, a selector, the binary-field convention, a trigger\'s settings, the JSON alternative of a required list, and table fields whose move would lose stored values); any other optional top-level field fails.',
+		why: "Each name in TOP_LEVEL_OPTIONAL is at the top for a reason of n8n's own written there (its Get Many and Simplify patterns, the HTTP Request layout of Custom API Call, a selector, the binary-field convention, a trigger's settings, the JSON alternative of a required list, and table fields whose move would lose stored values); any other optional top-level field fails.",
 		applies: (finding) => TOP_LEVEL_NAMES.has(parameterName(finding)),
 	},
 	{
 		rule: '@n8n/community-nodes/open-ended-node-fields',
 		why: "Custom API Call's body is any request's body, open by nature (as in n8n's HTTP Request node); a `...Json` field is the raw-JSON alternative of a required typed list (either one is enough, so neither is marked required), the form an expression or $fromAI fills.",
-		applies: (finding) => [...TOP_LEVEL_OPTIONAL.request, ...TOP_LEVEL_OPTIONAL.jsonAlternative].includes(parameterName(finding)),
+		applies: (finding) =>
+			[...TOP_LEVEL_OPTIONAL.request, ...TOP_LEVEL_OPTIONAL.jsonAlternative].includes(
+				parameterName(finding),
+			),
 	},
 ];

@@ -54,7 +54,11 @@ if (!Module._extensions['.ts']) {
 		const source = fs.readFileSync(filename, 'utf8');
 		const { outputText } = ts.transpileModule(source, {
 			fileName: filename,
-			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2021, esModuleInterop: true },
+			compilerOptions: {
+				module: ts.ModuleKind.CommonJS,
+				target: ts.ScriptTarget.ES2021,
+				esModuleInterop: true,
+			},
 		});
 		module._compile(outputText, filename);
 	};
@@ -70,7 +74,8 @@ function literal(value, indent, key) {
 	if (value === null) return 'null';
 	if (typeof value === 'string') {
 		// The sources use n8n's constant for the main connection (the rule node-connection-type-literal); the value is the same.
-		if (value === 'main' && (key === 'inputs' || key === 'outputs')) return 'NodeConnectionTypes.Main';
+		if (value === 'main' && (key === 'inputs' || key === 'outputs'))
+			return 'NodeConnectionTypes.Main';
 		return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
 	}
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -79,7 +84,9 @@ function literal(value, indent, key) {
 		if (!value.length) return '[]';
 		return `[\n${value.map((v) => `${pad}${literal(v, indent + 1, key)},`).join('\n')}\n${end}]`;
 	}
-	const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function');
+	const entries = Object.entries(value).filter(
+		([, v]) => v !== undefined && typeof v !== 'function',
+	);
 	if (!entries.length) return '{}';
 	return `{\n${entries.map(([k, v]) => `${pad}${IDENTIFIER.test(k) ? k : `'${k}'`}: ${literal(v, indent + 1, k)},`).join('\n')}\n${end}}`;
 }
@@ -91,7 +98,8 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-vendor-literal-
 
 function copyIcons(fromDir, toDir) {
 	for (const file of fs.readdirSync(fromDir)) {
-		if (/\.(svg|png)$/.test(file)) fs.copyFileSync(path.join(fromDir, file), path.join(toDir, file));
+		if (/\.(svg|png)$/.test(file))
+			fs.copyFileSync(path.join(fromDir, file), path.join(toDir, file));
 	}
 }
 
@@ -115,7 +123,10 @@ for (const distPath of pkg.n8n?.nodes ?? []) {
 	described.push({ relative, description: node.description });
 	const methods = node.methods?.listSearch
 		? `\n\n\tmethods = {\n\t\tlistSearch: {\n${Object.keys(node.methods.listSearch)
-				.map((m) => `\t\t\tasync ${m}(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {\n\t\t\t\treturn { results: [{ name: this.getNode().name, value: '' }] };\n\t\t\t},`)
+				.map(
+					(m) =>
+						`\t\t\tasync ${m}(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {\n\t\t\t\treturn { results: [{ name: this.getNode().name, value: '' }] };\n\t\t\t},`,
+				)
 				.join('\n')}\n\t\t},\n\t};`
 		: '';
 	const run = node.poll
@@ -137,7 +148,10 @@ for (const distPath of pkg.n8n?.credentials ?? []) {
 	const credential = new exported[name]();
 	const fields = Object.entries(credential)
 		.filter(([, v]) => typeof v !== 'function')
-		.map(([k, v]) => `\t${k}${k === 'icon' ? ': Icon' : k === 'properties' ? ': INodeProperties[]' : ''} = ${literal(v, 1, k)};`)
+		.map(
+			([k, v]) =>
+				`\t${k}${k === 'icon' ? ': Icon' : k === 'properties' ? ': INodeProperties[]' : ''} = ${literal(v, 1, k)};`,
+		)
 		.join('\n\n');
 	writeClass(
 		relative,
@@ -172,7 +186,9 @@ function evaluate(root) {
 				return node.operator === '-' ? -value(node.argument) : undefined;
 			case 'MemberExpression':
 				// NodeConnectionTypes.Main
-				return node.object.name === 'NodeConnectionTypes' && node.property.name === 'Main' ? 'main' : undefined;
+				return node.object.name === 'NodeConnectionTypes' && node.property.name === 'Main'
+					? 'main'
+					: undefined;
 			case 'ArrayExpression': {
 				const array = node.elements.map(value);
 				nodes.set(array, node);
@@ -191,7 +207,10 @@ function evaluate(root) {
 				return undefined;
 		}
 	};
-	return { value: value(root), nodeOf: (v) => (v && typeof v === 'object' ? nodes.get(v) : undefined) };
+	return {
+		value: value(root),
+		nodeOf: (v) => (v && typeof v === 'object' ? nodes.get(v) : undefined),
+	};
 }
 
 const isObject = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -205,8 +224,10 @@ function* objectsIn(value) {
 	}
 }
 
-const implementsName = (cls, name) => (cls.implements ?? []).some((i) => i.expression?.name === name);
-const classField = (cls, name) => cls.body.body.find((m) => m.type === 'PropertyDefinition' && !m.computed && m.key.name === name);
+const implementsName = (cls, name) =>
+	(cls.implements ?? []).some((i) => i.expression?.name === name);
+const classField = (cls, name) =>
+	cls.body.body.find((m) => m.type === 'PropertyDefinition' && !m.computed && m.key.name === name);
 
 /** A rule over the description of each INodeType class of a `.node.ts` file: `check(description, report, { cls, filename })`. */
 function descriptionRule(check) {
@@ -220,7 +241,10 @@ function descriptionRule(check) {
 					const field = classField(cls, 'description');
 					if (field?.value?.type !== 'ObjectExpression') return;
 					const { value, nodeOf } = evaluate(field.value);
-					check(value, (at, message) => context.report({ node: nodeOf(at) ?? field, message }), { cls, filename: context.filename });
+					check(value, (at, message) => context.report({ node: nodeOf(at) ?? field, message }), {
+						cls,
+						filename: context.filename,
+					});
 				},
 			};
 		},
@@ -235,7 +259,8 @@ function credentialRule(check) {
 			if (!context.filename.endsWith('.credentials.ts')) return {};
 			return {
 				ClassDeclaration(cls) {
-					if (implementsName(cls, 'ICredentialType')) check(cls, (node, message) => context.report({ node, message }), context.filename);
+					if (implementsName(cls, 'ICredentialType'))
+						check(cls, (node, message) => context.report({ node, message }), context.filename);
 				},
 			};
 		},
@@ -243,11 +268,80 @@ function credentialRule(check) {
 }
 
 /** n8n's known codex categories and subcategories (its plugin's codex taxonomy, mirrored from the node panel). */
-const CODEX_CATEGORIES = new Set(['AI', 'Analytics', 'Communication', 'Core Nodes', 'Data & Storage', 'Developer Tools', 'Development', 'ECM', 'Finance & Accounting', 'HITL', 'Marketing & Content', 'Miscellaneous', 'Productivity', 'Sales', 'Utility']);
-const CODEX_SUBCATEGORIES = new Set(['Data Transformation', 'Files', 'Flow', 'Helpers', 'Other Trigger Nodes', 'Human in the Loop', 'Agents', 'Chains', 'Document Loaders', 'Embeddings', 'Language Models', 'Memory', 'Miscellaneous', 'Model Context Protocol', 'Output Parsers', 'Rerankers', 'Retrievers', 'Root Nodes', 'Text Splitters', 'Tools', 'Vector Stores']);
+const CODEX_CATEGORIES = new Set([
+	'AI',
+	'Analytics',
+	'Communication',
+	'Core Nodes',
+	'Data & Storage',
+	'Developer Tools',
+	'Development',
+	'ECM',
+	'Finance & Accounting',
+	'HITL',
+	'Marketing & Content',
+	'Miscellaneous',
+	'Productivity',
+	'Sales',
+	'Utility',
+]);
+const CODEX_SUBCATEGORIES = new Set([
+	'Data Transformation',
+	'Files',
+	'Flow',
+	'Helpers',
+	'Other Trigger Nodes',
+	'Human in the Loop',
+	'Agents',
+	'Chains',
+	'Document Loaders',
+	'Embeddings',
+	'Language Models',
+	'Memory',
+	'Miscellaneous',
+	'Model Context Protocol',
+	'Output Parsers',
+	'Rerankers',
+	'Retrievers',
+	'Root Nodes',
+	'Text Splitters',
+	'Tools',
+	'Vector Stores',
+]);
 /** The categories a community node may declare (docs.n8n.io, "Node categories"), and the AI subcategories. */
-const COMMUNITY_CATEGORIES = new Set(['Data & Storage', 'Finance & Accounting', 'Marketing & Content', 'Productivity', 'Miscellaneous', 'Sales', 'Development', 'Analytics', 'Communication', 'Utility', 'AI']);
-const AI_SUBCATEGORIES = new Set(['Agents', 'Chains', 'Language Models', 'Memory', 'Output Parsers', 'Tools', 'Vector Stores', 'Retrievers', 'Embeddings', 'Document Loaders', 'Text Splitters', 'Other Tools', 'Root Nodes', 'Model Context Protocol', 'Human in the Loop', 'Miscellaneous', 'Rerankers', 'Evaluation']);
+const COMMUNITY_CATEGORIES = new Set([
+	'Data & Storage',
+	'Finance & Accounting',
+	'Marketing & Content',
+	'Productivity',
+	'Miscellaneous',
+	'Sales',
+	'Development',
+	'Analytics',
+	'Communication',
+	'Utility',
+	'AI',
+]);
+const AI_SUBCATEGORIES = new Set([
+	'Agents',
+	'Chains',
+	'Language Models',
+	'Memory',
+	'Output Parsers',
+	'Tools',
+	'Vector Stores',
+	'Retrievers',
+	'Embeddings',
+	'Document Loaders',
+	'Text Splitters',
+	'Other Tools',
+	'Root Nodes',
+	'Model Context Protocol',
+	'Human in the Loop',
+	'Miscellaneous',
+	'Rerankers',
+	'Evaluation',
+]);
 
 /**
  * What n8n's codex rules find in one codex (inline, or a .node.json file): `[rule, message, value]`.
@@ -260,45 +354,124 @@ function codexProblems(codex, { outputsMain = false, aiSdk = false } = {}) {
 	const subcategories = codex.subcategories;
 	const strings = (list) => (Array.isArray(list) ? list.filter((c) => typeof c === 'string') : []);
 	// valid-codex-categories: every value from the known taxonomy, subcategories a map
-	for (const c of strings(categories)) if (!CODEX_CATEGORIES.has(c)) add('valid-codex-categories', `Codex category "${c}" is not part of n8n's known category taxonomy`, c);
-	if (Array.isArray(subcategories)) add('valid-codex-categories', '`subcategories` must map category names to arrays of subcategories, not be a plain array', subcategories);
+	for (const c of strings(categories))
+		if (!CODEX_CATEGORIES.has(c))
+			add(
+				'valid-codex-categories',
+				`Codex category "${c}" is not part of n8n's known category taxonomy`,
+				c,
+			);
+	if (Array.isArray(subcategories))
+		add(
+			'valid-codex-categories',
+			'`subcategories` must map category names to arrays of subcategories, not be a plain array',
+			subcategories,
+		);
 	else if (isObject(subcategories)) {
 		for (const [key, list] of Object.entries(subcategories)) {
-			if (!CODEX_CATEGORIES.has(key)) add('valid-codex-categories', `"${key}" is not a recognized category, so it cannot key \`subcategories\``, key);
-			for (const s of strings(list)) if (!CODEX_SUBCATEGORIES.has(s)) add('valid-codex-categories', `Codex subcategory "${s}" is not part of n8n's known subcategory taxonomy`, s);
+			if (!CODEX_CATEGORIES.has(key))
+				add(
+					'valid-codex-categories',
+					`"${key}" is not a recognized category, so it cannot key \`subcategories\``,
+					key,
+				);
+			for (const s of strings(list))
+				if (!CODEX_SUBCATEGORIES.has(s))
+					add(
+						'valid-codex-categories',
+						`Codex subcategory "${s}" is not part of n8n's known subcategory taxonomy`,
+						s,
+					);
 		}
-		if (strings(categories).includes('AI') && outputsMain && !strings(subcategories.AI).includes('Root Nodes')) {
-			add('valid-codex-categories', 'A node with the "AI" category that outputs main data needs "Root Nodes" in subcategories.AI, or the node panel hides it from search', 'AI');
+		if (
+			strings(categories).includes('AI') &&
+			outputsMain &&
+			!strings(subcategories.AI).includes('Root Nodes')
+		) {
+			add(
+				'valid-codex-categories',
+				'A node with the "AI" category that outputs main data needs "Root Nodes" in subcategories.AI, or the node panel hides it from search',
+				'AI',
+			);
 		}
 	}
 	// valid-node-categories: a non-empty list of community categories; AI only with its subcategories
 	if (categories !== undefined) {
-		if (!Array.isArray(categories) || !categories.length) add('valid-node-categories', '"categories" must be a non-empty array of community node categories', categories);
+		if (!Array.isArray(categories) || !categories.length)
+			add(
+				'valid-node-categories',
+				'"categories" must be a non-empty array of community node categories',
+				categories,
+			);
 		else {
 			for (const c of categories) {
-				if (typeof c !== 'string') add('valid-node-categories', 'Each category must be a string from the community node category list', c);
-				else if (c === 'Marketing') add('valid-node-categories', '"Marketing" is not a supported category. Use "Marketing & Content"', c);
-				else if (!COMMUNITY_CATEGORIES.has(c)) add('valid-node-categories', `"${c}" is not a supported community node category`, c);
+				if (typeof c !== 'string')
+					add(
+						'valid-node-categories',
+						'Each category must be a string from the community node category list',
+						c,
+					);
+				else if (c === 'Marketing')
+					add(
+						'valid-node-categories',
+						'"Marketing" is not a supported category. Use "Marketing & Content"',
+						c,
+					);
+				else if (!COMMUNITY_CATEGORIES.has(c))
+					add('valid-node-categories', `"${c}" is not a supported community node category`, c);
 			}
 		}
 	}
 	const hasAi = strings(categories).includes('AI');
 	if (subcategories !== undefined) {
 		const ai = isObject(subcategories) ? subcategories.AI : undefined;
-		if (!isObject(subcategories) || (!hasAi && ai === undefined)) add('valid-node-categories', 'subcategories must be an object with an AI category', subcategories);
-		else if (ai !== undefined && !hasAi) add('valid-node-categories', 'subcategories.AI requires "AI" in categories', ai);
+		if (!isObject(subcategories) || (!hasAi && ai === undefined))
+			add(
+				'valid-node-categories',
+				'subcategories must be an object with an AI category',
+				subcategories,
+			);
+		else if (ai !== undefined && !hasAi)
+			add('valid-node-categories', 'subcategories.AI requires "AI" in categories', ai);
 		else if (ai !== undefined) {
-			if (!Array.isArray(ai) || !ai.length) add('valid-node-categories', 'The "AI" category requires a non-empty subcategories.AI array', ai);
-			else for (const s of ai) if (typeof s !== 'string' || !AI_SUBCATEGORIES.has(s)) add('valid-node-categories', `"${String(s)}" is not a supported AI subcategory`, s);
+			if (!Array.isArray(ai) || !ai.length)
+				add(
+					'valid-node-categories',
+					'The "AI" category requires a non-empty subcategories.AI array',
+					ai,
+				);
+			else
+				for (const s of ai)
+					if (typeof s !== 'string' || !AI_SUBCATEGORIES.has(s))
+						add('valid-node-categories', `"${String(s)}" is not a supported AI subcategory`, s);
 		}
 	}
-	if (hasAi && !isObject(subcategories)) add('valid-node-categories', 'The "AI" category requires a non-empty subcategories.AI array', 'AI');
+	if (hasAi && !isObject(subcategories))
+		add(
+			'valid-node-categories',
+			'The "AI" category requires a non-empty subcategories.AI array',
+			'AI',
+		);
 	// no-ai-codex-category / no-codex-subcategories: reserved for nodes built on the AI Node SDK
-	if (!aiSdk && hasAi) add('no-ai-codex-category', 'The "AI" codex category is reserved for nodes that import @n8n/ai-node-sdk', 'AI');
-	if (!aiSdk && subcategories !== undefined) add('no-codex-subcategories', '`codex.subcategories` is for nodes that import @n8n/ai-node-sdk only', subcategories);
+	if (!aiSdk && hasAi)
+		add(
+			'no-ai-codex-category',
+			'The "AI" codex category is reserved for nodes that import @n8n/ai-node-sdk',
+			'AI',
+		);
+	if (!aiSdk && subcategories !== undefined)
+		add(
+			'no-codex-subcategories',
+			'`codex.subcategories` is for nodes that import @n8n/ai-node-sdk only',
+			subcategories,
+		);
 	// no-logic-or-flow-nodes
-	const subValues = isObject(subcategories) ? Object.values(subcategories).flatMap(strings) : strings(subcategories);
-	for (const v of [...strings(categories), ...subValues]) if (v === 'Logic' || v === 'Flow') add('no-logic-or-flow-nodes', `Community nodes may not be "${v}" nodes`, v);
+	const subValues = isObject(subcategories)
+		? Object.values(subcategories).flatMap(strings)
+		: strings(subcategories);
+	for (const v of [...strings(categories), ...subValues])
+		if (v === 'Logic' || v === 'Flow')
+			add('no-logic-or-flow-nodes', `Community nodes may not be "${v}" nodes`, v);
 	return problems;
 }
 
@@ -311,9 +484,11 @@ const MAX_HINT_LENGTH = 120;
 /** n8n's own node colour, reserved for built-in nodes. */
 const CORE_COLOR = '#ff6d5a';
 /** Names of partner and account identifiers that must come from a parameter or credential. */
-const CONFIGURABLE_ID = /^(?:partner|affiliate|reseller|account|tenant|customer|client)(?:[_-]?id)$/i;
+const CONFIGURABLE_ID =
+	/^(?:partner|affiliate|reseller|account|tenant|customer|client)(?:[_-]?id)$/i;
 
-const isParameter = (o) => typeof o.displayName === 'string' && typeof o.name === 'string' && typeof o.type === 'string';
+const isParameter = (o) =>
+	typeof o.displayName === 'string' && typeof o.name === 'string' && typeof o.type === 'string';
 const byLabel = (a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' });
 
 /** The WCAG relative luminance of a #rgb / #rrggbb colour (or black / white), null for anything else. */
@@ -322,14 +497,20 @@ function luminance(color) {
 	let hex = named[color.toLowerCase()] ?? color.toLowerCase();
 	if (/^#[0-9a-f]{3}$/.test(hex)) hex = `#${[...hex.slice(1)].map((c) => c + c).join('')}`;
 	if (!/^#[0-9a-f]{6}$/.test(hex)) return null;
-	const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+	const [r, g, b] = [1, 3, 5]
+		.map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+		.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
 	return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 
 /** The best contrast of an SVG's fill, stroke and stop colours on a background (no paint declared: black), null when no colour is readable. */
 function iconContrast(svg, background) {
-	const paints = [...svg.matchAll(/(?:fill|stroke|stop-color)\s*[:=]\s*["']?\s*(#[0-9a-fA-F]{3,6}\b|[a-zA-Z]+)/g)].map((m) => m[1]).filter((c) => !['none', 'transparent', 'url'].includes(c.toLowerCase()));
+	const paints = [
+		...svg.matchAll(/(?:fill|stroke|stop-color)\s*[:=]\s*["']?\s*(#[0-9a-fA-F]{3,6}\b|[a-zA-Z]+)/g),
+	]
+		.map((m) => m[1])
+		.filter((c) => !['none', 'transparent', 'url'].includes(c.toLowerCase()));
 	const lums = (paints.length ? paints : ['black']).map(luminance).filter((l) => l !== null);
 	if (!lums.length) return null;
 	const bg = luminance(background);
@@ -346,7 +527,10 @@ function checkIconContrast(icon, filename, report) {
 		const file = path.join(path.dirname(filename), ref.slice(5));
 		if (!fs.existsSync(file)) continue;
 		const ratio = iconContrast(fs.readFileSync(file, 'utf8'), ICON_BACKGROUNDS[theme]);
-		if (ratio !== null && ratio < MIN_ICON_CONTRAST) report(`Icon "${ref.slice(5)}" has a contrast of ${ratio.toFixed(2)}:1 on the ${theme} background, under ${MIN_ICON_CONTRAST}:1`);
+		if (ratio !== null && ratio < MIN_ICON_CONTRAST)
+			report(
+				`Icon "${ref.slice(5)}" has a contrast of ${ratio.toFixed(2)}:1 on the ${theme} background, under ${MIN_ICON_CONTRAST}:1`,
+			);
 	}
 }
 
@@ -355,17 +539,38 @@ const noHardcodedIds = {
 	meta: { type: 'problem', schema: [] },
 	create(context) {
 		const check = (name, value) => {
-			if (name && value && CONFIGURABLE_ID.test(name) && value.type === 'Literal' && typeof value.value === 'string') {
-				context.report({ node: value, message: `Hardcoded \`${name}\`. Read this ID from a node parameter or credential so users can configure it.` });
+			if (
+				name &&
+				value &&
+				CONFIGURABLE_ID.test(name) &&
+				value.type === 'Literal' &&
+				typeof value.value === 'string'
+			) {
+				context.report({
+					node: value,
+					message: `Hardcoded \`${name}\`. Read this ID from a node parameter or credential so users can configure it.`,
+				});
 			}
 		};
-		const keyName = (key) => (key?.type === 'Identifier' ? key.name : key?.type === 'Literal' ? String(key.value) : null);
+		const keyName = (key) =>
+			key?.type === 'Identifier' ? key.name : key?.type === 'Literal' ? String(key.value) : null;
 		return {
 			VariableDeclarator: (n) => n.id.type === 'Identifier' && check(n.id.name, n.init),
 			PropertyDefinition: (n) => !n.computed && check(keyName(n.key), n.value),
 			Property: (n) => !n.computed && check(keyName(n.key), n.value),
 			AssignmentExpression: (n) =>
-				check(n.left.type === 'Identifier' ? n.left.name : n.left.type === 'MemberExpression' ? (n.left.computed ? (n.left.property.type === 'Literal' ? String(n.left.property.value) : null) : n.left.property.name) : null, n.right),
+				check(
+					n.left.type === 'Identifier'
+						? n.left.name
+						: n.left.type === 'MemberExpression'
+							? n.left.computed
+								? n.left.property.type === 'Literal'
+									? String(n.left.property.value)
+									: null
+								: n.left.property.name
+							: null,
+					n.right,
+				),
 		};
 	},
 };
@@ -377,99 +582,165 @@ const HAND_WRITTEN_RULES = {
 			const names = p.options.map((o) => o?.name);
 			if (names.length <= 1 || names.some((n) => typeof n !== 'string')) continue;
 			const sorted = [...names].sort(byLabel);
-			if (names.some((n, i) => n !== sorted[i])) report(p.options, `Options in "${p.displayName}" are not sorted alphabetically. Expected order: ${sorted.join(', ')}.`);
+			if (names.some((n, i) => n !== sorted[i]))
+				report(
+					p.options,
+					`Options in "${p.displayName}" are not sorted alphabetically. Expected order: ${sorted.join(', ')}.`,
+				);
 		}
 	}),
 	'open-ended-node-fields': descriptionRule((d, report) => {
 		for (const p of d.properties ?? []) {
-			if (isObject(p) && p.type === 'json' && p.required !== true) report(p, `Optional JSON field "${p.name}" can hide configuration. Use typed parameters under Additional Options or Additional Fields instead.`);
+			if (isObject(p) && p.type === 'json' && p.required !== true)
+				report(
+					p,
+					`Optional JSON field "${p.name}" can hide configuration. Use typed parameters under Additional Options or Additional Fields instead.`,
+				);
 		}
 	}),
 	'hint-max-length': descriptionRule((d, report) => {
 		for (const o of objectsIn(d)) {
-			if (typeof o.hint === 'string' && o.hint.length > MAX_HINT_LENGTH) report(o, `The "hint" of "${o.name ?? o.displayName}" is ${o.hint.length} characters long, over the limit of ${MAX_HINT_LENGTH}.`);
+			if (typeof o.hint === 'string' && o.hint.length > MAX_HINT_LENGTH)
+				report(
+					o,
+					`The "hint" of "${o.name ?? o.displayName}" is ${o.hint.length} characters long, over the limit of ${MAX_HINT_LENGTH}.`,
+				);
 		}
 	}),
 	'require-param-default': descriptionRule((d, report) => {
 		for (const o of objectsIn(d.properties ?? [])) {
-			if (isParameter(o) && !('default' in o)) report(o, `Node parameter '${o.name}' is missing a \`default\` value.`);
+			if (isParameter(o) && !('default' in o))
+				report(o, `Node parameter '${o.name}' is missing a \`default\` value.`);
 		}
 	}),
 	'non-required-fields-in-collection': descriptionRule((d, report) => {
 		for (const p of d.properties ?? []) {
-			if (!isObject(p) || typeof p.name !== 'string' || SELECTORS.has(p.name) || CONTAINER_TYPES.has(p.type) || NON_INPUT_TYPES.has(p.type)) continue;
-			if (p.required !== true) report(p, `"${p.name}" is not required. Move it into an "Additional Options" or "Additional Fields" collection.`);
+			if (
+				!isObject(p) ||
+				typeof p.name !== 'string' ||
+				SELECTORS.has(p.name) ||
+				CONTAINER_TYPES.has(p.type) ||
+				NON_INPUT_TYPES.has(p.type)
+			)
+				continue;
+			if (p.required !== true)
+				report(
+					p,
+					`"${p.name}" is not required. Move it into an "Additional Options" or "Additional Fields" collection.`,
+				);
 		}
 	}),
 	'no-duplicate-param-options': descriptionRule((d, report) => {
 		for (const o of objectsIn(d.properties ?? [])) {
-			if ((o.type !== 'options' && o.type !== 'multiOptions') || !Array.isArray(o.options)) continue;
+			if ((o.type !== 'options' && o.type !== 'multiOptions') || !Array.isArray(o.options))
+				continue;
 			for (const key of ['name', 'value']) {
-				const seen = o.options.map((x) => (isObject(x) ? JSON.stringify(x[key]) : undefined)).filter((x) => x !== undefined);
+				const seen = o.options
+					.map((x) => (isObject(x) ? JSON.stringify(x[key]) : undefined))
+					.filter((x) => x !== undefined);
 				const twice = seen.filter((x, i) => seen.indexOf(x) !== i);
-				if (twice.length) report(o.options, `"${o.displayName}" has the option ${key} ${twice[0]} more than once.`);
+				if (twice.length)
+					report(o.options, `"${o.displayName}" has the option ${key} ${twice[0]} more than once.`);
 			}
 		}
 	}),
 	'no-asterisk-in-option-names': descriptionRule((d, report) => {
 		for (const o of objectsIn(d.properties ?? [])) {
 			for (const x of Array.isArray(o.options) ? o.options : []) {
-				if (isObject(x) && typeof x.name === 'string' && x.name.includes('*')) report(x, `Option name "${x.name}" contains "*": write it in words or as [All].`);
+				if (isObject(x) && typeof x.name === 'string' && x.name.includes('*'))
+					report(x, `Option name "${x.name}" contains "*": write it in words or as [All].`);
 			}
 		}
 	}),
 	'valid-codex-categories': descriptionRule((d, report) => {
 		const outputsMain = Array.isArray(d.outputs) && d.outputs.includes('main');
-		if (isObject(d.codex)) for (const [rule, message] of codexProblems(d.codex, { outputsMain })) if (rule === 'valid-codex-categories') report(d.codex, message);
+		if (isObject(d.codex))
+			for (const [rule, message] of codexProblems(d.codex, { outputsMain }))
+				if (rule === 'valid-codex-categories') report(d.codex, message);
 	}),
 	'valid-node-categories': descriptionRule((d, report) => {
-		if (isObject(d.codex)) for (const [rule, message] of codexProblems(d.codex)) if (rule === 'valid-node-categories') report(d.codex, message);
+		if (isObject(d.codex))
+			for (const [rule, message] of codexProblems(d.codex))
+				if (rule === 'valid-node-categories') report(d.codex, message);
 	}),
 	'no-ai-codex-category': descriptionRule((d, report) => {
-		if (isObject(d.codex)) for (const [rule, message] of codexProblems(d.codex)) if (rule === 'no-ai-codex-category') report(d.codex, message);
+		if (isObject(d.codex))
+			for (const [rule, message] of codexProblems(d.codex))
+				if (rule === 'no-ai-codex-category') report(d.codex, message);
 	}),
 	'no-codex-subcategories': descriptionRule((d, report) => {
-		if (isObject(d.codex)) for (const [rule, message] of codexProblems(d.codex)) if (rule === 'no-codex-subcategories') report(d.codex, message);
+		if (isObject(d.codex))
+			for (const [rule, message] of codexProblems(d.codex))
+				if (rule === 'no-codex-subcategories') report(d.codex, message);
 	}),
 	'no-logic-or-flow-nodes': descriptionRule((d, report) => {
-		if (isObject(d.codex)) for (const [rule, message] of codexProblems(d.codex)) if (rule === 'no-logic-or-flow-nodes') report(d.codex, message);
+		if (isObject(d.codex))
+			for (const [rule, message] of codexProblems(d.codex))
+				if (rule === 'no-logic-or-flow-nodes') report(d.codex, message);
 	}),
 	'node-class-description-name-camelcase': descriptionRule((d, report) => {
-		if (typeof d.name === 'string' && !/^[a-z][a-zA-Z0-9]*$/.test(d.name)) report(d, `Node name "${d.name}" must be camelCase.`);
+		if (typeof d.name === 'string' && !/^[a-z][a-zA-Z0-9]*$/.test(d.name))
+			report(d, `Node name "${d.name}" must be camelCase.`);
 	}),
 	'node-class-description-non-core-color': descriptionRule((d, report) => {
-		for (const color of [d.color, d.defaults?.color]) if (typeof color === 'string' && color.toLowerCase() === CORE_COLOR) report(d, `${color} is n8n's core node colour, reserved for built-in nodes.`);
+		for (const color of [d.color, d.defaults?.color])
+			if (typeof color === 'string' && color.toLowerCase() === CORE_COLOR)
+				report(d, `${color} is n8n's core node colour, reserved for built-in nodes.`);
 	}),
 	'node-filename-against-convention': descriptionRule((d, report, { filename }) => {
 		if (typeof d.name !== 'string' || !d.name) return;
 		const expected = d.name[0].toUpperCase() + d.name.slice(1);
 		const base = path.basename(filename, '.node.ts');
-		if (base !== expected && !new RegExp(`^${expected}V\\d+$`).test(base)) report(d, `The file of node "${d.name}" must be named ${expected}.node.ts, not ${base}.node.ts.`);
+		if (base !== expected && !new RegExp(`^${expected}V\\d+$`).test(base))
+			report(
+				d,
+				`The file of node "${d.name}" must be named ${expected}.node.ts, not ${base}.node.ts.`,
+			);
 	}),
 	'single-credential-per-node': descriptionRule((d, report) => {
 		const credentials = Array.isArray(d.credentials) ? d.credentials.filter(isObject) : [];
 		if (credentials.length <= 1) return;
 		// one at a time: every credential shown for values of one property that no other credential shares
-		const shows = credentials.map((c) => (isObject(c.displayOptions?.show) ? c.displayOptions.show : {}));
+		const shows = credentials.map((c) =>
+			isObject(c.displayOptions?.show) ? c.displayOptions.show : {},
+		);
 		const exclusive = Object.keys(shows[0]).some((key) => {
-			const sets = shows.map((s) => (Array.isArray(s[key]) ? s[key].map((v) => JSON.stringify(v)) : null));
-			return sets.every(Boolean) && sets.every((set, i) => sets.every((other, j) => i === j || !set.some((v) => other.includes(v))));
+			const sets = shows.map((s) =>
+				Array.isArray(s[key]) ? s[key].map((v) => JSON.stringify(v)) : null,
+			);
+			return (
+				sets.every(Boolean) &&
+				sets.every((set, i) =>
+					sets.every((other, j) => i === j || !set.some((v) => other.includes(v))),
+				)
+			);
 		});
-		if (!exclusive) report(d.credentials, 'The node can use several credentials at once: show each for values of one property that no other credential is shown for.');
+		if (!exclusive)
+			report(
+				d.credentials,
+				'The node can use several credentials at once: show each for values of one property that no other credential is shown for.',
+			);
 	}),
 	'cred-class-name-suffix': credentialRule((cls, report) => {
-		if (cls.id && !cls.id.name.endsWith('Api')) report(cls.id, `Credential class "${cls.id.name}" must end with "Api".`);
+		if (cls.id && !cls.id.name.endsWith('Api'))
+			report(cls.id, `Credential class "${cls.id.name}" must end with "Api".`);
 	}),
 	'cred-class-name-field-conventions': credentialRule((cls, report) => {
 		const field = classField(cls, 'name');
 		const name = field?.value?.type === 'Literal' ? field.value.value : null;
 		if (typeof name !== 'string') return;
-		if (!name.endsWith('Api')) report(field.value, `Credential name "${name}" must end with "Api".`);
-		if (!/^[a-z]/.test(name)) report(field.value, `Credential name "${name}" must start with a lowercase letter.`);
+		if (!name.endsWith('Api'))
+			report(field.value, `Credential name "${name}" must end with "Api".`);
+		if (!/^[a-z]/.test(name))
+			report(field.value, `Credential name "${name}" must start with a lowercase letter.`);
 	}),
 	'cred-filename-against-convention': credentialRule((cls, report, filename) => {
 		const base = path.basename(filename, '.credentials.ts');
-		if (cls.id && cls.id.name !== base) report(cls.id, `The file of credential class "${cls.id.name}" must be named ${cls.id.name}.credentials.ts, not ${base}.credentials.ts.`);
+		if (cls.id && cls.id.name !== base)
+			report(
+				cls.id,
+				`The file of credential class "${cls.id.name}" must be named ${cls.id.name}.credentials.ts, not ${base}.credentials.ts.`,
+			);
 	}),
 	'no-hardcoded-ids': noHardcodedIds,
 	// the icons of node and credential classes, each on its theme's background
@@ -483,7 +754,9 @@ const HAND_WRITTEN_RULES = {
 					const field = classField(cls, node ? 'description' : 'icon');
 					if (!field?.value) return;
 					const value = evaluate(field.value).value;
-					checkIconContrast(node ? value?.icon : value, context.filename, (message) => context.report({ node: field, message }));
+					checkIconContrast(node ? value?.icon : value, context.filename, (message) =>
+						context.report({ node: field, message }),
+					);
 				},
 			};
 		},
@@ -492,8 +765,16 @@ const HAND_WRITTEN_RULES = {
 
 // --- n8n's rules ------------------------------------------------------------------------------
 // The installed plugin's rules, and ours for the rules it lacks (see HAND_WRITTEN_RULES).
-const handWritten = Object.keys(HAND_WRITTEN_RULES).filter((name) => !(name in n8nCommunityNodesPlugin.rules));
-const communityNodes = { ...n8nCommunityNodesPlugin, rules: { ...n8nCommunityNodesPlugin.rules, ...Object.fromEntries(handWritten.map((name) => [name, HAND_WRITTEN_RULES[name]])) } };
+const handWritten = Object.keys(HAND_WRITTEN_RULES).filter(
+	(name) => !(name in n8nCommunityNodesPlugin.rules),
+);
+const communityNodes = {
+	...n8nCommunityNodesPlugin,
+	rules: {
+		...n8nCommunityNodesPlugin.rules,
+		...Object.fromEntries(handWritten.map((name) => [name, HAND_WRITTEN_RULES[name]])),
+	},
+};
 
 const config = [
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
@@ -504,13 +785,19 @@ const config = [
 	{
 		...n8nCommunityNodesPlugin.configs.recommended,
 		plugins: { '@n8n/community-nodes': communityNodes },
-		rules: { ...n8nCommunityNodesPlugin.configs.recommended.rules, ...Object.fromEntries(handWritten.map((name) => [`@n8n/community-nodes/${name}`, 'error'])) },
+		rules: {
+			...n8nCommunityNodesPlugin.configs.recommended.rules,
+			...Object.fromEntries(handWritten.map((name) => [`@n8n/community-nodes/${name}`, 'error'])),
+		},
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 	},
 	{
 		files: ['credentials/**/*.ts'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: { ...n8nNodesBase.configs.credentials.rules, 'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off' },
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
 	},
 	{
 		files: ['nodes/**/*.ts'],
@@ -519,7 +806,12 @@ const config = [
 	},
 ];
 
-const eslint = new ESLint({ cwd: scratch, overrideConfigFile: true, overrideConfig: config, errorOnUnmatchedPattern: false });
+const eslint = new ESLint({
+	cwd: scratch,
+	overrideConfigFile: true,
+	overrideConfig: config,
+	errorOnUnmatchedPattern: false,
+});
 const results = await eslint.lintFiles(['nodes/**/*.ts', 'credentials/**/*.ts']);
 
 // --- the findings, less the named departures ------------------------------------------------
@@ -529,14 +821,23 @@ for (const result of results) {
 	const lines = fs.readFileSync(result.filePath, 'utf8').split('\n');
 	for (const message of result.messages) {
 		const rule = message.ruleId ?? '(parse)';
-		const finding = { file: path.relative(scratch, result.filePath), line: message.line, rule, message: message.message, text: lines[message.line - 1]?.trim() ?? '', lines };
+		const finding = {
+			file: path.relative(scratch, result.filePath),
+			line: message.line,
+			rule,
+			message: message.message,
+			text: lines[message.line - 1]?.trim() ?? '',
+			lines,
+		};
 		consider(finding);
 	}
 }
 
 /** A finding, unless a named departure covers it. */
 function consider(finding) {
-	const exception = EXCEPTIONS.find((e) => e.rule === finding.rule && (!e.applies || e.applies(finding)));
+	const exception = EXCEPTIONS.find(
+		(e) => e.rule === finding.rule && (!e.applies || e.applies(finding)),
+	);
 	if (exception) excused.set(finding.rule, (excused.get(finding.rule) ?? 0) + 1);
 	else findings.push(finding);
 }
@@ -544,7 +845,12 @@ function consider(finding) {
 /** The line of `file` (in `root`) where `needle` first appears, for a finding outside the generated classes. */
 function lineOf(file, needle) {
 	const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
-	const index = needle === undefined ? -1 : lines.findIndex((l) => l.includes(typeof needle === 'string' ? needle : JSON.stringify(needle)));
+	const index =
+		needle === undefined
+			? -1
+			: lines.findIndex((l) =>
+					l.includes(typeof needle === 'string' ? needle : JSON.stringify(needle)),
+				);
 	return { line: index + 1 || 1, text: lines[Math.max(index, 0)].trim(), lines };
 }
 
@@ -555,14 +861,31 @@ const sourceLint = new ESLint({
 	overrideConfigFile: true,
 	overrideConfig: [
 		{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
-		{ files: ['**/*.ts'], languageOptions: { parser: tsParser, sourceType: 'module' }, plugins: { source: { rules: { 'no-hardcoded-ids': HAND_WRITTEN_RULES['no-hardcoded-ids'] } } }, rules: { 'source/no-hardcoded-ids': 'error' } },
+		{
+			files: ['**/*.ts'],
+			languageOptions: { parser: tsParser, sourceType: 'module' },
+			plugins: {
+				source: { rules: { 'no-hardcoded-ids': HAND_WRITTEN_RULES['no-hardcoded-ids'] } },
+			},
+			rules: { 'source/no-hardcoded-ids': 'error' },
+		},
 	],
 	errorOnUnmatchedPattern: false,
 });
 for (const result of await sourceLint.lintFiles(['nodes/**/*.ts', 'credentials/**/*.ts'])) {
 	const lines = fs.readFileSync(result.filePath, 'utf8').split('\n');
 	for (const message of result.messages) {
-		consider({ file: path.relative(root, result.filePath), line: message.line, rule: message.ruleId === 'source/no-hardcoded-ids' ? '@n8n/community-nodes/no-hardcoded-ids' : message.ruleId ?? '(parse)', message: message.message, text: lines[message.line - 1]?.trim() ?? '', lines });
+		consider({
+			file: path.relative(root, result.filePath),
+			line: message.line,
+			rule:
+				message.ruleId === 'source/no-hardcoded-ids'
+					? '@n8n/community-nodes/no-hardcoded-ids'
+					: (message.ruleId ?? '(parse)'),
+			message: message.message,
+			text: lines[message.line - 1]?.trim() ?? '',
+			lines,
+		});
 	}
 }
 
@@ -579,7 +902,9 @@ for (const { relative, description } of described) {
 		consider({ file, line: 1, rule: '(parse)', message: String(error), text: '', lines: [] });
 		continue;
 	}
-	const aiSdk = /from ['"]@n8n\/ai-node-sdk['"]/.test(fs.readFileSync(path.join(root, relative), 'utf8'));
+	const aiSdk = /from ['"]@n8n\/ai-node-sdk['"]/.test(
+		fs.readFileSync(path.join(root, relative), 'utf8'),
+	);
 	const outputsMain = (description.outputs ?? []).includes('main');
 	for (const [rule, message, value] of codexProblems(codex, { outputsMain, aiSdk })) {
 		consider({ file, ...lineOf(file, value), rule: `@n8n/community-nodes/${rule}`, message });
@@ -588,12 +913,33 @@ for (const { relative, description } of described) {
 
 // n8n's package rules that 0.32.0 lacks: one repository per package, the community keyword, MIT.
 const packageProblems = [
-	['no-monorepo', pkg.repository?.directory !== undefined, '"repository.directory" marks a package in a monorepo: a community node package has a repository of its own', 'directory'],
-	['require-community-node-keyword', !(pkg.keywords ?? []).includes('n8n-community-node-package'), '"keywords" must include "n8n-community-node-package"', 'keywords'],
-	['require-mit-license', pkg.license !== 'MIT', 'The "license" of a community node package must be "MIT"', 'license'],
+	[
+		'no-monorepo',
+		pkg.repository?.directory !== undefined,
+		'"repository.directory" marks a package in a monorepo: a community node package has a repository of its own',
+		'directory',
+	],
+	[
+		'require-community-node-keyword',
+		!(pkg.keywords ?? []).includes('n8n-community-node-package'),
+		'"keywords" must include "n8n-community-node-package"',
+		'keywords',
+	],
+	[
+		'require-mit-license',
+		pkg.license !== 'MIT',
+		'The "license" of a community node package must be "MIT"',
+		'license',
+	],
 ];
 for (const [rule, failed, message, key] of packageProblems) {
-	if (failed) consider({ file: 'package.json', ...lineOf('package.json', `"${key}"`), rule: `@n8n/community-nodes/${rule}`, message });
+	if (failed)
+		consider({
+			file: 'package.json',
+			...lineOf('package.json', `"${key}"`),
+			rule: `@n8n/community-nodes/${rule}`,
+			message,
+		});
 }
 
 // The sources' own connection types: n8n's constant, not the 'main' literal the generated classes cannot tell apart.
@@ -604,25 +950,43 @@ for (const file of ['nodes/shared/describe/describe.ts', 'nodes/shared/poll/desc
 		.split('\n')
 		.forEach((text, index) => {
 			if (/\b(inputs|outputs)\s*:\s*\[[^\]]*['"]main['"]/.test(text)) {
-				findings.push({ file, line: index + 1, rule: '@n8n/community-nodes/node-connection-type-literal', message: "Use NodeConnectionTypes.Main, not 'main'", text: text.trim() });
+				findings.push({
+					file,
+					line: index + 1,
+					rule: '@n8n/community-nodes/node-connection-type-literal',
+					message: "Use NodeConnectionTypes.Main, not 'main'",
+					text: text.trim(),
+				});
 			}
 		});
 }
 
-const byRule = (list) => Object.entries(list.reduce((acc, f) => ({ ...acc, [f.rule]: (acc[f.rule] ?? 0) + 1 }), {})).sort((a, b) => b[1] - a[1]);
+const byRule = (list) =>
+	Object.entries(list.reduce((acc, f) => ({ ...acc, [f.rule]: (acc[f.rule] ?? 0) + 1 }), {})).sort(
+		(a, b) => b[1] - a[1],
+	);
 
 if (flag('--all') && excused.size) {
-	console.log(`Departures (scripts/literal-lint.exceptions.mjs): ${[...excused].map(([rule, n]) => `${rule} ${n}`).join(', ')}`);
+	console.log(
+		`Departures (scripts/literal-lint.exceptions.mjs): ${[...excused].map(([rule, n]) => `${rule} ${n}`).join(', ')}`,
+	);
 }
 if (flag('--keep')) console.log(`Generated classes: ${scratch}`);
 else fs.rmSync(scratch, { recursive: true, force: true });
 
 if (findings.length) {
 	// an object's or a list's finding shows the line after its opening bracket too (its first member)
-	const shown = (f) => (/^[{[]$/.test(f.text) && f.lines?.[f.line] ? `${f.text} ${f.lines[f.line].trim()}` : f.text);
-	for (const f of findings) console.error(`${f.file}:${f.line}  ${f.rule}  ${f.message}\n    ${shown(f)}`);
-	console.error(`\nn8n's lint on the literal descriptions: ${findings.length} findings (${byRule(findings).map(([r, n]) => `${r} ${n}`).join(', ')})`);
+	const shown = (f) =>
+		/^[{[]$/.test(f.text) && f.lines?.[f.line] ? `${f.text} ${f.lines[f.line].trim()}` : f.text;
+	for (const f of findings)
+		console.error(`${f.file}:${f.line}  ${f.rule}  ${f.message}\n    ${shown(f)}`);
+	console.error(
+		`\nn8n's lint on the literal descriptions: ${findings.length} findings (${byRule(findings)
+			.map(([r, n]) => `${r} ${n}`)
+			.join(', ')})`,
+	);
 	process.exit(1);
 }
-console.log(`n8n's lint on the literal descriptions: clean (${results.length} classes${excused.size ? `; ${[...excused.values()].reduce((a, b) => a + b, 0)} findings under named departures` : ''})`);
-
+console.log(
+	`n8n's lint on the literal descriptions: clean (${results.length} classes${excused.size ? `; ${[...excused.values()].reduce((a, b) => a + b, 0)} findings under named departures` : ''})`,
+);

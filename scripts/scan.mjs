@@ -21,16 +21,28 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendor-scan-'));
 // The scanner makes a temporary folder when it is loaded: keep it inside ours.
 process.env.TMPDIR = work;
-const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
 
 const legs = [];
 try {
 	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		}),
 	)[0];
 	const packageDir = path.join(work, 'package');
 	fs.mkdirSync(packageDir);
-	execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', packageDir, '--strip-components=1']);
+	execFileSync('tar', [
+		'-xzf',
+		path.join(work, packed.filename),
+		'-C',
+		packageDir,
+		'--strip-components=1',
+	]);
 	const jsFiles = packed.files.filter((f) => f.path.endsWith('.js')).length;
 
 	legs.push({
@@ -47,7 +59,9 @@ try {
 
 let failed = false;
 for (const { name, result } of legs) {
-	console.log(`${result.passed ? 'passed' : 'FAILED'}: ${name}${result.message ? ` - ${result.message}` : ''}`);
+	console.log(
+		`${result.passed ? 'passed' : 'FAILED'}: ${name}${result.message ? ` - ${result.message}` : ''}`,
+	);
 	if (result.details) console.log(result.details);
 	failed ||= !result.passed;
 }

@@ -43,7 +43,9 @@ const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : u
 const root = path.resolve(option('--root') ?? path.join(here, '..'));
 const fix = args.includes('--fix');
 /** Folders or files named on the command line: report (and fix) only what is under them. */
-const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--root').map((a) => path.resolve(a));
+const only = args
+	.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--root')
+	.map((a) => path.resolve(a));
 const ts = createRequire(path.join(here, '..', 'package.json'))('typescript');
 const started = Date.now();
 
@@ -55,10 +57,22 @@ function configured() {
 	for (const name of ['tsconfig.test.json', 'tsconfig.tools.json']) {
 		const file = path.join(root, name);
 		if (!fs.existsSync(file)) continue;
-		const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
-		if (parsed.errors.length) fail(parsed.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
+		const parsed = ts.getParsedCommandLineOfConfigFile(
+			file,
+			{},
+			{
+				...ts.sys,
+				onUnRecoverableConfigFileDiagnostic: (d) =>
+					fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+			},
+		);
+		if (parsed.errors.length)
+			fail(
+				parsed.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'),
+			);
 		options ??= parsed.options;
-		for (const f of parsed.fileNames) if (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) files.add(path.resolve(f));
+		for (const f of parsed.fileNames)
+			if (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) files.add(path.resolve(f));
 	}
 	if (!options) fail(`no tsconfig.test.json or tsconfig.tools.json in ${root}`);
 	return { files: [...files].sort(), options };
@@ -67,7 +81,11 @@ function configured() {
 /** The repository's JavaScript files (scripts/, host/, the configs), read for uses only. */
 function javascriptFiles(dir = root, out = []) {
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-		if (entry.name.startsWith('.') || ['node_modules', 'dist', 'build', 'coverage'].includes(entry.name)) continue;
+		if (
+			entry.name.startsWith('.') ||
+			['node_modules', 'dist', 'build', 'coverage'].includes(entry.name)
+		)
+			continue;
 		const full = path.join(dir, entry.name);
 		if (entry.isDirectory()) javascriptFiles(full, out);
 		else if (/\.(js|mjs|cjs)$/.test(entry.name)) out.push(full);
@@ -86,7 +104,13 @@ const resolutionCache = ts.createModuleResolutionCache(root, (f) => f, options);
 
 /** The checked file a module specifier of `from` names, or undefined (a package, host/, ...). */
 function resolveSpecifier(specifier, from) {
-	const { resolvedModule } = ts.resolveModuleName(specifier, from, options, ts.sys, resolutionCache);
+	const { resolvedModule } = ts.resolveModuleName(
+		specifier,
+		from,
+		options,
+		ts.sys,
+		resolutionCache,
+	);
 	if (resolvedModule && !resolvedModule.isExternalLibraryImport) {
 		const file = path.resolve(resolvedModule.resolvedFileName);
 		if (isChecked.has(file)) return file;
@@ -123,7 +147,8 @@ const addTo = (map, file, key, value) => {
 	if (!inner.has(key)) inner.set(key, []);
 	inner.get(key).push(value);
 };
-const hasModifier = (node, kind) => (ts.canHaveModifiers(node) ? ts.getModifiers(node) ?? [] : []).some((m) => m.kind === kind);
+const hasModifier = (node, kind) =>
+	(ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : []).some((m) => m.kind === kind);
 
 /** Names a binding pattern declares. */
 function boundNames(name) {
@@ -136,7 +161,12 @@ function outer(node) {
 	let n = node;
 	while (
 		n.parent &&
-		(ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isTypeAssertionExpression(n.parent) || ts.isNonNullExpression(n.parent) || ts.isAwaitExpression(n.parent) || ts.isSatisfiesExpression(n.parent))
+		(ts.isParenthesizedExpression(n.parent) ||
+			ts.isAsExpression(n.parent) ||
+			ts.isTypeAssertionExpression(n.parent) ||
+			ts.isNonNullExpression(n.parent) ||
+			ts.isAwaitExpression(n.parent) ||
+			ts.isSatisfiesExpression(n.parent))
 	)
 		n = n.parent;
 	return n;
@@ -151,9 +181,11 @@ function pathOf(node, file) {
 	const [first, ...rest] = node.arguments;
 	if (rest.some((a) => !ts.isStringLiteralLike(a))) return undefined;
 	const tail = rest.map((a) => a.text);
-	if (ts.isStringLiteralLike(first)) return { text: path.join(path.dirname(file), first.text, ...tail), base: 'absolute' };
+	if (ts.isStringLiteralLike(first))
+		return { text: path.join(path.dirname(file), first.text, ...tail), base: 'absolute' };
 	const head = first.getText();
-	if (head === '__dirname' || head === 'module.path') return { text: path.join(path.dirname(file), ...tail), base: 'absolute' };
+	if (head === '__dirname' || head === 'module.path')
+		return { text: path.join(path.dirname(file), ...tail), base: 'absolute' };
 	// ROOT, root, ...: the repository, as the scripts name it
 	return { text: path.join(root, ...tail), base: 'absolute' };
 }
@@ -168,18 +200,40 @@ function targetOf(node, file) {
 function readsOf(call) {
 	const n = outer(call);
 	const parent = n.parent;
-	if (parent && ts.isPropertyAccessExpression(parent) && parent.expression === n) return [parent.name.text];
-	if (parent && ts.isElementAccessExpression(parent) && parent.expression === n && ts.isStringLiteralLike(parent.argumentExpression)) return [parent.argumentExpression.text];
+	if (parent && ts.isPropertyAccessExpression(parent) && parent.expression === n)
+		return [parent.name.text];
+	if (
+		parent &&
+		ts.isElementAccessExpression(parent) &&
+		parent.expression === n &&
+		ts.isStringLiteralLike(parent.argumentExpression)
+	)
+		return [parent.argumentExpression.text];
 	if (parent && ts.isVariableDeclaration(parent) && parent.initializer === n) {
 		if (ts.isIdentifier(parent.name)) return { binding: parent.name.text };
-		if (ts.isObjectBindingPattern(parent.name) && parent.name.elements.every((e) => !e.dotDotDotToken && (e.propertyName ? ts.isIdentifier(e.propertyName) || ts.isStringLiteral(e.propertyName) : ts.isIdentifier(e.name))))
+		if (
+			ts.isObjectBindingPattern(parent.name) &&
+			parent.name.elements.every(
+				(e) =>
+					!e.dotDotDotToken &&
+					(e.propertyName
+						? ts.isIdentifier(e.propertyName) || ts.isStringLiteral(e.propertyName)
+						: ts.isIdentifier(e.name)),
+			)
+		)
 			return parent.name.elements.map((e) => (e.propertyName ?? e.name).text);
 	}
 	return ['*'];
 }
 
 function analyse(file, text, isChecked) {
-	const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+	const sf = ts.createSourceFile(
+		file,
+		text,
+		ts.ScriptTarget.Latest,
+		true,
+		/\.ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+	);
 	/** local name -> [source file, imported name] of the file's import bindings */
 	const imported = new Map();
 	/** namespace binding -> its module file(s) */
@@ -204,7 +258,10 @@ function analyse(file, text, isChecked) {
 					use(target, name);
 					imported.set(e.name.text, [target, name]);
 				}
-		} else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) {
+		} else if (
+			ts.isImportEqualsDeclaration(statement) &&
+			ts.isExternalModuleReference(statement.moduleReference)
+		) {
 			const target = targetOf(statement.moduleReference.expression, file);
 			if (target) namespaces.set(statement.name.text, [target]);
 		} else if (ts.isExportDeclaration(statement)) {
@@ -223,20 +280,34 @@ function analyse(file, text, isChecked) {
 				} else
 					for (const e of clause.elements) {
 						own(e.name.text, { kind: 'element', node: e, statement });
-						if (target) addTo(reexportsOf, file, e.name.text, [target, (e.propertyName ?? e.name).text]);
+						if (target)
+							addTo(reexportsOf, file, e.name.text, [target, (e.propertyName ?? e.name).text]);
 					}
 			} else if (clause && ts.isNamedExports(clause))
-				for (const e of clause.elements) own(e.name.text, { kind: 'element', node: e, statement, local: (e.propertyName ?? e.name).text });
+				for (const e of clause.elements)
+					own(e.name.text, {
+						kind: 'element',
+						node: e,
+						statement,
+						local: (e.propertyName ?? e.name).text,
+					});
 		} else if (ts.isExportAssignment(statement)) {
 			own('default', { kind: 'assignment', node: statement, statement });
 		} else if (hasModifier(statement, ts.SyntaxKind.ExportKeyword)) {
 			const isDefault = hasModifier(statement, ts.SyntaxKind.DefaultKeyword);
 			if (ts.isVariableStatement(statement)) {
 				const names = statement.declarationList.declarations.flatMap((d) => boundNames(d.name));
-				for (const name of names) own(name, { kind: 'modifier', node: statement, statement, names });
+				for (const name of names)
+					own(name, { kind: 'modifier', node: statement, statement, names });
 			} else if (ts.isModuleDeclaration(statement) && !ts.isIdentifier(statement.name)) {
 				// `declare module '...'`: an ambient module, not an export of this file
-			} else if (statement.name || isDefault) own(isDefault ? 'default' : statement.name.text, { kind: 'modifier', node: statement, statement, names: [isDefault ? 'default' : statement.name.text] });
+			} else if (statement.name || isDefault)
+				own(isDefault ? 'default' : statement.name.text, {
+					kind: 'modifier',
+					node: statement,
+					statement,
+					names: [isDefault ? 'default' : statement.name.text],
+				});
 		}
 	}
 	// `import { x }; export { x }`: a re-export of the import
@@ -247,22 +318,37 @@ function analyse(file, text, isChecked) {
 		}
 	}
 	for (const entries of exportsOf.get(file)?.values() ?? []) {
-		for (const entry of entries) if (entry.local !== undefined && namespaces.has(entry.local)) for (const t of namespaces.get(entry.local)) addTo(reexportsOf, file, entry.node.name.text, [t, '*']);
+		for (const entry of entries)
+			if (entry.local !== undefined && namespaces.has(entry.local))
+				for (const t of namespaces.get(entry.local))
+					addTo(reexportsOf, file, entry.node.name.text, [t, '*']);
 	}
 
 	const bindings = new Map(); // binding name -> module files, for `const m = require(...)`
 	(function walk(node) {
 		if (ts.isCallExpression(node) && node.arguments.length) {
-			const callee = node.expression.kind === ts.SyntaxKind.ImportKeyword ? 'import' : node.expression.getText();
-			if (['import', 'require', 'module.require', 'jest.requireActual', 'jest.requireMock'].includes(callee)) {
+			const callee =
+				node.expression.kind === ts.SyntaxKind.ImportKeyword ? 'import' : node.expression.getText();
+			if (
+				['import', 'require', 'module.require', 'jest.requireActual', 'jest.requireMock'].includes(
+					callee,
+				)
+			) {
 				const target = targetOf(node.arguments[0], file);
 				if (target) {
 					const reads = readsOf(node);
 					if (Array.isArray(reads)) for (const name of reads) use(target, name);
-					else (bindings.get(reads.binding) ?? bindings.set(reads.binding, []).get(reads.binding)).push(target);
+					else
+						(
+							bindings.get(reads.binding) ?? bindings.set(reads.binding, []).get(reads.binding)
+						).push(target);
 				}
 			}
-		} else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+		} else if (
+			ts.isImportTypeNode(node) &&
+			ts.isLiteralTypeNode(node.argument) &&
+			ts.isStringLiteral(node.argument.literal)
+		) {
 			const target = resolveSpecifier(node.argument.literal.text, file);
 			if (target) {
 				if (node.qualifier) {
@@ -274,7 +360,8 @@ function analyse(file, text, isChecked) {
 		}
 		ts.forEachChild(node, walk);
 	})(sf);
-	for (const [name, targets] of bindings) namespaces.set(name, [...(namespaces.get(name) ?? []), ...targets]);
+	for (const [name, targets] of bindings)
+		namespaces.set(name, [...(namespaces.get(name) ?? []), ...targets]);
 
 	if (namespaces.size) {
 		(function walk(node) {
@@ -282,13 +369,30 @@ function analyse(file, text, isChecked) {
 				const targets = namespaces.get(node.text);
 				const parent = node.parent;
 				const declaring =
-					ts.isExportSpecifier(parent) || ((ts.isNamespaceImport(parent) || ts.isImportEqualsDeclaration(parent) || ts.isVariableDeclaration(parent)) && parent.name === node);
-				const aName = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isQualifiedName(parent) && parent.right === node) || ((ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === node);
+					ts.isExportSpecifier(parent) ||
+					((ts.isNamespaceImport(parent) ||
+						ts.isImportEqualsDeclaration(parent) ||
+						ts.isVariableDeclaration(parent)) &&
+						parent.name === node);
+				const aName =
+					(ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+					(ts.isQualifiedName(parent) && parent.right === node) ||
+					((ts.isPropertyAssignment(parent) ||
+						ts.isPropertySignature(parent) ||
+						ts.isPropertyDeclaration(parent) ||
+						ts.isMethodDeclaration(parent)) &&
+						parent.name === node);
 				if (!declaring && !aName) {
 					let read = '*';
-					if (ts.isPropertyAccessExpression(parent) && parent.expression === node) read = parent.name.text;
+					if (ts.isPropertyAccessExpression(parent) && parent.expression === node)
+						read = parent.name.text;
 					else if (ts.isQualifiedName(parent) && parent.left === node) read = parent.right.text;
-					else if (ts.isElementAccessExpression(parent) && parent.expression === node && ts.isStringLiteralLike(parent.argumentExpression)) read = parent.argumentExpression.text;
+					else if (
+						ts.isElementAccessExpression(parent) &&
+						parent.expression === node &&
+						ts.isStringLiteralLike(parent.argumentExpression)
+					)
+						read = parent.argumentExpression.text;
 					for (const t of targets) use(t, read);
 				}
 			}
@@ -302,11 +406,15 @@ function analyse(file, text, isChecked) {
 function isTypeOfRequire(node) {
 	if (!node.isTypeOf) return false;
 	const parent = node.parent;
-	return (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent)) && ts.isCallExpression(parent.expression);
+	return (
+		(ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent)) &&
+		ts.isCallExpression(parent.expression)
+	);
 }
 
 const sources = new Map();
-for (const file of checked) sources.set(file, { sf: analyse(file, fs.readFileSync(file, 'utf8'), true) });
+for (const file of checked)
+	sources.set(file, { sf: analyse(file, fs.readFileSync(file, 'utf8'), true) });
 for (const file of javascriptFiles()) analyse(file, fs.readFileSync(file, 'utf8'), false);
 
 // n8n's loader: the class named as the file, from each file of package.json's "n8n" section
@@ -327,7 +435,8 @@ function markUsed(file, name) {
 	if (used.has(key(file, name))) return;
 	used.add(key(file, name));
 	for (const [source, there] of reexportsOf.get(file)?.get(name) ?? []) markUsed(source, there);
-	if (!exportsOf.get(file)?.has(name)) for (const star of starsOf.get(file) ?? []) markUsed(star, name);
+	if (!exportsOf.get(file)?.has(name))
+		for (const star of starsOf.get(file) ?? []) markUsed(star, name);
 }
 const allMarked = new Set();
 function markAll(file) {
@@ -339,14 +448,17 @@ function markAll(file) {
 for (const [file, name] of directUses) markUsed(file, name);
 
 const unused = [];
-const within = (file) => !only.length || only.some((o) => file === o || file.startsWith(o + path.sep));
+const within = (file) =>
+	!only.length || only.some((o) => file === o || file.startsWith(o + path.sep));
 for (const file of checked.filter(within)) {
 	for (const [name, entries] of exportsOf.get(file) ?? []) {
 		if (used.has(key(file, name))) continue;
 		for (const entry of entries) unused.push({ file, name, entry });
 	}
 }
-unused.sort((a, b) => (a.file === b.file ? a.entry.node.getStart() - b.entry.node.getStart() : a.file < b.file ? -1 : 1));
+unused.sort((a, b) =>
+	a.file === b.file ? a.entry.node.getStart() - b.entry.node.getStart() : a.file < b.file ? -1 : 1,
+);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 
 // --- report, or --fix ---------------------------------------------------------------------------
@@ -354,7 +466,9 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (!fix) {
 	const lines = [...new Set(unused.map((u) => `${rel(u.file)}: ${u.name}`))];
 	if (!lines.length) {
-		console.log(`unused-exports: every export of ${checked.length} files is used elsewhere (${seconds} s)`);
+		console.log(
+			`unused-exports: every export of ${checked.length} files is used elsewhere (${seconds} s)`,
+		);
 		process.exit(0);
 	}
 	console.log(lines.join('\n'));
@@ -383,7 +497,11 @@ for (const [file, list] of byFile) {
 				kept.push(`${rel(file)}: ${u.name} (declared with used names: split the statement)`);
 				continue;
 			}
-			const modifiers = ts.getModifiers(entry.statement).filter((m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword);
+			const modifiers = ts
+				.getModifiers(entry.statement)
+				.filter(
+					(m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword,
+				);
 			if (modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword) && !entry.statement.name) {
 				kept.push(`${rel(file)}: default (an anonymous default: name it or delete it)`);
 				continue;
@@ -407,8 +525,13 @@ for (const [file, list] of byFile) {
 				edits.push(statementRange(sf, entry.statement));
 				removedStatements.add(entry.statement);
 			} else {
-				const separator = elements.length > 1 ? text.slice(elements[0].end, elements[1].getStart(sf)) : ', ';
-				edits.push([elements[0].getStart(sf), elements[elements.length - 1].end, left.map((e) => e.getText(sf)).join(separator)]);
+				const separator =
+					elements.length > 1 ? text.slice(elements[0].end, elements[1].getStart(sf)) : ', ';
+				edits.push([
+					elements[0].getStart(sf),
+					elements[elements.length - 1].end,
+					left.map((e) => e.getText(sf)).join(separator),
+				]);
 			}
 		}
 	}
@@ -417,15 +540,22 @@ for (const [file, list] of byFile) {
 	const stillModule = sf.statements.some(
 		(s) =>
 			!removedStatements.has(s) &&
-			(ts.isImportDeclaration(s) || ts.isExportDeclaration(s) || ts.isExportAssignment(s) || (ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference)) || hasModifier(s, ts.SyntaxKind.ExportKeyword)),
+			(ts.isImportDeclaration(s) ||
+				ts.isExportDeclaration(s) ||
+				ts.isExportAssignment(s) ||
+				(ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference)) ||
+				hasModifier(s, ts.SyntaxKind.ExportKeyword)),
 	);
 	let out = text;
-	for (const [start, end, replacement] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + replacement + out.slice(end);
+	for (const [start, end, replacement] of edits.sort((a, b) => b[0] - a[0]))
+		out = out.slice(0, start) + replacement + out.slice(end);
 	if (!stillModule) out = `${out.replace(/\n*$/, '')}\n\nexport {};\n`;
 	fs.writeFileSync(file, out);
 }
 for (const line of kept) console.error(`kept: ${line}`);
-console.log(`unused-exports --fix: ${fixed} exports no longer exported in ${byFile.size} files${kept.length ? `; ${kept.length} left (above)` : ''}. Now npx tsc -p tsconfig.test.json (noUnusedLocals) lists what nothing uses.`);
+console.log(
+	`unused-exports --fix: ${fixed} exports no longer exported in ${byFile.size} files${kept.length ? `; ${kept.length} left (above)` : ''}. Now npx tsc -p tsconfig.test.json (noUnusedLocals) lists what nothing uses.`,
+);
 process.exit(kept.length ? 1 : 0);
 
 function skipSpace(text, at) {
@@ -450,4 +580,3 @@ function statementRange(sf, statement) {
 	}
 	return [start, end, ''];
 }
-

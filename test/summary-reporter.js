@@ -15,7 +15,11 @@ function referenceLine(results, rootDir) {
 	let count = 0;
 	for (const file of results.testResults) {
 		for (const t of file.testResults) {
-			if (t.status !== 'pending' || !t.ancestorTitles.some((title) => title.includes(REFERENCE_SKIPPED))) continue;
+			if (
+				t.status !== 'pending' ||
+				!t.ancestorTitles.some((title) => title.includes(REFERENCE_SKIPPED))
+			)
+				continue;
 			count += 1;
 			files.add(path.relative(rootDir, file.testFilePath));
 		}
@@ -32,7 +36,10 @@ class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const skipped = results.numPendingTests + results.numTodoTests;
 		const reference = referenceLine(results, this.rootDir);
-		const fast = process.env.VENDOR_TEST_FAST === '1' ? '\ntest:fast: the version matrix and the slowest generated suites were left out (jest.config.js SLOW); npm test runs every suite' : '';
+		const fast =
+			process.env.VENDOR_TEST_FAST === '1'
+				? '\ntest:fast: the version matrix and the slowest generated suites were left out (jest.config.js SLOW); npm test runs every suite'
+				: '';
 		process.stdout.write(
 			`${reference ? `\n${reference}` : ''}${fast}\ntests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
 		);

@@ -18,7 +18,13 @@ const SELF = readFileSync(__filename, 'utf8');
 
 module.exports = {
 	getCacheKey(source, filename) {
-		return createHash('sha1').update(SELF).update(version).update(filename).update('\0').update(source).digest('hex');
+		return createHash('sha1')
+			.update(SELF)
+			.update(version)
+			.update(filename)
+			.update('\0')
+			.update(source)
+			.digest('hex');
 	},
 	process(source, filename) {
 		const { code, sourceMap } = transform(source, {
@@ -29,6 +35,10 @@ module.exports = {
 		});
 		const inline = Buffer.from(JSON.stringify(sourceMap)).toString('base64');
 		// split so that source-map-support does not read this file's own text as a map comment
-		return { code: `${code}\n//# sourceMapping` + `URL=data:application/json;charset=utf-8;base64,${inline}`, map: sourceMap };
+		return {
+			code:
+				`${code}\n//# sourceMapping` + `URL=data:application/json;charset=utf-8;base64,${inline}`,
+			map: sourceMap,
+		};
 	},
 };

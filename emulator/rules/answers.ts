@@ -42,14 +42,31 @@ export function pmError(status: number, errorCode: string, message: string): Rep
 }
 
 /** A refused value, in the area's error form, naming every field. */
-export function invalid(area: Area, problems: Problem[], location: 'body' | 'query' = 'body'): Reply {
+export function invalid(
+	area: Area,
+	problems: Problem[],
+	location: 'body' | 'query' = 'body',
+): Reply {
 	if (isAccounting(area)) {
-		return acctError(400, CODE.invalidValue, problems.map((p) => `Invalid value passed for ${p.field}: ${p.message}`).join('; '));
+		return acctError(
+			400,
+			CODE.invalidValue,
+			problems.map((p) => `Invalid value passed for ${p.field}: ${p.message}`).join('; '),
+		);
 	}
 	const code = location === 'body' ? 'INVALID_INPUTSTREAM' : 'INVALID_PARAMETER_VALUE';
-	return pmError(400, code, problems.map((p) => `Invalid value for "${p.field}": ${p.message}`).join('; '));
+	return pmError(
+		400,
+		code,
+		problems.map((p) => `Invalid value for "${p.field}": ${p.message}`).join('; '),
+	);
 }
 
-export function invalidField(ctx: Ctx, field: string, message: string, location: 'body' | 'query' = 'body'): Reply {
+export function invalidField(
+	ctx: Ctx,
+	field: string,
+	message: string,
+	location: 'body' | 'query' = 'body',
+): Reply {
 	return invalid(ctx.area, [{ field, message }], location);
 }

@@ -16,13 +16,17 @@ import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 
 /** The document passages the Books refusals rest on. */
 const S = {
-	itemInUse: 'Accounting, States and transitions: "An item that is part of a transaction cannot be deleted."',
-	estimatePdfQuirk: 'Accounting, Errors: "The samples show an error response with `code` 0 and a message for invalid `estimate_ids`"',
+	itemInUse:
+		'Accounting, States and transitions: "An item that is part of a transaction cannot be deleted."',
+	estimatePdfQuirk:
+		'Accounting, Errors: "The samples show an error response with `code` 0 and a message for invalid `estimate_ids`"',
 	estimatePrint25: 'Accounting, Limits: "Bulk print of estimates | 25"',
 	invoice25: 'Accounting, Limits: "Bulk export or print of invoices | 25 per PDF"',
 	reminders10: 'Accounting, Limits: "Bulk invoice reminders | 10 per call"',
-	reminderOpen: 'Accounting, States and transitions: "Payment reminders can be sent only for invoices that are open or overdue."',
-	attachmentFile: 'Accounting, Invoices: "a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
+	reminderOpen:
+		'Accounting, States and transitions: "Payment reminders can be sent only for invoices that are open or overdue."',
+	attachmentFile:
+		'Accounting, Invoices: "a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
 	attachmentType: 'Accounting, Limits: "Invoice attachment types | gif, png, jpeg, jpg, bmp, pdf"',
 } as const satisfies Record<string, Source>;
 
@@ -85,7 +89,9 @@ function commentRules(collection: string, thing: string, parentField: string): R
 			handle: (ctx) => {
 				const p = parent(ctx);
 				if (isReply(p)) return p;
-				return envelope('success', { comments: commentsOf(ctx, 'comments', parentField, String(p[parentField])) });
+				return envelope('success', {
+					comments: commentsOf(ctx, 'comments', parentField, String(p[parentField])),
+				});
 			},
 		},
 		updateComment: {
@@ -94,10 +100,12 @@ function commentRules(collection: string, thing: string, parentField: string): R
 				const p = tenantOf(ctx).get(collection, ctx.params[parentField]);
 				if (!p) return notFound(ctx, thing, ctx.params[parentField]);
 				const c = tenantOf(ctx).get('comments', ctx.params.comment_id);
-				if (!c || c[parentField] !== String(p[parentField])) return notFound(ctx, 'Comment', ctx.params.comment_id);
+				if (!c || c[parentField] !== String(p[parentField]))
+					return notFound(ctx, 'Comment', ctx.params.comment_id);
 				const body = bodyObject(ctx);
 				if (body.description !== undefined) c.description = String(body.description);
-				if (body.show_comment_to_clients !== undefined) c.show_comment_to_clients = body.show_comment_to_clients === true;
+				if (body.show_comment_to_clients !== undefined)
+					c.show_comment_to_clients = body.show_comment_to_clients === true;
 				return envelope('Comment has been updated.');
 			},
 		},
@@ -112,7 +120,9 @@ function pdfReply(recs: Rec[], numberField: string, plural: string): Reply {
 			lines: [
 				`Customer: ${r.customer_name ?? ''}`,
 				`Date: ${r.date ?? ''}`,
-				...(r.line_items ?? []).map((l: Rec) => `${l.name}  ${l.quantity} x ${l.rate} = ${l.item_total}`),
+				...(r.line_items ?? []).map(
+					(l: Rec) => `${l.name}  ${l.quantity} x ${l.rate} = ${l.item_total}`,
+				),
 				`Total: ${r.total ?? 0}`,
 				...(r.balance !== undefined ? [`Balance due: ${r.balance}`] : []),
 			],
@@ -123,10 +133,21 @@ function pdfReply(recs: Rec[], numberField: string, plural: string): Reply {
 }
 
 /** Ids of a bulk query parameter, checked against a limit and the collection. */
-function bulk(ctx: Ctx, param: string, collection: string, max: number, limit: Source): { recs: Rec[]; missing: string[] } | Reply {
+function bulk(
+	ctx: Ctx,
+	param: string,
+	collection: string,
+	max: number,
+	limit: Source,
+): { recs: Rec[]; missing: string[] } | Reply {
 	const ids = idList(ctx.query[param]);
-	if (ids.length === 0) return refuse(GUESS.bulkIds, invalidField(ctx, param, 'is required', 'query'));
-	if (ids.length > max) return refuse(limit, invalidField(ctx, param, `at most ${max} ids per request (got ${ids.length})`, 'query'));
+	if (ids.length === 0)
+		return refuse(GUESS.bulkIds, invalidField(ctx, param, 'is required', 'query'));
+	if (ids.length > max)
+		return refuse(
+			limit,
+			invalidField(ctx, param, `at most ${max} ids per request (got ${ids.length})`, 'query'),
+		);
 	const tenant = tenantOf(ctx);
 	const recs = ids.map((id) => tenant.get(collection, id)).filter((r): r is Rec => !!r);
 	const missing = ids.filter((id) => !tenant.get(collection, id));
@@ -137,13 +158,25 @@ function bulk(ctx: Ctx, param: string, collection: string, max: number, limit: S
 function print(ctx: Ctx, param: string, collection: string, limit: Source, unknown: Source): Reply {
 	const b = bulk(ctx, param, collection, 25, limit);
 	if (isReply(b)) return b;
-	return b.missing.length ? refuse(unknown, envelope(`Invalid value passed for ${param}`)) : envelope('success');
+	return b.missing.length
+		? refuse(unknown, envelope(`Invalid value passed for ${param}`))
+		: envelope('success');
 }
 
-function allExist(ctx: Ctx, param: string, collection: string, max: number, limit: Source): Rec[] | Reply {
+function allExist(
+	ctx: Ctx,
+	param: string,
+	collection: string,
+	max: number,
+	limit: Source,
+): Rec[] | Reply {
 	const b = bulk(ctx, param, collection, max, limit);
 	if (isReply(b)) return b;
-	if (b.missing.length) return refuse(GUESS.invoiceIds, invalidField(ctx, param, `no such record: ${b.missing.join(', ')}`, 'query'));
+	if (b.missing.length)
+		return refuse(
+			GUESS.invoiceIds,
+			invalidField(ctx, param, `no such record: ${b.missing.join(', ')}`, 'query'),
+		);
 	return b.recs;
 }
 
@@ -179,12 +212,24 @@ function mailContent(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): Rec {
 		deprecated_placeholders_used: [],
 		error_list: [],
 		subject,
-		emailtemplates: [{ email_template_id: '1', name: kind === 'invoice' ? 'Default' : 'Payment reminder', selected: true }],
+		emailtemplates: [
+			{
+				email_template_id: '1',
+				name: kind === 'invoice' ? 'Default' : 'Payment reminder',
+				selected: true,
+			},
+		],
 		emailtemplate_documents: [],
-		to_contacts: to.map((email) => ({ email, first_name: customer.customer_name ?? '', selected: true })),
+		to_contacts: to.map((email) => ({
+			email,
+			first_name: customer.customer_name ?? '',
+			selected: true,
+		})),
 		attachment_name: inv.attachment_name ?? '',
 		file_name: `${inv.invoice_number}.pdf`,
-		from_emails: [{ user_name: tenant.name, email: fromEmail, selected: true, is_org_email_id: true }],
+		from_emails: [
+			{ user_name: tenant.name, email: fromEmail, selected: true, is_org_email_id: true },
+		],
 		customer_id: inv.customer_id,
 	};
 }
@@ -192,7 +237,10 @@ function mailContent(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): Rec {
 function sendMail(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): void {
 	const body = bodyObject(ctx);
 	const content = mailContent(ctx, inv, kind);
-	const to = Array.isArray(body.to_mail_ids) && body.to_mail_ids.length ? body.to_mail_ids.map(String) : idList(content.to_mails_str);
+	const to =
+		Array.isArray(body.to_mail_ids) && body.to_mail_ids.length
+			? body.to_mail_ids.map(String)
+			: idList(content.to_mails_str);
 	tenantOf(ctx).mails.push({
 		kind,
 		invoiceId: String(inv.invoice_id),
@@ -215,7 +263,12 @@ function sendMail(ctx: Ctx, inv: Rec, kind: 'invoice' | 'reminder'): void {
 function noRecipient(ctx: Ctx, inv: Rec): Reply | undefined {
 	const body = bodyObject(ctx);
 	if (Array.isArray(body.to_mail_ids) && body.to_mail_ids.length) return undefined;
-	return mailContent(ctx, inv, 'reminder').to_mails_str ? undefined : refuse(GUESS.reminderRecipient, invalidField(ctx, 'to_mail_ids', 'is required (the customer has no email address)'));
+	return mailContent(ctx, inv, 'reminder').to_mails_str
+		? undefined
+		: refuse(
+				GUESS.reminderRecipient,
+				invalidField(ctx, 'to_mail_ids', 'is required (the customer has no email address)'),
+			);
 }
 
 const invoice = (ctx: Ctx) => findRecord(ctx, 'invoices', 'Invoice');
@@ -243,9 +296,12 @@ function setAddress(kind: 'billing_address' | 'shipping_address') {
 		if (isReply(rec)) return rec;
 		const body = bodyObject(ctx);
 		const address: Rec = {};
-		for (const k of ['address', 'city', 'state', 'zip', 'country', 'fax']) address[k] = body[k] ?? rec[kind]?.[k] ?? '';
+		for (const k of ['address', 'city', 'state', 'zip', 'country', 'fax'])
+			address[k] = body[k] ?? rec[kind]?.[k] ?? '';
 		rec[kind] = address;
-		return envelope(kind === 'billing_address' ? 'Billing address updated.' : 'Shipping address updated.');
+		return envelope(
+			kind === 'billing_address' ? 'Billing address updated.' : 'Shipping address updated.',
+		);
 	};
 }
 
@@ -264,7 +320,15 @@ function mergeLines(rec: Rec, ctx: Ctx, previous: Rec): Reply | undefined {
 			continue;
 		}
 		const before = old.find((l) => String(l.line_item_id) === String(line.line_item_id));
-		if (!before) return refuse(GUESS.unknownLine, invalidField(ctx, `line_items[${i}].line_item_id`, `no line item ${String(line.line_item_id)} in this ${ctx.resource.value}`));
+		if (!before)
+			return refuse(
+				GUESS.unknownLine,
+				invalidField(
+					ctx,
+					`line_items[${i}].line_item_id`,
+					`no line item ${String(line.line_item_id)} in this ${ctx.resource.value}`,
+				),
+			);
 		merged.push({ ...before, ...line });
 	}
 	rec.line_items = merged;
@@ -273,10 +337,64 @@ function mergeLines(rec: Rec, ctx: Ctx, previous: Rec): Reply | undefined {
 
 /** List entries carry only the documented list-entry fields. */
 function listEntry(keys: string[]) {
-	return (rec: Rec): Rec => Object.fromEntries(keys.filter((k) => rec[k] !== undefined).map((k) => [k, rec[k]]));
+	return (rec: Rec): Rec =>
+		Object.fromEntries(keys.filter((k) => rec[k] !== undefined).map((k) => [k, rec[k]]));
 }
-const ESTIMATE_LIST_FIELDS = ['estimate_id', 'customer_name', 'customer_id', 'status', 'estimate_number', 'reference_number', 'date', 'currency_id', 'currency_code', 'total', 'created_time', 'last_modified_time', 'accepted_date', 'declined_date', 'expiry_date', 'has_attachment', 'is_viewed_by_client', 'client_viewed_time'];
-const INVOICE_LIST_FIELDS = ['invoice_id', 'ach_payment_initiated', 'customer_name', 'customer_id', 'status', 'invoice_number', 'reference_number', 'date', 'due_date', 'due_days', 'currency_id', 'schedule_time', 'currency_code', 'is_viewed_by_client', 'has_attachment', 'client_viewed_time', 'total', 'balance', 'created_time', 'last_modified_time', 'is_emailed', 'reminders_sent', 'last_reminder_sent_date', 'payment_expected_date', 'last_payment_date', 'custom_fields', 'documents', 'salesperson_id', 'salesperson_name', 'shipping_charge', 'adjustment', 'write_off_amount', 'exchange_rate'];
+const ESTIMATE_LIST_FIELDS = [
+	'estimate_id',
+	'customer_name',
+	'customer_id',
+	'status',
+	'estimate_number',
+	'reference_number',
+	'date',
+	'currency_id',
+	'currency_code',
+	'total',
+	'created_time',
+	'last_modified_time',
+	'accepted_date',
+	'declined_date',
+	'expiry_date',
+	'has_attachment',
+	'is_viewed_by_client',
+	'client_viewed_time',
+];
+const INVOICE_LIST_FIELDS = [
+	'invoice_id',
+	'ach_payment_initiated',
+	'customer_name',
+	'customer_id',
+	'status',
+	'invoice_number',
+	'reference_number',
+	'date',
+	'due_date',
+	'due_days',
+	'currency_id',
+	'schedule_time',
+	'currency_code',
+	'is_viewed_by_client',
+	'has_attachment',
+	'client_viewed_time',
+	'total',
+	'balance',
+	'created_time',
+	'last_modified_time',
+	'is_emailed',
+	'reminders_sent',
+	'last_reminder_sent_date',
+	'payment_expected_date',
+	'last_payment_date',
+	'custom_fields',
+	'documents',
+	'salesperson_id',
+	'salesperson_name',
+	'shipping_charge',
+	'adjustment',
+	'write_off_amount',
+	'exchange_rate',
+];
 
 function prepareTransaction(kind: 'estimate' | 'invoice') {
 	return (rec: Rec, ctx: Ctx, previous?: Rec): Reply | undefined => {
@@ -286,7 +404,8 @@ function prepareTransaction(kind: 'estimate' | 'invoice') {
 			const refused = mergeLines(rec, ctx, previous);
 			if (refused) return refused;
 		} else {
-			rec[`${kind}_number`] ??= `${kind === 'estimate' ? 'EST' : 'INV'}-${pad(tenant.counter(kind))}`;
+			rec[`${kind}_number`] ??=
+				`${kind === 'estimate' ? 'EST' : 'INV'}-${pad(tenant.counter(kind))}`;
 			rec.status = 'draft';
 			rec.date ??= day(now);
 		}
@@ -295,7 +414,16 @@ function prepareTransaction(kind: 'estimate' | 'invoice') {
 		if (kind === 'invoice') {
 			if (!previous) {
 				rec.due_date ??= day(Date.parse(rec.date), Number(rec.payment_terms ?? 0));
-				Object.assign(rec, { payment_made: 0, credits_applied: 0, credits: [], is_emailed: false, reminders_sent: 0, payment_reminder_enabled: true, has_attachment: false, can_send_in_mail: false });
+				Object.assign(rec, {
+					payment_made: 0,
+					credits_applied: 0,
+					credits: [],
+					is_emailed: false,
+					reminders_sent: 0,
+					payment_reminder_enabled: true,
+					has_attachment: false,
+					can_send_in_mail: false,
+				});
 			}
 			settleInvoice(rec, day(now));
 		}
@@ -319,7 +447,10 @@ const itemRules: Rules = {
 		handle: (ctx) => {
 			const all = tenantOf(ctx).all('items');
 			const explicit = ctx.query.filter_by !== undefined || ctx.query.status !== undefined;
-			return genericList(ctx, { records: explicit ? all : all.filter((i) => i.status === 'active'), reportName: 'Items' });
+			return genericList(ctx, {
+				records: explicit ? all : all.filter((i) => i.status === 'active'),
+				reportName: 'Items',
+			});
 		},
 	},
 	'books.item.delete': {
@@ -328,44 +459,98 @@ const itemRules: Rules = {
 			const rec = findRecord(ctx);
 			if (isReply(rec)) return rec;
 			if (itemInUse(tenantOf(ctx), String(rec.item_id))) {
-				return refuse(S.itemInUse, acctError(400, CODE.itemInUse, `The item "${rec.name}" is part of a transaction and cannot be deleted. Mark it as inactive instead.`));
+				return refuse(
+					S.itemInUse,
+					acctError(
+						400,
+						CODE.itemInUse,
+						`The item "${rec.name}" is part of a transaction and cannot be deleted. Mark it as inactive instead.`,
+					),
+				);
 			}
 			return genericDelete(ctx);
 		},
 	},
-	'books.item.updateCustomFields': { sources: NOT_FOUND, handle: updateCustomFields('items', 'Item') },
-	'books.item.markActive': { sources: NOT_FOUND, handle: setStatus('items', 'Item', 'active', 'The item has been marked as active.') },
-	'books.item.markInactive': { sources: NOT_FOUND, handle: setStatus('items', 'Item', 'inactive', 'The item has been marked as inactive.') },
+	'books.item.updateCustomFields': {
+		sources: NOT_FOUND,
+		handle: updateCustomFields('items', 'Item'),
+	},
+	'books.item.markActive': {
+		sources: NOT_FOUND,
+		handle: setStatus('items', 'Item', 'active', 'The item has been marked as active.'),
+	},
+	'books.item.markInactive': {
+		sources: NOT_FOUND,
+		handle: setStatus('items', 'Item', 'inactive', 'The item has been marked as inactive.'),
+	},
 };
 
 // ---------------------------------------------------------------- estimates
 
 const estimateRules: Rules = {
-	'books.estimate.create': { ...UNNAMED_QUERY, sources: [], handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')) },
-	'books.estimate.update': { ...UNNAMED_QUERY, sources: [...NOT_FOUND, GUESS.unknownLine], handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')) },
+	'books.estimate.create': {
+		...UNNAMED_QUERY,
+		sources: [],
+		handle: (ctx) => genericCreate(ctx, prepareTransaction('estimate')),
+	},
+	'books.estimate.update': {
+		...UNNAMED_QUERY,
+		sources: [...NOT_FOUND, GUESS.unknownLine],
+		handle: (ctx) => genericUpdate(ctx, prepareTransaction('estimate')),
+	},
 	// No behaviour of its own (the json/pdf/html selector's name is not shown: the record is answered).
 	'books.estimate.get': { ...UNNAMED_QUERY, sources: NOT_FOUND },
-	'books.estimate.getAll': { sources: [GUESS.paging], handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Estimates', entry: listEntry(ESTIMATE_LIST_FIELDS) }) },
+	'books.estimate.getAll': {
+		sources: [GUESS.paging],
+		handle: (ctx) =>
+			genericList(ctx, {
+				pageContext: 'array',
+				reportName: 'Estimates',
+				entry: listEntry(ESTIMATE_LIST_FIELDS),
+			}),
+	},
 	'books.estimate.getPdf': {
 		sources: [GUESS.estimatePdf25, S.estimatePdfQuirk],
 		// Before the table validation: malformed ids get the documented code-0 answer too.
 		pre: (ctx) => {
 			const ids = idList(ctx.query.estimate_ids);
-			if (ids.length > 25) return refuse(GUESS.estimatePdf25, invalidField(ctx, 'estimate_ids', `at most 25 ids per request (got ${ids.length})`, 'query'));
+			if (ids.length > 25)
+				return refuse(
+					GUESS.estimatePdf25,
+					invalidField(
+						ctx,
+						'estimate_ids',
+						`at most 25 ids per request (got ${ids.length})`,
+						'query',
+					),
+				);
 			const tenant = tenantOf(ctx);
 			if (ids.length === 0 || ids.some((id) => !tenant.get('estimates', id))) {
 				return refuse(S.estimatePdfQuirk, envelope('Invalid value passed for estimate_ids'));
 			}
-			return pdfReply(ids.map((id) => tenant.get('estimates', id) as Rec), 'estimate_number', 'estimates');
+			return pdfReply(
+				ids.map((id) => tenant.get('estimates', id) as Rec),
+				'estimate_number',
+				'estimates',
+			);
 		},
 	},
 	'books.estimate.print': {
 		sources: [GUESS.bulkIds, S.estimatePrint25, S.estimatePdfQuirk],
 		handle: (ctx) => print(ctx, 'estimate_ids', 'estimates', S.estimatePrint25, S.estimatePdfQuirk),
 	},
-	'books.estimate.updateBillingAddress': { sources: NOT_FOUND, handle: setAddress('billing_address') },
-	'books.estimate.updateShippingAddress': { sources: NOT_FOUND, handle: setAddress('shipping_address') },
-	'books.estimateTemplate.getAll': { sources: [], handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }) },
+	'books.estimate.updateBillingAddress': {
+		sources: NOT_FOUND,
+		handle: setAddress('billing_address'),
+	},
+	'books.estimate.updateShippingAddress': {
+		sources: NOT_FOUND,
+		handle: setAddress('shipping_address'),
+	},
+	'books.estimateTemplate.getAll': {
+		sources: [],
+		handle: (ctx) => envelope('success', { templates: tenantOf(ctx).all('templates') }),
+	},
 	'books.estimate.applyTemplate': {
 		sources: NOT_FOUND,
 		handle: (ctx) => {
@@ -373,7 +558,10 @@ const estimateRules: Rules = {
 			if (isReply(rec)) return rec;
 			const template = tenantOf(ctx).get('templates', ctx.params.template_id);
 			if (!template) return notFound(ctx, 'Template', ctx.params.template_id);
-			Object.assign(rec, { template_id: template.template_id, template_name: template.template_name });
+			Object.assign(rec, {
+				template_id: template.template_id,
+				template_name: template.template_name,
+			});
 			return envelope('Estimate template has been updated.');
 		},
 	},
@@ -383,9 +571,25 @@ const estimateRules: Rules = {
 // ---------------------------------------------------------------- invoices
 
 const invoiceRules: Rules = {
-	'books.invoice.create': { ...UNNAMED_QUERY, sources: [], handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')) },
-	'books.invoice.update': { ...UNNAMED_QUERY, sources: [...NOT_FOUND, GUESS.unknownLine], handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')) },
-	'books.invoice.getAll': { sources: [GUESS.paging], handle: (ctx) => genericList(ctx, { pageContext: 'array', reportName: 'Invoices', entry: listEntry(INVOICE_LIST_FIELDS) }) },
+	'books.invoice.create': {
+		...UNNAMED_QUERY,
+		sources: [],
+		handle: (ctx) => genericCreate(ctx, prepareTransaction('invoice')),
+	},
+	'books.invoice.update': {
+		...UNNAMED_QUERY,
+		sources: [...NOT_FOUND, GUESS.unknownLine],
+		handle: (ctx) => genericUpdate(ctx, prepareTransaction('invoice')),
+	},
+	'books.invoice.getAll': {
+		sources: [GUESS.paging],
+		handle: (ctx) =>
+			genericList(ctx, {
+				pageContext: 'array',
+				reportName: 'Invoices',
+				entry: listEntry(INVOICE_LIST_FIELDS),
+			}),
+	},
 	'books.invoice.sendEmail': {
 		sources: NOT_FOUND,
 		// No recipient at all (no to_mail_ids, a customer without address) is not refused: document 001 marks no member of the e-mail input required.
@@ -409,7 +613,14 @@ const invoiceRules: Rules = {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
 			if (!isRemindable(inv)) {
-				return refuse(S.reminderOpen, acctError(400, CODE.reminderNotAllowed, `Payment reminders can be sent only for open or overdue invoices; invoice ${inv.invoice_number} is ${inv.status}.`));
+				return refuse(
+					S.reminderOpen,
+					acctError(
+						400,
+						CODE.reminderNotAllowed,
+						`Payment reminders can be sent only for open or overdue invoices; invoice ${inv.invoice_number} is ${inv.status}.`,
+					),
+				);
 			}
 			const refused = noRecipient(ctx, inv);
 			if (refused) return refused;
@@ -438,12 +649,22 @@ const invoiceRules: Rules = {
 				} else refused.push(String(inv.invoice_id));
 			}
 			const errors = [
-				...(refused.length ? [{ message: 'Payment reminders can be sent only for open or overdue invoices.', ids: refused }] : []),
+				...(refused.length
+					? [
+							{
+								message: 'Payment reminders can be sent only for open or overdue invoices.',
+								ids: refused,
+							},
+						]
+					: []),
 				...(b.missing.length ? [{ message: 'Invoice does not exist.', ids: b.missing }] : []),
 			];
 			return envelope('success', {
 				info: {
-					email_success_info: { message: `Payment reminders have been sent for ${sent.length} invoice(s).`, sent_count: sent.length },
+					email_success_info: {
+						message: `Payment reminders have been sent for ${sent.length} invoice(s).`,
+						sent_count: sent.length,
+					},
 					email_errors_info: errors,
 					code: errors.length ? 1 : 0,
 				},
@@ -476,13 +697,35 @@ const invoiceRules: Rules = {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
 			const file = ctx.files[0];
-			if (!file) return refuse(S.attachmentFile, invalidField(ctx, 'attachment', 'a file is required (multipart/form-data)'));
-			const ext = file.fileName.includes('.') ? file.fileName.slice(file.fileName.lastIndexOf('.') + 1).toLowerCase() : '';
+			if (!file)
+				return refuse(
+					S.attachmentFile,
+					invalidField(ctx, 'attachment', 'a file is required (multipart/form-data)'),
+				);
+			const ext = file.fileName.includes('.')
+				? file.fileName.slice(file.fileName.lastIndexOf('.') + 1).toLowerCase()
+				: '';
 			if (!(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext)) {
-				return refuse(S.attachmentType, acctError(400, CODE.fileType, `Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`));
+				return refuse(
+					S.attachmentType,
+					acctError(
+						400,
+						CODE.fileType,
+						`Attaching a file of type "${ext || '(none)'}" is not allowed. Allowed types: ${ATTACHMENT_EXTENSIONS.join(', ')}.`,
+					),
+				);
 			}
-			tenantOf(ctx).files.set(String(inv.invoice_id), { fileName: file.fileName, mimeType: MIME[ext], data: file.data, canSendInMail: false });
-			Object.assign(inv, { has_attachment: true, attachment_name: file.fileName, can_send_in_mail: false });
+			tenantOf(ctx).files.set(String(inv.invoice_id), {
+				fileName: file.fileName,
+				mimeType: MIME[ext],
+				data: file.data,
+				canSendInMail: false,
+			});
+			Object.assign(inv, {
+				has_attachment: true,
+				attachment_name: file.fileName,
+				can_send_in_mail: false,
+			});
 			return envelope('Your file has been attached.', {}, 201);
 		},
 	},
@@ -505,7 +748,10 @@ const invoiceRules: Rules = {
 			if (isReply(inv)) return inv;
 			const file = tenantOf(ctx).files.get(String(inv.invoice_id));
 			if (!file) return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
-			return { status: 200, file: { data: file.data, contentType: file.mimeType, fileName: file.fileName } };
+			return {
+				status: 200,
+				file: { data: file.data, contentType: file.mimeType, fileName: file.fileName },
+			};
 		},
 	},
 	'books.invoice.deleteAttachment': {
@@ -513,7 +759,8 @@ const invoiceRules: Rules = {
 		handle: (ctx) => {
 			const inv = invoice(ctx);
 			if (isReply(inv)) return inv;
-			if (!tenantOf(ctx).files.delete(String(inv.invoice_id))) return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
+			if (!tenantOf(ctx).files.delete(String(inv.invoice_id)))
+				return notFound(ctx, 'Attachment of invoice', String(inv.invoice_id));
 			Object.assign(inv, { has_attachment: false, attachment_name: '', can_send_in_mail: false });
 			return envelope('Your file is no longer attached to the invoice.');
 		},
@@ -531,7 +778,10 @@ const invoiceRules: Rules = {
 			return envelope('The attached expense receipt has been deleted.');
 		},
 	},
-	'books.invoice.updateCustomFields': { sources: NOT_FOUND, handle: updateCustomFields('invoices', 'Invoice') },
+	'books.invoice.updateCustomFields': {
+		sources: NOT_FOUND,
+		handle: updateCustomFields('invoices', 'Invoice'),
+	},
 	'books.invoice.deleteAppliedCredit': {
 		sources: NOT_FOUND,
 		handle: (ctx) => {

@@ -4,7 +4,13 @@ import { bodyObject, type Ctx, tenantOf } from './context';
 import { day } from './formats';
 
 /** Adds a comment record to `comments` of the tenant, under `parentField` = parent id. */
-export function addComment(ctx: Ctx, collection: string, parentField: string, parentId: string, extra: Rec = {}): Rec {
+export function addComment(
+	ctx: Ctx,
+	collection: string,
+	parentField: string,
+	parentId: string,
+	extra: Rec = {},
+): Rec {
 	const now = ctx.clock.now();
 	const body = bodyObject(ctx);
 	const user = ctx.tenant?.currentUser;
@@ -24,7 +30,12 @@ export function addComment(ctx: Ctx, collection: string, parentField: string, pa
 	return rec;
 }
 
-export function commentsOf(ctx: Ctx, collection: string, parentField: string, parentId: string): Rec[] {
+export function commentsOf(
+	ctx: Ctx,
+	collection: string,
+	parentField: string,
+	parentId: string,
+): Rec[] {
 	return tenantOf(ctx)
 		.all(collection)
 		.filter((c) => c[parentField] === parentId);

@@ -60,7 +60,12 @@ export interface Rule {
 export type Rules = Record<string, Rule>;
 
 export function isReply(x: unknown): x is Reply {
-	return !!x && typeof x === 'object' && typeof (x as Reply).status === 'number' && ('json' in x || 'file' in x);
+	return (
+		!!x &&
+		typeof x === 'object' &&
+		typeof (x as Reply).status === 'number' &&
+		('json' in x || 'file' in x)
+	);
 }
 
 export function tenantOf(ctx: Ctx): Tenant {
@@ -69,5 +74,7 @@ export function tenantOf(ctx: Ctx): Tenant {
 }
 
 export function bodyObject(ctx: Ctx): Rec {
-	return ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? (ctx.body as Rec) : {};
+	return ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body)
+		? (ctx.body as Rec)
+		: {};
 }

@@ -8,7 +8,11 @@ import { filterRecords, listReply, type ListOptions } from './lists';
 import { BILLING_PROJECT_NOT_FOUND, GUESS, notFound } from './refusals';
 
 /** Sources of the refusals the generic behaviour and `listReply` make. */
-export const GENERIC_SOURCES: readonly Source[] = [GUESS.notFound, BILLING_PROJECT_NOT_FOUND, GUESS.paging];
+export const GENERIC_SOURCES: readonly Source[] = [
+	GUESS.notFound,
+	BILLING_PROJECT_NOT_FOUND,
+	GUESS.paging,
+];
 
 /** The record-id parameter of an operation: the last `{param}` of its path. */
 function recordParam(op: Operation): string | undefined {
@@ -44,7 +48,14 @@ function crudTarget(ctx: Ctx): CrudTarget {
 		idField: ctx.resource.idField ?? 'id',
 		thing: ctx.resource.name,
 		// Ops without a stated response key (e.g. the inferred bill update) answer like the resource's create / get.
-		key: ctx.op.responseKey ?? (ctx.op.kind === 'list' ? undefined : ctx.resource.operations.find((o) => (o.kind === 'create' || o.kind === 'get') && o.responseKey)?.responseKey) ?? collection,
+		key:
+			ctx.op.responseKey ??
+			(ctx.op.kind === 'list'
+				? undefined
+				: ctx.resource.operations.find(
+						(o) => (o.kind === 'create' || o.kind === 'get') && o.responseKey,
+					)?.responseKey) ??
+			collection,
 	};
 }
 
@@ -52,7 +63,11 @@ function crudTarget(ctx: Ctx): CrudTarget {
  * The record of the resource addressed by the path (its `idField` parameter, else the
  * last path parameter), or a not-found reply.
  */
-export function findRecord(ctx: Ctx, collection = crudTarget(ctx).collection, thing = ctx.resource.name): Rec | Reply {
+export function findRecord(
+	ctx: Ctx,
+	collection = crudTarget(ctx).collection,
+	thing = ctx.resource.name,
+): Rec | Reply {
 	const id = ctx.params[ctx.resource.idField ?? ''] ?? ctx.params[recordParam(ctx.op) ?? ''] ?? '';
 	return tenantOf(ctx).get(collection, id) ?? notFound(ctx, thing, id);
 }
@@ -75,7 +90,12 @@ function singleReply(ctx: Ctx, t: CrudTarget, rec: Rec, message: string, status:
 export function genericCreate(ctx: Ctx, prepare?: Prepare): Reply {
 	const t = crudTarget(ctx);
 	const stamp = stampNow(ctx);
-	const rec: Rec = { [t.idField]: ctx.store.nextId(), ...writableBody(ctx), created_time: stamp, last_modified_time: stamp };
+	const rec: Rec = {
+		[t.idField]: ctx.store.nextId(),
+		...writableBody(ctx),
+		created_time: stamp,
+		last_modified_time: stamp,
+	};
 	const refused = prepare?.(rec, ctx);
 	if (refused) return refused;
 	tenantOf(ctx).put(t.collection, String(rec[t.idField]), rec);
@@ -85,7 +105,9 @@ export function genericCreate(ctx: Ctx, prepare?: Prepare): Reply {
 /** Timestamps as the area writes them: accounting with a numeric offset, bills and projects with milliseconds. */
 function stampNow(ctx: Ctx): string {
 	const now = ctx.clock.now();
-	return isAccounting(ctx.area) && ctx.area.value !== 'inventory' ? timestamp(now) : timestampMs(now);
+	return isAccounting(ctx.area) && ctx.area.value !== 'inventory'
+		? timestamp(now)
+		: timestampMs(now);
 }
 
 function genericGet(ctx: Ctx): Reply {

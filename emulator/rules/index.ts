@@ -12,14 +12,22 @@ import { paymentRules } from './payments';
 import { projectsRules } from './projects';
 
 /** The rules as each area declares them (unchecked). */
-export const DECLARED: Rules = { ...projectsRules, ...booksRules, ...paymentRules, ...billingRules, ...inventoryRules };
+export const DECLARED: Rules = {
+	...projectsRules,
+	...booksRules,
+	...paymentRules,
+	...billingRules,
+	...inventoryRules,
+};
 
 /** Throws when `reply` is a refusal that cites no source, or one `sources` does not hold. */
 function checkRefusal(id: string, sources: readonly Source[], reply: Reply): Reply {
 	const refusal = reply.status >= 400 || reply.source !== undefined;
 	if (!refusal) return reply;
-	if (reply.source === undefined) throw new Error(`${id}: a refusal (HTTP ${reply.status}) names no source`);
-	if (!sources.includes(reply.source)) throw new Error(`${id}: a refusal cites "${reply.source}", which the rule does not declare`);
+	if (reply.source === undefined)
+		throw new Error(`${id}: a refusal (HTTP ${reply.status}) names no source`);
+	if (!sources.includes(reply.source))
+		throw new Error(`${id}: a refusal cites "${reply.source}", which the rule does not declare`);
 	return reply;
 }
 
@@ -29,15 +37,21 @@ export function checked(id: string, rule: Rule): Rule {
 	if (!sources) return rule;
 	return {
 		...rule,
-		pre: rule.pre && ((ctx: Ctx) => {
-			const reply = rule.pre?.(ctx);
-			return reply && checkRefusal(id, sources, reply);
-		}),
-		handle: rule.handle && ((ctx: Ctx) => checkRefusal(id, sources, (rule.handle as (c: Ctx) => Reply)(ctx))),
+		pre:
+			rule.pre &&
+			((ctx: Ctx) => {
+				const reply = rule.pre?.(ctx);
+				return reply && checkRefusal(id, sources, reply);
+			}),
+		handle:
+			rule.handle &&
+			((ctx: Ctx) => checkRefusal(id, sources, (rule.handle as (c: Ctx) => Reply)(ctx))),
 	};
 }
 
-export const RULES: Rules = Object.fromEntries(Object.entries(DECLARED).map(([id, rule]) => [id, checked(id, rule)]));
+export const RULES: Rules = Object.fromEntries(
+	Object.entries(DECLARED).map(([id, rule]) => [id, checked(id, rule)]),
+);
 
 /** The behaviour of an operation without a rule of its own, its refusals checked against GENERIC_SOURCES. */
 export function generic(ctx: Ctx): Reply {

@@ -37,7 +37,12 @@ export function computeTotals(rec: Rec, tenant: Tenant, newId: () => string): vo
 export function settleInvoice(inv: Rec, today: string): void {
 	inv.payment_made = money(Number(inv.payment_made ?? 0));
 	inv.credits_applied = money(Number(inv.credits_applied ?? 0));
-	inv.balance = money(Number(inv.total ?? 0) - inv.payment_made - inv.credits_applied - Number(inv.write_off_amount ?? 0));
+	inv.balance = money(
+		Number(inv.total ?? 0) -
+			inv.payment_made -
+			inv.credits_applied -
+			Number(inv.write_off_amount ?? 0),
+	);
 	if ((inv.status === 'draft' || inv.status === 'void') && inv.payment_made === 0) return;
 	if (inv.balance <= 0) inv.status = 'paid';
 	else if (inv.payment_made > 0) inv.status = 'partially_paid';

@@ -15,7 +15,9 @@ function texts(rec: Rec, base: string): string[] {
 		case 'item_description':
 			return lines.map((l) => String(l.description ?? ''));
 		case 'custom_field':
-			return (Array.isArray(rec.custom_fields) ? rec.custom_fields : []).map((c: Rec) => String(c.value ?? ''));
+			return (Array.isArray(rec.custom_fields) ? rec.custom_fields : []).map((c: Rec) =>
+				String(c.value ?? ''),
+			);
 		case 'notes':
 			return [String(rec.description ?? rec.notes ?? '')];
 		default:
@@ -35,10 +37,12 @@ function filterBy(rec: Rec, value: string): boolean {
 	const [kind, name] = value.split('.');
 	if (!name || name === 'All') return true;
 	if (kind === 'Status') {
-		const wanted = name === 'OverDue' ? 'overdue' : name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+		const wanted =
+			name === 'OverDue' ? 'overdue' : name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 		return statusMatches(rec, wanted);
 	}
-	if (kind === 'PaymentMode') return String(rec.payment_mode ?? '').toLowerCase() === name.toLowerCase();
+	if (kind === 'PaymentMode')
+		return String(rec.payment_mode ?? '').toLowerCase() === name.toLowerCase();
 	if (kind === 'Date' && name === 'PaymentExpectedDate') return !!rec.payment_expected_date;
 	return true;
 }
@@ -58,20 +62,38 @@ export function filterRecords(records: Rec[], query: Record<string, string>): Re
 		if ((m = /^(.+)_(startswith|contains)$/.exec(key))) {
 			const [, base, how] = m;
 			const needle = value.toLowerCase();
-			out = out.filter((r) => texts(r, base).some((t) => (how === 'startswith' ? t.toLowerCase().startsWith(needle) : t.toLowerCase().includes(needle))));
+			out = out.filter((r) =>
+				texts(r, base).some((t) =>
+					how === 'startswith'
+						? t.toLowerCase().startsWith(needle)
+						: t.toLowerCase().includes(needle),
+				),
+			);
 		} else if ((m = /^(.+)_(less_than|less_equals|greater_than|greater_equals)$/.exec(key))) {
 			const [, base, how] = m;
 			const n = Number(value);
 			out = out.filter((r) => {
 				const v = Number(r[base]);
-				return how === 'less_than' ? v < n : how === 'less_equals' ? v <= n : how === 'greater_than' ? v > n : v >= n;
+				return how === 'less_than'
+					? v < n
+					: how === 'less_equals'
+						? v <= n
+						: how === 'greater_than'
+							? v > n
+							: v >= n;
 			});
 		} else if ((m = /^(.+)_(start|end|before|after)$/.exec(key))) {
 			const [, base, how] = m;
 			out = out.filter((r) => {
 				const v = String(r[base] ?? '');
 				if (!v) return false;
-				return how === 'start' ? v >= value : how === 'end' ? v <= value : how === 'before' ? v < value : v > value;
+				return how === 'start'
+					? v >= value
+					: how === 'end'
+						? v <= value
+						: how === 'before'
+							? v < value
+							: v > value;
 			});
 		} else if (key === 'status') {
 			out = out.filter((r) => statusMatches(r, value));
@@ -88,7 +110,8 @@ function compareValues(a: unknown, b: unknown): number {
 	if (typeof a === 'number' && typeof b === 'number') return a - b;
 	const na = Number(a);
 	const nb = Number(b);
-	if (a !== '' && b !== '' && Number.isFinite(na) && Number.isFinite(nb) && typeof a !== 'boolean') return na - nb;
+	if (a !== '' && b !== '' && Number.isFinite(na) && Number.isFinite(nb) && typeof a !== 'boolean')
+		return na - nb;
 	return String(a ?? '').localeCompare(String(b ?? ''));
 }
 
@@ -117,15 +140,27 @@ export interface ListOptions {
 export function listReply(ctx: Ctx, key: string, records: Rec[], opts: ListOptions = {}): Reply {
 	const accounting = isAccounting(ctx.area);
 	const page = ctx.query.page === undefined ? 1 : Number(ctx.query.page);
-	const perPage = ctx.query.per_page === undefined ? (opts.perPage ?? (accounting ? 200 : 100)) : Number(ctx.query.per_page);
-	if (!Number.isInteger(page) || page < 1) return refuse(GUESS.paging, invalidField(ctx, 'page', 'must be a whole number of at least 1', 'query'));
-	if (!Number.isInteger(perPage) || perPage < 1) return refuse(GUESS.paging, invalidField(ctx, 'per_page', 'must be a whole number of at least 1', 'query'));
+	const perPage =
+		ctx.query.per_page === undefined
+			? (opts.perPage ?? (accounting ? 200 : 100))
+			: Number(ctx.query.per_page);
+	if (!Number.isInteger(page) || page < 1)
+		return refuse(
+			GUESS.paging,
+			invalidField(ctx, 'page', 'must be a whole number of at least 1', 'query'),
+		);
+	if (!Number.isInteger(perPage) || perPage < 1)
+		return refuse(
+			GUESS.paging,
+			invalidField(ctx, 'per_page', 'must be a whole number of at least 1', 'query'),
+		);
 	const sortColumn = ctx.query.sort_column;
 	const sortOrder = ctx.query.sort_order === 'D' ? 'D' : 'A';
 	const sorted = sortRecords(records, sortColumn, sortOrder === 'D');
 	const slice = sorted.slice((page - 1) * perPage, page * perPage).map(opts.entry ?? ((r) => r));
 	const hasMore = page * perPage < sorted.length;
-	if (!accounting) return ok({ [key]: slice, page_info: { page, per_page: perPage, has_next_page: hasMore } });
+	if (!accounting)
+		return ok({ [key]: slice, page_info: { page, per_page: perPage, has_next_page: hasMore } });
 	const context: Rec = {
 		page,
 		per_page: perPage,
@@ -137,7 +172,10 @@ export function listReply(ctx: Ctx, key: string, records: Rec[], opts: ListOptio
 	const mode = opts.pageContext ?? 'object';
 	if (mode === 'none') return envelope('success', { [key]: slice });
 	if (mode === 'array') {
-		return envelope('success', { [key]: slice, page_context: [{ ...context, applied_filter: ctx.query.filter_by ?? 'Status.All' }] });
+		return envelope('success', {
+			[key]: slice,
+			page_context: [{ ...context, applied_filter: ctx.query.filter_by ?? 'Status.All' }],
+		});
 	}
 	return envelope('success', { [key]: slice, page_context: context });
 }

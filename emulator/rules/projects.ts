@@ -4,7 +4,10 @@
  */
 import type { Field, Operation, Source } from '../../nodes/shared/tables/spec';
 import { validateValues } from '../../nodes/shared/tables/validate';
-import { dateTimeFormProblem, customFieldRule as sharedRule } from '../../nodes/VendorProjects/customFields';
+import {
+	dateTimeFormProblem,
+	customFieldRule as sharedRule,
+} from '../../nodes/VendorProjects/customFields';
 import { customFieldTypes } from '../../nodes/VendorProjects/tables/customFieldTypes';
 import type { BinEntry, CustomFieldDef, Rec, Tenant } from '../store';
 import { invalid, invalidField, ok, pmError } from './answers';
@@ -18,11 +21,15 @@ import { GUESS, NOT_FOUND, notFound, refuse } from './refusals';
 const S = {
 	trash100: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
 	restoreWindow: 'Conventions, Limits: "Restore window | 30 days"',
-	sortBy: 'Conventions, Endpoints: "sort_by (string; sortable fields trashed_time or name, written in the form asc(field))"',
+	sortBy:
+		'Conventions, Endpoints: "sort_by (string; sortable fields trashed_time or name, written in the form asc(field))"',
 	filterJson: 'Conventions, Endpoints: "filter (JSON string:"',
-	customFieldValue: 'Conventions, Custom field values: "Field type | JSON shape of the value | Limit"',
-	addRemoveOnUpdate: 'Conventions, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
-	dateTimeForm: 'Conventions, Custom field values: "Date-time | string, ISO 8601: `yyyy-MM-dd\'T\'HH:mm:ss\'Z\'` for UTC, `yyyy-MM-dd\'T\'HH:mm:ss[+\\|-]HH:mm` for other zones"',
+	customFieldValue:
+		'Conventions, Custom field values: "Field type | JSON shape of the value | Limit"',
+	addRemoveOnUpdate:
+		'Conventions, Custom field values: "update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
+	dateTimeForm:
+		"Conventions, Custom field values: \"Date-time | string, ISO 8601: `yyyy-MM-dd'T'HH:mm:ss'Z'` for UTC, `yyyy-MM-dd'T'HH:mm:ss[+\\|-]HH:mm` for other zones\"",
 } as const satisfies Record<string, Source>;
 
 const CUSTOM_FIELDS: readonly Source[] = [S.customFieldValue, S.addRemoveOnUpdate, S.dateTimeForm];
@@ -39,7 +46,14 @@ const SEARCH_MODULES: Record<string, string> = {
 };
 
 function portalRecord(t: Tenant): Rec {
-	return { id: t.id, name: t.name, region: t.region, is_default: true, plan: 'Enterprise', owner: t.currentUser };
+	return {
+		id: t.id,
+		name: t.name,
+		region: t.region,
+		is_default: true,
+		plan: 'Enterprise',
+		owner: t.currentUser,
+	};
 }
 
 function badParam(source: Source, message: string): Reply {
@@ -55,7 +69,10 @@ interface TrashRequest {
 
 function trashRequests(ctx: Ctx): TrashRequest[] {
 	const body = Array.isArray(ctx.body) ? (ctx.body as Rec[]) : [bodyObject(ctx)];
-	return body.map((b) => ({ module: String(b.module), items: ((b.items ?? []) as unknown[]).map(String) }));
+	return body.map((b) => ({
+		module: String(b.module),
+		items: ((b.items ?? []) as unknown[]).map(String),
+	}));
 }
 
 function binKey(module: string, id: string): string {
@@ -63,13 +80,18 @@ function binKey(module: string, id: string): string {
 }
 
 /** Bin entries of the requests; a refusal when one is not in the bin or fails `check` (whose refusals cite `source`). */
-function binEntries(ctx: Ctx, check?: (e: BinEntry) => string | undefined, source: Source = GUESS.notFound): BinEntry[] | Reply {
+function binEntries(
+	ctx: Ctx,
+	check?: (e: BinEntry) => string | undefined,
+	source: Source = GUESS.notFound,
+): BinEntry[] | Reply {
 	const tenant = tenantOf(ctx);
 	const out: BinEntry[] = [];
 	for (const r of trashRequests(ctx)) {
 		for (const id of r.items) {
 			const e = tenant.bin.get(binKey(r.module, id));
-			if (!e) return badParam(GUESS.notFound, `Record ${id} of module ${r.module} is not in the bin`);
+			if (!e)
+				return badParam(GUESS.notFound, `Record ${id} of module ${r.module} is not in the bin`);
 			const problem = check?.(e);
 			if (problem) return badParam(source, problem);
 			out.push(e);
@@ -80,7 +102,9 @@ function binEntries(ctx: Ctx, check?: (e: BinEntry) => string | undefined, sourc
 
 function matchesCriterion(entry: Rec, c: Rec): boolean {
 	const field = String(entry[String(c.cfid)] ?? '').toLowerCase();
-	const values = (Array.isArray(c.value) ? c.value : [c.value]).map((v: unknown) => String(v).toLowerCase());
+	const values = (Array.isArray(c.value) ? c.value : [c.value]).map((v: unknown) =>
+		String(v).toLowerCase(),
+	);
 	switch (c.criteria_condition) {
 		case 'is':
 			return values.includes(field);
@@ -103,13 +127,25 @@ function binFilter(filter: unknown): ((e: Rec) => boolean) | Reply {
 	}
 	const criteria: Rec[] = Array.isArray(parsed?.criteria) ? parsed.criteria : [];
 	for (const c of criteria) {
-		if (!['module', 'name', 'id'].includes(c.cfid)) return badParam(GUESS.binFilter, `filter: cfid "${c.cfid}" is not supported (module, name, id)`);
+		if (!['module', 'name', 'id'].includes(c.cfid))
+			return badParam(
+				GUESS.binFilter,
+				`filter: cfid "${c.cfid}" is not supported (module, name, id)`,
+			);
 		if (!['is', 'is_not', 'contains', 'starts_with'].includes(c.criteria_condition)) {
-			return badParam(GUESS.binFilter, `filter: criteria_condition "${c.criteria_condition}" is not supported (is, is_not, contains, starts_with)`);
+			return badParam(
+				GUESS.binFilter,
+				`filter: criteria_condition "${c.criteria_condition}" is not supported (is, is_not, contains, starts_with)`,
+			);
 		}
 	}
 	const any = /\bOR\b/i.test(String(parsed?.pattern ?? ''));
-	return (e) => (criteria.length === 0 ? true : any ? criteria.some((c) => matchesCriterion(e, c)) : criteria.every((c) => matchesCriterion(e, c)));
+	return (e) =>
+		criteria.length === 0
+			? true
+			: any
+				? criteria.some((c) => matchesCriterion(e, c))
+				: criteria.every((c) => matchesCriterion(e, c));
 }
 
 // ---------------------------------------------------------------- custom fields
@@ -120,7 +156,16 @@ function customFieldRule(def: CustomFieldDef): { field: Field; entry?: Field } |
 }
 
 function check(field: Field, value: unknown): string | undefined {
-	const op: Operation = { value: 'cf', name: 'cf', action: 'cf', description: '', kind: 'action', method: 'POST', path: '/cf', fields: [field] };
+	const op: Operation = {
+		value: 'cf',
+		name: 'cf',
+		action: 'cf',
+		description: '',
+		kind: 'action',
+		method: 'POST',
+		path: '/cf',
+		fields: [field],
+	};
 	const problems = validateValues(op, { [field.name]: value }, 'server');
 	return problems.length ? problems.map((p) => `"${p.field}" ${p.message}`).join('; ') : undefined;
 }
@@ -133,31 +178,64 @@ function applyCustomFields(ctx: Ctx, rec: Rec, previous?: Rec): Reply | void {
 		let value: unknown = body[def.api_name];
 		const rule = customFieldRule(def);
 		if (!rule) continue;
-		const addRemove = Array.isArray(value) && value.length === 1 && value[0] && typeof value[0] === 'object' && ('add' in value[0] || 'remove' in value[0]);
+		const addRemove =
+			Array.isArray(value) &&
+			value.length === 1 &&
+			value[0] &&
+			typeof value[0] === 'object' &&
+			('add' in value[0] || 'remove' in value[0]);
 		if (addRemove && rule.entry) {
-			if (!previous) return refuse(S.addRemoveOnUpdate, invalidField(ctx, def.api_name, 'the add / remove form is accepted on update only'));
+			if (!previous)
+				return refuse(
+					S.addRemoveOnUpdate,
+					invalidField(ctx, def.api_name, 'the add / remove form is accepted on update only'),
+				);
 			const change = (value as Rec[])[0];
 			for (const part of ['add', 'remove'] as const) {
 				for (const [i, v] of ((change[part] ?? []) as unknown[]).entries()) {
 					const problem = check({ ...rule.entry, name: `${def.api_name}[0].${part}[${i}]` }, v);
-					if (problem) return refuse(S.customFieldValue, invalid(ctx.area, [{ field: `${def.api_name}[0].${part}[${i}]`, message: problem }]));
+					if (problem)
+						return refuse(
+							S.customFieldValue,
+							invalid(ctx.area, [{ field: `${def.api_name}[0].${part}[${i}]`, message: problem }]),
+						);
 				}
 			}
 			const key = (v: unknown) => JSON.stringify(v);
 			const removed = new Set(((change.remove ?? []) as unknown[]).map(key));
-			const current = ((previous[def.api_name] ?? []) as unknown[]).filter((v) => !removed.has(key(v)));
-			for (const v of (change.add ?? []) as unknown[]) if (!current.some((c) => key(c) === key(v))) current.push(v);
+			const current = ((previous[def.api_name] ?? []) as unknown[]).filter(
+				(v) => !removed.has(key(v)),
+			);
+			for (const v of (change.add ?? []) as unknown[])
+				if (!current.some((c) => key(c) === key(v))) current.push(v);
 			const limit = rule.field.maxItems;
-			if (limit !== undefined && current.length > limit) return refuse(S.customFieldValue, invalidField(ctx, def.api_name, `must hold at most ${limit} entries`));
+			if (limit !== undefined && current.length > limit)
+				return refuse(
+					S.customFieldValue,
+					invalidField(ctx, def.api_name, `must hold at most ${limit} entries`),
+				);
 			rec[def.api_name] = current;
 			continue;
 		}
 		if (def.type === 'url' && typeof value === 'string') {
-			if (value.length > 200) return refuse(S.customFieldValue, invalidField(ctx, def.api_name, 'must be at most 200 characters'));
+			if (value.length > 200)
+				return refuse(
+					S.customFieldValue,
+					invalidField(ctx, def.api_name, 'must be at most 200 characters'),
+				);
 			if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) value = `https://${value}`;
 		}
-		const problem = check({ ...rule.field, maxLength: def.type === 'url' ? undefined : rule.field.maxLength }, value);
-		if (problem) return refuse(S.customFieldValue, invalid(ctx.area, [{ field: def.api_name, message: problem.replace(`"${def.api_name}" `, '') }]));
+		const problem = check(
+			{ ...rule.field, maxLength: def.type === 'url' ? undefined : rule.field.maxLength },
+			value,
+		);
+		if (problem)
+			return refuse(
+				S.customFieldValue,
+				invalid(ctx.area, [
+					{ field: def.api_name, message: problem.replace(`"${def.api_name}" `, '') },
+				]),
+			);
 		const form = def.type === 'dateTime' ? dateTimeFormProblem(value) : undefined;
 		if (form) return refuse(S.dateTimeForm, invalidField(ctx, def.api_name, form));
 		rec[def.api_name] = value;
@@ -182,14 +260,21 @@ export const projectsRules: Rules = {
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const [req] = trashRequests(ctx);
-			if (req.items.length > 100) return refuse(S.trash100, invalidField(ctx, 'items', `must hold at most 100 entries (got ${req.items.length})`));
+			if (req.items.length > 100)
+				return refuse(
+					S.trash100,
+					invalidField(ctx, 'items', `must hold at most 100 entries (got ${req.items.length})`),
+				);
 			const missing = req.items.find((id) => !liveRecord(t, req.module, id));
-			if (missing) return badParam(GUESS.notFound, `No live record ${missing} in module ${req.module}`);
+			if (missing)
+				return badParam(GUESS.notFound, `No live record ${missing} in module ${req.module}`);
 			const now = ctx.clock.now();
 			for (const id of req.items) {
 				const record = liveRecord(t, req.module, id) as Rec;
 				t.remove(req.module, id);
-				const project = record.project_id ? (t.get('projects', record.project_id) ?? { id: record.project_id }) : undefined;
+				const project = record.project_id
+					? (t.get('projects', record.project_id) ?? { id: record.project_id })
+					: undefined;
 				t.bin.set(binKey(req.module, id), {
 					module: req.module,
 					id,
@@ -205,19 +290,34 @@ export const projectsRules: Rules = {
 					},
 				});
 			}
-			return ok({ message: `${req.items.length} record(s) moved to trash`, count: req.items.length, module: req.module, items: req.items });
+			return ok({
+				message: `${req.items.length} record(s) moved to trash`,
+				count: req.items.length,
+				module: req.module,
+				items: req.items,
+			});
 		},
 	},
 	'projects.trash.getBin': {
 		sources: [S.sortBy, S.filterJson, GUESS.binFilter, GUESS.paging],
 		handle: (ctx) => {
-			const m = /^(asc|desc)\((trashed_time|name)\)$/.exec(ctx.query.sort_by ?? 'desc(trashed_time)');
-			if (!m) return badParam(S.sortBy, 'sort_by must be asc(field) or desc(field) with field trashed_time or name');
+			const m = /^(asc|desc)\((trashed_time|name)\)$/.exec(
+				ctx.query.sort_by ?? 'desc(trashed_time)',
+			);
+			if (!m)
+				return badParam(
+					S.sortBy,
+					'sort_by must be asc(field) or desc(field) with field trashed_time or name',
+				);
 			const filter = binFilter(ctx.query.filter);
 			if (typeof filter !== 'function') return filter;
 			const [, direction, field] = m;
 			const entries = [...tenantOf(ctx).bin.values()]
-				.sort((a, b) => (field === 'name' ? String(a.entry.name).localeCompare(String(b.entry.name)) : a.trashedAt - b.trashedAt))
+				.sort((a, b) =>
+					field === 'name'
+						? String(a.entry.name).localeCompare(String(b.entry.name))
+						: a.trashedAt - b.trashedAt,
+				)
 				.map((e) => e.entry)
 				.filter(filter);
 			return listReply(ctx, 'bin', direction === 'desc' ? entries.reverse() : entries);
@@ -250,7 +350,10 @@ export const projectsRules: Rules = {
 			const entries = binEntries(ctx);
 			if (!Array.isArray(entries)) return entries;
 			for (const e of entries) tenantOf(ctx).bin.delete(binKey(e.module, e.id));
-			return ok({ message: `${entries.length} record(s) deleted permanently`, count: entries.length });
+			return ok({
+				message: `${entries.length} record(s) deleted permanently`,
+				count: entries.length,
+			});
 		},
 	},
 	'projects.trash.emptyBin': {
@@ -265,7 +368,10 @@ export const projectsRules: Rules = {
 	'projects.search.search': { sources: [GUESS.paging], handle: (ctx) => search(ctx) },
 	'projects.search.searchInProject': {
 		sources: [GUESS.notFound, GUESS.paging],
-		handle: (ctx) => (tenantOf(ctx).get('projects', ctx.params.project_id) ? search(ctx, ctx.params.project_id) : notFound(ctx, 'Project', ctx.params.project_id)),
+		handle: (ctx) =>
+			tenantOf(ctx).get('projects', ctx.params.project_id)
+				? search(ctx, ctx.params.project_id)
+				: notFound(ctx, 'Project', ctx.params.project_id),
 	},
 
 	'projects.project.create': {
@@ -273,11 +379,18 @@ export const projectsRules: Rules = {
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
 			const body = bodyObject(ctx);
-			const source = body.copy_from !== undefined ? t.get('projects', String(body.copy_from)) : undefined;
-			if (body.copy_from !== undefined && !source) return refuse(GUESS.notFound, invalidField(ctx, 'copy_from', `no project or template with id ${body.copy_from}`));
+			const source =
+				body.copy_from !== undefined ? t.get('projects', String(body.copy_from)) : undefined;
+			if (body.copy_from !== undefined && !source)
+				return refuse(
+					GUESS.notFound,
+					invalidField(ctx, 'copy_from', `no project or template with id ${body.copy_from}`),
+				);
 			return genericCreate(ctx, (rec) => {
 				if (source) {
-					for (const [k, v] of Object.entries(source)) if (!(k in rec) && !['id', 'created_time', 'last_modified_time', 'name'].includes(k)) rec[k] = structuredClone(v);
+					for (const [k, v] of Object.entries(source))
+						if (!(k in rec) && !['id', 'created_time', 'last_modified_time', 'name'].includes(k))
+							rec[k] = structuredClone(v);
 				}
 				rec.project_type ??= 'active';
 				rec.status ??= { id: '1', name: 'Active' };
@@ -289,13 +402,18 @@ export const projectsRules: Rules = {
 	},
 	'projects.project.update': {
 		sources: [...NOT_FOUND, ...CUSTOM_FIELDS],
-		handle: (ctx) => genericUpdate(ctx, (rec, _ctx, previous) => applyCustomFields(ctx, rec, previous)),
+		handle: (ctx) =>
+			genericUpdate(ctx, (rec, _ctx, previous) => applyCustomFields(ctx, rec, previous)),
 	},
 	'projects.myTasks.get': {
 		sources: [],
 		handle: (ctx) => {
 			const t = tenantOf(ctx);
-			const mine = t.all('tasks').filter((task) => ((task.owners ?? []) as Rec[]).some((o) => o.zpuid === t.currentUser.zpuid));
+			const mine = t
+				.all('tasks')
+				.filter((task) =>
+					((task.owners ?? []) as Rec[]).some((o) => o.zpuid === t.currentUser.zpuid),
+				);
 			return ok({ tasks: mine });
 		},
 	},
@@ -315,8 +433,18 @@ function search(ctx: Ctx, projectId?: string): Reply {
 			const project = m === 'projects' ? rec : t.get('projects', rec.project_id);
 			if (projectId && String(rec.project_id) !== projectId) continue;
 			if (status !== 'all' && (project?.project_type ?? 'active') !== status) continue;
-			if (!String(rec.name ?? '').toLowerCase().includes(term)) continue;
-			results.push({ id: rec.id, name: rec.name, module: m, ...(project ? { project: { id: project.id, name: project.name } } : {}) });
+			if (
+				!String(rec.name ?? '')
+					.toLowerCase()
+					.includes(term)
+			)
+				continue;
+			results.push({
+				id: rec.id,
+				name: rec.name,
+				module: m,
+				...(project ? { project: { id: project.id, name: project.name } } : {}),
+			});
 		}
 	}
 	return listReply(ctx, 'results', results);

@@ -9,8 +9,11 @@ export class VendorBillingTrigger extends triggerNodeClass(billingArea, billingE
 	icon: 'vendorBillingTrigger',
 	description: 'Starts the workflow when a Vendor Billing project is created',
 	builderHint: {
-		message: 'Polling trigger for Vendor Billing: starts a workflow when a billing project is created in a Vendor organization. To act on billing projects, their tasks or users, use Vendor Billing.',
-		relatedNodes: [related('vendorBilling', 'Reads or updates the billing projects this trigger reports')],
+		message:
+			'Polling trigger for Vendor Billing: starts a workflow when a billing project is created in a Vendor organization. To act on billing projects, their tasks or users, use Vendor Billing.',
+		relatedNodes: [
+			related('vendorBilling', 'Reads or updates the billing projects this trigger reports'),
+		],
 	},
 	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

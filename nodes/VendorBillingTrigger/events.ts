@@ -22,6 +22,7 @@ export const billingEvents: TriggerEvent[] = [
 		sort: { sort_column: 'created_time', sort_order: 'D' },
 		timeField: 'created_time',
 		inferred: 'sort_order parameter',
-		ifWrong: 'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
 	},
 ];

@@ -13,7 +13,13 @@ import { readBeforeWrite } from '../shared/run/execute';
 import { assertValid, findOperation } from '../shared/run/reader';
 import { checkAnswer, chunk, runStandard } from '../shared/run/standard';
 import type { OperationRun, Special } from '../shared/run/types';
-import { failureJson, settleCalls, throwLoneFailure, uniqueIds, undoneRecords } from '../shared/run/calls';
+import {
+	failureJson,
+	settleCalls,
+	throwLoneFailure,
+	uniqueIds,
+	undoneRecords,
+} from '../shared/run/calls';
 import { answerRecords } from '../shared/api/pages';
 import { buildRequest, splitList } from '../shared/api/request';
 import { vendorRequest } from '../shared/api/transport';
@@ -34,7 +40,8 @@ function apiSaid(info: IDataObject, success: IDataObject, errors: IDataObject[])
 	if (info.code !== undefined) parts.push(`info.code ${String(info.code)}`);
 	if (success.message !== undefined) parts.push(`"${String(success.message)}"`);
 	if (success.sent_count !== undefined) parts.push(`sent_count ${String(success.sent_count)}`);
-	for (const entry of errors) parts.push(`"${String(entry.message ?? '(no message)')}" (ids ${idsOf(entry.ids).join(', ')})`);
+	for (const entry of errors)
+		parts.push(`"${String(entry.message ?? '(no message)')}" (ids ${idsOf(entry.ids).join(', ')})`);
 	return redactTokens(parts.length ? parts.join(', ') : 'no info');
 }
 
@@ -47,14 +54,29 @@ function apiSaid(info: IDataObject, success: IDataObject, errors: IDataObject[])
  * smaller or larger count, no count, a failure code no entry explains) leaves their outcome
  * unknown (`sent: null`). Every item carries the answer's `code` and `message`.
  */
-function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObject[]; said: string } {
+function reminderOutcomes(
+	ids: string[],
+	body: IDataObject,
+): { items: IDataObject[]; said: string } {
 	const info = (body.info && typeof body.info === 'object' ? body.info : {}) as IDataObject;
-	const success = (info.email_success_info && typeof info.email_success_info === 'object' ? info.email_success_info : {}) as IDataObject;
-	const entries = (Array.isArray(info.email_errors_info) ? info.email_errors_info : []) as IDataObject[];
+	const success = (
+		info.email_success_info && typeof info.email_success_info === 'object'
+			? info.email_success_info
+			: {}
+	) as IDataObject;
+	const entries = (
+		Array.isArray(info.email_errors_info) ? info.email_errors_info : []
+	) as IDataObject[];
 	const errors = new Map<string, string>();
-	for (const entry of entries) for (const id of idsOf(entry.ids)) if (ids.includes(id)) errors.set(id, String(entry.message ?? 'named in email_errors_info (no message)'));
+	for (const entry of entries)
+		for (const id of idsOf(entry.ids))
+			if (ids.includes(id))
+				errors.set(id, String(entry.message ?? 'named in email_errors_info (no message)'));
 	const rest = ids.filter((id) => !errors.has(id));
-	const count = success.sent_count === undefined || success.sent_count === null || success.sent_count === '' ? Number.NaN : Number(success.sent_count);
+	const count =
+		success.sent_count === undefined || success.sent_count === null || success.sent_count === ''
+			? Number.NaN
+			: Number(success.sent_count);
 	const explained = isSuccessCode(info.code) || errors.size > 0;
 	const said = apiSaid(info, success, entries);
 	let sent: boolean | null = null;
@@ -78,7 +100,9 @@ function reminderOutcomes(ids: string[], body: IDataObject): { items: IDataObjec
 		const error = errors.get(id);
 		// a reminder not sent, or of unknown outcome, is a failure (n8n's error output takes it)
 		if (error !== undefined) return failureJson({ invoice_id: id, sent: false, error, ...api });
-		return why ? failureJson({ invoice_id: id, sent, error: why, ...api }) : { invoice_id: id, sent, ...api };
+		return why
+			? failureJson({ invoice_id: id, sent, error: why, ...api })
+			: { invoice_id: id, sent, ...api };
 	});
 	return { items, said };
 }
@@ -91,13 +115,23 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	// A failed call does not erase the others: its invoices are not sent or of unknown outcome, with the reason.
 	const settled = await settleCalls(run.state, groups, async (ids) => {
 		const callValues = { ...values, [field]: ids };
-		const body = (await vendorRequest(run.state, area, buildRequest(area, op, callValues, organizationId), { itemIndex })).body;
+		const body = (
+			await vendorRequest(run.state, area, buildRequest(area, op, callValues, organizationId), {
+				itemIndex,
+			})
+		).body;
 		checkAnswer(ctx, run, body, callValues);
 		return reminderOutcomes(ids, body as IDataObject);
 	});
 	throwLoneFailure(settled);
 	const calls = settled.map((s, index) =>
-		s.state === 'done' ? s.value : { items: undoneRecords(op, 'invoice_id', groups[index], s), said: s.state === 'failed' ? redactTokens(String((s.error as Error)?.message)) : 'not sent' },
+		s.state === 'done'
+			? s.value
+			: {
+					items: undoneRecords(op, 'invoice_id', groups[index], s),
+					said:
+						s.state === 'failed' ? redactTokens(String((s.error as Error)?.message)) : 'not sent',
+				},
 	);
 	const out = calls.flatMap((call) => call.items);
 	const sent = out.filter((o) => o.sent === true).map((o) => String(o.invoice_id));
@@ -105,14 +139,19 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const unknown = out.filter((o) => o.sent === null).map((o) => String(o.invoice_id));
 	if ((failed.length || unknown.length) && !ctx.continueOnFail()) {
 		const said = [...new Set(calls.map((call) => call.said))].join('; ');
-		const headline = !sent.length && !unknown.length
-			? `No payment reminder was sent for ${failed.length} invoice(s): the Vendor API answered ${said}`
-			: [
-					failed.length ? `Payment reminders not sent for ${failed.length} invoice(s): ${failed.join(', ')}` : '',
-					unknown.length ? `${failed.length ? 'outcome' : 'Payment reminders: outcome'} unknown for ${unknown.length} invoice(s): ${unknown.join(', ')}` : '',
-				]
-					.filter(Boolean)
-					.join('; ');
+		const headline =
+			!sent.length && !unknown.length
+				? `No payment reminder was sent for ${failed.length} invoice(s): the Vendor API answered ${said}`
+				: [
+						failed.length
+							? `Payment reminders not sent for ${failed.length} invoice(s): ${failed.join(', ')}`
+							: '',
+						unknown.length
+							? `${failed.length ? 'outcome' : 'Payment reminders: outcome'} unknown for ${unknown.length} invoice(s): ${unknown.join(', ')}`
+							: '',
+					]
+						.filter(Boolean)
+						.join('; ');
 		throw new NodeOperationError(ctx.getNode(), headline, {
 			itemIndex,
 			description: `${sent.length} reminder(s) were sent${sent.length ? ` (${sent.join(', ')})` : ''}. ${out
@@ -125,13 +164,52 @@ const bulkReminder: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 };
 
 /** Line fields copied from the estimate to the invoice (documented on both). */
-const LINE_FIELDS = ['item_id', 'name', 'description', 'item_order', 'rate', 'quantity', 'unit', 'discount', 'tax_id', 'tds_tax_id', 'tax_treatment_code', 'hsn_or_sac', 'sat_item_key_code', 'unitkey_code', 'product_type'];
+const LINE_FIELDS = [
+	'item_id',
+	'name',
+	'description',
+	'item_order',
+	'rate',
+	'quantity',
+	'unit',
+	'discount',
+	'tax_id',
+	'tds_tax_id',
+	'tax_treatment_code',
+	'hsn_or_sac',
+	'sat_item_key_code',
+	'unitkey_code',
+	'product_type',
+];
 /** Header fields copied from the estimate. */
-const HEADER_FIELDS = ['customer_id', 'contact_persons', 'currency_id', 'exchange_rate', 'reference_number', 'discount', 'is_discount_before_tax', 'discount_type', 'is_inclusive_tax', 'place_of_supply', 'gst_treatment', 'gst_no', 'tax_treatment', 'vat_treatment', 'salesperson_name', 'notes', 'terms', 'shipping_charge', 'adjustment', 'adjustment_description'];
+const HEADER_FIELDS = [
+	'customer_id',
+	'contact_persons',
+	'currency_id',
+	'exchange_rate',
+	'reference_number',
+	'discount',
+	'is_discount_before_tax',
+	'discount_type',
+	'is_inclusive_tax',
+	'place_of_supply',
+	'gst_treatment',
+	'gst_no',
+	'tax_treatment',
+	'vat_treatment',
+	'salesperson_name',
+	'notes',
+	'terms',
+	'shipping_charge',
+	'adjustment',
+	'adjustment_description',
+];
 
 function pick(source: IDataObject, keys: string[]): IDataObject {
 	const out: IDataObject = {};
-	for (const key of keys) if (source[key] !== undefined && source[key] !== null && source[key] !== '') out[key] = source[key];
+	for (const key of keys)
+		if (source[key] !== undefined && source[key] !== null && source[key] !== '')
+			out[key] = source[key];
 	return out;
 }
 
@@ -139,14 +217,39 @@ const fromEstimate: Special = async (ctx: IExecuteFunctions, run: OperationRun) 
 	const { area, values, organizationId, itemIndex } = run;
 	const { estimate_id: estimateId, ...overrides } = values;
 	const get = findOperation(area, 'estimate', 'get').op;
-	const read = async () => answerRecords(ctx.getNode(), area, get, (await vendorRequest(run.state, area, buildRequest(area, get, { estimate_id: estimateId }, organizationId), { itemIndex })).body, { itemIndex })[0];
+	const read = async () =>
+		answerRecords(
+			ctx.getNode(),
+			area,
+			get,
+			(
+				await vendorRequest(
+					run.state,
+					area,
+					buildRequest(area, get, { estimate_id: estimateId }, organizationId),
+					{ itemIndex },
+				)
+			).body,
+			{ itemIndex },
+		)[0];
 	const estimate = await readBeforeWrite(`reading estimate ${String(estimateId)}`, read());
-	const lines = ((estimate.line_items ?? []) as IDataObject[]).map((line) => pick(line, LINE_FIELDS));
+	const lines = ((estimate.line_items ?? []) as IDataObject[]).map((line) =>
+		pick(line, LINE_FIELDS),
+	);
 	if (!lines.length) {
-		throw new NodeOperationError(ctx.getNode(), `Estimate ${String(estimateId)} has no line items to invoice`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Estimate ${String(estimateId)} has no line items to invoice`,
+			{ itemIndex },
+		);
 	}
 	const create = findOperation(area, 'invoice', 'create').op;
-	const invoice: IDataObject = { ...pick(estimate, HEADER_FIELDS), line_items: lines, invoiced_estimate_id: String(estimateId), ...overrides };
+	const invoice: IDataObject = {
+		...pick(estimate, HEADER_FIELDS),
+		line_items: lines,
+		invoiced_estimate_id: String(estimateId),
+		...overrides,
+	};
 	assertValid(ctx, create, invoice, itemIndex);
 	return await runStandard(ctx, { ...run, op: create }, invoice);
 };

@@ -7,10 +7,14 @@ import { booksEvents } from './events';
 export class VendorBooksTrigger extends triggerNodeClass(booksArea, booksEvents, {
 	name: 'vendorBooksTrigger',
 	icon: 'vendorBooksTrigger',
-	description: 'Starts the workflow when estimates, invoices or items of Vendor Books are created or change status',
+	description:
+		'Starts the workflow when estimates, invoices or items of Vendor Books are created or change status',
 	builderHint: {
-		message: 'Polling trigger for Vendor Books: starts a workflow when an estimate, invoice or item of a Vendor organization is created or changes status (for example an invoice becomes overdue or paid). To act on these records, use Vendor Books.',
-		relatedNodes: [related('vendorBooks', 'Reads, updates, sends or reminds the records this trigger reports')],
+		message:
+			'Polling trigger for Vendor Books: starts a workflow when an estimate, invoice or item of a Vendor organization is created or changes status (for example an invoice becomes overdue or paid). To act on these records, use Vendor Books.',
+		relatedNodes: [
+			related('vendorBooks', 'Reads, updates, sends or reminds the records this trigger reports'),
+		],
 	},
 	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

@@ -38,21 +38,28 @@ export const booksEvents: TriggerEvent[] = [
 		sort: NEWEST,
 		timeField: 'created_time',
 		inferred: 'sort_column / sort_order parameter names',
-		ifWrong: 'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
 	},
 	{
 		value: 'estimateStatusChanged',
 		name: 'Estimate Status Changed',
-		description: 'An estimate changed to the chosen status (accepted, declined, sent, expired, invoiced)',
+		description:
+			'An estimate changed to the chosen status (accepted, declined, sent, expired, invoiced)',
 		resource: 'estimate',
 		operation: LIST,
 		strategy: 'scan',
 		sort: NEWEST,
 		timeField: 'last_modified_time',
-		status: { field: 'status', filter: 'status', values: ['accepted', 'declined', 'expired', 'invoiced', 'sent'] },
+		status: {
+			field: 'status',
+			filter: 'status',
+			values: ['accepted', 'declined', 'expired', 'invoiced', 'sent'],
+		},
 		exclude: ['status', 'filter_by'],
 		inferred: 'status filter parameter name',
-		ifWrong: 'If the service ignores the status filter, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the status filter, each poll reads the whole list: slower, never wrong.',
 	},
 	{
 		value: 'invoiceCreated',
@@ -64,7 +71,8 @@ export const booksEvents: TriggerEvent[] = [
 		sort: NEWEST,
 		timeField: 'created_time',
 		inferred: 'sort_column / sort_order parameter names',
-		ifWrong: 'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the newest-first sort, each poll reads the whole list: slower, never wrong.',
 	},
 	{
 		value: 'invoiceStatusChanged',
@@ -78,7 +86,8 @@ export const booksEvents: TriggerEvent[] = [
 		status: { field: 'status', filter: 'status', values: ['overdue', 'paid', 'partially_paid'] },
 		exclude: ['status', 'filter_by'],
 		inferred: 'status filter parameter name',
-		ifWrong: 'If the service ignores the status filter, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the status filter, each poll reads the whole list: slower, never wrong.',
 	},
 	{
 		value: 'itemCreated',
@@ -89,6 +98,7 @@ export const booksEvents: TriggerEvent[] = [
 		strategy: 'scan',
 		query: { filter_by: 'Status.All' },
 		inferred: 'filter_by parameter name',
-		ifWrong: 'If the service ignores the filter, each poll reads the whole list: slower, never wrong.',
+		ifWrong:
+			'If the service ignores the filter, each poll reads the whole list: slower, never wrong.',
 	},
 ];

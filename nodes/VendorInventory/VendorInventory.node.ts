@@ -10,7 +10,9 @@ export class VendorInventory extends areaNodeClass(inventoryArea, {
 	builderHint: {
 		message:
 			'Vendor Inventory holds the purchase bills a Vendor organization receives from its vendors (suppliers); it does not hold stock levels. Use it to create, list or update a purchase bill. To start a workflow when a bill is created, use the Vendor Inventory Trigger.',
-		relatedNodes: [related('vendorInventoryTrigger', 'Starts a workflow when a purchase bill is created')],
+		relatedNodes: [
+			related('vendorInventoryTrigger', 'Starts a workflow when a purchase bill is created'),
+		],
 	},
 	propertyHints: {
 		organizationId: ORGANIZATION_HINT,

@@ -9,7 +9,8 @@ export class VendorInventoryTrigger extends triggerNodeClass(inventoryArea, inve
 	icon: 'vendorInventoryTrigger',
 	description: 'Starts the workflow when a purchase bill is created in Vendor Inventory',
 	builderHint: {
-		message: 'Polling trigger for Vendor Inventory (purchase bills): starts a workflow when a purchase bill is created in a Vendor organization. To act on bills, use Vendor Inventory.',
+		message:
+			'Polling trigger for Vendor Inventory (purchase bills): starts a workflow when a purchase bill is created in a Vendor organization. To act on bills, use Vendor Inventory.',
 		relatedNodes: [related('vendorInventory', 'Reads or updates the bills this trigger reports')],
 	},
 	propertyHints: { organizationId: ORGANIZATION_HINT },

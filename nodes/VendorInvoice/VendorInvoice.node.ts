@@ -6,7 +6,8 @@ import { invoiceArea } from './tables';
 export class VendorInvoice extends areaNodeClass(invoiceArea, {
 	name: 'vendorInvoice',
 	icon: 'vendorInvoice',
-	description: 'Record, read, list, update and delete customer payments, refund them and list their refunds',
+	description:
+		'Record, read, list, update and delete customer payments, refund them and list their refunds',
 	builderHint: {
 		message:
 			'Vendor Invoice holds the customer payments (money received against invoices) of a Vendor organization and their refunds; the invoices themselves are in Vendor Books. Use it to record, read, list, update or delete a customer payment, to refund a payment or to list its refunds. To start a workflow when a payment is recorded, use the Vendor Invoice Trigger.',

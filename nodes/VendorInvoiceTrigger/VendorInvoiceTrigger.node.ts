@@ -9,8 +9,11 @@ export class VendorInvoiceTrigger extends triggerNodeClass(invoiceArea, invoiceE
 	icon: 'vendorInvoiceTrigger',
 	description: 'Starts the workflow when a customer payment is recorded in Vendor Invoice',
 	builderHint: {
-		message: 'Polling trigger for Vendor Invoice (customer payments and refunds): starts a workflow when a customer payment is recorded in a Vendor organization. To act on payments or refunds, use Vendor Invoice.',
-		relatedNodes: [related('vendorInvoice', 'Reads, updates or refunds the payments this trigger reports')],
+		message:
+			'Polling trigger for Vendor Invoice (customer payments and refunds): starts a workflow when a customer payment is recorded in a Vendor organization. To act on payments or refunds, use Vendor Invoice.',
+		relatedNodes: [
+			related('vendorInvoice', 'Reads, updates or refunds the payments this trigger reports'),
+		],
 	},
 	propertyHints: { organizationId: ORGANIZATION_HINT },
 }) {}

@@ -28,6 +28,10 @@ export const invoiceEvents: TriggerEvent[] = [
 		operation: LIST,
 		strategy: 'scan',
 		timeField: 'date',
-		window: { filter: 'date', label: 'Only Payments Dated Within the Last N Days', what: 'payments' },
+		window: {
+			filter: 'date',
+			label: 'Only Payments Dated Within the Last N Days',
+			what: 'payments',
+		},
 	},
 ];

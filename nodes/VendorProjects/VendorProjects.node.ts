@@ -15,7 +15,12 @@ export class VendorProjects extends areaNodeClass(
 		builderHint: {
 			message:
 				'Vendor Projects (project management, not accounting): portals, projects, trash, search and tasks. Use it to create, read, list, update, trash or search projects of a portal. There is no organization here: records belong to a portal. To start a workflow when a project is created or updated, or a record is trashed, use the Vendor Projects Trigger.',
-			relatedNodes: [related('vendorProjectsTrigger', 'Starts a workflow when projects are created or updated, or records are moved to trash')],
+			relatedNodes: [
+				related(
+					'vendorProjectsTrigger',
+					'Starts a workflow when projects are created or updated, or records are moved to trash',
+				),
+			],
 		},
 		propertyHints: {
 			portal_id: idHint('portal', 'portal_id'),

@@ -26,20 +26,37 @@ const zpuid: Field[] = [{ name: 'zpuid', type: 'id', required: true, description
  * for the create form (and the replace form of updates), `entry` for one entry of the
  * add / remove update form of multi-value types. Shared with the emulator.
  */
-export function customFieldRule(type: CustomFieldType, name: string, options?: readonly string[]): { field: Field; entry?: Field } {
+export function customFieldRule(
+	type: CustomFieldType,
+	name: string,
+	options?: readonly string[],
+): { field: Field; entry?: Field } {
 	switch (type.shape) {
 		case 'select':
-			return { field: options ? { name, type: 'enum', values: options } : { name, type: 'string' } };
+			return {
+				field: options ? { name, type: 'enum', values: options } : { name, type: 'string' },
+			};
 		case 'multiSelect': {
-			const entry: Field = options ? { name, type: 'enum', values: options } : { name, type: 'string' };
+			const entry: Field = options
+				? { name, type: 'enum', values: options }
+				: { name, type: 'string' };
 			return { field: { name, type: 'array', of: entry, maxItems: type.maxItems }, entry };
 		}
 		case 'user':
 			return { field: { name, type: 'object', fields: zpuid } };
 		case 'multiUser':
-			return { field: { name, type: 'array', fields: zpuid, maxItems: type.maxItems }, entry: { name, type: 'object', fields: zpuid } };
+			return {
+				field: { name, type: 'array', fields: zpuid, maxItems: type.maxItems },
+				entry: { name, type: 'object', fields: zpuid },
+			};
 		case 'currency':
-			return { field: { name, type: 'object', fields: [{ name: 'amount', type: 'number', required: true, maxLength: type.maxLength }] } };
+			return {
+				field: {
+					name,
+					type: 'object',
+					fields: [{ name: 'amount', type: 'number', required: true, maxLength: type.maxLength }],
+				},
+			};
 		case 'percentage':
 			return { field: { name, type: 'number', maxLength: type.maxLength } };
 		case 'integer':
@@ -60,7 +77,16 @@ function withAssumedProtocol(type: CustomFieldType, value: string): string {
 
 /** The problems of a value against a field rule, each naming the field and the rule. */
 function problemsOf(field: Field, value: unknown): string[] {
-	const op: Operation = { value: 'check', name: 'Check', action: 'Check a custom field value', description: 'Custom field value', kind: 'action', method: 'POST', path: '/check', fields: [field] };
+	const op: Operation = {
+		value: 'check',
+		name: 'Check',
+		action: 'Check a custom field value',
+		description: 'Custom field value',
+		kind: 'action',
+		method: 'POST',
+		path: '/check',
+		fields: [field],
+	};
 	return validateValues(op, { [field.name]: value }).map((p) => `"${p.field}" ${p.message}`);
 }
 
@@ -78,7 +104,8 @@ export const customFieldProperties: INodeProperties[] = [
 		placeholder: 'Add Custom Field',
 		typeOptions: { multipleValues: true },
 		default: {},
-		description: 'Values of the portal\'s custom fields, by API name (custom fields of projects and tasks have API names)',
+		description:
+			"Values of the portal's custom fields, by API name (custom fields of projects and tasks have API names)",
 		displayOptions: { show: { resource: ['project'], operation: ['create', 'update'] } },
 		options: [
 			{
@@ -109,8 +136,16 @@ export const customFieldProperties: INodeProperties[] = [
 						name: 'updateMode',
 						type: 'options',
 						options: [
-							{ name: 'Replace All Values', value: 'replace', description: 'Send the complete list of values' },
-							{ name: 'Add / Remove Values', value: 'addRemove', description: 'Change the values without reading the current ones first' },
+							{
+								name: 'Replace All Values',
+								value: 'replace',
+								description: 'Send the complete list of values',
+							},
+							{
+								name: 'Add / Remove Values',
+								value: 'addRemove',
+								description: 'Change the values without reading the current ones first',
+							},
 						],
 						default: 'replace',
 						displayOptions: { show: { type: MULTI, '/operation': ['update'] } },
@@ -138,7 +173,9 @@ export const customFieldProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Comma-separated options or user IDs to add',
-						displayOptions: { show: { type: MULTI, updateMode: ['addRemove'], '/operation': ['update'] } },
+						displayOptions: {
+							show: { type: MULTI, updateMode: ['addRemove'], '/operation': ['update'] },
+						},
 					},
 					{
 						displayName: 'Values to Remove',
@@ -146,7 +183,9 @@ export const customFieldProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Comma-separated options or user IDs to remove',
-						displayOptions: { show: { type: MULTI, updateMode: ['addRemove'], '/operation': ['update'] } },
+						displayOptions: {
+							show: { type: MULTI, updateMode: ['addRemove'], '/operation': ['update'] },
+						},
 					},
 				],
 			},
@@ -161,7 +200,8 @@ function list(value: unknown): unknown[] {
 	return splitList(String(value ?? ''));
 }
 
-const toNumber = (value: unknown): unknown => normaliseScalar({ name: 'value', type: 'number' }, value);
+const toNumber = (value: unknown): unknown =>
+	normaliseScalar({ name: 'value', type: 'number' }, value);
 
 function asUser(value: unknown): unknown {
 	return typeof value === 'object' && value !== null ? value : { zpuid: String(value).trim() };
@@ -200,10 +240,21 @@ function noValue(value: unknown): boolean {
 /** Limits of a number as written (characters, digits): checked on what the user typed, before any rounding. */
 function writtenProblems(type: CustomFieldType, name: string, raw: unknown): string[] {
 	const text = typeof raw === 'string' ? raw.trim() : '';
-	if (!text || Number.isNaN(Number(text)) || !['currency', 'percentage', 'integer', 'decimal'].includes(type.shape)) return [];
-	if (type.maxLength && text.length > type.maxLength) return [`"${name}" must be at most ${type.maxLength} characters`];
-	const digits = text.replace(/^[-+]/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+(?=\d)/, '').length;
-	if (type.maxDigits && digits > type.maxDigits) return [`"${name}" must have at most ${type.maxDigits} digits`];
+	if (
+		!text ||
+		Number.isNaN(Number(text)) ||
+		!['currency', 'percentage', 'integer', 'decimal'].includes(type.shape)
+	)
+		return [];
+	if (type.maxLength && text.length > type.maxLength)
+		return [`"${name}" must be at most ${type.maxLength} characters`];
+	const digits = text
+		.replace(/^[-+]/, '')
+		.replace(/e.*$/i, '')
+		.replace('.', '')
+		.replace(/^0+(?=\d)/, '').length;
+	if (type.maxDigits && digits > type.maxDigits)
+		return [`"${name}" must have at most ${type.maxDigits} digits`];
 	return [];
 }
 
@@ -212,7 +263,8 @@ function writtenProblems(type: CustomFieldType, name: string, raw: unknown): str
  * `yyyy-MM-dd'T'HH:mm:ss[+|-]HH:mm` for other zones; seconds required, no fraction, the offset
  * with its colon.
  */
-const DOCUMENTED_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const DOCUMENTED_DATE_TIME =
+	/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 /** Why `value` is not a date-time in one of the documented forms, if it is not (shared with the emulator). */
 export function dateTimeFormProblem(value: unknown): string | undefined {
@@ -227,9 +279,17 @@ function extraProblems(type: CustomFieldType, name: string, value: unknown): str
 		return problem ? [`"${name}" ${problem}`] : [];
 	}
 	if (type.shape === 'url' && typeof value === 'string') {
-		return [...problemsOf({ name, type: 'string', maxLength: type.maxLength }, value), ...problemsOf({ name, type: 'url' }, withAssumedProtocol(type, value))];
+		return [
+			...problemsOf({ name, type: 'string', maxLength: type.maxLength }, value),
+			...problemsOf({ name, type: 'url' }, withAssumedProtocol(type, value)),
+		];
 	}
-	if (type.shape === 'integer' && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+	if (
+		type.shape === 'integer' &&
+		typeof value === 'number' &&
+		Number.isInteger(value) &&
+		!Number.isSafeInteger(value)
+	) {
 		return [`"${name}" is too large to be sent exactly (at most ${Number.MAX_SAFE_INTEGER})`];
 	}
 	return [];
@@ -239,7 +299,12 @@ function extraProblems(type: CustomFieldType, name: string, value: unknown): str
  * The custom-field values of the "Custom Fields" list, in API shape, keyed by API name.
  * Throws an InputError naming every field and broken rule; nothing is sent then.
  */
-export function customFieldValues(entries: IDataObject[], isUpdate: boolean, reserved: readonly string[], zone?: string): IDataObject {
+export function customFieldValues(
+	entries: IDataObject[],
+	isUpdate: boolean,
+	reserved: readonly string[],
+	zone?: string,
+): IDataObject {
 	const out: IDataObject = {};
 	const problems: string[] = [];
 	for (const [index, entry] of entries.entries()) {
@@ -253,7 +318,10 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 			problems.push(`"${name}": unknown custom-field type "${String(entry.type)}"`);
 			continue;
 		}
-		if (reserved.includes(name)) problems.push(`"${name}" is a project field, not a custom field: set it in the operation's fields`);
+		if (reserved.includes(name))
+			problems.push(
+				`"${name}" is a project field, not a custom field: set it in the operation's fields`,
+			);
 		if (name in out) problems.push(`"${name}" is given twice`);
 		const rule = customFieldRule(type, name);
 		if (isUpdate && type.addRemoveOnUpdate && entry.updateMode === 'addRemove') {
@@ -269,7 +337,12 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 			out[name] = [change];
 			continue;
 		}
-		const raw = type.shape === 'boolean' ? (entry.value !== undefined && entry.value !== '' ? entry.value : entry.booleanValue) : entry.value;
+		const raw =
+			type.shape === 'boolean'
+				? entry.value !== undefined && entry.value !== ''
+					? entry.value
+					: entry.booleanValue
+				: entry.value;
 		if (noValue(raw)) {
 			problems.push(`"${name}" needs a value (${type.name})`);
 			continue;
@@ -277,7 +350,11 @@ export function customFieldValues(entries: IDataObject[], isUpdate: boolean, res
 		const value = shapeValue(type, raw, zone);
 		const written = writtenProblems(type, name, raw);
 		const own = written.length || type.shape === 'url' ? [] : problemsOf(rule.field, value);
-		problems.push(...written, ...own, ...(written.length || own.length ? [] : extraProblems(type, name, value)));
+		problems.push(
+			...written,
+			...own,
+			...(written.length || own.length ? [] : extraProblems(type, name, value)),
+		);
 		out[name] = value as IDataObject;
 	}
 	if (problems.length) throw new InputError(`Invalid custom field value: ${problems.join('; ')}`);

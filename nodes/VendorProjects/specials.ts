@@ -16,17 +16,31 @@ import { customFieldValues } from './customFields';
 const customFields: Special = async (ctx: IExecuteFunctions, run: OperationRun) => {
 	const { area, op, values, itemIndex } = run;
 	const list = ctx.getNodeParameter('customFields', itemIndex, {}) as IDataObject;
-	const entries = (Array.isArray(list.values) ? list.values : list.values ? [list.values] : []) as IDataObject[];
+	const entries = (
+		Array.isArray(list.values) ? list.values : list.values ? [list.values] : []
+	) as IDataObject[];
 	let custom: IDataObject;
 	try {
-		custom = customFieldValues(entries, op.kind === 'update', op.fields.map((f) => f.name), ctx.getTimezone());
+		custom = customFieldValues(
+			entries,
+			op.kind === 'update',
+			op.fields.map((f) => f.name),
+			ctx.getTimezone(),
+		);
 	} catch (error) {
 		throw inputFailure(ctx.getNode(), error, { itemIndex });
 	}
 	const req = buildRequest(area, op, values);
 	const body = { ...((req.body as IDataObject) ?? {}), ...custom };
-	const res = await vendorRequest(run.state, area, { ...req, body: Object.keys(body).length ? body : req.body }, { itemIndex });
-	return answerRecords(ctx.getNode(), area, op, res.body, { itemIndex, values }).map((json) => ({ json }));
+	const res = await vendorRequest(
+		run.state,
+		area,
+		{ ...req, body: Object.keys(body).length ? body : req.body },
+		{ itemIndex },
+	);
+	return answerRecords(ctx.getNode(), area, op, res.body, { itemIndex, values }).map((json) => ({
+		json,
+	}));
 };
 
 export const projectsSpecials: Record<string, Special> = { customFields };

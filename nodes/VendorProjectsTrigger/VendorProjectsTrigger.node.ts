@@ -7,9 +7,11 @@ import { projectsEvents } from './events';
 export class VendorProjectsTrigger extends triggerNodeClass(projectsArea, projectsEvents, {
 	name: 'vendorProjectsTrigger',
 	icon: 'vendorProjectsTrigger',
-	description: 'Starts the workflow when Vendor Projects projects are created or updated, or records are moved to trash',
+	description:
+		'Starts the workflow when Vendor Projects projects are created or updated, or records are moved to trash',
 	builderHint: {
-		message: 'Polling trigger for Vendor Projects (project management): starts a workflow when a project of a portal is created or updated, or a record is moved to trash. To act on projects or tasks, use Vendor Projects.',
+		message:
+			'Polling trigger for Vendor Projects (project management): starts a workflow when a project of a portal is created or updated, or a record is moved to trash. To act on projects or tasks, use Vendor Projects.',
 		relatedNodes: [related('vendorProjects', 'Reads or updates the projects this trigger reports')],
 	},
 	propertyHints: { portal_id: idHint('portal', 'portal_id') },

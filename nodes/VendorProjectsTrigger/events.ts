@@ -26,7 +26,8 @@ export const projectsEvents: TriggerEvent[] = [
 		strategy: 'scan',
 		timeField: 'created_time',
 		inferred: 'record fields id, created_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
+		ifWrong:
+			'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 	{
 		value: 'projectUpdated',
@@ -37,7 +38,8 @@ export const projectsEvents: TriggerEvent[] = [
 		strategy: 'changed',
 		timeField: 'last_modified_time',
 		inferred: 'record fields id, last_modified_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
+		ifWrong:
+			'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 	{
 		value: 'recordTrashed',
@@ -50,6 +52,7 @@ export const projectsEvents: TriggerEvent[] = [
 		timeField: 'trashed_time',
 		key: ['module', 'id'],
 		inferred: 'desc(...) form of sort_by; entry fields id, module, trashed_time',
-		ifWrong: 'If the service names these records differently, no event fires: use Fetch Test Event to check.',
+		ifWrong:
+			'If the service names these records differently, no event fires: use Fetch Test Event to check.',
 	},
 ];

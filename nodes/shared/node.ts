@@ -4,7 +4,14 @@
  * Simplify) are plugged in here, in this order, so the description builder and the item
  * loop know no feature by name. Nothing in nodes/shared/ imports this file.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { describeNode, describeProperties } from './describe/describe';
 import type { DescriptionPart, NodeMeta } from './describe/describe';
@@ -33,11 +40,18 @@ function areaNodeDescription(area: Area, meta: NodeMeta): INodeTypeDescription {
 }
 
 /** The class of an area's node: description, pickers and execute, all from the area's tables. */
-export function areaNodeClass(area: Area, meta: NodeMeta, specials: Record<string, Special> = {}): new () => INodeType {
+export function areaNodeClass(
+	area: Area,
+	meta: NodeMeta,
+	specials: Record<string, Special> = {},
+): new () => INodeType {
 	// A table that names irregular behaviour without its handler would quietly run the standard request.
 	for (const resource of area.resources) {
 		for (const op of resource.operations) {
-			if (op.special && !specials[op.special]) throw new Error(`${area.name}: ${resource.value}.${op.value} names special "${op.special}", which has no handler`);
+			if (op.special && !specials[op.special])
+				throw new Error(
+					`${area.name}: ${resource.value}.${op.value} names special "${op.special}", which has no handler`,
+				);
 		}
 	}
 	return class implements INodeType {
@@ -52,7 +66,11 @@ export function areaNodeClass(area: Area, meta: NodeMeta, specials: Record<strin
 }
 
 /** The class of a trigger node: description, pickers and poll, from the area's tables and its events. */
-export function triggerNodeClass(area: Area, events: TriggerEvent[], meta: TriggerMeta): new () => INodeType {
+export function triggerNodeClass(
+	area: Area,
+	events: TriggerEvent[],
+	meta: TriggerMeta,
+): new () => INodeType {
 	return class implements INodeType {
 		description = triggerNodeDescription(area, events, meta);
 

@@ -123,17 +123,37 @@ const {
 	cleanup,
 } = require('./n8n-session');
 const { nodePanelSearchStep, browserLine } = require('./editor-search');
-const { agentStep, agentToolSchemaStep, agentToolErrorStep, mcpStep, outageStep, deactivate } = require('./ai-steps');
+const {
+	agentStep,
+	agentToolSchemaStep,
+	agentToolErrorStep,
+	mcpStep,
+	outageStep,
+	deactivate,
+} = require('./ai-steps');
 
-const USAGE = 'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build] [--trigger-runs <n>]';
-const options = parseOptions(process.argv.slice(2), { command: 'check:n8n', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n', '--trigger-runs'] });
+const USAGE =
+	'usage: npm run check:n8n -- [--n8n <version>] [--fresh] [--keep] [--skip-build] [--trigger-runs <n>]';
+const options = parseOptions(process.argv.slice(2), {
+	command: 'check:n8n',
+	usage: USAGE,
+	flags: ['--fresh', '--keep', '--skip-build'],
+	values: ['--n8n', '--trigger-runs'],
+});
 /** --trigger-runs <n>: after the set-up, only the trigger step (outageStep), n times. */
-const triggerRuns = options.value['trigger-runs'] === undefined ? undefined : Number(options.value['trigger-runs']);
-if (triggerRuns !== undefined && !(Number.isInteger(triggerRuns) && triggerRuns > 0)) options.fail(`--trigger-runs needs a whole number of runs, got "${options.value['trigger-runs']}"`);
+const triggerRuns =
+	options.value['trigger-runs'] === undefined ? undefined : Number(options.value['trigger-runs']);
+if (triggerRuns !== undefined && !(Number.isInteger(triggerRuns) && triggerRuns > 0))
+	options.fail(
+		`--trigger-runs needs a whole number of runs, got "${options.value['trigger-runs']}"`,
+	);
 const session = new Session(options);
 const started = Date.now();
 /** The package's node types as n8n names them once installed: <package>.<camelCase name>. */
-const expectedNodes = PACKAGE.n8n.nodes.map((p) => path.basename(p, '.node.js')).map((n) => `${PACKAGE.name}.${n[0].toLowerCase()}${n.slice(1)}`).sort();
+const expectedNodes = PACKAGE.n8n.nodes
+	.map((p) => path.basename(p, '.node.js'))
+	.map((n) => `${PACKAGE.name}.${n[0].toLowerCase()}${n.slice(1)}`)
+	.sort();
 
 /** Stops what runs and removes the user folder (see n8n-session.js). */
 const stopAll = () => cleanup(session).then((done) => console.log(`PASS cleanup: ${done}`));
@@ -147,10 +167,19 @@ onStopSignal((signal) => {
 
 async function main() {
 	let failed = false;
-	console.log(`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})`);
-	const oldLayout = fs.existsSync(options.cacheParent) ? fs.readdirSync(options.cacheParent).filter((f) => f === 'node_modules' || f.startsWith('.installed-n8n-')) : [];
+	console.log(
+		`Real-n8n check: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})`,
+	);
+	const oldLayout = fs.existsSync(options.cacheParent)
+		? fs
+				.readdirSync(options.cacheParent)
+				.filter((f) => f === 'node_modules' || f.startsWith('.installed-n8n-'))
+		: [];
 	if (!triggerRuns) console.log(browserLine());
-	if (oldLayout.length) console.log(`note: ${path.relative(ROOT, options.cacheParent) || options.cacheParent} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`);
+	if (oldLayout.length)
+		console.log(
+			`note: ${path.relative(ROOT, options.cacheParent) || options.cacheParent} also holds an install of the old one-version layout (${oldLayout.join(', ')}), now unused: remove it to free about 2.5 GB`,
+		);
 	try {
 		if (triggerRuns) failed = !(await triggerStepRuns(session, triggerRuns));
 		else await steps(session);
@@ -164,14 +193,23 @@ async function main() {
 			console.log(`FAIL cleanup: ${e.message}`);
 		});
 	}
-	console.log(failed ? `\nREAL-N8N CHECK FAILED (${secs(Date.now() - started)})` : `\nREAL-N8N CHECK PASSED: ${stepsRun()} steps (${secs(Date.now() - started)})`);
+	console.log(
+		failed
+			? `\nREAL-N8N CHECK FAILED (${secs(Date.now() - started)})`
+			: `\nREAL-N8N CHECK PASSED: ${stepsRun()} steps (${secs(Date.now() - started)})`,
+	);
 	process.exitCode = failed ? 1 : 0;
 }
 
 async function steps(s) {
 	// 1-5: n8n installed, the package packed and installed n8n's way, the emulator, n8n started,
 	// the owner logged in, the node types checked, the credential created and connected
-	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
+	const owner = {
+		email: 'owner@example.com',
+		firstName: 'Real',
+		lastName: 'Check',
+		password: `Check-${crypto.randomBytes(6).toString('hex')}1A`,
+	};
 	const port = async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort());
 	await setUp(s, { owner, port, afterLogin: () => typesStep(s) });
 
@@ -179,42 +217,74 @@ async function steps(s) {
 	await itemsStep(s);
 
 	// 7. the example workflows
-	await step('example estimate-accepted-to-invoice.json: import, run (Fetch Test Event of the Books trigger), check', async () => {
-		const { wf, id } = await importExample(s, 'estimate-accepted-to-invoice.json');
-		const names = wf.nodes.map((n) => n.name);
-		const invoicesBefore = s.tenant.all('invoices').length;
-		const mailsBefore = s.tenant.mails.length;
-		s.em.clearRequests();
-		const result = await runAndWait(s, id, names[0]);
-		assertSucceeded(result, names);
-		const [emitted] = outputOf(result.data, names[0]);
-		check(emitted && emitted.status === 'accepted', `the trigger emitted ${JSON.stringify(emitted).slice(0, 200)}`);
-		const estimateId = String(emitted.estimate_id);
-		const [invoice] = outputOf(result.data, names[1]);
-		check(invoice && invoice.invoice_id, `no invoice from ${names[1]}`);
-		const stored = s.tenant.get('invoices', String(invoice.invoice_id));
-		check(stored, `invoice ${invoice.invoice_id} is not in the emulator`);
-		check(s.tenant.all('invoices').length === invoicesBefore + 1, 'not exactly one new invoice');
-		check(String(stored.invoiced_estimate_id) === estimateId, `invoiced_estimate_id ${stored.invoiced_estimate_id}, expected ${estimateId}`);
-		check(stored.status === 'sent', `the invoice is ${stored.status} after e-mailing, expected sent`);
-		const mails = s.tenant.mails.slice(mailsBefore);
-		check(mails.length === 1 && mails[0].kind === 'invoice' && mails[0].invoiceId === String(invoice.invoice_id), `mails: ${JSON.stringify(mails.map((m) => [m.kind, m.invoiceId]))}`);
-		check(mails[0].subject === `Invoice ${stored.invoice_number} for your accepted estimate`, `subject ${mails[0].subject}`);
-		const calls = s.apiCalls().map((r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')} -> ${r.status}`);
-		check(s.apiCalls().every((r) => r.status === 200 || r.status === 201), `calls: ${calls.join('; ')}`);
-		checkCallsAuthorized(s, 'the access token of the OAuth round trip (Authorization: Vendor-oauthtoken <token>)');
-		return [
-			`workflow ${id}, execution ${result.id}: ${result.execution.status}`,
-			`trigger emitted accepted estimate ${emitted.estimate_number || estimateId}; invoice ${stored.invoice_number} created from it (invoiced_estimate_id ${estimateId}), status sent`,
-			`e-mail "${mails[0].subject}"`,
-			`API calls: ${calls.join('; ')}`,
-		];
-	});
+	await step(
+		'example estimate-accepted-to-invoice.json: import, run (Fetch Test Event of the Books trigger), check',
+		async () => {
+			const { wf, id } = await importExample(s, 'estimate-accepted-to-invoice.json');
+			const names = wf.nodes.map((n) => n.name);
+			const invoicesBefore = s.tenant.all('invoices').length;
+			const mailsBefore = s.tenant.mails.length;
+			s.em.clearRequests();
+			const result = await runAndWait(s, id, names[0]);
+			assertSucceeded(result, names);
+			const [emitted] = outputOf(result.data, names[0]);
+			check(
+				emitted && emitted.status === 'accepted',
+				`the trigger emitted ${JSON.stringify(emitted).slice(0, 200)}`,
+			);
+			const estimateId = String(emitted.estimate_id);
+			const [invoice] = outputOf(result.data, names[1]);
+			check(invoice && invoice.invoice_id, `no invoice from ${names[1]}`);
+			const stored = s.tenant.get('invoices', String(invoice.invoice_id));
+			check(stored, `invoice ${invoice.invoice_id} is not in the emulator`);
+			check(s.tenant.all('invoices').length === invoicesBefore + 1, 'not exactly one new invoice');
+			check(
+				String(stored.invoiced_estimate_id) === estimateId,
+				`invoiced_estimate_id ${stored.invoiced_estimate_id}, expected ${estimateId}`,
+			);
+			check(
+				stored.status === 'sent',
+				`the invoice is ${stored.status} after e-mailing, expected sent`,
+			);
+			const mails = s.tenant.mails.slice(mailsBefore);
+			check(
+				mails.length === 1 &&
+					mails[0].kind === 'invoice' &&
+					mails[0].invoiceId === String(invoice.invoice_id),
+				`mails: ${JSON.stringify(mails.map((m) => [m.kind, m.invoiceId]))}`,
+			);
+			check(
+				mails[0].subject === `Invoice ${stored.invoice_number} for your accepted estimate`,
+				`subject ${mails[0].subject}`,
+			);
+			const calls = s
+				.apiCalls()
+				.map((r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')} -> ${r.status}`);
+			check(
+				s.apiCalls().every((r) => r.status === 200 || r.status === 201),
+				`calls: ${calls.join('; ')}`,
+			);
+			checkCallsAuthorized(
+				s,
+				'the access token of the OAuth round trip (Authorization: Vendor-oauthtoken <token>)',
+			);
+			return [
+				`workflow ${id}, execution ${result.id}: ${result.execution.status}`,
+				`trigger emitted accepted estimate ${emitted.estimate_number || estimateId}; invoice ${stored.invoice_number} created from it (invoiced_estimate_id ${estimateId}), status sent`,
+				`e-mail "${mails[0].subject}"`,
+				`API calls: ${calls.join('; ')}`,
+			];
+		},
+	);
 
 	await step('example overdue-reminders.json: import, run (Schedule Trigger), check', async () => {
 		const { wf, id } = await importExample(s, 'overdue-reminders.json');
 		const names = wf.nodes.map((n) => n.name);
-		const overdue = s.tenant.all('invoices').filter((i) => i.status === 'overdue').map((i) => String(i.invoice_id)).sort();
+		const overdue = s.tenant
+			.all('invoices')
+			.filter((i) => i.status === 'overdue')
+			.map((i) => String(i.invoice_id))
+			.sort();
 		check(overdue.length > 0, 'no overdue invoices in the demo data');
 		const mailsBefore = s.tenant.mails.length;
 		s.em.clearRequests();
@@ -222,14 +292,38 @@ async function steps(s) {
 		assertSucceeded(result, names);
 		const listedItems = outputOf(result.data, names[1]);
 		const listed = listedItems.map((i) => String(i.invoice_id)).sort();
-		const numberOf = Object.fromEntries(listedItems.map((i) => [String(i.invoice_id), i.invoice_number]));
-		check(JSON.stringify(listed) === JSON.stringify(overdue), `listed ${listed.join(',')}; overdue ${overdue.join(',')}`);
+		const numberOf = Object.fromEntries(
+			listedItems.map((i) => [String(i.invoice_id), i.invoice_number]),
+		);
+		check(
+			JSON.stringify(listed) === JSON.stringify(overdue),
+			`listed ${listed.join(',')}; overdue ${overdue.join(',')}`,
+		);
 		const out = outputOf(result.data, names[2]);
-		check(JSON.stringify(out.map((o) => String(o.invoice_id)).sort()) === JSON.stringify(overdue) && out.every((o) => o.sent === true), `reminder output: ${JSON.stringify(out).slice(0, 300)}`);
-		const reminded = s.tenant.mails.slice(mailsBefore).filter((m) => m.kind === 'reminder').map((m) => m.invoiceId).sort();
-		check(JSON.stringify(reminded) === JSON.stringify(overdue), `reminders sent for ${reminded.join(',')}`);
-		const calls = s.apiCalls().map((r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')}${r.query.status ? `?status=${r.query.status}` : ''} -> ${r.status}`);
-		check(s.apiCalls().every((r) => r.status === 200), `calls: ${calls.join('; ')}`);
+		check(
+			JSON.stringify(out.map((o) => String(o.invoice_id)).sort()) === JSON.stringify(overdue) &&
+				out.every((o) => o.sent === true),
+			`reminder output: ${JSON.stringify(out).slice(0, 300)}`,
+		);
+		const reminded = s.tenant.mails
+			.slice(mailsBefore)
+			.filter((m) => m.kind === 'reminder')
+			.map((m) => m.invoiceId)
+			.sort();
+		check(
+			JSON.stringify(reminded) === JSON.stringify(overdue),
+			`reminders sent for ${reminded.join(',')}`,
+		);
+		const calls = s
+			.apiCalls()
+			.map(
+				(r) =>
+					`${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')}${r.query.status ? `?status=${r.query.status}` : ''} -> ${r.status}`,
+			);
+		check(
+			s.apiCalls().every((r) => r.status === 200),
+			`calls: ${calls.join('; ')}`,
+		);
 		checkCallsAuthorized(s);
 		return [
 			`workflow ${id}, execution ${result.id}: ${result.execution.status}`,
@@ -252,25 +346,58 @@ async function steps(s) {
 	// The README's local-build way: N8N_CUSTOM_EXTENSIONS at dist/ (n8n names the types CUSTOM.*).
 	// A second n8n with a user folder of its own; the first one is stopped first.
 	const distDir = path.join(ROOT, 'dist');
-	await step(`N8N_CUSTOM_EXTENSIONS=${path.relative(ROOT, distDir)}: a second n8n loads exactly the 10 nodes (CUSTOM.*) and the credential`, async () => {
-		await stopN8n(s.n8n);
-		s.n8n = undefined;
-		const userFolder = path.join(s.userFolder, 'custom-extensions');
-		fs.mkdirSync(userFolder);
-		const customPort = await freePort();
-		const times = await startN8n(s, 'n8nCustom', { userFolder, port: customPort, brokerPort: await freePort(), env: { N8N_CUSTOM_EXTENSIONS: distDir } });
-		const custom = new N8nClient(`http://127.0.0.1:${customPort}`);
-		await signIn(custom, s.owner);
-		const nodes = await custom.json('GET', '/types/nodes.json');
-		const expectedCustom = expectedNodes.map((n) => `CUSTOM.${n.slice(PACKAGE.name.length + 1)}`).sort();
-		const loaded = [...new Set(nodes.map((n) => n.name).filter((n) => n.startsWith('CUSTOM.') && !(n.endsWith('Tool') && expectedCustom.includes(n.slice(0, -4)))))].sort();
-		check(JSON.stringify(loaded) === JSON.stringify(expectedCustom), `CUSTOM.* node types: ${loaded.join(', ') || 'none'}; expected ${expectedCustom.join(', ')}`);
-		check(!nodes.some((n) => n.name.startsWith(`${PACKAGE.name}.`)), 'the installed package is loaded too');
-		const creds = await custom.json('GET', '/types/credentials.json');
-		const vendorCreds = creds.filter((c) => /vendor/i.test(c.name) || /test|harness|fixture/i.test(c.name)).map((c) => c.name);
-		check(JSON.stringify(vendorCreds) === JSON.stringify(['vendorOAuth2Api']), `credential types from dist/: ${vendorCreds.join(', ') || 'none'}; expected vendorOAuth2Api`);
-		return [`readiness after ${times['/healthz/readiness']}; ${loaded.length} node types: ${loaded.join(', ')}; credential type vendorOAuth2Api`];
-	});
+	await step(
+		`N8N_CUSTOM_EXTENSIONS=${path.relative(ROOT, distDir)}: a second n8n loads exactly the 10 nodes (CUSTOM.*) and the credential`,
+		async () => {
+			await stopN8n(s.n8n);
+			s.n8n = undefined;
+			const userFolder = path.join(s.userFolder, 'custom-extensions');
+			fs.mkdirSync(userFolder);
+			const customPort = await freePort();
+			const times = await startN8n(s, 'n8nCustom', {
+				userFolder,
+				port: customPort,
+				brokerPort: await freePort(),
+				env: { N8N_CUSTOM_EXTENSIONS: distDir },
+			});
+			const custom = new N8nClient(`http://127.0.0.1:${customPort}`);
+			await signIn(custom, s.owner);
+			const nodes = await custom.json('GET', '/types/nodes.json');
+			const expectedCustom = expectedNodes
+				.map((n) => `CUSTOM.${n.slice(PACKAGE.name.length + 1)}`)
+				.sort();
+			const loaded = [
+				...new Set(
+					nodes
+						.map((n) => n.name)
+						.filter(
+							(n) =>
+								n.startsWith('CUSTOM.') &&
+								!(n.endsWith('Tool') && expectedCustom.includes(n.slice(0, -4))),
+						),
+				),
+			].sort();
+			check(
+				JSON.stringify(loaded) === JSON.stringify(expectedCustom),
+				`CUSTOM.* node types: ${loaded.join(', ') || 'none'}; expected ${expectedCustom.join(', ')}`,
+			);
+			check(
+				!nodes.some((n) => n.name.startsWith(`${PACKAGE.name}.`)),
+				'the installed package is loaded too',
+			);
+			const creds = await custom.json('GET', '/types/credentials.json');
+			const vendorCreds = creds
+				.filter((c) => /vendor/i.test(c.name) || /test|harness|fixture/i.test(c.name))
+				.map((c) => c.name);
+			check(
+				JSON.stringify(vendorCreds) === JSON.stringify(['vendorOAuth2Api']),
+				`credential types from dist/: ${vendorCreds.join(', ') || 'none'}; expected vendorOAuth2Api`,
+			);
+			return [
+				`readiness after ${times['/healthz/readiness']}; ${loaded.length} node types: ${loaded.join(', ')}; credential type vendorOAuth2Api`,
+			];
+		},
+	);
 
 	console.log(`\nScope separator n8n sent: ${s.seen.separator}`);
 }
@@ -281,8 +408,16 @@ async function steps(s) {
  * run, through n8n's OAuth2 round trip). Resolves to whether every run passed; prints the tally.
  */
 async function triggerStepRuns(s, runs) {
-	const owner = { email: 'owner@example.com', firstName: 'Real', lastName: 'Check', password: `Check-${crypto.randomBytes(6).toString('hex')}1A` };
-	await setUp(s, { owner, port: async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort()) });
+	const owner = {
+		email: 'owner@example.com',
+		firstName: 'Real',
+		lastName: 'Check',
+		password: `Check-${crypto.randomBytes(6).toString('hex')}1A`,
+	};
+	await setUp(s, {
+		owner,
+		port: async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort()),
+	});
 	const failedRuns = [];
 	for (let run = 1; run <= runs && !isStopping(); run++) {
 		console.log(`\n--- trigger step, run ${run} of ${runs}`);
@@ -296,7 +431,9 @@ async function triggerStepRuns(s, runs) {
 			failedRuns.push(run);
 		}
 	}
-	console.log(`\nTrigger step: ${runs - failedRuns.length} of ${runs} runs passed${failedRuns.length ? ` (failed: run ${failedRuns.join(', ')})` : ''}`);
+	console.log(
+		`\nTrigger step: ${runs - failedRuns.length} of ${runs} runs passed${failedRuns.length ? ` (failed: run ${failedRuns.join(', ')})` : ''}`,
+	);
 	return failedRuns.length === 0;
 }
 
@@ -307,54 +444,91 @@ async function triggerStepRuns(s, runs) {
  */
 async function reconnect(s) {
 	for (const id of await s.api.json('GET', '/rest/active-workflows')) await deactivate(s, id);
-	for (const r of s.em.accounts.issuedTo(s.em.defaultClient.clientId).refresh) s.em.accounts.revokeRefreshToken(r.token);
+	for (const r of s.em.accounts.issuedTo(s.em.defaultClient.clientId).refresh)
+		s.em.accounts.revokeRefreshToken(r.token);
 	s.em.clearRequests();
 	await connectCredential(s);
 }
 
 /** GET /types/nodes.json, /types/credentials.json as the owner (step 5, after the login). */
 function typesStep(s) {
-	return step('GET /types/nodes.json, /types/credentials.json: the 10 nodes and the credential are loaded', async () => {
-		const nodes = await s.api.json('GET', '/types/nodes.json');
-		const all = nodes.filter((n) => n.name.startsWith(`${PACKAGE.name}.`));
-		// n8n adds a "<name>Tool" variant of every node that is usableAsTool (the AI Agent's tools)
-		const ours = all.filter((n) => !expectedNodes.includes(n.name.replace(/Tool$/, '')) || !n.name.endsWith('Tool'));
-		const tools = all.filter((n) => !ours.includes(n));
-		const names = [...new Set(ours.map((n) => n.name))].sort();
-		check(JSON.stringify(names) === JSON.stringify(expectedNodes), `node types of the package: ${names.join(', ') || 'none'}; expected ${expectedNodes.join(', ')}`);
-		const expectedTools = ours.filter((n) => n.usableAsTool).map((n) => `${n.name}Tool`).sort();
-		const toolNames = [...new Set(tools.map((n) => n.name))].sort();
-		check(toolNames.length > 0 || expectedTools.length === 0, `this n8n lists no "<name>Tool" variants in /types/nodes.json (expected ${expectedTools.join(', ')}): it exposes the AI-tool variants some other way, which this check does not know yet`);
-		check(JSON.stringify(toolNames) === JSON.stringify(expectedTools), `tool variants ${toolNames.join(', ')}; expected ${expectedTools.join(', ')}`);
-		const toolLines = checkToolVariants(s, tools, ours);
-		const creds = await s.api.json('GET', '/types/credentials.json');
-		const cred = creds.find((c) => c.name === 'vendorOAuth2Api');
-		check(cred, 'credential type vendorOAuth2Api not loaded');
-		check(!creds.some((c) => c.name !== 'vendorOAuth2Api' && /vendor/i.test(c.name)), `unexpected credential types: ${creds.filter((c) => /vendor/i.test(c.name)).map((c) => c.name)}`);
-		check(!nodes.some((n) => n.name.startsWith('CUSTOM.')), 'CUSTOM.* node types loaded (test code in n8n\'s path?)');
-		// icons: every node and the credential name one that n8n serves
-		const iconUrls = [...ours.flatMap((n) => (n.iconUrl && typeof n.iconUrl === 'object' ? [n.iconUrl.light, n.iconUrl.dark] : [n.iconUrl]))];
-		iconUrls.push(...(cred.iconUrl && typeof cred.iconUrl === 'object' ? [cred.iconUrl.light, cred.iconUrl.dark] : [cred.iconUrl]));
-		const missing = [];
-		for (const u of new Set(iconUrls)) {
-			if (!u) {
-				missing.push('(no iconUrl)');
-				continue;
+	return step(
+		'GET /types/nodes.json, /types/credentials.json: the 10 nodes and the credential are loaded',
+		async () => {
+			const nodes = await s.api.json('GET', '/types/nodes.json');
+			const all = nodes.filter((n) => n.name.startsWith(`${PACKAGE.name}.`));
+			// n8n adds a "<name>Tool" variant of every node that is usableAsTool (the AI Agent's tools)
+			const ours = all.filter(
+				(n) => !expectedNodes.includes(n.name.replace(/Tool$/, '')) || !n.name.endsWith('Tool'),
+			);
+			const tools = all.filter((n) => !ours.includes(n));
+			const names = [...new Set(ours.map((n) => n.name))].sort();
+			check(
+				JSON.stringify(names) === JSON.stringify(expectedNodes),
+				`node types of the package: ${names.join(', ') || 'none'}; expected ${expectedNodes.join(', ')}`,
+			);
+			const expectedTools = ours
+				.filter((n) => n.usableAsTool)
+				.map((n) => `${n.name}Tool`)
+				.sort();
+			const toolNames = [...new Set(tools.map((n) => n.name))].sort();
+			check(
+				toolNames.length > 0 || expectedTools.length === 0,
+				`this n8n lists no "<name>Tool" variants in /types/nodes.json (expected ${expectedTools.join(', ')}): it exposes the AI-tool variants some other way, which this check does not know yet`,
+			);
+			check(
+				JSON.stringify(toolNames) === JSON.stringify(expectedTools),
+				`tool variants ${toolNames.join(', ')}; expected ${expectedTools.join(', ')}`,
+			);
+			const toolLines = checkToolVariants(s, tools, ours);
+			const creds = await s.api.json('GET', '/types/credentials.json');
+			const cred = creds.find((c) => c.name === 'vendorOAuth2Api');
+			check(cred, 'credential type vendorOAuth2Api not loaded');
+			check(
+				!creds.some((c) => c.name !== 'vendorOAuth2Api' && /vendor/i.test(c.name)),
+				`unexpected credential types: ${creds.filter((c) => /vendor/i.test(c.name)).map((c) => c.name)}`,
+			);
+			check(
+				!nodes.some((n) => n.name.startsWith('CUSTOM.')),
+				"CUSTOM.* node types loaded (test code in n8n's path?)",
+			);
+			// icons: every node and the credential name one that n8n serves
+			const iconUrls = [
+				...ours.flatMap((n) =>
+					n.iconUrl && typeof n.iconUrl === 'object'
+						? [n.iconUrl.light, n.iconUrl.dark]
+						: [n.iconUrl],
+				),
+			];
+			iconUrls.push(
+				...(cred.iconUrl && typeof cred.iconUrl === 'object'
+					? [cred.iconUrl.light, cred.iconUrl.dark]
+					: [cred.iconUrl]),
+			);
+			const missing = [];
+			for (const u of new Set(iconUrls)) {
+				if (!u) {
+					missing.push('(no iconUrl)');
+					continue;
+				}
+				const res = await s.api.raw('GET', `/${u}`);
+				if (res.status !== 200 || !/svg/.test(res.headers.get('content-type') || ''))
+					missing.push(`${u} -> ${res.status}`);
+				await res.arrayBuffer();
 			}
-			const res = await s.api.raw('GET', `/${u}`);
-			if (res.status !== 200 || !/svg/.test(res.headers.get('content-type') || '')) missing.push(`${u} -> ${res.status}`);
-			await res.arrayBuffer();
-		}
-		check(missing.length === 0, `icons not served: ${missing.join(', ')}`);
-		const codex = ours.filter((n) => n.codex && n.codex.categories && n.codex.categories.length).length;
-		return [
-			`${names.length} node types: ${names.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
-			`and n8n's AI-tool variants of the ${toolNames.length} action nodes: ${toolNames.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
-			...toolLines,
-			`credential type vendorOAuth2Api ("${cred.displayName}", extends ${cred.extends})`,
-			`${new Set(iconUrls).size} icons served as SVG; ${codex} of ${ours.length} node descriptions carry codex categories`,
-		];
-	});
+			check(missing.length === 0, `icons not served: ${missing.join(', ')}`);
+			const codex = ours.filter(
+				(n) => n.codex && n.codex.categories && n.codex.categories.length,
+			).length;
+			return [
+				`${names.length} node types: ${names.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
+				`and n8n's AI-tool variants of the ${toolNames.length} action nodes: ${toolNames.map((n) => n.slice(PACKAGE.name.length + 1)).join(', ')}`,
+				...toolLines,
+				`credential type vendorOAuth2Api ("${cred.displayName}", extends ${cred.extends})`,
+				`${new Set(iconUrls).size} icons served as SVG; ${codex} of ${ours.length} node descriptions carry codex categories`,
+			];
+		},
+	);
 }
 
 /**
@@ -367,15 +541,33 @@ function checkToolVariants(s, tools, nodes) {
 	// the n8n-workflow of the release under test (the editor and the engine resolve with it)
 	const { NodeHelpers } = s.release.require('n8n-workflow');
 	const resolve = (description, parameters) =>
-		NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: 1, type: description.name, parameters }, description);
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: 1, type: description.name, parameters },
+			description,
+		);
 	let lists = 0;
 	const simplified = [];
 	for (const tool of tools) {
-		check(JSON.stringify(tool.inputs) === '[]' && JSON.stringify(tool.outputs) === '["ai_tool"]', `${tool.name}: inputs ${JSON.stringify(tool.inputs)}, outputs ${JSON.stringify(tool.outputs)}`);
-		check(tool.properties.some((p) => p.name === 'toolDescription'), `${tool.name}: no toolDescription property`);
-		for (const p of tool.properties.filter((q) => q.name === 'resource' || q.name === 'operation')) {
+		check(
+			JSON.stringify(tool.inputs) === '[]' && JSON.stringify(tool.outputs) === '["ai_tool"]',
+			`${tool.name}: inputs ${JSON.stringify(tool.inputs)}, outputs ${JSON.stringify(tool.outputs)}`,
+		);
+		check(
+			tool.properties.some((p) => p.name === 'toolDescription'),
+			`${tool.name}: no toolDescription property`,
+		);
+		for (const p of tool.properties.filter(
+			(q) => q.name === 'resource' || q.name === 'operation',
+		)) {
 			const last = p.options[p.options.length - 1];
-			check(last.name === 'Custom API Call' && last.value === 'customApiCall', `${tool.name}: list ${p.name} ends with ${last.name} (${last.value})`);
+			check(
+				last.name === 'Custom API Call' && last.value === 'customApiCall',
+				`${tool.name}: list ${p.name} ends with ${last.name} (${last.value})`,
+			);
 			lists++;
 		}
 		const plain = nodes.find((n) => `${n.name}Tool` === tool.name);
@@ -384,8 +576,14 @@ function checkToolVariants(s, tools, nodes) {
 				for (const operation of p.displayOptions.show.operation) {
 					const asTool = resolve(tool, { resource, operation });
 					const asNode = resolve(plain, { resource, operation });
-					check(asTool && asTool.simplify === true, `${tool.name} ${resource} ${operation}: Simplify resolves to ${asTool && asTool.simplify} as a tool`);
-					check(asNode && asNode.simplify === false, `${plain.name} ${resource} ${operation}: Simplify resolves to ${asNode && asNode.simplify} as a node`);
+					check(
+						asTool && asTool.simplify === true,
+						`${tool.name} ${resource} ${operation}: Simplify resolves to ${asTool && asTool.simplify} as a tool`,
+					);
+					check(
+						asNode && asNode.simplify === false,
+						`${plain.name} ${resource} ${operation}: Simplify resolves to ${asNode && asNode.simplify} as a node`,
+					);
 					simplified.push(`${tool.name}.${resource}.${operation}`);
 				}
 			}

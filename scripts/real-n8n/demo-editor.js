@@ -47,7 +47,8 @@ const {
 	cleanup,
 } = require('./n8n-session');
 
-const USAGE = 'usage: npm run demo:editor -- [--n8n <version>] [--port <port>] [--smoke] [--keep] [--fresh] [--skip-build]';
+const USAGE =
+	'usage: npm run demo:editor -- [--n8n <version>] [--port <port>] [--smoke] [--keep] [--fresh] [--skip-build]';
 const options = parseOptions(process.argv.slice(2), {
 	command: 'demo:editor',
 	usage: USAGE,
@@ -57,9 +58,15 @@ const options = parseOptions(process.argv.slice(2), {
 const SMOKE = options.flags.has('--smoke');
 const DEFAULT_PORT = 5678;
 const askedPort = options.value.port === undefined ? undefined : Number(options.value.port);
-if (askedPort !== undefined && !(Number.isInteger(askedPort) && askedPort > 0 && askedPort < 65536)) options.fail(`--port needs a port number, got "${options.value.port}"`);
+if (askedPort !== undefined && !(Number.isInteger(askedPort) && askedPort > 0 && askedPort < 65536))
+	options.fail(`--port needs a port number, got "${options.value.port}"`);
 /** The owner of this throw-away n8n: a demo login, printed for whoever opens the editor. */
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'VendorDemo-1' };
+const OWNER = {
+	email: 'demo@example.com',
+	firstName: 'Demo',
+	lastName: 'User',
+	password: 'VendorDemo-1',
+};
 
 const session = new Session(options);
 let ready = false;
@@ -88,22 +95,32 @@ setInterval(() => {
 }, 1000).unref();
 
 async function main() {
-	console.log(`Vendor nodes in the n8n editor: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})${SMOKE ? '; smoke test' : ''}`);
-	if (askedPort !== undefined && !(await portFree(askedPort))) options.fail(`port ${askedPort} (--port) is in use`);
-	const port = async () => askedPort ?? ((await portFree(DEFAULT_PORT)) ? DEFAULT_PORT : freePort());
+	console.log(
+		`Vendor nodes in the n8n editor: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel})${SMOKE ? '; smoke test' : ''}`,
+	);
+	if (askedPort !== undefined && !(await portFree(askedPort)))
+		options.fail(`port ${askedPort} (--port) is in use`);
+	const port = async () =>
+		askedPort ?? ((await portFree(DEFAULT_PORT)) ? DEFAULT_PORT : freePort());
 	const workflows = [];
 	try {
 		await setUp(session, { owner: OWNER, port });
-		await step(`import the examples and "${ITEMS_WORKFLOW.name}" (credential "${CREDENTIAL_NAME}", organization ${session.em.organizationId})`, async () => {
-			const lines = [];
-			for (const file of EXAMPLES) {
-				const { wf, id } = await importExample(session, file);
-				workflows.push(wf.name);
-				lines.push(`workflow ${id}: examples/${file}, "${wf.name}"`);
-			}
-			workflows.unshift(ITEMS_WORKFLOW.name);
-			return [...lines, `workflow ${await createItemsWorkflow(session)}: "${ITEMS_WORKFLOW.name}" (Manual Trigger -> Vendor Books, Item, Get Many)`];
-		});
+		await step(
+			`import the examples and "${ITEMS_WORKFLOW.name}" (credential "${CREDENTIAL_NAME}", organization ${session.em.organizationId})`,
+			async () => {
+				const lines = [];
+				for (const file of EXAMPLES) {
+					const { wf, id } = await importExample(session, file);
+					workflows.push(wf.name);
+					lines.push(`workflow ${id}: examples/${file}, "${wf.name}"`);
+				}
+				workflows.unshift(ITEMS_WORKFLOW.name);
+				return [
+					...lines,
+					`workflow ${await createItemsWorkflow(session)}: "${ITEMS_WORKFLOW.name}" (Manual Trigger -> Vendor Books, Item, Get Many)`,
+				];
+			},
+		);
 		if (SMOKE) await itemsStep(session);
 	} catch (error) {
 		if (isStopping()) return;

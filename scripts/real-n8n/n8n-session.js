@@ -31,9 +31,36 @@ const path = require('node:path');
 const { ROOT, DEFAULT_N8N_VERSION, PACKAGE, parseOptions } = require('./options');
 const { step, stepsRun, Reported, check, redact, reportFailure, secs } = require('./steps');
 const { installStep, buildStep, packStep, installed } = require('./install');
-const { emulatorStep, n8nStep, startN8n, stopN8n, freePort, portFree, tmpFolder } = require('./start');
-const { CREDENTIAL_NAME, N8nClient, signIn, loginStep, credentialStep, oauthStep, tokensStep } = require('./connect');
-const { EXAMPLES, ITEMS_WORKFLOW, createWorkflow, importExample, runAndWait, outputOf, assertSucceeded, checkCallsAuthorized, createItemsWorkflow, itemsStep } = require('./workflows');
+const {
+	emulatorStep,
+	n8nStep,
+	startN8n,
+	stopN8n,
+	freePort,
+	portFree,
+	tmpFolder,
+} = require('./start');
+const {
+	CREDENTIAL_NAME,
+	N8nClient,
+	signIn,
+	loginStep,
+	credentialStep,
+	oauthStep,
+	tokensStep,
+} = require('./connect');
+const {
+	EXAMPLES,
+	ITEMS_WORKFLOW,
+	createWorkflow,
+	importExample,
+	runAndWait,
+	outputOf,
+	assertSucceeded,
+	checkCallsAuthorized,
+	createItemsWorkflow,
+	itemsStep,
+} = require('./workflows');
 
 // ------------------------------------------------------------------ the session
 
@@ -136,10 +163,40 @@ async function cleanup(s) {
 
 module.exports = {
 	// constants and options
-	ROOT, DEFAULT_N8N_VERSION, PACKAGE, CREDENTIAL_NAME, EXAMPLES, ITEMS_WORKFLOW, parseOptions,
+	ROOT,
+	DEFAULT_N8N_VERSION,
+	PACKAGE,
+	CREDENTIAL_NAME,
+	EXAMPLES,
+	ITEMS_WORKFLOW,
+	parseOptions,
 	// output and processes
-	step, stepsRun, Reported, check, redact, reportFailure, secs, freePort, portFree, onStopSignal, isStopping,
+	step,
+	stepsRun,
+	Reported,
+	check,
+	redact,
+	reportFailure,
+	secs,
+	freePort,
+	portFree,
+	onStopSignal,
+	isStopping,
 	// the session: set up, workflows, n8n processes, cleanup
-	N8nClient, Session, setUp, connectCredential, signIn, createWorkflow, importExample, createItemsWorkflow, itemsStep,
-	runAndWait, outputOf, assertSucceeded, checkCallsAuthorized, startN8n, stopN8n, cleanup,
+	N8nClient,
+	Session,
+	setUp,
+	connectCredential,
+	signIn,
+	createWorkflow,
+	importExample,
+	createItemsWorkflow,
+	itemsStep,
+	runAndWait,
+	outputOf,
+	assertSucceeded,
+	checkCallsAuthorized,
+	startN8n,
+	stopN8n,
+	cleanup,
 };

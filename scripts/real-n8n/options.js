@@ -37,7 +37,8 @@ function parseOptions(argv, { command, usage, flags = [], values = [] }) {
 	}
 	/** The n8n release: --n8n, else REAL_N8N_VERSION, else DEFAULT_N8N_VERSION. */
 	const version = value.n8n || process.env.REAL_N8N_VERSION || DEFAULT_N8N_VERSION;
-	if (!/^\d+\.\d+\.\d+$/.test(version)) fail(`the n8n version must be exact (x.y.z), got "${version}"`);
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		fail(`the n8n version must be exact (x.y.z), got "${version}"`);
 	/** One install per n8n version: <REAL_N8N_DIR or <project>/.real-n8n>/<version>. */
 	const cacheParent = path.resolve(process.env.REAL_N8N_DIR || path.join(ROOT, '.real-n8n'));
 	return {
@@ -45,7 +46,11 @@ function parseOptions(argv, { command, usage, flags = [], values = [] }) {
 		value,
 		fail,
 		version,
-		versionFrom: value.n8n ? '--n8n' : process.env.REAL_N8N_VERSION ? 'REAL_N8N_VERSION' : 'the default',
+		versionFrom: value.n8n
+			? '--n8n'
+			: process.env.REAL_N8N_VERSION
+				? 'REAL_N8N_VERSION'
+				: 'the default',
 		cacheParent,
 		cache: path.join(cacheParent, version),
 		fresh: given.has('--fresh') || process.env.REAL_N8N_FRESH === '1',

@@ -31,20 +31,45 @@ const WORKERS = 2;
  * (made once per run and kept in `s.queue`), and `extraEnv` (the durable-cursor variables).
  */
 function sharedEnv(s) {
-	return { EXECUTIONS_MODE: 'queue', N8N_ENCRYPTION_KEY: s.queue.encryptionKey, ...serviceEnv(s.services), ...s.queue.extraEnv };
+	return {
+		EXECUTIONS_MODE: 'queue',
+		N8N_ENCRYPTION_KEY: s.queue.encryptionKey,
+		...serviceEnv(s.services),
+		...s.queue.extraEnv,
+	};
 }
 
 /** Ports, the key and the log files of the main and the workers; made once, reused at the restart. */
 async function planQueue(s, extraEnv) {
-	s.queue = { encryptionKey: crypto.randomBytes(24).toString('hex'), extraEnv, brokerPort: await freePort(), workers: [] };
+	s.queue = {
+		encryptionKey: crypto.randomBytes(24).toString('hex'),
+		extraEnv,
+		brokerPort: await freePort(),
+		workers: [],
+	};
 	for (let i = 1; i <= WORKERS; i++) {
-		s.queue.workers.push({ name: `worker ${i}`, healthPort: await freePort(), brokerPort: await freePort(), logFile: path.join(s.userFolder, `worker-${i}.log`) });
+		s.queue.workers.push({
+			name: `worker ${i}`,
+			healthPort: await freePort(),
+			brokerPort: await freePort(),
+			logFile: path.join(s.userFolder, `worker-${i}.log`),
+		});
 	}
 }
 
 /** The environment of a worker: as startN8n builds the main's (start.js), plus the worker's own ports. */
 function workerEnv(s, w) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('N8N_') && !k.startsWith('DB_') && !k.startsWith('QUEUE_') && k !== 'NODE_OPTIONS' && k !== 'NODE_PATH' && !k.startsWith('npm_')));
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(
+			([k]) =>
+				!k.startsWith('N8N_') &&
+				!k.startsWith('DB_') &&
+				!k.startsWith('QUEUE_') &&
+				k !== 'NODE_OPTIONS' &&
+				k !== 'NODE_PATH' &&
+				!k.startsWith('npm_'),
+		),
+	);
 	return Object.assign(env, {
 		PATH: `${s.nodeBin}:${process.env.PATH}`,
 		N8N_USER_FOLDER: s.userFolder,
@@ -67,10 +92,18 @@ async function startWorker(s, w) {
 	const t0 = Date.now();
 	notStopping();
 	const log = fs.openSync(w.logFile, 'a');
-	w.proc = spawn(path.join(s.nodeBin, 'node'), [s.n8nBin, 'worker', '--concurrency=10'], { cwd: s.userFolder, env: workerEnv(s, w), stdio: ['ignore', log, log], detached: true });
+	w.proc = spawn(path.join(s.nodeBin, 'node'), [s.n8nBin, 'worker', '--concurrency=10'], {
+		cwd: s.userFolder,
+		env: workerEnv(s, w),
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
 	fs.closeSync(log);
 	let exited;
-	w.proc.once('exit', (code, signal) => (exited = `${w.name} exited (${code ?? signal}); log ${w.logFile}`));
+	w.proc.once(
+		'exit',
+		(code, signal) => (exited = `${w.name} exited (${code ?? signal}); log ${w.logFile}`),
+	);
 	const deadline = Date.now() + 240_000;
 	for (const route of ['/healthz', '/healthz/readiness']) {
 		for (;;) {
@@ -90,8 +123,15 @@ async function startWorker(s, w) {
 /** Main (start.js's startN8n with the queue environment), then the workers; what each took. */
 async function startQueue(s) {
 	notStopping();
-	const times = await startN8n(s, 'n8n', { userFolder: s.userFolder, port: s.port, brokerPort: s.queue.brokerPort, env: sharedEnv(s) });
-	const lines = [`main pid ${s.n8n.pid}: /healthz after ${times['/healthz']}, /healthz/readiness after ${times['/healthz/readiness']}`];
+	const times = await startN8n(s, 'n8n', {
+		userFolder: s.userFolder,
+		port: s.port,
+		brokerPort: s.queue.brokerPort,
+		env: sharedEnv(s),
+	});
+	const lines = [
+		`main pid ${s.n8n.pid}: /healthz after ${times['/healthz']}, /healthz/readiness after ${times['/healthz/readiness']}`,
+	];
 	// one after the other: both would otherwise run the same start-up work at once on 2 cores
 	for (const w of s.queue.workers) lines.push(await startWorker(s, w));
 	return lines;
@@ -114,10 +154,18 @@ async function stopQueue(s) {
 
 /** Every log of the scenario (main, workers) as one text, each line prefixed by its process. */
 function allLogs(s) {
-	const files = [['main', s.logFile], ...((s.queue && s.queue.workers) || []).map((w) => [w.name, w.logFile])];
+	const files = [
+		['main', s.logFile],
+		...((s.queue && s.queue.workers) || []).map((w) => [w.name, w.logFile]),
+	];
 	return files
 		.filter(([, f]) => f && fs.existsSync(f))
-		.flatMap(([name, f]) => fs.readFileSync(f, 'utf8').split('\n').map((l) => `${name}: ${l}`))
+		.flatMap(([name, f]) =>
+			fs
+				.readFileSync(f, 'utf8')
+				.split('\n')
+				.map((l) => `${name}: ${l}`),
+		)
 		.join('\n');
 }
 
@@ -129,13 +177,19 @@ function allLogs(s) {
 async function activate(s, id) {
 	const t0 = Date.now();
 	const wf = await s.api.json('GET', `/rest/workflows/${id}`);
-	const res = await s.api.raw('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+	const res = await s.api.raw('POST', `/rest/workflows/${id}/activate`, {
+		versionId: wf.versionId,
+	});
 	const text = await res.text();
-	check(res.ok, `POST /rest/workflows/${id}/activate answered ${res.status}: ${text.slice(0, 400)}`);
+	check(
+		res.ok,
+		`POST /rest/workflows/${id}/activate answered ${res.status}: ${text.slice(0, 400)}`,
+	);
 	const answeredMs = Date.now() - t0;
 	for (;;) {
 		const publication = await publicationStatus(s, id);
-		if (!publication || publication.status !== 'in_progress') return { status: res.status, answeredMs, ms: Date.now() - t0, publication };
+		if (!publication || publication.status !== 'in_progress')
+			return { status: res.status, answeredMs, ms: Date.now() - t0, publication };
 		check(Date.now() - t0 < 60_000, `publication of workflow ${id} still in progress after 60 s`);
 		await sleep(250);
 	}
@@ -146,7 +200,10 @@ async function publicationStatus(s, id) {
 	const r = await s.api.raw('GET', `/rest/workflows/${id}/publication-status`);
 	const t = await r.text();
 	if (r.status === 404 && !/"status"/.test(t)) return undefined;
-	check(r.ok, `GET /rest/workflows/${id}/publication-status answered ${r.status}: ${t.slice(0, 300)}`);
+	check(
+		r.ok,
+		`GET /rest/workflows/${id}/publication-status answered ${r.status}: ${t.slice(0, 300)}`,
+	);
 	return JSON.parse(t).data;
 }
 
@@ -155,7 +212,11 @@ async function executionsOf(s, workflowId) {
 	const all = [];
 	let cursor;
 	for (let page = 0; page < 100; page++) {
-		const q = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '100', ...(cursor ? { cursor } : {}) });
+		const q = new URLSearchParams({
+			filter: JSON.stringify({ workflowId }),
+			limit: '100',
+			...(cursor ? { cursor } : {}),
+		});
 		const list = await s.api.json('GET', `/rest/executions?${q}`);
 		all.push(...((list && list.results) || []));
 		cursor = list && list.nextCursor;
@@ -181,13 +242,33 @@ async function emissionsOf(s, workflowId, nodeName, idField) {
 	for (const e of list.reverse()) {
 		const done = e.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
 		if (!done) {
-			out.push({ id: e.id, status: e.status, mode: e.mode, startedAt: e.startedAt, done: false, ids: [] });
+			out.push({
+				id: e.id,
+				status: e.status,
+				mode: e.mode,
+				startedAt: e.startedAt,
+				done: false,
+				ids: [],
+			});
 			continue;
 		}
 		const { ex, data } = await executionData(s, e.id);
-		const runs = data && data.resultData && data.resultData.runData && data.resultData.runData[nodeName];
-		const ids = runs && runs.length && !runs[runs.length - 1].error ? outputOf(data, nodeName).map((j) => String(j[idField])) : [];
-		out.push({ id: e.id, status: ex.status, mode: ex.mode, startedAt: ex.startedAt, stoppedAt: ex.stoppedAt, done: true, ids, error: data && data.resultData && data.resultData.error && data.resultData.error.message });
+		const runs =
+			data && data.resultData && data.resultData.runData && data.resultData.runData[nodeName];
+		const ids =
+			runs && runs.length && !runs[runs.length - 1].error
+				? outputOf(data, nodeName).map((j) => String(j[idField]))
+				: [];
+		out.push({
+			id: e.id,
+			status: ex.status,
+			mode: ex.mode,
+			startedAt: ex.startedAt,
+			stoppedAt: ex.stoppedAt,
+			done: true,
+			ids,
+			error: data && data.resultData && data.resultData.error && data.resultData.error.message,
+		});
 	}
 	return out;
 }
@@ -199,10 +280,23 @@ async function emissionsOf(s, workflowId, nodeName, idField) {
  */
 function nodeState(s, workflowId, nodeName) {
 	check(/^[A-Za-z0-9]+$/.test(workflowId), `unexpected workflow id ${workflowId}`);
-	const raw = psql(s.services, `SELECT coalesce("staticData"::text, 'null') FROM workflow_entity WHERE id = '${workflowId}'`);
+	const raw = psql(
+		s.services,
+		`SELECT coalesce("staticData"::text, 'null') FROM workflow_entity WHERE id = '${workflowId}'`,
+	);
 	const node = (JSON.parse(raw || 'null') || {})[`node:${nodeName}`];
-	const rows = psql(s.services, `SELECT "nodeId" || E'\\t' || coalesce("cursor"::text, 'null') || E'\\t' || "consecutiveErrors" || E'\\t' || coalesce("backoffUntil"::text, '-') FROM poller_state WHERE "workflowId" = '${workflowId}'`);
-	const cursors = (rows ? rows.split('\n') : []).map((r) => r.split('\t')).map(([nodeId, cursor, errors, backoff]) => ({ nodeId, cursor: JSON.parse(cursor) || {}, errors, backoff }));
+	const rows = psql(
+		s.services,
+		`SELECT "nodeId" || E'\\t' || coalesce("cursor"::text, 'null') || E'\\t' || "consecutiveErrors" || E'\\t' || coalesce("backoffUntil"::text, '-') FROM poller_state WHERE "workflowId" = '${workflowId}'`,
+	);
+	const cursors = (rows ? rows.split('\n') : [])
+		.map((r) => r.split('\t'))
+		.map(([nodeId, cursor, errors, backoff]) => ({
+			nodeId,
+			cursor: JSON.parse(cursor) || {},
+			errors,
+			backoff,
+		}));
 	return { node, cursors };
 }
 
@@ -210,25 +304,50 @@ function nodeState(s, workflowId, nodeName) {
 function describePoll(state) {
 	if (!state) return 'no vendorPoll';
 	const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
-	if (state.since !== undefined) return `vendorPoll pending since ${iso(state.since)} (no baseline: the activation poll failed)`;
-	if (state.t !== undefined) return `vendorPoll baseline: newest ${state.t === null ? 'none (empty list)' : iso(state.t)}, ids there ${JSON.stringify(state.keys || [])}`;
-	if (Array.isArray(state.keys)) return `vendorPoll scan: ${state.keys.length} keys known${state.at ? `, read at ${iso(state.at)}` : ''}`;
+	if (state.since !== undefined)
+		return `vendorPoll pending since ${iso(state.since)} (no baseline: the activation poll failed)`;
+	if (state.t !== undefined)
+		return `vendorPoll baseline: newest ${state.t === null ? 'none (empty list)' : iso(state.t)}, ids there ${JSON.stringify(state.keys || [])}`;
+	if (Array.isArray(state.keys))
+		return `vendorPoll scan: ${state.keys.length} keys known${state.at ? `, read at ${iso(state.at)}` : ''}`;
 	return `vendorPoll ${JSON.stringify(state).slice(0, 200)}`;
 }
 
 /** nodeState in words. */
 function describeState({ node, cursors }) {
 	const keys = (o) => `keys [${Object.keys(o || {}).join(', ')}]`;
-	const cursorText = cursors.map(({ nodeId, cursor, errors, backoff }) => `node id ${nodeId.slice(0, 8)}: ${keys(cursor)}, ${describePoll(cursor.vendorPoll)} (consecutiveErrors ${errors}, backoffUntil ${backoff})`);
+	const cursorText = cursors.map(
+		({ nodeId, cursor, errors, backoff }) =>
+			`node id ${nodeId.slice(0, 8)}: ${keys(cursor)}, ${describePoll(cursor.vendorPoll)} (consecutiveErrors ${errors}, backoffUntil ${backoff})`,
+	);
 	return `staticData of the node: ${node ? `${keys(node)}, ${describePoll(node.vendorPoll)}` : 'none'}; poller_state: ${cursorText.join(' | ') || 'no row'}`;
 }
 
 /** One of the emulator's admin routes (`/__admin/<route>`), which must answer 2xx; its JSON. */
 async function emulatorAdmin(s, method, route, body) {
-	const res = await fetch(`${s.em.url}/__admin/${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const res = await fetch(`${s.em.url}/__admin/${route}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	const json = await res.json();
 	check(res.ok, `${method} /__admin/${route} answered ${res.status}: ${JSON.stringify(json)}`);
 	return json;
 }
 
-module.exports = { WORKERS, planQueue, startQueue, stopQueue, allLogs, activate, publicationStatus, executionsOf, executionData, emissionsOf, nodeState, describePoll, describeState, emulatorAdmin };
+module.exports = {
+	WORKERS,
+	planQueue,
+	startQueue,
+	stopQueue,
+	allLogs,
+	activate,
+	publicationStatus,
+	executionsOf,
+	executionData,
+	emissionsOf,
+	nodeState,
+	describePoll,
+	describeState,
+	emulatorAdmin,
+};

@@ -21,7 +21,10 @@ const DB = { user: 'n8n', password: 'n8n', database: 'n8n' };
 function run(cmd, argv, opts = {}) {
 	const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, ...opts });
 	if (r.error) throw new Error(`${cmd} ${argv.join(' ')}: ${r.error.message}`);
-	if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited with ${r.status ?? r.signal}\n${(r.stdout || '').slice(-2000)}${(r.stderr || '').slice(-2000)}`);
+	if (r.status !== 0)
+		throw new Error(
+			`${cmd} ${argv.join(' ')} exited with ${r.status ?? r.signal}\n${(r.stdout || '').slice(-2000)}${(r.stderr || '').slice(-2000)}`,
+		);
 	return r.stdout;
 }
 
@@ -31,13 +34,19 @@ const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 function pgBin() {
 	const root = '/usr/lib/postgresql';
 	if (!fs.existsSync(root)) return undefined;
-	const majors = fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+	const majors = fs
+		.readdirSync(root)
+		.filter((d) => fs.existsSync(path.join(root, d, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
 	return majors.length ? path.join(root, majors[0], 'bin') : undefined;
 }
 
 /** apt-get install of whichever of redis-server and postgresql is missing; what it did. */
 function ensurePackages() {
-	const missing = [...(has('redis-server') && has('redis-cli') ? [] : ['redis-server']), ...(pgBin() ? [] : ['postgresql'])];
+	const missing = [
+		...(has('redis-server') && has('redis-cli') ? [] : ['redis-server']),
+		...(pgBin() ? [] : ['postgresql']),
+	];
 	if (missing.length) {
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		run('apt-get', ['update', '-qq'], { env });
@@ -49,7 +58,10 @@ function ensurePackages() {
 
 /** The `postgres` user's uid and gid (PostgreSQL refuses to run as root). */
 function postgresUser() {
-	return { uid: Number(run('id', ['-u', 'postgres']).trim()), gid: Number(run('id', ['-g', 'postgres']).trim()) };
+	return {
+		uid: Number(run('id', ['-u', 'postgres']).trim()),
+		gid: Number(run('id', ['-g', 'postgres']).trim()),
+	};
 }
 
 /**
@@ -69,9 +81,30 @@ async function startRedis(svc) {
 	const port = await freePort();
 	const pidFile = path.join(svc.dir, 'redis.pid');
 	svc.redis = { port, pidFile };
-	run('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'yes', '--pidfile', pidFile, '--dir', svc.dir, '--logfile', path.join(svc.dir, 'redis.log'), '--save', '', '--appendonly', 'no']);
+	run('redis-server', [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--daemonize',
+		'yes',
+		'--pidfile',
+		pidFile,
+		'--dir',
+		svc.dir,
+		'--logfile',
+		path.join(svc.dir, 'redis.log'),
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+	]);
 	const deadline = Date.now() + 15_000;
-	while (spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() !== 'PONG') {
+	while (
+		spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'ping'], {
+			encoding: 'utf8',
+		}).stdout?.trim() !== 'PONG'
+	) {
 		check(Date.now() < deadline, `Redis on 127.0.0.1:${port} does not answer PING after 15 s`);
 		await sleep(200);
 	}
@@ -87,17 +120,58 @@ async function startPostgres(svc) {
 		fs.mkdirSync(d, { mode: 0o700 });
 		fs.chownSync(d, user.uid, user.gid);
 	}
-	const asPostgres = { ...user, cwd: svc.dir, env: { ...process.env, HOME: svc.dir, LC_ALL: 'C.UTF-8' } };
-	run(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8'], asPostgres);
+	const asPostgres = {
+		...user,
+		cwd: svc.dir,
+		env: { ...process.env, HOME: svc.dir, LC_ALL: 'C.UTF-8' },
+	};
+	run(
+		path.join(bin, 'initdb'),
+		['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8'],
+		asPostgres,
+	);
 	svc.pg = { port, data, socketDir, bin, asPostgres };
-	run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(socketDir, 'postgres.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1`, 'start'], asPostgres);
+	run(
+		path.join(bin, 'pg_ctl'),
+		[
+			'-D',
+			data,
+			'-l',
+			path.join(socketDir, 'postgres.log'),
+			'-w',
+			'-t',
+			'60',
+			'-o',
+			`-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1`,
+			'start',
+		],
+		asPostgres,
+	);
 	psql(svc, `CREATE ROLE ${DB.user} LOGIN PASSWORD '${DB.password}'`, 'postgres');
 	psql(svc, `CREATE DATABASE ${DB.database} OWNER ${DB.user}`, 'postgres');
 }
 
 /** One SQL statement through psql (as the `postgres` superuser, over the socket); its rows as text. */
 function psql(svc, sql, database = DB.database) {
-	return run(path.join(svc.pg.bin, 'psql'), ['-h', svc.pg.socketDir, '-p', String(svc.pg.port), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], svc.pg.asPostgres).trim();
+	return run(
+		path.join(svc.pg.bin, 'psql'),
+		[
+			'-h',
+			svc.pg.socketDir,
+			'-p',
+			String(svc.pg.port),
+			'-U',
+			'postgres',
+			'-d',
+			database,
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-At',
+			'-c',
+			sql,
+		],
+		svc.pg.asPostgres,
+	).trim();
 }
 
 /** The environment every n8n process of queue mode gets for these services. */
@@ -118,8 +192,14 @@ function serviceEnv(svc) {
 async function stopServices(svc) {
 	const done = [];
 	if (svc.pg && fs.existsSync(path.join(svc.pg.data, 'postmaster.pid'))) {
-		const r = spawnSync(path.join(svc.pg.bin, 'pg_ctl'), ['-D', svc.pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'], { ...svc.pg.asPostgres, encoding: 'utf8' });
-		done.push(r.status === 0 ? 'PostgreSQL stopped' : `PostgreSQL: pg_ctl stop exited with ${r.status}`);
+		const r = spawnSync(
+			path.join(svc.pg.bin, 'pg_ctl'),
+			['-D', svc.pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'],
+			{ ...svc.pg.asPostgres, encoding: 'utf8' },
+		);
+		done.push(
+			r.status === 0 ? 'PostgreSQL stopped' : `PostgreSQL: pg_ctl stop exited with ${r.status}`,
+		);
 	}
 	if (svc.redis && fs.existsSync(svc.redis.pidFile)) {
 		const pid = Number(fs.readFileSync(svc.redis.pidFile, 'utf8').trim());

@@ -39,11 +39,31 @@ const { parseOptions, Session, step, check, secs } = require('./n8n-session');
 const { sleep } = require('./start');
 const { psql } = require('./queue-services');
 const { activate, emissionsOf, nodeState, describeState } = require('./queue-n8n');
-const { SCHEDULER, DURABLE, prepare, restartStep, runChecks, triggerWorkflow, activateChecked, deactivate, saveWorkflow, n8nCalls, createInvoice, emittedBy, executionsText } = require('./trigger-stack');
+const {
+	SCHEDULER,
+	DURABLE,
+	prepare,
+	restartStep,
+	runChecks,
+	triggerWorkflow,
+	activateChecked,
+	deactivate,
+	saveWorkflow,
+	n8nCalls,
+	createInvoice,
+	emittedBy,
+	executionsText,
+} = require('./trigger-stack');
 
 const VARIANTS = { legacy: {}, scheduler: SCHEDULER, durable: DURABLE };
-const USAGE = 'usage: npm run check:n8n:reactivate -- [--variant legacy|scheduler|durable] [--n8n <version>] [--keep] [--skip-build] [--fresh]';
-const options = parseOptions(process.argv.slice(2), { command: 'check:n8n:reactivate', usage: USAGE, flags: ['--fresh', '--keep', '--skip-build'], values: ['--n8n', '--variant'] });
+const USAGE =
+	'usage: npm run check:n8n:reactivate -- [--variant legacy|scheduler|durable] [--n8n <version>] [--keep] [--skip-build] [--fresh]';
+const options = parseOptions(process.argv.slice(2), {
+	command: 'check:n8n:reactivate',
+	usage: USAGE,
+	flags: ['--fresh', '--keep', '--skip-build'],
+	values: ['--n8n', '--variant'],
+});
 const chosen = options.value.variant ? [options.value.variant] : Object.keys(VARIANTS);
 if (!chosen.every((v) => v in VARIANTS)) options.fail(`unknown variant ${options.value.variant}`);
 
@@ -80,7 +100,10 @@ async function pollsAfter(t) {
 /** The durable scheduler's jobs of a workflow (scheduled_job; none without the scheduler), in words. */
 function jobs(workflowId) {
 	try {
-		const rows = psql(s.services, `SELECT "cronExpression" || ' node ' || left(coalesce(payload->>'nodeId', '-'), 8) || ' enabled ' || enabled FROM scheduled_job WHERE payload->>'workflowId' = '${workflowId}'`);
+		const rows = psql(
+			s.services,
+			`SELECT "cronExpression" || ' node ' || left(coalesce(payload->>'nodeId', '-'), 8) || ' enabled ' || enabled FROM scheduled_job WHERE payload->>'workflowId' = '${workflowId}'`,
+		);
 		return `scheduled_job: ${rows ? rows.split('\n').join(' | ') : 'none'}`;
 	} catch (e) {
 		return `scheduled_job: (${e.message.split('\n')[0].slice(0, 120)})`;
@@ -92,63 +115,115 @@ async function variant(name) {
 	const v = { name, invoices: {} };
 	s.results.push(v);
 	if (s.n8n && JSON.stringify(s.env) !== JSON.stringify(env)) await restartStep(s, env);
-	const state = () => `${describeState(nodeState(s, v.workflowId, TRIGGER))}; ${jobs(v.workflowId)}`;
+	const state = () =>
+		`${describeState(nodeState(s, v.workflowId, TRIGGER))}; ${jobs(v.workflowId)}`;
 	const emissions = () => emissionsOf(s, v.workflowId, TRIGGER, 'invoice_id');
 	await step(`[${name}] workflow activated: the baseline taken; one scheduled poll`, async () => {
-		v.workflowId = await triggerWorkflow(s, { name: `Vendor: reactivated (${name})`, type: 'vendorBooksTrigger', triggerName: TRIGGER, parameters: { organizationId: { __rl: true, mode: 'id', value: s.em.organizationId }, event: 'invoiceCreated', maxCallsPerDay: 5000 } });
+		v.workflowId = await triggerWorkflow(s, {
+			name: `Vendor: reactivated (${name})`,
+			type: 'vendorBooksTrigger',
+			triggerName: TRIGGER,
+			parameters: {
+				organizationId: { __rl: true, mode: 'id', value: s.em.organizationId },
+				event: 'invoiceCreated',
+				maxCallsPerDay: 5000,
+			},
+		});
 		const t = Date.now();
 		const activated = await activateChecked(s, v.workflowId);
 		const atActivation = state();
 		const polls = await pollsAfter(t);
-		return [`workflow ${v.workflowId}: ${activated}`, `state after the activation: ${atActivation}`, polls, `state after a scheduled poll: ${state()}`];
+		return [
+			`workflow ${v.workflowId}: ${activated}`,
+			`state after the activation: ${atActivation}`,
+			polls,
+			`state after a scheduled poll: ${state()}`,
+		];
 	});
-	await step(`[${name}] deactivated, edited (a node moved and renamed, Max API Calls per Day changed), invoice A made, activated again`, async () => {
-		const lines = [await deactivate(s, v.workflowId), `state after deactivating: ${state()}`];
-		await saveWorkflow(s, v.workflowId, (wf) => {
-			const done = wf.nodes.find((n) => n.type === 'n8n-nodes-base.noOp');
-			const trigger = wf.nodes.find((n) => n.name === TRIGGER);
-			const renamed = `${done.name} (renamed)`;
-			wf.connections[TRIGGER].main[0][0].node = renamed;
-			done.name = renamed;
-			done.position = [done.position[0] + 120, done.position[1] + 80];
-			trigger.parameters.maxCallsPerDay = 6000;
-		});
-		lines.push(`state after the edit: ${state()}`);
-		v.invoices.A = await createInvoice(s, 'made while the workflow was inactive');
-		const t = Date.now();
-		lines.push(`invoice A ${v.invoices.A.number} (id ${v.invoices.A.id}) made`, await activateChecked(s, v.workflowId), `state after the activation: ${state()}`);
-		lines.push(await pollsAfter(t), `state after a scheduled poll: ${state()}`);
-		return lines;
-	});
-	await step(`[${name}] invoice B made; republished (saved with a node moved, published again)`, async () => {
-		v.invoices.B = await createInvoice(s, 'made before a republication');
-		const saved = await saveWorkflow(s, v.workflowId, (wf) => {
-			const trigger = wf.nodes.find((n) => n.name === TRIGGER);
-			trigger.position = [trigger.position[0], trigger.position[1] + 40];
-		});
-		const t = Date.now();
-		const published = await activate(s, v.workflowId);
-		check(!published.publication || published.publication.status === 'published', `publication ${JSON.stringify(published.publication)}`);
-		return [`invoice B ${v.invoices.B.number} (id ${v.invoices.B.id}); saved version ${String(saved.versionId).slice(0, 8)}, published in ${secs(published.ms)}`, `state after republishing: ${state()}`, await pollsAfter(t), `state after a scheduled poll: ${state()}`];
-	});
-	await step(`[${name}] invoice C made; saved with the trigger node's id changed, published`, async () => {
-		v.invoices.C = await createInvoice(s, 'made before the node id changed');
-		let ids;
-		const saved = await saveWorkflow(s, v.workflowId, (wf) => {
-			const trigger = wf.nodes.find((n) => n.name === TRIGGER);
-			ids = [trigger.id, crypto.randomUUID()];
-			trigger.id = ids[1];
-		});
-		const t = Date.now();
-		const published = await activate(s, v.workflowId);
-		check(!published.publication || published.publication.status === 'published', `publication ${JSON.stringify(published.publication)}`);
-		return [`invoice C ${v.invoices.C.number} (id ${v.invoices.C.id}); node id ${ids[0].slice(0, 8)} -> ${ids[1].slice(0, 8)}; saved version ${String(saved.versionId).slice(0, 8)}, published in ${secs(published.ms)}`, `state after publishing: ${state()}`, await pollsAfter(t), `state after a scheduled poll: ${state()}`];
-	});
+	await step(
+		`[${name}] deactivated, edited (a node moved and renamed, Max API Calls per Day changed), invoice A made, activated again`,
+		async () => {
+			const lines = [await deactivate(s, v.workflowId), `state after deactivating: ${state()}`];
+			await saveWorkflow(s, v.workflowId, (wf) => {
+				const done = wf.nodes.find((n) => n.type === 'n8n-nodes-base.noOp');
+				const trigger = wf.nodes.find((n) => n.name === TRIGGER);
+				const renamed = `${done.name} (renamed)`;
+				wf.connections[TRIGGER].main[0][0].node = renamed;
+				done.name = renamed;
+				done.position = [done.position[0] + 120, done.position[1] + 80];
+				trigger.parameters.maxCallsPerDay = 6000;
+			});
+			lines.push(`state after the edit: ${state()}`);
+			v.invoices.A = await createInvoice(s, 'made while the workflow was inactive');
+			const t = Date.now();
+			lines.push(
+				`invoice A ${v.invoices.A.number} (id ${v.invoices.A.id}) made`,
+				await activateChecked(s, v.workflowId),
+				`state after the activation: ${state()}`,
+			);
+			lines.push(await pollsAfter(t), `state after a scheduled poll: ${state()}`);
+			return lines;
+		},
+	);
+	await step(
+		`[${name}] invoice B made; republished (saved with a node moved, published again)`,
+		async () => {
+			v.invoices.B = await createInvoice(s, 'made before a republication');
+			const saved = await saveWorkflow(s, v.workflowId, (wf) => {
+				const trigger = wf.nodes.find((n) => n.name === TRIGGER);
+				trigger.position = [trigger.position[0], trigger.position[1] + 40];
+			});
+			const t = Date.now();
+			const published = await activate(s, v.workflowId);
+			check(
+				!published.publication || published.publication.status === 'published',
+				`publication ${JSON.stringify(published.publication)}`,
+			);
+			return [
+				`invoice B ${v.invoices.B.number} (id ${v.invoices.B.id}); saved version ${String(saved.versionId).slice(0, 8)}, published in ${secs(published.ms)}`,
+				`state after republishing: ${state()}`,
+				await pollsAfter(t),
+				`state after a scheduled poll: ${state()}`,
+			];
+		},
+	);
+	await step(
+		`[${name}] invoice C made; saved with the trigger node's id changed, published`,
+		async () => {
+			v.invoices.C = await createInvoice(s, 'made before the node id changed');
+			let ids;
+			const saved = await saveWorkflow(s, v.workflowId, (wf) => {
+				const trigger = wf.nodes.find((n) => n.name === TRIGGER);
+				ids = [trigger.id, crypto.randomUUID()];
+				trigger.id = ids[1];
+			});
+			const t = Date.now();
+			const published = await activate(s, v.workflowId);
+			check(
+				!published.publication || published.publication.status === 'published',
+				`publication ${JSON.stringify(published.publication)}`,
+			);
+			return [
+				`invoice C ${v.invoices.C.number} (id ${v.invoices.C.id}); node id ${ids[0].slice(0, 8)} -> ${ids[1].slice(0, 8)}; saved version ${String(saved.versionId).slice(0, 8)}, published in ${secs(published.ms)}`,
+				`state after publishing: ${state()}`,
+				await pollsAfter(t),
+				`state after a scheduled poll: ${state()}`,
+			];
+		},
+	);
 	await step(`[${name}] how often A, B and C were emitted; deactivated`, async () => {
 		const execs = await emissions();
 		v.execs = execs;
-		v.counts = Object.fromEntries(Object.entries(v.invoices).map(([k, inv]) => [k, emittedBy(execs, inv.id)]));
-		const lines = [`executions: ${executionsText(execs)}`, ...Object.entries(v.counts).map(([k, c]) => `invoice ${k}: emitted ${c.times} time(s)${c.executions.length ? ` (executions ${c.executions.join(', ')})` : ''}`)];
+		v.counts = Object.fromEntries(
+			Object.entries(v.invoices).map(([k, inv]) => [k, emittedBy(execs, inv.id)]),
+		);
+		const lines = [
+			`executions: ${executionsText(execs)}`,
+			...Object.entries(v.counts).map(
+				([k, c]) =>
+					`invoice ${k}: emitted ${c.times} time(s)${c.executions.length ? ` (executions ${c.executions.join(', ')})` : ''}`,
+			),
+		];
 		lines.push(await deactivate(s, v.workflowId), `state at the end: ${state()}`);
 		return lines;
 	});
@@ -165,20 +240,35 @@ async function scenario() {
 			// inactive (its polls would be counted as the next one's)
 			const v = s.results[s.results.length - 1];
 			v.failed = error.message;
-			if (v.workflowId) await deactivate(s, v.workflowId).catch((e) => console.log(`       (could not deactivate ${v.workflowId}: ${e.message})`));
+			if (v.workflowId)
+				await deactivate(s, v.workflowId).catch((e) =>
+					console.log(`       (could not deactivate ${v.workflowId}: ${e.message})`),
+				);
 		}
 	}
 	await step('each invoice emitted exactly once, in every variant', async () => {
 		const lines = table();
-		const bad = s.results.filter((v) => v.failed || !v.counts || Object.values(v.counts).some((c) => c.times !== 1));
-		check(bad.length === 0, `not once in ${bad.map((v) => v.name).join(', ')}:\n${lines.join('\n')}`);
+		const bad = s.results.filter(
+			(v) => v.failed || !v.counts || Object.values(v.counts).some((c) => c.times !== 1),
+		);
+		check(
+			bad.length === 0,
+			`not once in ${bad.map((v) => v.name).join(', ')}:\n${lines.join('\n')}`,
+		);
 		return lines;
 	});
 }
 
 function table() {
 	const cell = (v, k) => (v.counts && v.counts[k] ? String(v.counts[k].times) : '-');
-	return ['| variant | A (made while inactive, after an edit) | B (before a republication) | C (before a node id change) |', '|---|---|---|---|', ...s.results.map((v) => `| ${v.name}${v.failed ? ' (a step failed)' : ''} | ${cell(v, 'A')} | ${cell(v, 'B')} | ${cell(v, 'C')} |`)];
+	return [
+		'| variant | A (made while inactive, after an edit) | B (before a republication) | C (before a node id change) |',
+		'|---|---|---|---|',
+		...s.results.map(
+			(v) =>
+				`| ${v.name}${v.failed ? ' (a step failed)' : ''} | ${cell(v, 'A')} | ${cell(v, 'B')} | ${cell(v, 'C')} |`,
+		),
+	];
 }
 
 runChecks(s, 'REACTIVATION CHECK', scenario);

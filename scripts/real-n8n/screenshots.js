@@ -36,12 +36,34 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { ROOT, PACKAGE, CREDENTIAL_NAME, parseOptions, step, check, reportFailure, freePort, onStopSignal, isStopping, Session, setUp, createWorkflow, createItemsWorkflow, ITEMS_WORKFLOW, cleanup } = require('./n8n-session');
+const {
+	ROOT,
+	PACKAGE,
+	CREDENTIAL_NAME,
+	parseOptions,
+	step,
+	check,
+	reportFailure,
+	freePort,
+	onStopSignal,
+	isStopping,
+	Session,
+	setUp,
+	createWorkflow,
+	createItemsWorkflow,
+	ITEMS_WORKFLOW,
+	cleanup,
+} = require('./n8n-session');
 const { launchEditorBrowser, signInEditor } = require('./editor-search');
 const { CLIENT } = require('./steps');
 
 const USAGE = 'usage: npm run screenshots -- [--n8n <version>] [--keep] [--fresh] [--skip-build]';
-const options = parseOptions(process.argv.slice(2), { command: 'screenshots', usage: USAGE, flags: ['--keep', '--fresh', '--skip-build'], values: ['--n8n'] });
+const options = parseOptions(process.argv.slice(2), {
+	command: 'screenshots',
+	usage: USAGE,
+	flags: ['--keep', '--fresh', '--skip-build'],
+	values: ['--n8n'],
+});
 const session = new Session(options);
 
 /** Where the pictures go (the README shows them from there). */
@@ -61,7 +83,8 @@ const SEL = {
 	execute: '[data-test-id="ndv"] [data-test-id="node-execute-button"]',
 	output: '[data-test-id="ndv"] [data-test-id="output-panel"]',
 	outputRows: '[data-test-id="ndv"] [data-test-id="output-panel"] table tbody tr',
-	displayMode: '[data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="ndv-run-data-display-mode"]',
+	displayMode:
+		'[data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="ndv-run-data-display-mode"]',
 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -70,7 +93,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function vendorNode(s, type, name, parameters, position) {
 	const versions = [].concat(s.nodeTypes.get(`${PACKAGE.name}.${type}`)?.version ?? 1);
 	return {
-		parameters: { organizationId: { __rl: true, mode: 'list', value: s.em.organizationId, cachedResultName: s.tenant.name }, ...parameters },
+		parameters: {
+			organizationId: {
+				__rl: true,
+				mode: 'list',
+				value: s.em.organizationId,
+				cachedResultName: s.tenant.name,
+			},
+			...parameters,
+		},
 		id: crypto.randomUUID(),
 		name,
 		type: `${PACKAGE.name}.${type}`,
@@ -82,8 +113,20 @@ function vendorNode(s, type, name, parameters, position) {
 
 /** A workflow of a Manual Trigger and `node` (the node the picture shows); `{ id, nodeId }`. */
 async function withManualTrigger(s, name, node) {
-	const trigger = { parameters: {}, id: crypto.randomUUID(), name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
-	const id = await createWorkflow(s, { name, nodes: [trigger, node], connections: { [trigger.name]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } }, settings: { executionOrder: 'v1' } });
+	const trigger = {
+		parameters: {},
+		id: crypto.randomUUID(),
+		name: 'When clicking ‘Execute workflow’',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+	};
+	const id = await createWorkflow(s, {
+		name,
+		nodes: [trigger, node],
+		connections: { [trigger.name]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	});
 	return { id, nodeId: node.id };
 }
 
@@ -99,7 +142,27 @@ const SHOTS = [
 			return withManualTrigger(
 				s,
 				'Vendor Books: create an invoice (screenshot)',
-				vendorNode(s, 'vendorBooks', 'Create Invoice', { resource: 'invoice', operation: 'create', customer_id: customer, line_items: { values: [{ name: 'Consulting hour', description: 'Workflow review, March', rate: 120, quantity: 8 }] } }, [260, 0]),
+				vendorNode(
+					s,
+					'vendorBooks',
+					'Create Invoice',
+					{
+						resource: 'invoice',
+						operation: 'create',
+						customer_id: customer,
+						line_items: {
+							values: [
+								{
+									name: 'Consulting hour',
+									description: 'Workflow review, March',
+									rate: 120,
+									quantity: 8,
+								},
+							],
+						},
+					},
+					[260, 0],
+				),
 			);
 		},
 		panel: 'parameters',
@@ -108,8 +171,19 @@ const SHOTS = [
 		file: 'vendor-books-trigger.png',
 		shows: 'the form of Vendor Books Trigger',
 		async workflow(s) {
-			const node = vendorNode(s, 'vendorBooksTrigger', 'When an Invoice Is Created', { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'invoiceCreated' }, [0, 0]);
-			const id = await createWorkflow(s, { name: 'Vendor Books Trigger: invoice created (screenshot)', nodes: [node], connections: {}, settings: { executionOrder: 'v1' } });
+			const node = vendorNode(
+				s,
+				'vendorBooksTrigger',
+				'When an Invoice Is Created',
+				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'invoiceCreated' },
+				[0, 0],
+			);
+			const id = await createWorkflow(s, {
+				name: 'Vendor Books Trigger: invoice created (screenshot)',
+				nodes: [node],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
 			return { id, nodeId: node.id };
 		},
 		panel: 'parameters',
@@ -173,9 +247,18 @@ async function checkNoSecrets(s, page, what) {
 	const text = `${await page.locator('body').innerText()}\n${await page.content()}`;
 	// every token the emulator issued to the client (n8n holds the latest), and the client secret
 	const { access, refresh } = s.em.accounts.issuedTo(CLIENT.clientId);
-	const secrets = [['the client secret', CLIENT.clientSecret], ...access.map((t) => ['an access token', t.token]), ...refresh.map((t) => ['a refresh token', t.token])];
-	check(secrets.length >= 3 && secrets.every(([, value]) => typeof value === 'string' && value.length >= 8), 'the client secret and the tokens are not known to check the page against');
-	for (const [name, value] of secrets) check(!text.includes(value), `${what}: the page shows ${name}; no picture is written`);
+	const secrets = [
+		['the client secret', CLIENT.clientSecret],
+		...access.map((t) => ['an access token', t.token]),
+		...refresh.map((t) => ['a refresh token', t.token]),
+	];
+	check(
+		secrets.length >= 3 &&
+			secrets.every(([, value]) => typeof value === 'string' && value.length >= 8),
+		'the client secret and the tokens are not known to check the page against',
+	);
+	for (const [name, value] of secrets)
+		check(!text.includes(value), `${what}: the page shows ${name}; no picture is written`);
 }
 
 /**
@@ -185,22 +268,48 @@ async function checkNoSecrets(s, page, what) {
  */
 async function panelBox(page, panel) {
 	const selector = panel === 'output' ? SEL.output : SEL.parameters;
-	const box = await page.locator(selector).first().evaluate((el, { which, max }) => {
-		let column = el;
-		if (which !== 'output') {
-			// the first ancestor that also holds the Execute step (or Fetch Test Event) button
-			while (column.parentElement && !column.parentElement.querySelector('[data-test-id="node-execute-button"], [data-test-id="trigger-execute-button"]')) column = column.parentElement;
-			column = column.parentElement || column;
-		}
-		const r = column.getBoundingClientRect();
-		const limit = Math.min(r.bottom, window.innerHeight, r.y + max);
-		// the end of the table, or of the last parameter that fits whole (a form is cut between two fields)
-		const content = which === 'output' ? [...el.querySelectorAll('table')] : [...el.querySelectorAll('[data-test-id="parameter-item"]')];
-		const bottoms = content.map((c) => c.getBoundingClientRect()).filter((c) => c.height > 0 && c.width > 0 && c.bottom <= limit).map((c) => c.bottom);
-		const bottom = bottoms.length ? Math.min(limit, Math.max(...bottoms) + 16) : limit;
-		return { x: Math.max(0, r.x), y: Math.max(0, r.y), width: Math.min(r.width, window.innerWidth - Math.max(0, r.x)), height: bottom - Math.max(0, r.y) };
-	}, { which: panel, max: MAX_HEIGHT });
-	check(box.width > 100 && box.height > 100, `the ${panel} panel is ${Math.round(box.width)} x ${Math.round(box.height)} px`);
+	const box = await page
+		.locator(selector)
+		.first()
+		.evaluate(
+			(el, { which, max }) => {
+				let column = el;
+				if (which !== 'output') {
+					// the first ancestor that also holds the Execute step (or Fetch Test Event) button
+					while (
+						column.parentElement &&
+						!column.parentElement.querySelector(
+							'[data-test-id="node-execute-button"], [data-test-id="trigger-execute-button"]',
+						)
+					)
+						column = column.parentElement;
+					column = column.parentElement || column;
+				}
+				const r = column.getBoundingClientRect();
+				const limit = Math.min(r.bottom, window.innerHeight, r.y + max);
+				// the end of the table, or of the last parameter that fits whole (a form is cut between two fields)
+				const content =
+					which === 'output'
+						? [...el.querySelectorAll('table')]
+						: [...el.querySelectorAll('[data-test-id="parameter-item"]')];
+				const bottoms = content
+					.map((c) => c.getBoundingClientRect())
+					.filter((c) => c.height > 0 && c.width > 0 && c.bottom <= limit)
+					.map((c) => c.bottom);
+				const bottom = bottoms.length ? Math.min(limit, Math.max(...bottoms) + 16) : limit;
+				return {
+					x: Math.max(0, r.x),
+					y: Math.max(0, r.y),
+					width: Math.min(r.width, window.innerWidth - Math.max(0, r.x)),
+					height: bottom - Math.max(0, r.y),
+				};
+			},
+			{ which: panel, max: MAX_HEIGHT },
+		);
+	check(
+		box.width > 100 && box.height > 100,
+		`the ${panel} panel is ${Math.round(box.width)} x ${Math.round(box.height)} px`,
+	);
 	return box;
 }
 
@@ -224,45 +333,60 @@ async function executeStep(page) {
 
 async function main() {
 	let failed = false;
-	console.log(`Screenshots of the nodes: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel}), into ${path.relative(ROOT, OUT)}/`);
-	const owner = { email: 'owner@example.com', firstName: 'Screen', lastName: 'Shots', password: `Shots-${crypto.randomBytes(6).toString('hex')}1A` };
+	console.log(
+		`Screenshots of the nodes: ${PACKAGE.name}@${PACKAGE.version} in n8n ${options.version} (${options.versionFrom}; install ${session.cacheLabel}), into ${path.relative(ROOT, OUT)}/`,
+	);
+	const owner = {
+		email: 'owner@example.com',
+		firstName: 'Screen',
+		lastName: 'Shots',
+		password: `Shots-${crypto.randomBytes(6).toString('hex')}1A`,
+	};
 	try {
-		await setUp(session, { owner, port: async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort()) });
+		await setUp(session, {
+			owner,
+			port: async () => Number(process.env.REAL_N8N_PORT || 0) || (await freePort()),
+		});
 		const s = session;
 		const flows = [];
-		await step('the workflows of the pictures, created through n8n\'s REST API', async () => {
+		await step("the workflows of the pictures, created through n8n's REST API", async () => {
 			s.nodeTypes = new Map((await s.api.json('GET', '/types/nodes.json')).map((t) => [t.name, t]));
 			for (const shot of SHOTS) flows.push({ shot, ...(await shot.workflow(s)) });
 			return flows.map(({ shot, id }) => `workflow ${id}: for ${shot.file}`);
 		});
-		await step(`the pictures, from the editor in headless Chromium (${VIEWPORT.width} x ${VIEWPORT.height}): ${SHOTS.map((x) => x.file).join(', ')}`, async () => {
-			const { context, page, version } = await launchEditorBrowser(s, { viewport: VIEWPORT });
-			const lines = [`Chromium ${version}`];
-			try {
-				await signInEditor(s, page);
-				fs.mkdirSync(OUT, { recursive: true });
-				for (const { shot, id, nodeId } of flows) {
-					await openNode(s, page, { id, nodeId });
-					await page.addStyleTag({ content: HIDE_TOASTS });
-					let rows = 0;
-					if (shot.panel === 'output') rows = await executeStep(page);
-					// no tooltip or hover outline in the picture; the panel settled
-					await page.mouse.move(0, 0);
-					await sleep(1000);
-					await checkNoSecrets(s, page, shot.file);
-					const box = await panelBox(page, shot.panel);
-					const png = await scaled(context, await page.screenshot({ clip: box }), WIDTH);
-					const file = path.join(OUT, shot.file);
-					fs.writeFileSync(file, png);
-					const { width, height } = pngSize(png);
-					lines.push(`${path.relative(ROOT, file)}: ${shot.shows}${rows ? ` (${rows} rows)` : ''}; ${width} x ${height} px, ${Math.round(png.length / 1024)} KB`);
+		await step(
+			`the pictures, from the editor in headless Chromium (${VIEWPORT.width} x ${VIEWPORT.height}): ${SHOTS.map((x) => x.file).join(', ')}`,
+			async () => {
+				const { context, page, version } = await launchEditorBrowser(s, { viewport: VIEWPORT });
+				const lines = [`Chromium ${version}`];
+				try {
+					await signInEditor(s, page);
+					fs.mkdirSync(OUT, { recursive: true });
+					for (const { shot, id, nodeId } of flows) {
+						await openNode(s, page, { id, nodeId });
+						await page.addStyleTag({ content: HIDE_TOASTS });
+						let rows = 0;
+						if (shot.panel === 'output') rows = await executeStep(page);
+						// no tooltip or hover outline in the picture; the panel settled
+						await page.mouse.move(0, 0);
+						await sleep(1000);
+						await checkNoSecrets(s, page, shot.file);
+						const box = await panelBox(page, shot.panel);
+						const png = await scaled(context, await page.screenshot({ clip: box }), WIDTH);
+						const file = path.join(OUT, shot.file);
+						fs.writeFileSync(file, png);
+						const { width, height } = pngSize(png);
+						lines.push(
+							`${path.relative(ROOT, file)}: ${shot.shows}${rows ? ` (${rows} rows)` : ''}; ${width} x ${height} px, ${Math.round(png.length / 1024)} KB`,
+						);
+					}
+				} finally {
+					s.browser = undefined;
+					await context.close().catch(() => {});
 				}
-			} finally {
-				s.browser = undefined;
-				await context.close().catch(() => {});
-			}
-			return lines;
-		});
+				return lines;
+			},
+		);
 	} catch (error) {
 		failed = true;
 		if (!isStopping()) reportFailure(session, error);
@@ -277,7 +401,11 @@ async function main() {
 		}
 	}
 	if (isStopping()) return;
-	console.log(failed ? '\nSCREENSHOTS FAILED (docs/images/ may hold some new pictures and some old ones)' : `\nSCREENSHOTS WRITTEN: ${SHOTS.map((x) => path.join(path.relative(ROOT, OUT), x.file)).join(', ')}`);
+	console.log(
+		failed
+			? '\nSCREENSHOTS FAILED (docs/images/ may hold some new pictures and some old ones)'
+			: `\nSCREENSHOTS WRITTEN: ${SHOTS.map((x) => path.join(path.relative(ROOT, OUT), x.file)).join(', ')}`,
+	);
 	process.exitCode = failed ? 1 : 0;
 }
 

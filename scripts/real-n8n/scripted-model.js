@@ -41,16 +41,31 @@ async function startScriptedModel({ tool, args, answer }) {
 			res.writeHead(status, { 'content-type': 'application/json' });
 			res.end(JSON.stringify(body));
 		};
-		if (route === 'GET /v1/models') return json(200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'check' }] });
+		if (route === 'GET /v1/models')
+			return json(200, {
+				object: 'list',
+				data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'check' }],
+			});
 		if (route === 'POST /v1/responses') {
-			return json(400, { error: { message: 'scripted model: chat completions only (set the OpenAI Chat Model option responsesApiEnabled to false)', type: 'invalid_request_error' } });
+			return json(400, {
+				error: {
+					message:
+						'scripted model: chat completions only (set the OpenAI Chat Model option responsesApiEnabled to false)',
+					type: 'invalid_request_error',
+				},
+			});
 		}
-		if (route !== 'POST /v1/chat/completions') return json(404, { error: { message: `scripted model: no route ${route}`, type: 'invalid_request_error' } });
+		if (route !== 'POST /v1/chat/completions')
+			return json(404, {
+				error: { message: `scripted model: no route ${route}`, type: 'invalid_request_error' },
+			});
 		let body;
 		try {
 			body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 		} catch {
-			return json(400, { error: { message: 'scripted model: the body is not JSON', type: 'invalid_request_error' } });
+			return json(400, {
+				error: { message: 'scripted model: the body is not JSON', type: 'invalid_request_error' },
+			});
 		}
 		requests.push(body);
 		const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -58,18 +73,27 @@ async function startScriptedModel({ tool, args, answer }) {
 		let message;
 		let finish;
 		if (toolResults.length) {
-			const text = toolResults.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+			const text = toolResults
+				.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+				.join('\n');
 			message = { role: 'assistant', content: String(answer(text, body)) };
 			finish = 'stop';
 		} else {
 			const offered = (body.tools || []).map((t) => t.function || t).filter(Boolean);
 			const chosen = offered.find((t) => tool.test(t.name));
 			if (!chosen) {
-				message = { role: 'assistant', content: `scripted model: no offered tool matches ${tool} (offered: ${offered.map((t) => t.name).join(', ') || 'none'})` };
+				message = {
+					role: 'assistant',
+					content: `scripted model: no offered tool matches ${tool} (offered: ${offered.map((t) => t.name).join(', ') || 'none'})`,
+				};
 				finish = 'stop';
 			} else {
 				calls += 1;
-				const call = { id: `call_scripted_${calls}`, type: 'function', function: { name: chosen.name, arguments: JSON.stringify(args(chosen)) } };
+				const call = {
+					id: `call_scripted_${calls}`,
+					type: 'function',
+					function: { name: chosen.name, arguments: JSON.stringify(args(chosen)) },
+				};
 				toolCalls.push({ name: chosen.name, arguments: args(chosen) });
 				message = { role: 'assistant', content: null, tool_calls: [call] };
 				finish = 'tool_calls';
@@ -79,15 +103,39 @@ async function startScriptedModel({ tool, args, answer }) {
 		const created = Math.floor(Date.now() / 1000);
 		const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 		if (!body.stream) {
-			return json(200, { id, object: 'chat.completion', created, model: body.model || MODEL, choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage });
+			return json(200, {
+				id,
+				object: 'chat.completion',
+				created,
+				model: body.model || MODEL,
+				choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+				usage,
+			});
 		}
 		// server-sent events, as OpenAI streams: role first, then the content or the tool call, then the finish
-		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		res.writeHead(200, {
+			'content-type': 'text/event-stream',
+			'cache-control': 'no-cache',
+			connection: 'keep-alive',
+		});
 		const chunk = (delta, finishReason = null, extra = {}) =>
-			res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model || MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra })}\n\n`);
+			res.write(
+				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model || MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra })}\n\n`,
+			);
 		if (message.tool_calls) {
 			const [call] = message.tool_calls;
-			chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
+			chunk({
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						index: 0,
+						id: call.id,
+						type: 'function',
+						function: { name: call.function.name, arguments: '' },
+					},
+				],
+			});
 			chunk({ tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] });
 		} else {
 			chunk({ role: 'assistant', content: '' });
@@ -95,7 +143,9 @@ async function startScriptedModel({ tool, args, answer }) {
 		}
 		chunk({}, finish);
 		if (body.stream_options && body.stream_options.include_usage) {
-			res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model || MODEL, choices: [], usage })}\n\n`);
+			res.write(
+				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model || MODEL, choices: [], usage })}\n\n`,
+			);
 		}
 		res.end('data: [DONE]\n\n');
 		return undefined;

@@ -53,9 +53,20 @@ async function emulatorStep(s, port, options = {}) {
 		const { Clock } = require(path.join(ROOT, 'build', 'emulator', 'clock.js'));
 		// As `npm run demo -- --redirect-uri <n8n's callback>`: the demo data, and the default
 		// client accepting the callback of this n8n (its port need not be 5678).
-		s.em = await startEmulator({ demo: true, clock: new Clock({ realTime: true }), redirectUri: s.redirectUri, ...options });
-		Object.assign(CLIENT, { clientId: s.em.defaultClient.clientId, clientSecret: s.em.defaultClient.clientSecret });
-		check(s.em.defaultClient.redirectUri === s.redirectUri, `the emulator's client accepts ${s.em.defaultClient.redirectUri}, not ${s.redirectUri}`);
+		s.em = await startEmulator({
+			demo: true,
+			clock: new Clock({ realTime: true }),
+			redirectUri: s.redirectUri,
+			...options,
+		});
+		Object.assign(CLIENT, {
+			clientId: s.em.defaultClient.clientId,
+			clientSecret: s.em.defaultClient.clientSecret,
+		});
+		check(
+			s.em.defaultClient.redirectUri === s.redirectUri,
+			`the emulator's client accepts ${s.em.defaultClient.redirectUri}, not ${s.redirectUri}`,
+		);
 		s.urls = s.em.regionUrls('us');
 		s.tenant = s.em.store.org('us', s.em.organizationId);
 		check(s.tenant, `no organisation ${s.em.organizationId} in the emulator`);
@@ -65,9 +76,15 @@ async function emulatorStep(s, port, options = {}) {
 
 function n8nStep(s) {
 	return step(`n8n start on ${s.base} (isolated user folder)`, async () => {
-		const times = await startN8n(s, 'n8n', { userFolder: s.userFolder, port: s.port, brokerPort: s.brokerPort });
+		const times = await startN8n(s, 'n8n', {
+			userFolder: s.userFolder,
+			port: s.port,
+			brokerPort: s.brokerPort,
+		});
 		s.api = new N8nClient(s.base);
-		return [`pid ${s.n8n.pid}; /healthz 200 after ${times['/healthz']}, /healthz/readiness 200 after ${times['/healthz/readiness']}; log ${s.keep ? s.logFile : '(removed at the end)'}`];
+		return [
+			`pid ${s.n8n.pid}; /healthz 200 after ${times['/healthz']}, /healthz/readiness 200 after ${times['/healthz/readiness']}; log ${s.keep ? s.logFile : '(removed at the end)'}`,
+		];
 	});
 }
 
@@ -90,7 +107,16 @@ function tmpFolder(userFolder) {
  * /healthz/readiness answer 200, with how long each took.
  */
 async function startN8n(s, key, opts) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('N8N_') && !k.startsWith('DB_') && k !== 'NODE_OPTIONS' && k !== 'NODE_PATH' && !k.startsWith('npm_')));
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(
+			([k]) =>
+				!k.startsWith('N8N_') &&
+				!k.startsWith('DB_') &&
+				k !== 'NODE_OPTIONS' &&
+				k !== 'NODE_PATH' &&
+				!k.startsWith('npm_'),
+		),
+	);
 	Object.assign(env, {
 		PATH: `${s.nodeBin}:${process.env.PATH}`,
 		N8N_USER_FOLDER: opts.userFolder,
@@ -110,7 +136,12 @@ async function startN8n(s, key, opts) {
 	});
 	const t0 = Date.now();
 	const log = fs.openSync(s.logFile, 'a');
-	const proc = spawn(path.join(s.nodeBin, 'node'), [s.n8nBin, 'start'], { cwd: opts.userFolder, env, stdio: ['ignore', log, log], detached: true });
+	const proc = spawn(path.join(s.nodeBin, 'node'), [s.n8nBin, 'start'], {
+		cwd: opts.userFolder,
+		env,
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
 	fs.closeSync(log);
 	s[key] = proc;
 	let exited;

@@ -27,7 +27,11 @@ async function step(title, fn) {
 		return details;
 	} catch (error) {
 		console.log(`FAIL ${label} (${secs(Date.now() - t0)})`);
-		console.log(`       ${redact(String(error && error.stack ? error.message : error)).split('\n').join('\n       ')}`);
+		console.log(
+			`       ${redact(String(error && error.stack ? error.message : error))
+				.split('\n')
+				.join('\n       ')}`,
+		);
 		throw new Reported(error);
 	}
 }
@@ -49,14 +53,18 @@ function redact(text) {
 	return text
 		.split(CLIENT.clientSecret)
 		.join('<client secret>')
-		.replace(/("?(?:access_token|refresh_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/g, '$1<redacted>')
+		.replace(
+			/("?(?:access_token|refresh_token|client_secret)"?\s*[:=]\s*"?)[^"&\s,}]+/g,
+			'$1<redacted>',
+		)
 		.replace(/([?&]code=)[^&\s"]+/g, '$1<redacted>');
 }
 
 function redactObj(body) {
 	if (!body || typeof body !== 'object') return body;
 	const out = { ...body };
-	for (const k of ['client_secret', 'code', 'refresh_token', 'access_token']) if (k in out) out[k] = '<redacted>';
+	for (const k of ['client_secret', 'code', 'refresh_token', 'access_token'])
+		if (k in out) out[k] = '<redacted>';
 	return out;
 }
 
@@ -74,8 +82,20 @@ function tail(file, lines = 40) {
  * n8n release that cannot be installed).
  */
 function reportFailure(s, error) {
-	if (!(error instanceof Reported)) console.log(`FAIL unexpected: ${redact(String(error && error.stack ? error.stack : error))}`);
-	if (s.logFile && !(error instanceof Reported && !error.n8nLog)) console.log(`\nLast lines of the n8n log (${s.logFile}):\n${redact(tail(s.logFile))}\n`);
+	if (!(error instanceof Reported))
+		console.log(`FAIL unexpected: ${redact(String(error && error.stack ? error.stack : error))}`);
+	if (s.logFile && !(error instanceof Reported && !error.n8nLog))
+		console.log(`\nLast lines of the n8n log (${s.logFile}):\n${redact(tail(s.logFile))}\n`);
 }
 
-module.exports = { CLIENT, step, stepsRun, Reported, check, redact, redactObj, reportFailure, secs };
+module.exports = {
+	CLIENT,
+	step,
+	stepsRun,
+	Reported,
+	check,
+	redact,
+	redactObj,
+	reportFailure,
+	secs,
+};

@@ -24,14 +24,25 @@ const EXAMPLES = ['estimate-accepted-to-invoice.json', 'overdue-reminders.json']
  */
 async function createWorkflow(s, wf) {
 	for (const node of wf.nodes) {
-		if (node.credentials && node.credentials.vendorOAuth2Api) node.credentials.vendorOAuth2Api = { id: s.credential.id, name: CREDENTIAL_NAME };
+		if (node.credentials && node.credentials.vendorOAuth2Api)
+			node.credentials.vendorOAuth2Api = { id: s.credential.id, name: CREDENTIAL_NAME };
 		// the organization: a resource locator ({ __rl, mode, value }) or, in older workflows, a plain ID
 		const org = node.parameters && node.parameters.organizationId;
-		if (node.type.startsWith(`${PACKAGE.name}.`) && org !== undefined) node.parameters.organizationId = org && typeof org === 'object' ? { ...org, value: s.em.organizationId } : s.em.organizationId;
+		if (node.type.startsWith(`${PACKAGE.name}.`) && org !== undefined)
+			node.parameters.organizationId =
+				org && typeof org === 'object'
+					? { ...org, value: s.em.organizationId }
+					: s.em.organizationId;
 	}
 	// No `active`: the CreateWorkflowDto of n8n 2.20 and 2.40 has none (it was dropped unread);
 	// a new workflow is inactive, and a manual run needs no activation.
-	const created = await s.api.json('POST', '/rest/workflows', { name: wf.name, nodes: wf.nodes, connections: wf.connections, settings: wf.settings, pinData: wf.pinData ?? {} });
+	const created = await s.api.json('POST', '/rest/workflows', {
+		name: wf.name,
+		nodes: wf.nodes,
+		connections: wf.connections,
+		settings: wf.settings,
+		pinData: wf.pinData ?? {},
+	});
 	check(created && created.id, `no workflow id in ${JSON.stringify(created).slice(0, 200)}`);
 	return created.id;
 }
@@ -44,7 +55,9 @@ async function importExample(s, file) {
 
 /** POST /rest/workflows/:id/run from the trigger, then the execution until it is done. */
 async function runAndWait(s, id, triggerName) {
-	const started = await s.api.json('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+	const started = await s.api.json('POST', `/rest/workflows/${id}/run`, {
+		triggerToStartFrom: { name: triggerName },
+	});
 	check(started && started.executionId, `run answered ${JSON.stringify(started).slice(0, 300)}`);
 	const flatted = s.release.require('flatted');
 	const deadline = Date.now() + 120_000;
@@ -54,11 +67,18 @@ async function runAndWait(s, id, triggerName) {
 			if (Date.now() > deadline) throw e;
 			return undefined;
 		});
-		if (ex && ex.finished !== undefined && (ex.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(ex.status))) {
+		if (
+			ex &&
+			ex.finished !== undefined &&
+			(ex.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(ex.status))
+		) {
 			const data = typeof ex.data === 'string' ? flatted.parse(ex.data) : ex.data;
 			return { execution: ex, data, id: started.executionId };
 		}
-		check(Date.now() < deadline, `execution ${started.executionId} not finished after 120 s (status ${ex && ex.status})`);
+		check(
+			Date.now() < deadline,
+			`execution ${started.executionId} not finished after 120 s (status ${ex && ex.status})`,
+		);
 		await sleep(500);
 	}
 }
@@ -74,14 +94,23 @@ function outputOf(data, nodeName) {
 function assertSucceeded(result, nodeNames) {
 	const { execution, data } = result;
 	const err = data.resultData.error;
-	check(execution.status === 'success' && !err, `execution ${result.id} status ${execution.status}${err ? `: ${err.message}${err.description ? ` (${err.description})` : ''}` : ''}`);
+	check(
+		execution.status === 'success' && !err,
+		`execution ${result.id} status ${execution.status}${err ? `: ${err.message}${err.description ? ` (${err.description})` : ''}` : ''}`,
+	);
 	const ran = Object.keys(data.resultData.runData);
-	check(nodeNames.every((n) => ran.includes(n)), `ran ${ran.join(', ')}; expected ${nodeNames.join(', ')}`);
+	check(
+		nodeNames.every((n) => ran.includes(n)),
+		`ran ${ran.join(', ')}; expected ${nodeNames.join(', ')}`,
+	);
 }
 
 /** Every API call the emulator saw carried the access token of the OAuth round trip. */
 function checkCallsAuthorized(s, what = 'the access token of the OAuth round trip') {
-	check(s.apiCalls().every((r) => r.headers.authorization === `Vendor-oauthtoken ${s.accessToken}`), `a call without ${what}`);
+	check(
+		s.apiCalls().every((r) => r.headers.authorization === `Vendor-oauthtoken ${s.accessToken}`),
+		`a call without ${what}`,
+	);
 }
 
 const ITEMS_WORKFLOW = {
@@ -96,9 +125,21 @@ async function createItemsWorkflow(s) {
 	s.itemsWorkflowId = await createWorkflow(s, {
 		name,
 		nodes: [
-			{ parameters: {}, id: crypto.randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
 			{
-				parameters: { organizationId: { __rl: true, mode: 'id', value: s.em.organizationId }, resource: 'item', operation: 'getAll', returnAll: true },
+				parameters: {},
+				id: crypto.randomUUID(),
+				name: trigger,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
+			{
+				parameters: {
+					organizationId: { __rl: true, mode: 'id', value: s.em.organizationId },
+					resource: 'item',
+					operation: 'getAll',
+					returnAll: true,
+				},
 				id: crypto.randomUUID(),
 				name: node,
 				type: `${PACKAGE.name}.vendorBooks`,
@@ -119,22 +160,48 @@ async function createItemsWorkflow(s) {
  * (the active ones: the item list's default), fetched with the credential's access token.
  */
 function itemsStep(s) {
-	return step(`n8n runs Vendor Books Item -> Get Many (workflow "${ITEMS_WORKFLOW.name}"): it returns the demo items`, async () => {
-		const { trigger, node } = ITEMS_WORKFLOW;
-		const id = s.itemsWorkflowId ?? (await createItemsWorkflow(s));
-		s.em.clearRequests();
-		const result = await runAndWait(s, id, trigger);
-		assertSucceeded(result, [trigger, node]);
-		const got = outputOf(result.data, node);
-		const demo = s.tenant.all('items').filter((i) => i.status === 'active');
-		const list = (items) => items.map((i) => `${i.item_id} ${i.name}`).sort();
-		check(demo.length > 0, 'no active items in the demo data');
-		check(JSON.stringify(list(got)) === JSON.stringify(list(demo)), `Get Many returned ${got.length} items (${list(got).join(', ')}); the emulator's active demo items are ${demo.length} (${list(demo).join(', ')})`);
-		const calls = s.apiCalls().map((r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')} -> ${r.status}`);
-		check(s.apiCalls().length > 0 && s.apiCalls().every((r) => r.status === 200), `calls: ${calls.join('; ') || 'none'}`);
-		checkCallsAuthorized(s);
-		return [`workflow ${id}, execution ${result.id}: ${result.execution.status}`, `${got.length} items, the emulator's active demo items: ${got.map((i) => i.name).join(', ')}`, `API calls: ${calls.join('; ')}`];
-	});
+	return step(
+		`n8n runs Vendor Books Item -> Get Many (workflow "${ITEMS_WORKFLOW.name}"): it returns the demo items`,
+		async () => {
+			const { trigger, node } = ITEMS_WORKFLOW;
+			const id = s.itemsWorkflowId ?? (await createItemsWorkflow(s));
+			s.em.clearRequests();
+			const result = await runAndWait(s, id, trigger);
+			assertSucceeded(result, [trigger, node]);
+			const got = outputOf(result.data, node);
+			const demo = s.tenant.all('items').filter((i) => i.status === 'active');
+			const list = (items) => items.map((i) => `${i.item_id} ${i.name}`).sort();
+			check(demo.length > 0, 'no active items in the demo data');
+			check(
+				JSON.stringify(list(got)) === JSON.stringify(list(demo)),
+				`Get Many returned ${got.length} items (${list(got).join(', ')}); the emulator's active demo items are ${demo.length} (${list(demo).join(', ')})`,
+			);
+			const calls = s
+				.apiCalls()
+				.map((r) => `${r.method} ${r.path.replace(/^\/us\/api\/books\/v3/, '')} -> ${r.status}`);
+			check(
+				s.apiCalls().length > 0 && s.apiCalls().every((r) => r.status === 200),
+				`calls: ${calls.join('; ') || 'none'}`,
+			);
+			checkCallsAuthorized(s);
+			return [
+				`workflow ${id}, execution ${result.id}: ${result.execution.status}`,
+				`${got.length} items, the emulator's active demo items: ${got.map((i) => i.name).join(', ')}`,
+				`API calls: ${calls.join('; ')}`,
+			];
+		},
+	);
 }
 
-module.exports = { EXAMPLES, ITEMS_WORKFLOW, createWorkflow, importExample, runAndWait, outputOf, assertSucceeded, checkCallsAuthorized, createItemsWorkflow, itemsStep };
+module.exports = {
+	EXAMPLES,
+	ITEMS_WORKFLOW,
+	createWorkflow,
+	importExample,
+	runAndWait,
+	outputOf,
+	assertSucceeded,
+	checkCallsAuthorized,
+	createItemsWorkflow,
+	itemsStep,
+};

@@ -8,7 +8,10 @@ import { parseJson } from '../../nodes/shared/api/json';
 import { process } from '../../host/globals';
 
 /** A fixed seed keeps `npm test` repeatable; `npm run fuzz` runs 100 times as many cases. */
-const runs = (n: number) => ({ seed: 42, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });
+const runs = (n: number) => ({
+	seed: 42,
+	numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1),
+});
 
 /** An integer outside Number.isSafeInteger, as its digits. */
 const unsafeDigits = fc
@@ -16,21 +19,32 @@ const unsafeDigits = fc
 	.map(([negative, n]) => `${negative ? '-' : ''}${n}`);
 
 /** Text of long digit runs among quotes, backslashes and control characters: to be left exactly as it is. */
-const digitsInText = fc.string({ unit: fc.constantFrom('1', '9', '0', '-', '"', '\\', '\n', ':', ' ', 'e', '.', '\u2028'), maxLength: 60 });
+const digitsInText = fc.string({
+	unit: fc.constantFrom('1', '9', '0', '-', '"', '\\', '\n', ':', ' ', 'e', '.', '\u2028'),
+	maxLength: 60,
+});
 
 /** A JSON text holding unsafe integers as numbers, and the value it stands for (those integers as strings). */
 const withBigIds = fc.letrec((tie) => ({
 	value: fc.oneof(
 		{ depthSize: 'small' },
-		fc.jsonValue().map((v) => ({ text: JSON.stringify(v), value: JSON.parse(JSON.stringify(v), asWritten) as unknown })),
+		fc.jsonValue().map((v) => ({
+			text: JSON.stringify(v),
+			value: JSON.parse(JSON.stringify(v), asWritten) as unknown,
+		})),
 		unsafeDigits.map((digits) => ({ text: digits, value: digits as unknown })),
 		digitsInText.map((s) => ({ text: JSON.stringify(s), value: s as unknown })),
-		fc.array(tie('value') as fc.Arbitrary<{ text: string; value: unknown }>, { maxLength: 5 }).map((list) => ({
-			text: `[${list.map((e) => e.text).join(',')}]`,
-			value: list.map((e) => e.value) as unknown,
-		})),
 		fc
-			.uniqueArray(fc.tuple(fc.string(), tie('value') as fc.Arbitrary<{ text: string; value: unknown }>), { maxLength: 5, selector: ([k]) => k })
+			.array(tie('value') as fc.Arbitrary<{ text: string; value: unknown }>, { maxLength: 5 })
+			.map((list) => ({
+				text: `[${list.map((e) => e.text).join(',')}]`,
+				value: list.map((e) => e.value) as unknown,
+			})),
+		fc
+			.uniqueArray(
+				fc.tuple(fc.string(), tie('value') as fc.Arbitrary<{ text: string; value: unknown }>),
+				{ maxLength: 5, selector: ([k]) => k },
+			)
 			.map((members) => ({
 				text: `{${members.map(([k, e]) => `${JSON.stringify(k)}: ${e.text}`).join(', ')}}`,
 				value: Object.fromEntries(members.map(([k, e]) => [k, e.value])) as unknown,
@@ -63,19 +77,33 @@ describe('parseJson', () => {
 			item_id: '1752587000000097005',
 			n: '-9007199254740993',
 		});
-		expect(parseJson('[9007199254740991, -9007199254740991, 9007199254740992]')).toEqual([9007199254740991, -9007199254740991, '9007199254740992']);
-		expect(parseJson('[12345678901234567890.5, 1e400000000000000000, 12345678901234567890e2, 0.12345678901234567890]')).toEqual([
+		expect(parseJson('[9007199254740991, -9007199254740991, 9007199254740992]')).toEqual([
+			9007199254740991,
+			-9007199254740991,
+			'9007199254740992',
+		]);
+		expect(
+			parseJson(
+				'[12345678901234567890.5, 1e400000000000000000, 12345678901234567890e2, 0.12345678901234567890]',
+			),
+		).toEqual([
 			Number('12345678901234567890.5'),
 			Infinity,
 			Number('12345678901234567890e2'),
 			Number('0.1234567890123456789'),
 		]);
-		expect(parseJson('{"note": "a:12345678901234567890,b", "id": 12345678901234567890, "m": ["x [ 12345678901234567890 ]"]}')).toEqual({
+		expect(
+			parseJson(
+				'{"note": "a:12345678901234567890,b", "id": 12345678901234567890, "m": ["x [ 12345678901234567890 ]"]}',
+			),
+		).toEqual({
 			note: 'a:12345678901234567890,b',
 			id: '12345678901234567890',
 			m: ['x [ 12345678901234567890 ]'],
 		});
-		expect(parseJson('{"s": "a\\"12345678901234567890 \\\\", "t": "12345678901234567890"}')).toEqual({
+		expect(
+			parseJson('{"s": "a\\"12345678901234567890 \\\\", "t": "12345678901234567890"}'),
+		).toEqual({
 			s: 'a"12345678901234567890 \\',
 			t: '12345678901234567890',
 		});
@@ -83,9 +111,14 @@ describe('parseJson', () => {
 
 	it('accepts a byte-order mark and whitespace before the JSON', () => {
 		fc.assert(
-			fc.property(withBigIds, fc.boolean(), fc.stringMatching(/^[ \t\r\n]{0,4}$/), ({ text, value }, bom, space) => {
-				expect(parseJson(`${bom ? '\uFEFF' : ''}${space}${text}${space}`)).toEqual(value);
-			}),
+			fc.property(
+				withBigIds,
+				fc.boolean(),
+				fc.stringMatching(/^[ \t\r\n]{0,4}$/),
+				({ text, value }, bom, space) => {
+					expect(parseJson(`${bom ? '\uFEFF' : ''}${space}${text}${space}`)).toEqual(value);
+				},
+			),
 			runs(200),
 		);
 	});
@@ -127,7 +160,8 @@ describe('parseJson', () => {
  * form that reads back as the same number: for a text JSON.stringify wrote, its literal).
  */
 function asWritten(_key: string, value: unknown): unknown {
-	if (typeof value !== 'number' || Number.isSafeInteger(value) || !Number.isInteger(value)) return value;
+	if (typeof value !== 'number' || Number.isSafeInteger(value) || !Number.isInteger(value))
+		return value;
 	return /^-?\d+$/.test(String(value)) ? String(value) : value;
 }
 

@@ -79,7 +79,13 @@ test('a stop ends every wait with the stop reason through one listener on the si
 	const controller = new AbortController();
 	const added = jest.spyOn(controller.signal, 'addEventListener');
 	const runs = Array.from({ length: 12 }, (_, i) => limiter.run(t.task(i), controller.signal));
-	const outcomes = runs.map(async (run) => await run.then((value) => ({ value }), (error: unknown) => ({ error })));
+	const outcomes = runs.map(
+		async (run) =>
+			await run.then(
+				(value) => ({ value }),
+				(error: unknown) => ({ error }),
+			),
+	);
 	await settle();
 	expect(t.started).toEqual([0, 1]);
 	expect(added).toHaveBeenCalledTimes(1);

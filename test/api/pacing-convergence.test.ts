@@ -20,7 +20,13 @@
  */
 import { LoggerProxy } from 'n8n-workflow';
 
-import { ACCOUNTING_RULE, ADAPTIVE, DOCUMENTED_RULE, Pacer, setPacingRule } from '../../nodes/shared/api/pacing';
+import {
+	ACCOUNTING_RULE,
+	ADAPTIVE,
+	DOCUMENTED_RULE,
+	Pacer,
+	setPacingRule,
+} from '../../nodes/shared/api/pacing';
 import { Clock } from '../../emulator/clock';
 import { OrganizationLimits } from '../../emulator/limits';
 import { process, setTimeout } from '../../host/globals';
@@ -54,7 +60,12 @@ interface Outcome {
 }
 
 /** One item as the transport sends it: taken from the pacer, sent, answered; a 429 holds and sends again. */
-async function sendItem(pacer: Pacer, server: OrganizationLimits, out: Outcome, latencyMs: number): Promise<boolean> {
+async function sendItem(
+	pacer: Pacer,
+	server: OrganizationLimits,
+	out: Outcome,
+	latencyMs: number,
+): Promise<boolean> {
 	let heldMs = 0;
 	for (;;) {
 		const answered = await pacer.take();
@@ -83,9 +94,15 @@ async function sendItem(pacer: Pacer, server: OrganizationLimits, out: Outcome, 
 /** Runs the processes against one organization limit of 100 a minute on the test's clock from 0. */
 async function simulate(processes: Process[], latencyMs = 40): Promise<Outcome> {
 	setPacingRule(ACCOUNTING_RULE, 'accounting');
-	jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	jest.useFakeTimers({
+		now: 0,
+		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'],
+	});
 	try {
-		const server = new OrganizationLimits({ limit: LIMIT, windowMs: MINUTE }, new Clock({ realTime: true }));
+		const server = new OrganizationLimits(
+			{ limit: LIMIT, windowMs: MINUTE },
+			new Clock({ realTime: true }),
+		);
 		const out: Outcome = { answered: [], refused: [], failed: 0, took: 0, pacers: [], paces: [] };
 		const runs = processes.map(async ({ items, startAt = 0 }) => {
 			const pacer = new Pacer(undefined, 'accounting');
@@ -138,14 +155,18 @@ function expectWithinLimit(out: Outcome): void {
 
 function report(label: string, out: Outcome): void {
 	if (process.env.PACING_SIM_REPORT) {
-		const paces = out.paces.filter((_, i) => i % 6 === 0).map(([t, p]) => `${t / 1000}s:${p.map((x) => x.toFixed(0)).join('/')}`);
-		process.stdout.write(`${label}: 429s ${out.refused.length}, busiest ${busiest(out.answered)}, per minute ${perMinute(out).toFixed(1)}, took ${(out.took / 1000).toFixed(0)} s, failed ${out.failed}\n  ${paces.join(' ')}\n`);
+		const paces = out.paces
+			.filter((_, i) => i % 6 === 0)
+			.map(([t, p]) => `${t / 1000}s:${p.map((x) => x.toFixed(0)).join('/')}`);
+		process.stdout.write(
+			`${label}: 429s ${out.refused.length}, busiest ${busiest(out.answered)}, per minute ${perMinute(out).toFixed(1)}, took ${(out.took / 1000).toFixed(0)} s, failed ${out.failed}\n  ${paces.join(' ')}\n`,
+		);
 	}
 }
 
 afterAll(() => setPacingRule(ACCOUNTING_RULE, 'accounting'));
 
-test('three processes x 150 items at once converge on the organization\'s 100 a minute: at most 10 429s, at least 90 in the busiest minute, at least 85 a minute on average, no item failed', async () => {
+test("three processes x 150 items at once converge on the organization's 100 a minute: at most 10 429s, at least 90 in the busiest minute, at least 85 a minute on average, no item failed", async () => {
 	const out = await simulate([{ items: 150 }, { items: 150 }, { items: 150 }]);
 	report('3 x 150', out);
 	expect(out.failed).toBe(0);
@@ -166,7 +187,7 @@ test('two processes x 150 items at once: the same', async () => {
 	expect(perMinute(out)).toBeGreaterThanOrEqual(85);
 });
 
-test('one process alone keeps the full rate: 0 429s, within 1.1x the limit\'s minimum time, its pace at the ceiling', async () => {
+test("one process alone keeps the full rate: 0 429s, within 1.1x the limit's minimum time, its pace at the ceiling", async () => {
 	const out = await simulate([{ items: 150 }]);
 	report('1 x 150', out);
 	expect(out.refused).toEqual([]);
@@ -176,7 +197,7 @@ test('one process alone keeps the full rate: 0 429s, within 1.1x the limit\'s mi
 	expectWithinLimit(out);
 });
 
-test('a long run of three processes stays near the limit and shares it: after the first minutes no pace under half another\'s, the sum near 100', async () => {
+test("a long run of three processes stays near the limit and shares it: after the first minutes no pace under half another's, the sum near 100", async () => {
 	const out = await simulate([{ items: 600 }, { items: 600 }, { items: 600 }]);
 	report('3 x 600', out);
 	expect(out.failed).toBe(0);
@@ -194,7 +215,7 @@ test('a long run of three processes stays near the limit and shares it: after th
 	expectWithinLimit(out);
 });
 
-test('a process that starts while another has the organization\'s minute to itself gets requests through, and once alone finds the whole minute again: no item failed', async () => {
+test("a process that starts while another has the organization's minute to itself gets requests through, and once alone finds the whole minute again: no item failed", async () => {
 	const out = await simulate([{ items: 400 }, { items: 200, startAt: 90_000 }]);
 	report('400 + 200 late', out);
 	expect(out.failed).toBe(0);
@@ -212,7 +233,10 @@ test('a process that starts while another has the organization\'s minute to itse
 async function onScaledClock(body: () => Promise<void>): Promise<void> {
 	setPacingRule(SCALED, 'accounting');
 	setPacingRule(SCALED);
-	jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	jest.useFakeTimers({
+		now: 0,
+		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'],
+	});
 	try {
 		await body();
 	} finally {
@@ -235,7 +259,7 @@ async function sendAnswered(pacer: Pacer, n: number): Promise<void> {
 	}
 }
 
-test('an accounting pacer spaces its requests evenly at its pace (a window\'s worth never in one burst); the project area\'s lets its window through at once', async () => {
+test("an accounting pacer spaces its requests evenly at its pace (a window's worth never in one burst); the project area's lets its window through at once", async () => {
 	await onScaledClock(async () => {
 		const books = new Pacer(undefined, 'accounting');
 		const projects = new Pacer();
@@ -251,11 +275,13 @@ test('an accounting pacer spaces its requests evenly at its pace (a window\'s wo
 		};
 		expect(await let10(projects)).toEqual(Array(10).fill(0));
 		const start = Date.now();
-		expect((await let10(books)).map((t) => t - start)).toEqual(Array.from({ length: 10 }, (_, i) => i * (SPAN / 10)));
+		expect((await let10(books)).map((t) => t - start)).toEqual(
+			Array.from({ length: 10 }, (_, i) => i * (SPAN / 10)),
+		);
 	});
 });
 
-test('a 429 lowers an accounting pacer once per crowd, to what got through, and n8n\'s log says so once, calmly, without a secret; answers raise it again, never above the ceiling', async () => {
+test("a 429 lowers an accounting pacer once per crowd, to what got through, and n8n's log says so once, calmly, without a secret; answers raise it again, never above the ceiling", async () => {
 	const info = jest.spyOn(LoggerProxy, 'info').mockImplementation(() => undefined);
 	try {
 		await onScaledClock(async () => {
@@ -282,7 +308,11 @@ test('a 429 lowers an accounting pacer once per crowd, to what got through, and 
 			expect(message).toContain('organization 600000001');
 			expect(message).toContain('at most 3 requests per 1 s');
 			expect(message).not.toMatch(/error|fail|token|secret/i);
-			expect(meta).toEqual({ organization: '600000001', requestsPerWindow: 3, windowMs: SCALED.windowMs });
+			expect(meta).toEqual({
+				organization: '600000001',
+				requestsPerWindow: 3,
+				windowMs: SCALED.windowMs,
+			});
 			// answers without a 429 raise the pace, additively, and never past the ceiling
 			await jest.advanceTimersByTimeAsync(SPAN);
 			await sendAnswered(pacer, 5);
@@ -296,7 +326,7 @@ test('a 429 lowers an accounting pacer once per crowd, to what got through, and 
 	}
 });
 
-test('a 429 met before any of the process\'s requests got through (another client filled the window) lowers mildly and holds a whole window; the project area\'s pace never changes', async () => {
+test("a 429 met before any of the process's requests got through (another client filled the window) lowers mildly and holds a whole window; the project area's pace never changes", async () => {
 	await onScaledClock(async () => {
 		const pacer = new Pacer(undefined, 'accounting');
 		(await pacer.take())(true);

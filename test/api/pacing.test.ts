@@ -18,7 +18,15 @@
  * How close to the minimum time real runs come is a figure of the benchmark (bench/pacing.ts,
  * `npm run bench`).
  */
-import { ACCOUNTING_RULE, DOCUMENTED_RULE, getPacingRule, marginMs, Pacer, pacerFor, setPacingRule } from '../../nodes/shared/api/pacing';
+import {
+	ACCOUNTING_RULE,
+	DOCUMENTED_RULE,
+	getPacingRule,
+	marginMs,
+	Pacer,
+	pacerFor,
+	setPacingRule,
+} from '../../nodes/shared/api/pacing';
 import { Clock } from '../../emulator/clock';
 import { until, useFakeClock } from '../tools/fake-timers';
 import type { RecordedRequest } from '../../emulator/server';
@@ -94,13 +102,17 @@ function expectPaced(requests: RecordedRequest[], n: number): void {
 	expect(requests.map((r) => r.status)).toEqual(Array(n).fill(200));
 	const times = requests.map((r) => r.time);
 	// never more than `limit` within any window, as the server counts (arrival times, in arrival order)
-	for (let i = RULE.limit; i < n; i++) expect(times[i] - times[i - RULE.limit]).toBeGreaterThanOrEqual(RULE.windowMs);
+	for (let i = RULE.limit; i < n; i++)
+		expect(times[i] - times[i - RULE.limit]).toBeGreaterThanOrEqual(RULE.windowMs);
 	expect(times[n - 1] - times[0]).toBeGreaterThanOrEqual(minimumSpan(n));
 }
 
 test('30 input items (3x the limit): zero 429s, never more than the limit within a window, not sooner than the rule allows', async () => {
 	const items = Array.from({ length: 30 }, (_, i) => ({ n: i }));
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' })], items);
+	const result = await env.run(
+		[projects('Portal', { resource: 'portal', operation: 'get' })],
+		items,
+	);
 	expectNoError(result);
 	expect(json(result, 'Portal')).toHaveLength(30);
 	expectPaced(env.apiRequests(), 30);
@@ -110,10 +122,21 @@ test('30 items with 50 requests in flight and server latency: still zero 429s an
 	env.em.setLatency(100);
 	try {
 		const items = Array.from({ length: 30 }, (_, i) => ({ n: i }));
-		const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 50 } })], items);
+		const result = await env.run(
+			[
+				projects('Portal', {
+					resource: 'portal',
+					operation: 'get',
+					options: { requestsInFlight: 50 },
+				}),
+			],
+			items,
+		);
 		expectNoError(result);
 		expect(json(result, 'Portal')).toHaveLength(30);
-		expect(result.output('Portal').map((o) => (o.pairedItem as { item: number }).item)).toEqual(items.map((i) => i.n));
+		expect(result.output('Portal').map((o) => (o.pairedItem as { item: number }).item)).toEqual(
+			items.map((i) => i.n),
+		);
 		expectPaced(env.apiRequests(), 30);
 		// the first window's requests really went out together (the test did exercise parallel requests: ten let
 		// through at once overlap at the server during its 100 ms latency; not a timing of the pacer)
@@ -129,18 +152,29 @@ test('Return All over 30 pages: zero 429s, never more than the limit within a wi
 		const id = String(5400000000000 + i);
 		t.put('projects', id, { id, name: `Paced ${i}` });
 	}
-	const result = await env.run([projects('List', { resource: 'project', operation: 'getAll', returnAll: true })]);
+	const result = await env.run([
+		projects('List', { resource: 'project', operation: 'getAll', returnAll: true }),
+	]);
 	expectNoError(result);
 	expect(json(result, 'List')).toHaveLength(30 * 200 - 10);
 	expectPaced(env.apiRequests(), 30);
-	expect(env.apiRequests().map((r) => r.query.page)).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
+	expect(env.apiRequests().map((r) => r.query.page)).toEqual(
+		Array.from({ length: 30 }, (_, i) => String(i + 1)),
+	);
 });
 
 test('a batch trash of 3000 ids (30 calls): zero 429s, never more than the limit within a window, not sooner than the rule allows', async () => {
 	const t = env.em.store.portal('us', portal)!;
 	const ids = Array.from({ length: 3000 }, (_, i) => String(5500000000000 + i));
 	for (const id of ids) t.put('issues', id, { id, name: `Issue ${id}` });
-	const result = await env.run([projects('Trash', { resource: 'trash', operation: 'moveToTrash', module: 'issues', items: ids.join(',') })]);
+	const result = await env.run([
+		projects('Trash', {
+			resource: 'trash',
+			operation: 'moveToTrash',
+			module: 'issues',
+			items: ids.join(','),
+		}),
+	]);
 	expectNoError(result);
 	expect(json(result, 'Trash')).toHaveLength(30);
 	expectPaced(env.apiRequests(), 30);
@@ -154,14 +188,21 @@ test('a batch trash of 3000 ids (30 calls): zero 429s, never more than the limit
 async function provokeBlock(): Promise<void> {
 	clock.hold();
 	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-	for (let i = 0; i < RULE.limit; i++) expect((await call('GET', 'projects', '/portals')).status).toBe(200);
+	for (let i = 0; i < RULE.limit; i++)
+		expect((await call('GET', 'projects', '/portals')).status).toBe(200);
 	expect((await call('GET', 'projects', '/portals')).status).toBe(429);
 	env.em.clearRequests();
 }
 
 test('by default a block ends the run with an error that says when it lifts, after one refused request', async () => {
 	await provokeBlock();
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' }, { onError: 'continueRegularOutput' })]);
+	const result = await env.run([
+		projects(
+			'Portal',
+			{ resource: 'portal', operation: 'get' },
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
 	const out = json(result, 'Portal');
 	expect(out).toHaveLength(1);
@@ -171,7 +212,16 @@ test('by default a block ends the run with an error that says when it lifts, aft
 
 test('by default, while the area is blocked, later items fail at once without sending anything', async () => {
 	env.em.faults.next(1, { kind: 'status', status: 429 });
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })], [{ i: 0 }, { i: 1 }, { i: 2 }]);
+	const result = await env.run(
+		[
+			projects(
+				'Portal',
+				{ resource: 'portal', operation: 'get', options: { requestsInFlight: 1 } },
+				{ onError: 'continueRegularOutput' },
+			),
+		],
+		[{ i: 0 }, { i: 1 }, { i: 2 }],
+	);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
 	const out = json(result, 'Portal');
 	expect(out).toHaveLength(3);
@@ -180,7 +230,13 @@ test('by default, while the area is blocked, later items fail at once without se
 
 test('with On Rate-Limit Block = wait, the node waits out the block on its 429 and then succeeds', async () => {
 	await provokeBlock();
-	const run = env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { onRateLimitBlock: 'wait' } })]);
+	const run = env.run([
+		projects('Portal', {
+			resource: 'portal',
+			operation: 'get',
+			options: { onRateLimitBlock: 'wait' },
+		}),
+	]);
 	// once the node has met the block, the server's clock follows real time again: the block
 	// (started before the node's request) is over in server time by the time the node has waited it out
 	await until(() => env.apiRequests().some((r) => r.status === 429));
@@ -244,7 +300,13 @@ test('a Retry-After whose wait ends a millisecond before Date.now() reaches its 
 
 test('a second 429 after waiting out the block is an error (continue-on-fail: an error item), not an endless wait', async () => {
 	env.em.faults.next(2, { kind: 'status', status: 429 });
-	const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get', options: { onRateLimitBlock: 'wait' } }, { onError: 'continueRegularOutput' })]);
+	const result = await env.run([
+		projects(
+			'Portal',
+			{ resource: 'portal', operation: 'get', options: { onRateLimitBlock: 'wait' } },
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
 	const requests = env.apiRequests();
 	expect(requests.map((r) => r.status)).toEqual([429, 429]);
 	expect(requests[1].time - requests[0].time).toBeGreaterThanOrEqual(RULE.blockMs - 50);
@@ -258,12 +320,16 @@ test('queue mode: with the credential share at 50 of 100, this instance sends at
 	const data = env.credentials[0].data;
 	data.projectsRequestsPerWindow = 50;
 	try {
-		const result = await env.run([projects('Portal', { resource: 'portal', operation: 'get' })], Array.from({ length: 10 }, (_, i) => ({ i })));
+		const result = await env.run(
+			[projects('Portal', { resource: 'portal', operation: 'get' })],
+			Array.from({ length: 10 }, (_, i) => ({ i })),
+		);
 		expectNoError(result);
 		const times = env.apiRequests().map((r) => r.time);
 		expect(times).toHaveLength(10);
 		const half = RULE.limit / 2;
-		for (let i = half; i < times.length; i++) expect(times[i] - times[i - half]).toBeGreaterThanOrEqual(RULE.windowMs);
+		for (let i = half; i < times.length; i++)
+			expect(times[i] - times[i - half]).toBeGreaterThanOrEqual(RULE.windowMs);
 	} finally {
 		delete data.projectsRequestsPerWindow;
 	}
@@ -271,7 +337,10 @@ test('queue mode: with the credential share at 50 of 100, this instance sends at
 
 /** Fake timers and Date from 0 ms, for the pacer alone (no network): the test's clock. */
 function useFakeClockFromZero(): void {
-	jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	jest.useFakeTimers({
+		now: 0,
+		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'],
+	});
 }
 
 test('a request counts from when its answer came back: a late first answer holds the next window until it is a window old', async () => {
@@ -354,7 +423,7 @@ test('a request that waited out a Retry-After and finds the last millisecond of 
 	});
 });
 
-test('a short hold (the API\'s own Retry-After) is waited by a request that may not wait out a block; a lasting block fails it', async () => {
+test("a short hold (the API's own Retry-After) is waited by a request that may not wait out a block; a lasting block fails it", async () => {
 	await onFakeClock(async () => {
 		const pacer = new Pacer();
 		pacer.block(1000, false);
@@ -408,7 +477,8 @@ function asSoonAsAllowed(n: number, inFlight: number, latencyMs: number): number
 	const answered = (i: number) => at[i] + latencyMs;
 	for (let i = 0; i < n; i++) {
 		const asked = i < inFlight ? 0 : answered(i - inFlight);
-		const allowed = i < RULE.limit ? 0 : answered(i - RULE.limit) + RULE.windowMs + marginMs(RULE) + 1;
+		const allowed =
+			i < RULE.limit ? 0 : answered(i - RULE.limit) + RULE.windowMs + marginMs(RULE) + 1;
 		at.push(Math.max(asked, allowed));
 	}
 	return at;
@@ -419,14 +489,19 @@ test.each([
 	['30 requests at once (50 in flight), answered after 100 ms', 50, 100],
 	['30 requests, 5 in flight, answered after 100 ms', 5, 100],
 	['30 requests one after the other (pages), answered after 100 ms', 1, 100],
-])('with a clock the test controls, the pacer lets requests through as soon as the rule allows, never sooner: %s', async (_label, inFlight, latencyMs) => {
-	const times = await simulate(30, inFlight, latencyMs);
-	expect(times).toEqual(asSoonAsAllowed(30, inFlight, latencyMs));
-	// e.g. 50 in flight answered at once: 10 at 0 ms, 10 at 1101 ms, 10 at 2202 ms (the minimum, 2000 ms, plus the margin and 1 ms per window)
-	if (inFlight === 50 && latencyMs === 0) expect([times[0], times[10], times[29]]).toEqual([0, 1101, 2202]);
-	// never more than the limit within any window, counting from the answers as the pacer does
-	for (let i = RULE.limit; i < 30; i++) expect(times[i] - (times[i - RULE.limit] + latencyMs)).toBeGreaterThan(RULE.windowMs);
-});
+])(
+	'with a clock the test controls, the pacer lets requests through as soon as the rule allows, never sooner: %s',
+	async (_label, inFlight, latencyMs) => {
+		const times = await simulate(30, inFlight, latencyMs);
+		expect(times).toEqual(asSoonAsAllowed(30, inFlight, latencyMs));
+		// e.g. 50 in flight answered at once: 10 at 0 ms, 10 at 1101 ms, 10 at 2202 ms (the minimum, 2000 ms, plus the margin and 1 ms per window)
+		if (inFlight === 50 && latencyMs === 0)
+			expect([times[0], times[10], times[29]]).toEqual([0, 1101, 2202]);
+		// never more than the limit within any window, counting from the answers as the pacer does
+		for (let i = RULE.limit; i < 30; i++)
+			expect(times[i] - (times[i - RULE.limit] + latencyMs)).toBeGreaterThan(RULE.windowMs);
+	},
+);
 
 test('a request let through but not sent after all (a hold began while it waited for a slot) does not count', async () => {
 	await onFakeClock(async () => {
@@ -449,7 +524,7 @@ test('a request let through but not sent after all (a hold began while it waited
 	});
 });
 
-test('the accounting areas: a rule of their own (scaled apart from the project area\'s), a share above all of it for a higher figure, a 429 held a window and never a block', async () => {
+test("the accounting areas: a rule of their own (scaled apart from the project area's), a share above all of it for a higher figure, a 429 held a window and never a block", async () => {
 	const accounting = { limit: 4, windowMs: 600 };
 	setPacingRule(accounting, 'accounting');
 	try {

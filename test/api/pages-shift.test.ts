@@ -43,19 +43,42 @@ jest.mock('../../nodes/shared/api/transport', () => ({
 	...jest.requireActual('../../nodes/shared/api/transport'),
 	vendorRequest: jest.fn(async (_ctx: unknown, _area: unknown, req: { qs: IDataObject }) => {
 		requests.push(req.qs);
-		return { body: server!.answer(Number(req.qs.page), Number(req.qs.per_page)), headers: {}, statusCode: 200 };
+		return {
+			body: server!.answer(Number(req.qs.page), Number(req.qs.per_page)),
+			headers: {},
+			statusCode: 200,
+		};
 	}),
 }));
 
 // after the mock: pages.ts takes the replaced transport
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { listPages } = require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
+const { listPages } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
-const runs = (n: number) => ({ seed: 4242, numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1) });
+const runs = (n: number) => ({
+	seed: 4242,
+	numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1),
+});
 
-const area = { value: 'books', name: 'Vendor Books', family: 'accounting', basePath: '/books/v3' } as Area;
+const area = {
+	value: 'books',
+	name: 'Vendor Books',
+	family: 'accounting',
+	basePath: '/books/v3',
+} as Area;
 // a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
-const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
+const run = {
+	ctx: {
+		getNode: () => ({
+			name: 'List',
+			type: 'n8n-nodes-vendor.vendorBooks',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+	},
+} as never;
 
 class ListServer {
 	list: Array<number | string>;
@@ -78,9 +101,12 @@ class ListServer {
 	}
 
 	answer(page: number, asked: number): IDataObject {
-		for (const shift of this.s.shifts) if (shift.beforePage <= page && !this.done.has(shift)) this.apply(shift);
+		for (const shift of this.s.shifts)
+			if (shift.beforePage <= page && !this.done.has(shift)) this.apply(shift);
 		const size = Math.min(asked, this.s.cap ?? asked);
-		const items = this.list.slice((page - 1) * size, page * size).map((id) => ({ item_id: id, name: `Item ${id}` }));
+		const items = this.list
+			.slice((page - 1) * size, page * size)
+			.map((id) => ({ item_id: id, name: `Item ${id}` }));
 		const more = page * size < this.list.length;
 		const facts: Record<Facts, IDataObject> = {
 			pageContext: { page_context: { page, per_page: size, has_more_page: more } },
@@ -130,10 +156,25 @@ const scenarios: fc.Arbitrary<Scenario> = fc.record(
 async function readAll(s: Scenario): Promise<{ out: string[]; error?: Error }> {
 	server = new ListServer(s);
 	requests.length = 0;
-	const op = { value: 'getAll', kind: 'list', method: 'GET', responseKey: 'items', pagination: s.facts === 'pageInfo' ? 'pageSize' : 'pageContext', perPage: s.asked } as unknown as Operation;
+	const op = {
+		value: 'getAll',
+		kind: 'list',
+		method: 'GET',
+		responseKey: 'items',
+		pagination: s.facts === 'pageInfo' ? 'pageSize' : 'pageContext',
+		perPage: s.asked,
+	} as unknown as Operation;
 	const out: string[] = [];
 	try {
-		for await (const { entries } of listPages(run, area, op, { method: 'GET', path: '/items', qs: {}, headers: {} }, s.asked, 0, 'item_id')) {
+		for await (const { entries } of listPages(
+			run,
+			area,
+			op,
+			{ method: 'GET', path: '/items', qs: {}, headers: {} },
+			s.asked,
+			0,
+			'item_id',
+		)) {
 			out.push(...entries.map((e) => String(e.item_id)));
 		}
 		return { out };
@@ -151,7 +192,11 @@ test('Return All over capped and shifting pages: no record twice, none invented,
 			const inserted = s.shifts.filter((x) => x.kind === 'insert').reduce((n, x) => n + x.count, 0);
 			// two pages' worth created during the read can look like a server repeating itself: then, and only then, an error or an early end
 			const lookalike = inserted >= 2 * size;
-			if (error) expect({ message: error.message, lookalike }).toEqual({ message: expect.stringMatching(/pages in a row that it had already sent$/), lookalike: true });
+			if (error)
+				expect({ message: error.message, lookalike }).toEqual({
+					message: expect.stringMatching(/pages in a row that it had already sent$/),
+					lookalike: true,
+				});
 			expect(out.filter((id, i) => out.indexOf(id) !== i)).toEqual([]);
 			expect(out.filter((id) => !srv.ever.has(id))).toEqual([]);
 			const told = s.facts !== 'none' || size === s.asked;
@@ -159,35 +204,65 @@ test('Return All over capped and shifting pages: no record twice, none invented,
 				const missed = [...srv.initial].filter((id) => !out.includes(id));
 				// a record can be missed only when a deletion moved it onto a page already read
 				if (srv.firstDeletionAt === Infinity) expect(missed).toEqual([]);
-				else expect(missed.length).toBeLessThanOrEqual(s.shifts.filter((x) => x.kind === 'delete').reduce((n, x) => n + x.count, 0));
+				else
+					expect(missed.length).toBeLessThanOrEqual(
+						s.shifts.filter((x) => x.kind === 'delete').reduce((n, x) => n + x.count, 0),
+					);
 			}
-			expect(requests.length).toBeLessThanOrEqual(Math.ceil((s.records + inserted) / size) + 1 + s.shifts.length);
+			expect(requests.length).toBeLessThanOrEqual(
+				Math.ceil((s.records + inserted) / size) + 1 + s.shifts.length,
+			);
 		}),
 		runs(400),
 	);
 });
 
 test('named case: a record created while the list is paged is given once, and the one it pushed on is not lost', async () => {
-	const { out } = await readAll({ records: 9, asked: 3, facts: 'pageContext', bigIds: true, shifts: [{ beforePage: 2, kind: 'insert', count: 1, at: 0 }] });
+	const { out } = await readAll({
+		records: 9,
+		asked: 3,
+		facts: 'pageContext',
+		bigIds: true,
+		shifts: [{ beforePage: 2, kind: 'insert', count: 1, at: 0 }],
+	});
 	expect(out).toHaveLength(9);
 	expect(new Set(out).size).toBe(9);
 	expect(out).toEqual([...server!.initial]);
 });
 
 test('named case: a whole page of records created between two page reads: the repeated page is passed over, nothing lost or given twice', async () => {
-	const { out, error } = await readAll({ records: 9, asked: 3, facts: 'pageContext', bigIds: false, shifts: [{ beforePage: 2, kind: 'insert', count: 3, at: 0 }] });
+	const { out, error } = await readAll({
+		records: 9,
+		asked: 3,
+		facts: 'pageContext',
+		bigIds: false,
+		shifts: [{ beforePage: 2, kind: 'insert', count: 3, at: 0 }],
+	});
 	expect(error).toBeUndefined();
 	expect(out).toEqual([...server!.initial]);
 });
 
 test('named case: Vendor Projects pages capped at 100 while 200 are asked, page_info saying more: all 250 read', async () => {
-	const { out } = await readAll({ records: 250, asked: 200, cap: 100, facts: 'pageInfo', bigIds: false, shifts: [] });
+	const { out } = await readAll({
+		records: 250,
+		asked: 200,
+		cap: 100,
+		facts: 'pageInfo',
+		bigIds: false,
+		shifts: [],
+	});
 	expect(out).toHaveLength(250);
 	expect(requests.map((qs) => qs.page)).toEqual([1, 2, 3]);
 });
 
 test('named case: a record deleted during the read moves another onto a page already read: that one is missed (page-number paging cannot see it), nothing is given twice', async () => {
-	const { out } = await readAll({ records: 9, asked: 3, facts: 'pageContext', bigIds: false, shifts: [{ beforePage: 2, kind: 'delete', count: 1, at: 0 }] });
+	const { out } = await readAll({
+		records: 9,
+		asked: 3,
+		facts: 'pageContext',
+		bigIds: false,
+		shifts: [{ beforePage: 2, kind: 'delete', count: 1, at: 0 }],
+	});
 	const initial = [...server!.initial];
 	// the first page gave records 0-2; record 0 deleted, record 3 moved onto page 1: never given
 	expect(out).toEqual([...initial.slice(0, 3), ...initial.slice(4)]);

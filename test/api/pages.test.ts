@@ -24,28 +24,65 @@ jest.mock('../../nodes/shared/api/transport', () => ({
 }));
 
 // after the mock: pages.ts takes the replaced transport
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { hasMore, listPages } = require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
+const { hasMore, listPages } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
-const area = { value: 'books', name: 'Vendor Books', family: 'accounting', basePath: '/books/v3' } as Area;
+const area = {
+	value: 'books',
+	name: 'Vendor Books',
+	family: 'accounting',
+	basePath: '/books/v3',
+} as Area;
 // a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
-const run = { ctx: { getNode: () => ({ name: 'List', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {} }) } } as never;
+const run = {
+	ctx: {
+		getNode: () => ({
+			name: 'List',
+			type: 'n8n-nodes-vendor.vendorBooks',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+	},
+} as never;
 
 function op(pagination: Operation['pagination']): Operation {
-	return { value: 'getAll', kind: 'list', responseKey: 'items', pagination, perPage: 3 } as unknown as Operation;
+	return {
+		value: 'getAll',
+		kind: 'list',
+		responseKey: 'items',
+		pagination,
+		perPage: 3,
+	} as unknown as Operation;
 }
 
 function page(ids: Array<number | string>, more?: boolean, withIds = true): IDataObject {
 	return {
-		items: ids.map((id) => (withIds ? { item_id: typeof id === 'number' ? String(id) : id, name: `Item ${id}` } : { name: `Item ${id}` })),
+		items: ids.map((id) =>
+			withIds
+				? { item_id: typeof id === 'number' ? String(id) : id, name: `Item ${id}` }
+				: { name: `Item ${id}` },
+		),
 		...(more === undefined ? {} : { page_context: { has_more_page: more } }),
 	};
 }
 
-async function read(operation: Operation, withIds = true): Promise<{ ids: unknown[]; error?: Error }> {
+async function read(
+	operation: Operation,
+	withIds = true,
+): Promise<{ ids: unknown[]; error?: Error }> {
 	const ids: unknown[] = [];
 	try {
-		for await (const { entries } of listPages(run, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, withIds ? 'item_id' : undefined)) {
+		for await (const { entries } of listPages(
+			run,
+			area,
+			operation,
+			{ method: 'GET', path: '/items', qs: {}, headers: {} },
+			3,
+			0,
+			withIds ? 'item_id' : undefined,
+		)) {
 			ids.push(...entries.map((e) => e.item_id ?? e.name));
 		}
 		return { ids };
@@ -61,10 +98,18 @@ beforeEach(() => {
 });
 
 test('pages holding the records of earlier pages in another order, more in a row than pages read, while the answer says more follow: an error naming the page, nothing repeated in the output', async () => {
-	answers.push(page([1, 2, 3], true), page([4, 5, 6], true), page([2, 3, 1], true), page([6, 4, 5], true), page([3, 1, 2], true));
+	answers.push(
+		page([1, 2, 3], true),
+		page([4, 5, 6], true),
+		page([2, 3, 1], true),
+		page([6, 4, 5], true),
+		page([3, 1, 2], true),
+	);
 	const { ids, error } = await read(op('pageContext'));
 	expect(ids).toEqual(['1', '2', '3', '4', '5', '6']);
-	expect(error?.message).toBe('Return All stopped at page 5 (6 records): the Vendor API said there were more records but answered 3 pages in a row that it had already sent');
+	expect(error?.message).toBe(
+		'Return All stopped at page 5 (6 records): the Vendor API said there were more records but answered 3 pages in a row that it had already sent',
+	);
 	expect(asked.map((qs) => qs?.page)).toEqual([1, 2, 3, 4, 5]);
 });
 
@@ -72,7 +117,9 @@ test('a server that ignores `page` while saying more: the second repeat of its o
 	answers.push(page([1, 2, 3], true), page([1, 2, 3], true), page([1, 2, 3], true));
 	const { ids, error } = await read(op('pageContext'));
 	expect(ids).toEqual(['1', '2', '3']);
-	expect(error?.message).toBe('Return All stopped at page 3 (3 records): the Vendor API said there were more records but answered 2 pages in a row that it had already sent');
+	expect(error?.message).toBe(
+		'Return All stopped at page 3 (3 records): the Vendor API said there were more records but answered 2 pages in a row that it had already sent',
+	);
 });
 
 test('one page that repeats an earlier one while the answer says more (records created meanwhile pushed a whole page on): passed over, the list read on to its end', async () => {
@@ -100,8 +147,14 @@ test('a page that repeats only some records of earlier pages is read on, each re
 test('ids are compared as text: a number id and the same digits as a string (beyond 2^53 too) are one record', async () => {
 	const big = '1752587000000097005';
 	answers.push(
-		{ items: [{ item_id: 1 }, { item_id: big }, { item_id: 2 }], page_context: { has_more_page: true } },
-		{ items: [{ item_id: '2' }, { item_id: big }, { item_id: '1752587000000097006' }], page_context: { has_more_page: false } },
+		{
+			items: [{ item_id: 1 }, { item_id: big }, { item_id: 2 }],
+			page_context: { has_more_page: true },
+		},
+		{
+			items: [{ item_id: '2' }, { item_id: big }, { item_id: '1752587000000097006' }],
+			page_context: { has_more_page: false },
+		},
 	);
 	const { ids, error } = await read(op('pageContext'));
 	expect(error).toBeUndefined();
@@ -110,7 +163,10 @@ test('ids are compared as text: a number id and the same digits as a string (bey
 
 test('records without an ID are all given, also when records with IDs are de-duplicated beside them', async () => {
 	answers.push(
-		{ items: [{ item_id: '1' }, { name: 'no id' }, { name: 'no id' }], page_context: { has_more_page: true } },
+		{
+			items: [{ item_id: '1' }, { name: 'no id' }, { name: 'no id' }],
+			page_context: { has_more_page: true },
+		},
 		{ items: [{ item_id: '1' }, { name: 'no id' }], page_context: { has_more_page: false } },
 	);
 	const { ids } = await read(op('pageContext'));
@@ -122,11 +178,18 @@ test('a page shorter than asked while page_context says more: read on to the pag
 	const { ids, error } = await read(op('pageContext'));
 	expect(error).toBeUndefined();
 	expect(ids).toEqual(['1', '2', '3', '4', '5']);
-	expect(asked.map((qs) => [qs?.page, qs?.per_page])).toEqual([[1, 3], [2, 3], [3, 3]]);
+	expect(asked.map((qs) => [qs?.page, qs?.per_page])).toEqual([
+		[1, 3],
+		[2, 3],
+		[3, 3],
+	]);
 });
 
-test("a Vendor Projects list (paging not documented): a short page is read on when page_info.has_next_page says more, and ends when it says no more", async () => {
-	const info = (ids: number[], more: boolean) => ({ items: page(ids).items, page_info: { page: 1, per_page: 2, has_next_page: more } });
+test('a Vendor Projects list (paging not documented): a short page is read on when page_info.has_next_page says more, and ends when it says no more', async () => {
+	const info = (ids: number[], more: boolean) => ({
+		items: page(ids).items,
+		page_info: { page: 1, per_page: 2, has_next_page: more },
+	});
 	answers.push(info([1, 2], true), info([3, 4], true), info([5], false));
 	const { ids } = await read(op('pageSize'));
 	expect(ids).toEqual(['1', '2', '3', '4', '5']);
@@ -137,7 +200,10 @@ test("a Vendor Projects list (paging not documented): a short page is read on wh
 });
 
 test('an answer that states a smaller page size than asked (and not whether more follow): a page of that size is full, read on', async () => {
-	const capped = (ids: number[]) => ({ items: page(ids).items, page_context: { page: 1, per_page: 2 } });
+	const capped = (ids: number[]) => ({
+		items: page(ids).items,
+		page_context: { page: 1, per_page: 2 },
+	});
 	answers.push(capped([1, 2]), capped([3, 4]), capped([5]));
 	const { ids } = await read(op('pageSize'));
 	expect(ids).toEqual(['1', '2', '3', '4', '5']);
@@ -150,13 +216,29 @@ test('without paging facts, a page shorter than asked ends the list (nothing say
 	expect(asked).toHaveLength(1);
 });
 
-test('each page comes with its answer and headers (the service\'s Date among them), paged or not', async () => {
+test("each page comes with its answer and headers (the service's Date among them), paged or not", async () => {
 	answers.push(page([1, 2, 3], true), page([4], false), page([7]));
-	answerHeaders.push({ date: 'Tue, 15 Jul 2025 10:00:00 GMT' }, { date: 'Tue, 15 Jul 2025 10:00:01 GMT' }, { date: 'Tue, 15 Jul 2025 10:00:02 GMT' });
+	answerHeaders.push(
+		{ date: 'Tue, 15 Jul 2025 10:00:00 GMT' },
+		{ date: 'Tue, 15 Jul 2025 10:00:01 GMT' },
+		{ date: 'Tue, 15 Jul 2025 10:00:02 GMT' },
+	);
 	const got: Array<{ ids: unknown[]; date: unknown; more: unknown }> = [];
 	for (const operation of [op('pageContext'), op('none')]) {
-		for await (const p of listPages(run, area, operation, { method: 'GET', path: '/items', qs: {}, headers: {} }, 3, 0, 'item_id')) {
-			got.push({ ids: p.entries.map((e) => e.item_id), date: p.headers.date, more: (p.body as IDataObject).page_context });
+		for await (const p of listPages(
+			run,
+			area,
+			operation,
+			{ method: 'GET', path: '/items', qs: {}, headers: {} },
+			3,
+			0,
+			'item_id',
+		)) {
+			got.push({
+				ids: p.entries.map((e) => e.item_id),
+				date: p.headers.date,
+				more: (p.body as IDataObject).page_context,
+			});
 		}
 	}
 	expect(got).toEqual([
@@ -189,7 +271,11 @@ describe('hasMore', () => {
 });
 
 test('records without an ID field are told apart by their JSON: a repeated page of them is caught too', async () => {
-	answers.push(page([1, 2, 3], true, false), page([3, 1, 2], true, false), page([2, 1, 3], true, false));
+	answers.push(
+		page([1, 2, 3], true, false),
+		page([3, 1, 2], true, false),
+		page([2, 1, 3], true, false),
+	);
 	const { ids, error } = await read(op('pageContext'), false);
 	expect(ids).toEqual(['Item 1', 'Item 2', 'Item 3']);
 	expect(error?.message).toMatch(/^Return All stopped at page 3 \(3 records\)/);

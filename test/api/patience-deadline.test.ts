@@ -17,7 +17,12 @@ import { useFakeClock } from '../tools/fake-timers';
 import { testContext } from './support';
 
 const BASE = 'https://api.wire.test';
-const GET: ApiRequest = { method: 'GET', path: '/items', qs: { organization_id: '1' }, headers: {} };
+const GET: ApiRequest = {
+	method: 'GET',
+	path: '/items',
+	qs: { organization_id: '1' },
+	headers: {},
+};
 
 type Answer = { statusCode: number; headers?: IDataObject; body?: string } | 'hang';
 
@@ -29,15 +34,26 @@ function answering(answers: Answer[]) {
 		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
 		if (answer === 'hang') {
 			return await new Promise((_resolve, reject) => {
-				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true })));
+				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () =>
+					reject(
+						Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true }),
+					),
+				);
 			});
 		}
-		return { statusCode: answer.statusCode, headers: { 'content-type': 'application/json', ...answer.headers }, body: Buffer.from(answer.body ?? '{"code":0,"items":[]}') };
+		return {
+			statusCode: answer.statusCode,
+			headers: { 'content-type': 'application/json', ...answer.headers },
+			body: Buffer.from(answer.body ?? '{"code":0,"items":[]}'),
+		};
 	};
 	return { calls, httpRequest };
 }
 
-async function onFakeClock<T>(work: Promise<T>, limitMs = 3_600_000): Promise<{ value?: T; error?: Error; elapsed: number }> {
+async function onFakeClock<T>(
+	work: Promise<T>,
+	limitMs = 3_600_000,
+): Promise<{ value?: T; error?: Error; elapsed: number }> {
 	const start = Date.now();
 	let outcome: { value?: T; error?: Error } | undefined;
 	work.then(
@@ -49,7 +65,11 @@ async function onFakeClock<T>(work: Promise<T>, limitMs = 3_600_000): Promise<{ 
 	return { ...outcome, elapsed: Date.now() - start };
 }
 
-const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({ statusCode, headers, body: JSON.stringify(body) });
+const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({
+	statusCode,
+	headers,
+	body: JSON.stringify(body),
+});
 const OK = json(200, { code: 0, items: [] });
 
 beforeEach(() => {
@@ -63,7 +83,10 @@ afterEach(async () => {
 
 test('a 429 whose Retry-After ends before the time is waited and sent again; the resend is counted apart', async () => {
 	const stub = answering([json(429, { code: 429 }, { 'retry-after': '10' }), OK]);
-	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-short' });
+	const { run } = testContext(BASE, {
+		httpRequest: stub.httpRequest,
+		credentialId: 'deadline-short',
+	});
 	run.setPatience('wait', Date.now() + 30_000);
 	const { error, elapsed } = await onFakeClock(vendorRequest(run, booksArea, GET));
 	expect(error).toBeUndefined();
@@ -73,25 +96,46 @@ test('a 429 whose Retry-After ends before the time is waited and sent again; the
 });
 
 test.each([
-	{ name: 'a 429 whose Retry-After (60 s) ends past the time', answers: [json(429, { code: 429 }, { 'retry-after': '60' }), OK], calls: 1 },
-	{ name: 'a 429 without Retry-After (the accounting areas: the minute)', answers: [json(429, { code: 429 }), OK], calls: 1 },
-	{ name: '503, retried while the backoff fits, not past the time', answers: [json(503, { code: 503 })], calls: 4, until: 5_000 },
-])('$name: a transient failure at once, not waited past the time', async ({ answers, calls, until = 30_000 }) => {
-	const stub = answering(answers);
-	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: `deadline-${calls}-${until}-${answers.length}` });
-	const end = Date.now() + until;
-	run.setPatience('wait', end);
-	const { error } = await onFakeClock(vendorRequest(run, booksArea, GET));
-	expect(isTransientFailure(error)).toBe(true);
-	expect(Date.now()).toBeLessThanOrEqual(end);
-	expect(stub.calls.length).toBeLessThanOrEqual(calls);
-});
+	{
+		name: 'a 429 whose Retry-After (60 s) ends past the time',
+		answers: [json(429, { code: 429 }, { 'retry-after': '60' }), OK],
+		calls: 1,
+	},
+	{
+		name: 'a 429 without Retry-After (the accounting areas: the minute)',
+		answers: [json(429, { code: 429 }), OK],
+		calls: 1,
+	},
+	{
+		name: '503, retried while the backoff fits, not past the time',
+		answers: [json(503, { code: 503 })],
+		calls: 4,
+		until: 5_000,
+	},
+])(
+	'$name: a transient failure at once, not waited past the time',
+	async ({ answers, calls, until = 30_000 }) => {
+		const stub = answering(answers);
+		const { run } = testContext(BASE, {
+			httpRequest: stub.httpRequest,
+			credentialId: `deadline-${calls}-${until}-${answers.length}`,
+		});
+		const end = Date.now() + until;
+		run.setPatience('wait', end);
+		const { error } = await onFakeClock(vendorRequest(run, booksArea, GET));
+		expect(isTransientFailure(error)).toBe(true);
+		expect(Date.now()).toBeLessThanOrEqual(end);
+		expect(stub.calls.length).toBeLessThanOrEqual(calls);
+	},
+);
 
 test('a key held past the time by an earlier 429: no call, a transient failure at once; a context without a time waits it out', async () => {
 	const first = answering([json(429, { code: 429 }, { 'retry-after': '50' })]);
 	const a = testContext(BASE, { httpRequest: first.httpRequest, credentialId: 'deadline-held' });
 	a.run.setPatience('wait', Date.now() + 30_000);
-	expect(isTransientFailure((await onFakeClock(vendorRequest(a.run, booksArea, GET))).error)).toBe(true);
+	expect(isTransientFailure((await onFakeClock(vendorRequest(a.run, booksArea, GET))).error)).toBe(
+		true,
+	);
 	const second = answering([OK]);
 	const b = testContext(BASE, { httpRequest: second.httpRequest, credentialId: 'deadline-held' });
 	b.run.setPatience('wait', Date.now() + 30_000);
@@ -106,7 +150,10 @@ test('a key held past the time by an earlier 429: no call, a transient failure a
 
 test('an answer that never comes is given no longer than what is left before the time', async () => {
 	const stub = answering(['hang']);
-	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, credentialId: 'deadline-hang' });
+	const { run } = testContext(BASE, {
+		httpRequest: stub.httpRequest,
+		credentialId: 'deadline-hang',
+	});
 	const end = Date.now() + 12_000;
 	run.setPatience('wait', end);
 	const { error } = await onFakeClock(vendorRequest(run, booksArea, GET));

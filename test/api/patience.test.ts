@@ -10,7 +10,11 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { resetServerClocks, serverOffset } from '../../nodes/shared/api/clock';
-import { isOutcomeUnknown, isTransientFailure, RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
+import {
+	isOutcomeUnknown,
+	isTransientFailure,
+	RateLimitBlockedError,
+} from '../../nodes/shared/api/failureKinds';
 import type { ApiRequest } from '../../nodes/shared/api/request';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import type { Area } from '../../nodes/shared/tables/spec';
@@ -20,7 +24,12 @@ import { useFakeClock } from '../tools/fake-timers';
 import { testContext } from './support';
 
 const BASE = 'https://api.wire.test';
-const GET: ApiRequest = { method: 'GET', path: '/items', qs: { organization_id: '1' }, headers: {} };
+const GET: ApiRequest = {
+	method: 'GET',
+	path: '/items',
+	qs: { organization_id: '1' },
+	headers: {},
+};
 const POST: ApiRequest = { ...GET, method: 'POST', body: { name: 'Widget' } };
 
 type Answer = { statusCode: number; headers?: IDataObject; body?: string } | 'refused' | 'hang';
@@ -31,19 +40,34 @@ function answering(answers: Answer[]) {
 	const httpRequest = async (options: IHttpRequestOptions) => {
 		calls.push({ at: Date.now(), options });
 		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-		if (answer === 'refused') throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', isAxiosError: true });
+		if (answer === 'refused')
+			throw Object.assign(new Error('connect ECONNREFUSED'), {
+				code: 'ECONNREFUSED',
+				isAxiosError: true,
+			});
 		if (answer === 'hang') {
 			return await new Promise((_resolve, reject) => {
-				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true })));
+				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () =>
+					reject(
+						Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true }),
+					),
+				);
 			});
 		}
-		return { statusCode: answer.statusCode, headers: { 'content-type': 'application/json', ...answer.headers }, body: Buffer.from(answer.body ?? '{"code":0,"items":[]}') };
+		return {
+			statusCode: answer.statusCode,
+			headers: { 'content-type': 'application/json', ...answer.headers },
+			body: Buffer.from(answer.body ?? '{"code":0,"items":[]}'),
+		};
 	};
 	return { calls, httpRequest };
 }
 
 /** Runs `work` on the fake clock until it settles (at most `limitMs` simulated): its outcome and the simulated time it took. */
-async function onFakeClock<T>(work: Promise<T>, limitMs = 3_600_000): Promise<{ value?: T; error?: Error; elapsed: number }> {
+async function onFakeClock<T>(
+	work: Promise<T>,
+	limitMs = 3_600_000,
+): Promise<{ value?: T; error?: Error; elapsed: number }> {
 	const start = Date.now();
 	let outcome: { value?: T; error?: Error } | undefined;
 	work.then(
@@ -65,7 +89,11 @@ afterEach(async () => {
 	jest.useRealTimers();
 });
 
-const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({ statusCode, headers, body: JSON.stringify(body) });
+const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({
+	statusCode,
+	headers,
+	body: JSON.stringify(body),
+});
 
 interface Kind {
 	name: string;
@@ -80,31 +108,76 @@ interface Kind {
 const hanging = () => new Promise<IDataObject>(() => undefined);
 
 const kinds: Kind[] = [
-	{ name: '429 with Retry-After 20 (accounting)', answers: [json(429, { code: 429 }, { 'retry-after': '20' })], says: /resume at \d{4}-/ },
-	{ name: '429 with Retry-After as an HTTP date 10 minutes on', answers: [json(429, { code: 429 }, { 'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 10)).toUTCString(), date: new Date(Date.UTC(2030, 0, 1)).toUTCString() })], says: /until \d{4}-/ },
-	{ name: '429 without Retry-After (Projects: the 30-minute block)', answers: [json(429, { errorCode: 'X' })], area: projectsArea, says: /blocks further requests until/ },
+	{
+		name: '429 with Retry-After 20 (accounting)',
+		answers: [json(429, { code: 429 }, { 'retry-after': '20' })],
+		says: /resume at \d{4}-/,
+	},
+	{
+		name: '429 with Retry-After as an HTTP date 10 minutes on',
+		answers: [
+			json(
+				429,
+				{ code: 429 },
+				{
+					'retry-after': new Date(Date.UTC(2030, 0, 1, 0, 10)).toUTCString(),
+					date: new Date(Date.UTC(2030, 0, 1)).toUTCString(),
+				},
+			),
+		],
+		says: /until \d{4}-/,
+	},
+	{
+		name: '429 without Retry-After (Projects: the 30-minute block)',
+		answers: [json(429, { errorCode: 'X' })],
+		area: projectsArea,
+		says: /blocks further requests until/,
+	},
 	{ name: '503 on a read', answers: [json(503, { code: 503, message: 'down' })] },
 	{ name: '500 on a write', answers: [json(500, { code: 500 })], req: POST },
 	{ name: 'no answer (connection refused)', answers: ['refused'], says: /not retried/ },
-	{ name: 'an answer that never comes (the deadline: at most 10 s)', answers: ['hang'], says: /did not answer in time/ },
-	{ name: 'a proxy\'s HTML page on a read', answers: [{ statusCode: 200, headers: { 'content-type': 'text/html' }, body: '<html>wait</html>' }], says: /HTML page/ },
-	{ name: '401 and a token endpoint that never answers (at most 10 s)', answers: [json(401, { code: 57 })], refresh: hanging, says: /did not answer a refresh within 10 s/ },
-	{ name: '401, refreshed, then 503', answers: [json(401, { code: 57 }), json(503, { code: 503 })] },
+	{
+		name: 'an answer that never comes (the deadline: at most 10 s)',
+		answers: ['hang'],
+		says: /did not answer in time/,
+	},
+	{
+		name: "a proxy's HTML page on a read",
+		answers: [
+			{ statusCode: 200, headers: { 'content-type': 'text/html' }, body: '<html>wait</html>' },
+		],
+		says: /HTML page/,
+	},
+	{
+		name: '401 and a token endpoint that never answers (at most 10 s)',
+		answers: [json(401, { code: 57 })],
+		refresh: hanging,
+		says: /did not answer a refresh within 10 s/,
+	},
+	{
+		name: '401, refreshed, then 503',
+		answers: [json(401, { code: 57 }), json(503, { code: 503 })],
+	},
 ];
 
-test.each(kinds)('failFast, $name: a transient failure within 30 s of simulated time', async ({ answers, area = booksArea, req = GET, refresh, says }) => {
-	const stub = answering(answers);
-	const { run } = testContext(BASE, { httpRequest: stub.httpRequest, refresh });
-	run.setPatience('failFast');
-	const { error, elapsed } = await onFakeClock(vendorRequest(run, area, req));
-	expect(error).toBeDefined();
-	expect(isTransientFailure(error)).toBe(true);
-	expect(elapsed).toBeLessThanOrEqual(30_000);
-	if (says) expect(error!.message).toMatch(says);
-	// nothing is retried: one call, or a 401 and its resend
-	expect(stub.calls.length).toBeLessThanOrEqual(answers[0] !== 'refused' && answers[0] !== 'hang' && answers[0].statusCode === 401 ? 2 : 1);
-	if (req === POST) expect(isOutcomeUnknown(error)).toBe(true);
-});
+test.each(kinds)(
+	'failFast, $name: a transient failure within 30 s of simulated time',
+	async ({ answers, area = booksArea, req = GET, refresh, says }) => {
+		const stub = answering(answers);
+		const { run } = testContext(BASE, { httpRequest: stub.httpRequest, refresh });
+		run.setPatience('failFast');
+		const { error, elapsed } = await onFakeClock(vendorRequest(run, area, req));
+		expect(error).toBeDefined();
+		expect(isTransientFailure(error)).toBe(true);
+		expect(elapsed).toBeLessThanOrEqual(30_000);
+		if (says) expect(error!.message).toMatch(says);
+		// nothing is retried: one call, or a 401 and its resend
+		expect(stub.calls.length).toBeLessThanOrEqual(
+			answers[0] !== 'refused' && answers[0] !== 'hang' && answers[0].statusCode === 401 ? 2 : 1,
+		);
+		if (req === POST) expect(isOutcomeUnknown(error)).toBe(true);
+	},
+);
 
 test('without failFast the same 503 is retried three times (1 s, 2 s, 4 s) before it ends', async () => {
 	const stub = answering([json(503, { code: 503 })]);
@@ -154,9 +227,11 @@ test('failFast, a Projects key blocked by an earlier 429: the block error at onc
 	expect(second.calls).toHaveLength(0);
 });
 
-test('every answer\'s Date sets the service\'s clock of the area\'s root (5 minutes ahead here)', async () => {
+test("every answer's Date sets the service's clock of the area's root (5 minutes ahead here)", async () => {
 	const ahead = () => new Date(Date.now() + 300_000).toUTCString();
-	const stub = answering([{ statusCode: 200, headers: { date: ahead() }, body: '{"code":0,"items":[]}' }]);
+	const stub = answering([
+		{ statusCode: 200, headers: { date: ahead() }, body: '{"code":0,"items":[]}' },
+	]);
 	const { run } = testContext(BASE, { httpRequest: stub.httpRequest });
 	await onFakeClock(vendorRequest(run, booksArea, GET));
 	const offset = serverOffset(BASE);

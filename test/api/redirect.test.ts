@@ -30,7 +30,11 @@ beforeAll(async () => {
 		apiCalls.push({ method: req.method ?? 'GET', url: req.url ?? '/' });
 		req.resume();
 		req.on('end', () => {
-			res.writeHead(status, { Location: `${other.url}/books/v3/elsewhere?access_token=${SIGNING_VALUE}&organization_id=1`, 'Content-Type': 'text/html', 'Content-Length': '0' });
+			res.writeHead(status, {
+				Location: `${other.url}/books/v3/elsewhere?access_token=${SIGNING_VALUE}&organization_id=1`,
+				'Content-Type': 'text/html',
+				'Content-Length': '0',
+			});
 			res.end();
 		});
 	});
@@ -59,35 +63,49 @@ const cases: Array<[number, 'GET' | 'POST' | 'PUT' | 'DELETE']> = [
 	[302, 'POST'],
 ];
 
-test.each(cases)('HTTP %i on a %s: not followed, nothing reaches the other host, the error names where it pointed', async (code, method) => {
-	status = code;
-	const { run } = testContext(apiUrl);
-	const body = method === 'GET' ? undefined : { name: 'Widget', secret_note: 'do not forward' };
-	const error = await vendorRequest(run, booksArea, { method, path: '/items', qs: { organization_id: '1' }, headers: {}, body }).then(
-		() => undefined,
-		(e: Error & { description?: string }) => e,
-	);
-	expect(other.received).toEqual([]);
-	expect(apiCalls).toHaveLength(1);
-	expect(error).toBeDefined();
-	const host = new URL(other.url).host;
-	expect(error!.message).toBe(`The Vendor API answered HTTP ${code}, a redirect to ${host}/books/v3/elsewhere, which was not followed`);
-	expect(error!.description).toMatch(/Data Center Region/);
-	const shown = `${error!.message} ${error!.description} ${JSON.stringify(error)}`;
-	expect(shown).not.toContain(SIGNING_VALUE);
-	expect(shown).not.toContain('access_token');
-	// not processed: a write's outcome is known, and a redirect is no passing outage
-	expect(isOutcomeUnknown(error)).toBe(false);
-	expect(isTransientFailure(error)).toBe(false);
-});
+test.each(cases)(
+	'HTTP %i on a %s: not followed, nothing reaches the other host, the error names where it pointed',
+	async (code, method) => {
+		status = code;
+		const { run } = testContext(apiUrl);
+		const body = method === 'GET' ? undefined : { name: 'Widget', secret_note: 'do not forward' };
+		const error = await vendorRequest(run, booksArea, {
+			method,
+			path: '/items',
+			qs: { organization_id: '1' },
+			headers: {},
+			body,
+		}).then(
+			() => undefined,
+			(e: Error & { description?: string }) => e,
+		);
+		expect(other.received).toEqual([]);
+		expect(apiCalls).toHaveLength(1);
+		expect(error).toBeDefined();
+		const host = new URL(other.url).host;
+		expect(error!.message).toBe(
+			`The Vendor API answered HTTP ${code}, a redirect to ${host}/books/v3/elsewhere, which was not followed`,
+		);
+		expect(error!.description).toMatch(/Data Center Region/);
+		const shown = `${error!.message} ${error!.description} ${JSON.stringify(error)}`;
+		expect(shown).not.toContain(SIGNING_VALUE);
+		expect(shown).not.toContain('access_token');
+		// not processed: a write's outcome is known, and a redirect is no passing outage
+		expect(isOutcomeUnknown(error)).toBe(false);
+		expect(isTransientFailure(error)).toBe(false);
+	},
+);
 
-test('control: n8n\'s helper alone follows a 307 with the Authorization header and the body (what the transport turns off)', async () => {
+test("control: n8n's helper alone follows a 307 with the Authorization header and the body (what the transport turns off)", async () => {
 	status = 307;
 	const send = n8nHttpRequest();
 	const options: IHttpRequestOptions = {
 		method: 'POST',
 		url: `${apiUrl}/books/v3/items`,
-		headers: { Authorization: `Vendor-oauthtoken ${SIGNING_VALUE}`, 'Content-Type': 'application/json' },
+		headers: {
+			Authorization: `Vendor-oauthtoken ${SIGNING_VALUE}`,
+			'Content-Type': 'application/json',
+		},
 		body: JSON.stringify({ name: 'Widget' }),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,

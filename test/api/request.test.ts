@@ -53,7 +53,8 @@ describe('validation built from the field tables', () => {
 		expect(ok({ name: 'i', type: 'id' }, '460000000026049')).toBe(true);
 		// an ID documented as a string is any text but a blank, a control character or . / ..; one documented as a number is digits
 		expect(ok({ name: 'i', type: 'id' }, '46abc')).toBe(true);
-		for (const bad of [' \u00a0', 'a\nb', '..']) expect(ok({ name: 'i', type: 'id' }, bad)).toBe(false);
+		for (const bad of [' \u00a0', 'a\nb', '..'])
+			expect(ok({ name: 'i', type: 'id' }, bad)).toBe(false);
 		expect(ok({ name: 'i', type: 'id', numeric: true }, '46abc')).toBe(false);
 		expect(ok({ name: 'i', type: 'id', numeric: true }, '460000000026049')).toBe(true);
 	});
@@ -72,31 +73,57 @@ describe('validation built from the field tables', () => {
 		const { op } = findOperation(booksArea, 'item', 'getAll');
 		const values = { name_contains: 'x'.repeat(101) };
 		const problems = validateValues(op, values);
-		expect(problems).toEqual([{ field: 'name_contains', message: 'must be at most 100 characters as the API counts them, where an emoji counts as 2' }]);
-		expect(describeProblems(problems, values, op.fields)).toBe('Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)');
+		expect(problems).toEqual([
+			{
+				field: 'name_contains',
+				message:
+					'must be at most 100 characters as the API counts them, where an emoji counts as 2',
+			},
+		]);
+		expect(describeProblems(problems, values, op.fields)).toBe(
+			'Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)',
+		);
 	});
 
 	test('nested members are checked with their path', () => {
 		const { op } = findOperation(billingArea, 'project', 'create');
 		const tasks = [{ task_name: 'ok' }, { task_name: 'y'.repeat(101) }];
-		const problems = validateValues(op, { project_name: 'P', customer_id: '1', billing_type: 'based_on_task_hours', tasks });
+		const problems = validateValues(op, {
+			project_name: 'P',
+			customer_id: '1',
+			billing_type: 'based_on_task_hours',
+			tasks,
+		});
 		expect(problems.map((p) => p.field)).toContain('tasks[1].task_name');
 	});
 
 	test('server side coerces query strings before checking', () => {
 		const { op } = findOperation(booksArea, 'item', 'getAll');
 		expect(validateValues(op, { rate_less_than: '12.5' }, 'server')).toEqual([]);
-		expect(validateValues(op, { rate_less_than: 'cheap' }, 'server').map((p) => p.field)).toEqual(['rate_less_than']);
+		expect(validateValues(op, { rate_less_than: 'cheap' }, 'server').map((p) => p.field)).toEqual([
+			'rate_less_than',
+		]);
 	});
 });
 
 describe('UI values become API values', () => {
 	test('fixed collections, wrappers, comma lists, JSON and dates', () => {
-		const lines: Field = { name: 'line_items', type: 'array', fields: [{ name: 'item_id', type: 'id' }, { name: 'quantity', type: 'number' }] };
-		expect(fromUi(lines, { values: [{ item_id: '1', quantity: 2 }, { item_id: '2', quantity: '' }] })).toEqual([
-			{ item_id: '1', quantity: 2 },
-			{ item_id: '2' },
-		]);
+		const lines: Field = {
+			name: 'line_items',
+			type: 'array',
+			fields: [
+				{ name: 'item_id', type: 'id' },
+				{ name: 'quantity', type: 'number' },
+			],
+		};
+		expect(
+			fromUi(lines, {
+				values: [
+					{ item_id: '1', quantity: 2 },
+					{ item_id: '2', quantity: '' },
+				],
+			}),
+		).toEqual([{ item_id: '1', quantity: 2 }, { item_id: '2' }]);
 		const owner: Field = { name: 'owner', type: 'object', fields: [{ name: 'zpuid', type: 'id' }] };
 		expect(fromUi(owner, '42')).toEqual({ zpuid: '42' });
 		const ids: Field = { name: 'invoice_ids', type: 'array', of: { name: 'id', type: 'id' } };
@@ -104,22 +131,45 @@ describe('UI values become API values', () => {
 		expect(fromUi({ name: 'sub_module_settings', type: 'json' }, '{"a":1}')).toEqual({ a: 1 });
 		expect(fromUi({ name: 'date', type: 'date' }, '2026-03-04T00:00:00')).toBe('2026-03-04');
 		expect(fromUi({ name: 'x', type: 'string' }, '')).toBeUndefined();
-		expect(fromUi({ name: 'item_id', type: 'id' }, { __rl: true, mode: 'list', value: '77' })).toBe('77');
+		expect(fromUi({ name: 'item_id', type: 'id' }, { __rl: true, mode: 'list', value: '77' })).toBe(
+			'77',
+		);
 	});
 
-	test('fixed-collection entries: an optional number left empty (null, the form\'s start) is not sent; an entered 0 is, and so are required ones and JSON', () => {
+	test("fixed-collection entries: an optional number left empty (null, the form's start) is not sent; an entered 0 is, and so are required ones and JSON", () => {
 		const lines: Field = {
 			name: 'line_items',
 			type: 'array',
-			fields: [{ name: 'name', type: 'string', required: true }, { name: 'rate', type: 'number', required: true }, { name: 'discount', type: 'number' }, { name: 'quantity', type: 'integer' }],
+			fields: [
+				{ name: 'name', type: 'string', required: true },
+				{ name: 'rate', type: 'number', required: true },
+				{ name: 'discount', type: 'number' },
+				{ name: 'quantity', type: 'integer' },
+			],
 		};
-		expect(fromUi(lines, { values: [{ name: 'Free', rate: 0, discount: null, quantity: 0 }, { name: 'Work', rate: 5, discount: 2, quantity: 3 }] })).toEqual([
+		expect(
+			fromUi(lines, {
+				values: [
+					{ name: 'Free', rate: 0, discount: null, quantity: 0 },
+					{ name: 'Work', rate: 5, discount: 2, quantity: 3 },
+				],
+			}),
+		).toEqual([
 			{ name: 'Free', rate: 0, quantity: 0 },
 			{ name: 'Work', rate: 5, discount: 2, quantity: 3 },
 		]);
 		// from an expression the JSON is taken as written, zeros included
-		expect(fromUi(lines, '[{"name":"Free","rate":0,"discount":0}]')).toEqual([{ name: 'Free', rate: 0, discount: 0 }]);
-		const budget: Field = { name: 'budget', type: 'object', fields: [{ name: 'amount', type: 'number' }, { name: 'hours', type: 'number' }] };
+		expect(fromUi(lines, '[{"name":"Free","rate":0,"discount":0}]')).toEqual([
+			{ name: 'Free', rate: 0, discount: 0 },
+		]);
+		const budget: Field = {
+			name: 'budget',
+			type: 'object',
+			fields: [
+				{ name: 'amount', type: 'number' },
+				{ name: 'hours', type: 'number' },
+			],
+		};
 		expect(fromUi(budget, { values: { amount: null, hours: 8 } })).toEqual({ hours: 8 });
 		expect(fromUi(budget, { values: { amount: 0, hours: 8 } })).toEqual({ amount: 0, hours: 8 });
 	});
@@ -129,7 +179,12 @@ describe('requests built from the tables', () => {
 	test('path params are encoded; org id in the query for Books', () => {
 		const op: Operation = { ...findOperation(booksArea, 'item', 'get').op };
 		const req = buildRequest(booksArea, op, { item_id: '12/3' }, '600');
-		expect(req).toMatchObject({ method: 'GET', path: '/items/12%2F3', qs: { organization_id: '600' }, body: undefined });
+		expect(req).toMatchObject({
+			method: 'GET',
+			path: '/items/12%2F3',
+			qs: { organization_id: '600' },
+			body: undefined,
+		});
 	});
 
 	test('org id in the header for payments; body fields in the body; query arrays joined', () => {
@@ -138,7 +193,10 @@ describe('requests built from the tables', () => {
 		expect(req.headers).toEqual({ 'X-com-vendor-invoice-organizationid': '600' });
 		expect(req.body).toEqual({ customer_id: '9', amount: 10 });
 		const bulk = findOperation(booksArea, 'invoice', 'bulkReminder').op;
-		expect(buildRequest(booksArea, bulk, { invoice_ids: ['1', '2'] }, '600').qs).toEqual({ invoice_ids: '1,2', organization_id: '600' });
+		expect(buildRequest(booksArea, bulk, { invoice_ids: ['1', '2'] }, '600').qs).toEqual({
+			invoice_ids: '1,2',
+			organization_id: '600',
+		});
 	});
 
 	test('a body that is an array is sent as the array', () => {
@@ -146,7 +204,9 @@ describe('requests built from the tables', () => {
 		const root = op.fields.find((f) => f.bodyRoot);
 		expect(root).toBeDefined();
 		const body = [{ customfield_id: '5', value: 'x' }];
-		expect(buildRequest(booksArea, op, { item_id: '1', [root!.name]: body }, '600').body).toEqual(body);
+		expect(buildRequest(booksArea, op, { item_id: '1', [root!.name]: body }, '600').body).toEqual(
+			body,
+		);
 	});
 });
 
@@ -170,36 +230,70 @@ describe('values the documents type as strings, and server texts', () => {
 
 	test('token-shaped values are redacted from server messages; IDs and words stay', () => {
 		const token = `1000.${'0123456789abcdef'.repeat(3)}`;
-		expect(redactTokens(`Invalid Vendor-oauthtoken ${token}`)).toBe('Invalid Vendor-oauthtoken <redacted>');
+		expect(redactTokens(`Invalid Vendor-oauthtoken ${token}`)).toBe(
+			'Invalid Vendor-oauthtoken <redacted>',
+		);
 		expect(redactTokens(`refresh ${token} refused`)).toBe('refresh <redacted> refused');
 		expect(redactTokens('Bearer abc.def-ghi')).toBe('Bearer <redacted>');
 		expect(redactTokens(`secret ${'a1'.repeat(20)} leaked`)).toBe('secret <redacted> leaked');
-		expect(redactTokens('Invoice 460000000026049 does not exist; use estimate_ids')).toBe('Invoice 460000000026049 does not exist; use estimate_ids');
-		expect(explainFailure({ status: 400, body: { code: 9, message: `bad ${token}` } }).message).toBe('bad <redacted> (code 9)');
+		expect(redactTokens('Invoice 460000000026049 does not exist; use estimate_ids')).toBe(
+			'Invoice 460000000026049 does not exist; use estimate_ids',
+		);
+		expect(
+			explainFailure({ status: 400, body: { code: 9, message: `bad ${token}` } }).message,
+		).toBe('bad <redacted> (code 9)');
 	});
 });
 
 describe('the item reader of a node run', () => {
 	/** A context whose parameters are `parameters` (item-independent) with `perItem` overriding by item; counts reads. */
-	function fakeContext(parameters: Record<string, unknown>, perItem: Record<string, (i: number) => unknown> = {}) {
+	function fakeContext(
+		parameters: Record<string, unknown>,
+		perItem: Record<string, (i: number) => unknown> = {},
+	) {
 		const reads: string[] = [];
 		const ctx = {
-			getNode: () => ({ name: 'Books', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, parameters }),
-			getNodeParameter: (name: string, i: number, fallback?: unknown, options?: { extractValue?: boolean }) => {
+			getNode: () => ({
+				name: 'Books',
+				type: 'n8n-nodes-vendor.vendorBooks',
+				typeVersion: 1,
+				parameters,
+			}),
+			getNodeParameter: (
+				name: string,
+				i: number,
+				fallback?: unknown,
+				options?: { extractValue?: boolean },
+			) => {
 				reads.push(name);
-				const value = perItem[name] ? perItem[name](i) : name in parameters ? parameters[name] : fallback;
-				return options?.extractValue && value && typeof value === 'object' && '__rl' in value ? (value as unknown as { value: unknown }).value : value;
+				const value = perItem[name]
+					? perItem[name](i)
+					: name in parameters
+						? parameters[name]
+						: fallback;
+				return options?.extractValue && value && typeof value === 'object' && '__rl' in value
+					? (value as unknown as { value: unknown }).value
+					: value;
 			},
 		};
 		return { ctx: ctx as unknown as import('n8n-workflow').IExecuteFunctions, reads };
 	}
-	const base = { resource: 'item', operation: 'get', organizationId: '600000001', item_id: { __rl: true, mode: 'id', value: '460000000000001' } };
+	const base = {
+		resource: 'item',
+		operation: 'get',
+		organizationId: '600000001',
+		item_id: { __rl: true, mode: 'id', value: '460000000000001' },
+	};
 
 	test('with no expression, the operation and its values are read once for all items', () => {
 		const { ctx, reads } = fakeContext(base);
 		const reader = new ItemReader(ctx, booksArea, []);
 		const plans = [0, 1, 2, 3].map((i) => reader.planOf(i));
-		expect(plans.every((p) => p.values.item_id === '460000000000001' && p.organizationId === '600000001')).toBe(true);
+		expect(
+			plans.every(
+				(p) => p.values.item_id === '460000000000001' && p.organizationId === '600000001',
+			),
+		).toBe(true);
 		expect(reads.filter((r) => r === 'item_id')).toHaveLength(1);
 	});
 
@@ -219,7 +313,10 @@ describe('the item reader of a node run', () => {
 		const once = new ItemReader(fixed.ctx, booksArea, []);
 		expect([0, 1, 2].map((i) => once.setting('simplify', i, false))).toEqual([true, true, true]);
 		expect(fixed.reads.filter((r) => r === 'simplify')).toHaveLength(1);
-		const dynamic = fakeContext({ ...base, simplify: '={{ $json.short }}' }, { simplify: (i) => i === 1 });
+		const dynamic = fakeContext(
+			{ ...base, simplify: '={{ $json.short }}' },
+			{ simplify: (i) => i === 1 },
+		);
 		const each = new ItemReader(dynamic.ctx, booksArea, []);
 		expect([0, 1, 2].map((i) => each.setting('simplify', i, false))).toEqual([false, true, false]);
 		expect(dynamic.reads.filter((r) => r === 'simplify')).toHaveLength(3);

@@ -10,13 +10,20 @@ import { RunState, type VendorContext } from '../../nodes/shared/api/transport';
 
 /** n8n-core's `httpRequest` (what `this.helpers.httpRequest` runs in a node), loaded from the installed n8n-core. */
 export function n8nHttpRequest(): (options: IHttpRequestOptions) => Promise<unknown> {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const helpers = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as { httpRequest: (options: IHttpRequestOptions) => Promise<unknown> };
+	const helpers =
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
+			httpRequest: (options: IHttpRequestOptions) => Promise<unknown>;
+		};
 	return helpers.httpRequest;
 }
 
 /** An access token of the vendor family's shape (`1000.<hex>`): redacted wherever it would be shown. */
-export const SIGNING_VALUE = ['1000', '0123456789abcdef'.repeat(2), 'fedcba9876543210'.repeat(2)].join('.');
+export const SIGNING_VALUE = [
+	'1000',
+	'0123456789abcdef'.repeat(2),
+	'fedcba9876543210'.repeat(2),
+].join('.');
 /** What a refresh gives in its place. */
 const RENEWED_VALUE = ['1000', 'a'.repeat(32), 'b'.repeat(32)].join('.');
 
@@ -37,11 +44,29 @@ interface TestContext {
  */
 export function testContext(
 	baseUrl: string,
-	opts: { httpRequest?: (options: IHttpRequestOptions) => Promise<unknown>; refresh?: () => Promise<IDataObject>; credentialId?: string } = {},
+	opts: {
+		httpRequest?: (options: IHttpRequestOptions) => Promise<unknown>;
+		refresh?: () => Promise<IDataObject>;
+		credentialId?: string;
+	} = {},
 ): TestContext {
 	const id = opts.credentialId ?? `wire-${++credentials}`;
-	const node: INode = { id: 'n', name: 'Node', type: 'n8n-nodes-vendor.vendorBooks', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { vendorOAuth2Api: { id, name: id } } };
-	let stored: IDataObject = { region: 'custom', apiUrl: baseUrl, projectsUrl: baseUrl, accountsUrl: baseUrl, oauthTokenData: { access_token: SIGNING_VALUE, refresh_token: 'r' } };
+	const node: INode = {
+		id: 'n',
+		name: 'Node',
+		type: 'n8n-nodes-vendor.vendorBooks',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { vendorOAuth2Api: { id, name: id } },
+	};
+	let stored: IDataObject = {
+		region: 'custom',
+		apiUrl: baseUrl,
+		projectsUrl: baseUrl,
+		accountsUrl: baseUrl,
+		oauthTokenData: { access_token: SIGNING_VALUE, refresh_token: 'r' },
+	};
 	let refreshes = 0;
 	const refresh = opts.refresh ?? (async () => ({ access_token: RENEWED_VALUE, expires_in: 3600 }));
 	const ctx = {
@@ -52,7 +77,10 @@ export function testContext(
 			refreshOAuth2Token: async () => {
 				refreshes++;
 				const data = await refresh();
-				stored = { ...stored, oauthTokenData: { ...(stored.oauthTokenData as IDataObject), ...data } };
+				stored = {
+					...stored,
+					oauthTokenData: { ...(stored.oauthTokenData as IDataObject), ...data },
+				};
 				return data;
 			},
 		},

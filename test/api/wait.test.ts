@@ -12,7 +12,8 @@ import { pause, waitHelper, waitHelperOf } from '../../nodes/shared/api/wait';
 /** A stand-in timer: records each call and resolves it when `tick` is called. */
 function fakeTimers() {
 	const calls: Array<{ ms: number; signal?: AbortSignal; resolve: () => void }> = [];
-	const start = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => calls.push({ ms, signal, resolve }));
+	const start = (ms: number, signal?: AbortSignal) =>
+		new Promise<void>((resolve) => calls.push({ ms, signal, resolve }));
 	const flush = async () => {
 		for (let i = 0; i < 5; i++) await Promise.resolve();
 	};
@@ -22,7 +23,10 @@ function fakeTimers() {
 describe('which helper', () => {
 	test('sleepWithAbort when the release has it, with the signal passed on', async () => {
 		const t = fakeTimers();
-		const helper = waitHelperOf({ sleepWithAbort: (ms: number, signal?: AbortSignal) => t.start(ms, signal), sleep: () => Promise.resolve() });
+		const helper = waitHelperOf({
+			sleepWithAbort: (ms: number, signal?: AbortSignal) => t.start(ms, signal),
+			sleep: () => Promise.resolve(),
+		});
 		expect(helper.name).toBe('sleepWithAbort');
 		const signal = new AbortController().signal;
 		const done = helper.pause(250, signal);

@@ -13,18 +13,37 @@ import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.nod
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 
-const nodeTypes: INodeType[] = [new VendorBooks(), new VendorProjects(), new VendorInvoice(), new VendorBilling(), new VendorInventory()];
+const nodeTypes: INodeType[] = [
+	new VendorBooks(),
+	new VendorProjects(),
+	new VendorInvoice(),
+	new VendorBilling(),
+	new VendorInventory(),
+];
 
 /** n8n's tool variant of a node type: named `<name>Tool`, with an AI-tool output. */
 function asTool(nodeType: INodeType): INodeType {
-	const description: INodeTypeDescription = { ...nodeType.description, name: `${nodeType.description.name}Tool`, outputs: [{ type: 'ai_tool', displayName: 'Tool' }] as INodeTypeDescription['outputs'] };
+	const description: INodeTypeDescription = {
+		...nodeType.description,
+		name: `${nodeType.description.name}Tool`,
+		outputs: [{ type: 'ai_tool', displayName: 'Tool' }] as INodeTypeDescription['outputs'],
+	};
 	return { ...nodeType, description };
 }
 
-function operations(nodeType: INodeType): Array<{ resource: string; option: INodePropertyOptions }> {
+function operations(
+	nodeType: INodeType,
+): Array<{ resource: string; option: INodePropertyOptions }> {
 	return nodeType.description.properties
 		.filter((p) => p.name === 'operation')
-		.flatMap((p) => (p.displayOptions?.show?.resource ?? []).flatMap((resource) => (p.options as INodePropertyOptions[]).map((option) => ({ resource: String(resource), option }))));
+		.flatMap((p) =>
+			(p.displayOptions?.show?.resource ?? []).flatMap((resource) =>
+				(p.options as INodePropertyOptions[]).map((option) => ({
+					resource: String(resource),
+					option,
+				})),
+			),
+		);
 }
 
 test('as tools, every operation of every node has its own name, "<action> in <node>", and the same description', () => {
@@ -35,7 +54,13 @@ test('as tools, every operation of every node has its own name, "<action> in <no
 			const parameters = { resource, operation: String(option.value) };
 			const name = NodeHelpers.makeNodeName(parameters, tool.description);
 			expect(name).toBe(`${option.action} in ${nodeType.description.displayName}`);
-			const node = { name, type: tool.description.name, typeVersion: 1, position: [0, 0], parameters: { ...parameters, descriptionType: 'auto' } } as unknown as INode;
+			const node = {
+				name,
+				type: tool.description.name,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { ...parameters, descriptionType: 'auto' },
+			} as unknown as INode;
 			expect(NodeHelpers.getToolDescriptionForNode(node, tool)).toBe(name);
 			const what = `${nodeType.description.name} ${option.value === 'customApiCall' ? 'customApiCall' : `${resource}.${String(option.value)}`}`;
 			expect({ name, usedBy: names.get(name) ?? what }).toEqual({ name, usedBy: what });
@@ -50,13 +75,24 @@ test('every operation description is one sentence saying what it does and what i
 		for (const { resource, option } of operations(nodeType)) {
 			const text = String(option.description);
 			const where = `${nodeType.description.name} ${resource}.${String(option.value)}: ${text}`;
-			expect({ where, sentences: text.split(/[.!?] /).length, endsWithPeriod: text.endsWith('.'), capitalised: /^[A-Z]/.test(text) }).toEqual({ where, sentences: 1, endsWithPeriod: false, capitalised: true });
+			expect({
+				where,
+				sentences: text.split(/[.!?] /).length,
+				endsWithPeriod: text.endsWith('.'),
+				capitalised: /^[A-Z]/.test(text),
+			}).toEqual({ where, sentences: 1, endsWithPeriod: false, capitalised: true });
 		}
 	}
 	const [books] = nodeTypes;
-	const described = (resource: string, operation: string) => operations(books).find((o) => o.resource === resource && o.option.value === operation)?.option.description;
+	const described = (resource: string, operation: string) =>
+		operations(books).find((o) => o.resource === resource && o.option.value === operation)?.option
+			.description;
 	// parameter names in single quotes, as n8n's guidelines write them
-	expect(described('estimate', 'updateComment')).toBe("Update a comment of an estimate; needs 'Estimate ID' and 'Comment ID', usually with 'Description'");
-	expect(described('invoice', 'uploadAttachment')).toMatch(/; needs 'Invoice ID' and a file \(in the binary field named by 'Input Data Field Name'\)$/);
+	expect(described('estimate', 'updateComment')).toBe(
+		"Update a comment of an estimate; needs 'Estimate ID' and 'Comment ID', usually with 'Description'",
+	);
+	expect(described('invoice', 'uploadAttachment')).toMatch(
+		/; needs 'Invoice ID' and a file \(in the binary field named by 'Input Data Field Name'\)$/,
+	);
 	expect(described('item', 'create')).toBe("Create an item, usually with 'Name'");
 });

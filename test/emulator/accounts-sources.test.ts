@@ -15,7 +15,13 @@ import { sourceProblems } from '../tools/doc-sources';
 
 type SourceKey = keyof typeof OAUTH_SOURCES;
 
-const EU_CLIENT = { clientId: '1000.MULTIDC', clientSecret: 'main-secret', regionSecrets: { eu: 'eu-secret' }, redirectUris: ['http://localhost:5678/cb'], name: 'Multi-DC app' };
+const EU_CLIENT = {
+	clientId: '1000.MULTIDC',
+	clientSecret: 'main-secret',
+	regionSecrets: { eu: 'eu-secret' },
+	redirectUris: ['http://localhost:5678/cb'],
+	name: 'Multi-DC app',
+};
 
 let em: Emulator;
 
@@ -32,7 +38,12 @@ interface Answer {
 	error: string | undefined;
 }
 
-async function send(method: 'GET' | 'POST' | 'PUT', path: string, form?: Record<string, string>, accept = 'application/json'): Promise<Answer> {
+async function send(
+	method: 'GET' | 'POST' | 'PUT',
+	path: string,
+	form?: Record<string, string>,
+	accept = 'application/json',
+): Promise<Answer> {
 	const r = await request(`${em.url}${path}`, {
 		method,
 		headers: { accept, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
@@ -51,7 +62,10 @@ async function send(method: 'GET' | 'POST' | 'PUT', path: string, form?: Record<
 
 const client = () => em.defaultClient;
 
-function authorize(over: Record<string, string | undefined> = {}, accept?: string): Promise<Answer> {
+function authorize(
+	over: Record<string, string | undefined> = {},
+	accept?: string,
+): Promise<Answer> {
 	const params: Record<string, string | undefined> = {
 		scope: 'VendorBooks.invoices.ALL',
 		client_id: client().clientId,
@@ -72,7 +86,9 @@ function token(region: string, form: Record<string, string>): Promise<Answer> {
 /** A grant code of the default client from the consent (answered without the page). */
 async function grantCode(): Promise<string> {
 	em.accounts.autoDecision = 'accept';
-	const r = await request(`${em.url}/us/oauth/v2/auth?${new URLSearchParams({ scope: 'VendorBooks.invoices.ALL', client_id: client().clientId, response_type: 'code', access_type: 'offline', redirect_uri: client().redirectUri }).toString()}`);
+	const r = await request(
+		`${em.url}/us/oauth/v2/auth?${new URLSearchParams({ scope: 'VendorBooks.invoices.ALL', client_id: client().clientId, response_type: 'code', access_type: 'offline', redirect_uri: client().redirectUri }).toString()}`,
+	);
 	await r.body.text();
 	const code = new URL(String(r.headers.location)).searchParams.get('code');
 	if (!code) throw new Error('no grant code');
@@ -88,36 +104,152 @@ const refreshForm = (over: Record<string, string> = {}): Record<string, string> 
 });
 
 /** Each way the accounts server refuses: the request, its status, its error code, its source. */
-const SCENARIOS: Array<{ name: string; source: SourceKey; status: number; error: string; run: () => Promise<Answer> }> = [
-	{ name: 'response_type other than code', source: 'responseType', status: 400, error: 'ERROR_invalid_response_type', run: () => authorize({ response_type: 'token' }) },
-	{ name: 'a mandatory key missing (redirect_uri)', source: 'responseType', status: 400, error: 'ERROR_invalid_response_type', run: () => authorize({ redirect_uri: undefined }) },
-	{ name: 'access_type neither online nor offline', source: 'accessType', status: 400, error: 'ERROR_invalid_response_type', run: () => authorize({ access_type: 'forever' }) },
-	{ name: 'an unknown client id', source: 'authClient', status: 400, error: 'ERROR_invalid_client', run: () => authorize({ client_id: '1000.NOBODY' }) },
-	{ name: 'an empty client id, as an HTML page', source: 'authClient', status: 400, error: 'ERROR_invalid_client', run: () => authorize({ client_id: '' }, 'text/html') },
-	{ name: 'a redirect URI not registered', source: 'authRedirect', status: 400, error: 'ERROR_invalid_redirect_uri', run: () => authorize({ redirect_uri: 'http://elsewhere.example/cb' }) },
-	{ name: 'scopes separated by a space', source: 'scopeSeparator', status: 400, error: 'ERROR_invalid_scope', run: () => authorize({ scope: 'VendorBooks.invoices.READ VendorBooks.bills.READ' }) },
-	{ name: 'a scope of an unknown service', source: 'scope', status: 400, error: 'ERROR_invalid_scope', run: () => authorize({ scope: 'VendorNowhere.invoices.READ' }) },
-	{ name: 'a consent answer for an unknown request', source: 'consent', status: 400, error: 'ERROR_invalid_authorization_request', run: () => send('POST', '/us/oauth/v2/auth/decision', { request_id: 'nope', decision: 'accept' }) },
-	{ name: 'PUT on the token endpoint', source: 'method', status: 405, error: 'method_not_allowed', run: () => send('PUT', '/us/oauth/v2/token', {}) },
-	{ name: 'GET on the consent step', source: 'method', status: 405, error: 'method_not_allowed', run: () => send('GET', '/us/oauth/v2/auth/decision') },
-	{ name: 'grant_type password', source: 'grantType', status: 200, error: 'unsupported_grant_type', run: () => token('us', refreshForm({ grant_type: 'password' })) },
-	{ name: 'a wrong client secret', source: 'tokenClient', status: 200, error: 'invalid_client', run: () => token('us', refreshForm({ client_secret: 'wrong' })) },
-	{ name: 'an unknown client id', source: 'tokenClient', status: 200, error: 'invalid_client', run: () => token('us', refreshForm({ client_id: '1000.NOBODY' })) },
+const SCENARIOS: Array<{
+	name: string;
+	source: SourceKey;
+	status: number;
+	error: string;
+	run: () => Promise<Answer>;
+}> = [
 	{
-		name: "the main secret where the region has its own (multi-data-center)",
+		name: 'response_type other than code',
+		source: 'responseType',
+		status: 400,
+		error: 'ERROR_invalid_response_type',
+		run: () => authorize({ response_type: 'token' }),
+	},
+	{
+		name: 'a mandatory key missing (redirect_uri)',
+		source: 'responseType',
+		status: 400,
+		error: 'ERROR_invalid_response_type',
+		run: () => authorize({ redirect_uri: undefined }),
+	},
+	{
+		name: 'access_type neither online nor offline',
+		source: 'accessType',
+		status: 400,
+		error: 'ERROR_invalid_response_type',
+		run: () => authorize({ access_type: 'forever' }),
+	},
+	{
+		name: 'an unknown client id',
+		source: 'authClient',
+		status: 400,
+		error: 'ERROR_invalid_client',
+		run: () => authorize({ client_id: '1000.NOBODY' }),
+	},
+	{
+		name: 'an empty client id, as an HTML page',
+		source: 'authClient',
+		status: 400,
+		error: 'ERROR_invalid_client',
+		run: () => authorize({ client_id: '' }, 'text/html'),
+	},
+	{
+		name: 'a redirect URI not registered',
+		source: 'authRedirect',
+		status: 400,
+		error: 'ERROR_invalid_redirect_uri',
+		run: () => authorize({ redirect_uri: 'http://elsewhere.example/cb' }),
+	},
+	{
+		name: 'scopes separated by a space',
+		source: 'scopeSeparator',
+		status: 400,
+		error: 'ERROR_invalid_scope',
+		run: () => authorize({ scope: 'VendorBooks.invoices.READ VendorBooks.bills.READ' }),
+	},
+	{
+		name: 'a scope of an unknown service',
+		source: 'scope',
+		status: 400,
+		error: 'ERROR_invalid_scope',
+		run: () => authorize({ scope: 'VendorNowhere.invoices.READ' }),
+	},
+	{
+		name: 'a consent answer for an unknown request',
+		source: 'consent',
+		status: 400,
+		error: 'ERROR_invalid_authorization_request',
+		run: () =>
+			send('POST', '/us/oauth/v2/auth/decision', { request_id: 'nope', decision: 'accept' }),
+	},
+	{
+		name: 'PUT on the token endpoint',
+		source: 'method',
+		status: 405,
+		error: 'method_not_allowed',
+		run: () => send('PUT', '/us/oauth/v2/token', {}),
+	},
+	{
+		name: 'GET on the consent step',
+		source: 'method',
+		status: 405,
+		error: 'method_not_allowed',
+		run: () => send('GET', '/us/oauth/v2/auth/decision'),
+	},
+	{
+		name: 'grant_type password',
+		source: 'grantType',
+		status: 200,
+		error: 'unsupported_grant_type',
+		run: () => token('us', refreshForm({ grant_type: 'password' })),
+	},
+	{
+		name: 'a wrong client secret',
+		source: 'tokenClient',
+		status: 200,
+		error: 'invalid_client',
+		run: () => token('us', refreshForm({ client_secret: 'wrong' })),
+	},
+	{
+		name: 'an unknown client id',
+		source: 'tokenClient',
+		status: 200,
+		error: 'invalid_client',
+		run: () => token('us', refreshForm({ client_id: '1000.NOBODY' })),
+	},
+	{
+		name: 'the main secret where the region has its own (multi-data-center)',
 		source: 'regionSecret',
 		status: 200,
 		error: 'invalid_client',
-		run: () => token('eu', { grant_type: 'refresh_token', refresh_token: 'x', client_id: EU_CLIENT.clientId, client_secret: EU_CLIENT.clientSecret }),
+		run: () =>
+			token('eu', {
+				grant_type: 'refresh_token',
+				refresh_token: 'x',
+				client_id: EU_CLIENT.clientId,
+				client_secret: EU_CLIENT.clientSecret,
+			}),
 	},
-	{ name: "a refresh token of another region", source: 'regionMismatch', status: 200, error: 'invalid_client', run: () => token('eu', refreshForm()) },
-	{ name: 'an unknown refresh token', source: 'code', status: 200, error: 'invalid_code', run: () => token('us', refreshForm({ refresh_token: '1000.unknown' })) },
+	{
+		name: 'a refresh token of another region',
+		source: 'regionMismatch',
+		status: 200,
+		error: 'invalid_client',
+		run: () => token('eu', refreshForm()),
+	},
+	{
+		name: 'an unknown refresh token',
+		source: 'code',
+		status: 200,
+		error: 'invalid_code',
+		run: () => token('us', refreshForm({ refresh_token: '1000.unknown' })),
+	},
 	{
 		name: 'a grant code with another redirect URI',
 		source: 'tokenRedirect',
 		status: 200,
 		error: 'invalid_redirect_uri',
-		run: async () => token('us', { grant_type: 'authorization_code', code: await grantCode(), client_id: client().clientId, client_secret: client().clientSecret, redirect_uri: 'http://elsewhere.example/cb' }),
+		run: async () =>
+			token('us', {
+				grant_type: 'authorization_code',
+				code: await grantCode(),
+				client_id: client().clientId,
+				client_secret: client().clientSecret,
+				redirect_uri: 'http://elsewhere.example/cb',
+			}),
 	},
 	{
 		name: 'a grant code used twice',
@@ -125,7 +257,13 @@ const SCENARIOS: Array<{ name: string; source: SourceKey; status: number; error:
 		status: 200,
 		error: 'invalid_code',
 		run: async () => {
-			const form = { grant_type: 'authorization_code', code: await grantCode(), client_id: client().clientId, client_secret: client().clientSecret, redirect_uri: client().redirectUri };
+			const form = {
+				grant_type: 'authorization_code',
+				code: await grantCode(),
+				client_id: client().clientId,
+				client_secret: client().clientSecret,
+				redirect_uri: client().redirectUri,
+			};
 			expect((await token('us', form)).error).toBeUndefined();
 			return token('us', form);
 		},
@@ -135,7 +273,10 @@ const SCENARIOS: Array<{ name: string; source: SourceKey; status: number; error:
 describe('each refusal of the accounts server carries the source accounts.ts gives it', () => {
 	test.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
 		const answer = await s.run();
-		expect({ status: answer.status, error: answer.error }).toEqual({ status: s.status, error: s.error });
+		expect({ status: answer.status, error: answer.error }).toEqual({
+			status: s.status,
+			error: s.error,
+		});
 		expect(answer.source).toBe(OAUTH_SOURCES[s.source]);
 	});
 
@@ -147,11 +288,22 @@ describe('each refusal of the accounts server carries the source accounts.ts giv
 
 	test('what is not refused carries no source: a token, a refresh, a revoke, a consent page', async () => {
 		const code = await grantCode();
-		const exchanged = await token('us', { grant_type: 'authorization_code', code, client_id: client().clientId, client_secret: client().clientSecret, redirect_uri: client().redirectUri });
+		const exchanged = await token('us', {
+			grant_type: 'authorization_code',
+			code,
+			client_id: client().clientId,
+			client_secret: client().clientSecret,
+			redirect_uri: client().redirectUri,
+		});
 		const refreshed = await token('us', refreshForm());
 		const revoked = await send('POST', '/us/oauth/v2/token/revoke', { token: 'anything' });
 		em.accounts.autoDecision = null;
 		const page = await authorize({}, 'text/html');
-		for (const a of [exchanged, refreshed, revoked, page]) expect({ status: a.status, error: a.error, source: a.source }).toEqual({ status: 200, error: undefined, source: undefined });
+		for (const a of [exchanged, refreshed, revoked, page])
+			expect({ status: a.status, error: a.error, source: a.source }).toEqual({
+				status: 200,
+				error: undefined,
+				source: undefined,
+			});
 	});
 });

@@ -63,7 +63,9 @@ function authPath(region: string, params: Record<string, string | undefined>): s
 	return `/${region}/oauth/v2/auth?${q.toString()}`;
 }
 
-function goodAuthParams(over: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+function goodAuthParams(
+	over: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
 	return {
 		scope: SCOPES.join(','),
 		client_id: CLIENT.clientId,
@@ -97,14 +99,21 @@ async function consent(
 	return new URL(header(r, 'location'));
 }
 
-async function codeFor(region: string, over: Record<string, string | undefined> = {}): Promise<string> {
+async function codeFor(
+	region: string,
+	over: Record<string, string | undefined> = {},
+): Promise<string> {
 	const loc = await consent(region, 'accept', over);
 	const code = loc.searchParams.get('code');
 	expect(code).toBeTruthy();
 	return code as string;
 }
 
-async function exchange(region: string, code: string, over: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function exchange(
+	region: string,
+	code: string,
+	over: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
 	const r = await call('POST', `/${region}/oauth/v2/token`, {
 		form: {
 			grant_type: 'authorization_code',
@@ -119,7 +128,11 @@ async function exchange(region: string, code: string, over: Record<string, strin
 	return { __status: r.status, ...(JSON.parse(r.text) as Record<string, unknown>) };
 }
 
-async function refresh(region: string, refreshToken: string, over: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function refresh(
+	region: string,
+	refreshToken: string,
+	over: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
 	const r = await call('POST', `/${region}/oauth/v2/token`, {
 		form: {
 			grant_type: 'refresh_token',
@@ -165,7 +178,12 @@ afterAll(async () => {
 
 beforeEach(() => {
 	clock = new Clock();
-	accounts = new Accounts({ clock, regions: REGIONS, clients: [CLIENT, US_ONLY], baseUrl: () => base });
+	accounts = new Accounts({
+		clock,
+		regions: REGIONS,
+		clients: [CLIENT, US_ONLY],
+		baseUrl: () => base,
+	});
 });
 
 describe('full round trip', () => {
@@ -216,7 +234,10 @@ describe('full round trip', () => {
 		clock.advance(3599_000);
 		expect(accounts.checkAccessToken(tok.access_token as string, 'us').ok).toBe(true);
 		clock.advance(2_000);
-		expect(accounts.checkAccessToken(tok.access_token as string, 'us')).toEqual({ ok: false, reason: 'expired' });
+		expect(accounts.checkAccessToken(tok.access_token as string, 'us')).toEqual({
+			ok: false,
+			reason: 'expired',
+		});
 
 		// refresh with client credentials in an HTTP Basic header
 		const r = await call('POST', '/us/oauth/v2/token', {
@@ -228,7 +249,13 @@ describe('full round trip', () => {
 		expect(ref.access_token).toEqual(expect.any(String));
 		expect(ref.access_token).not.toBe(tok.access_token);
 		expect(ref.refresh_token).toBeUndefined();
-		expect(ref).toMatchObject({ token_type: 'Bearer', expires_in: 3600, expires_in_sec: 3600, api_domain: `${base}/us/api`, scope: SCOPES.join(' ') });
+		expect(ref).toMatchObject({
+			token_type: 'Bearer',
+			expires_in: 3600,
+			expires_in_sec: 3600,
+			api_domain: `${base}/us/api`,
+			scope: SCOPES.join(' '),
+		});
 		const again = accounts.checkAccessToken(ref.access_token as string, 'us');
 		expect(again.ok && again.info.scopes).toEqual(SCOPES);
 
@@ -238,7 +265,13 @@ describe('full round trip', () => {
 	test('online access gives no refresh token; JSON token body accepted', async () => {
 		const code = await codeFor('eu', { access_type: 'online' });
 		const r = await call('POST', '/eu/oauth/v2/token', {
-			json: { grant_type: 'authorization_code', code, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, redirect_uri: REDIRECT },
+			json: {
+				grant_type: 'authorization_code',
+				code,
+				client_id: CLIENT.clientId,
+				client_secret: CLIENT.clientSecret,
+				redirect_uri: REDIRECT,
+			},
 		});
 		const tok = JSON.parse(r.text) as Record<string, unknown>;
 		expect(r.status).toBe(200);
@@ -249,9 +282,16 @@ describe('full round trip', () => {
 	});
 
 	test('space-separated scopes are refused (the documents separate them with commas); access_type defaults to online', async () => {
-		const spaced = await call('GET', authPath('us', { ...goodAuthParams(), scope: SCOPES.join(' ') }));
+		const spaced = await call(
+			'GET',
+			authPath('us', { ...goodAuthParams(), scope: SCOPES.join(' ') }),
+		);
 		expect([spaced.status, header(spaced, 'x-error')]).toEqual([400, 'ERROR_invalid_scope']);
-		const code = await codeFor('us', { scope: SCOPES.join(', '), access_type: undefined, state: undefined });
+		const code = await codeFor('us', {
+			scope: SCOPES.join(', '),
+			access_type: undefined,
+			state: undefined,
+		});
 		const tok = await exchange('us', code);
 		expect(tok.scope).toBe(SCOPES.join(' '));
 		expect(tok).not.toHaveProperty('refresh_token');
@@ -297,7 +337,9 @@ describe('grant codes', () => {
 
 	test('a failed exchange (wrong redirect_uri) does not consume the code', async () => {
 		const code = await codeFor('us');
-		expect((await exchange('us', code, { redirect_uri: 'http://other.example/cb' })).error).toBe('invalid_redirect_uri');
+		expect((await exchange('us', code, { redirect_uri: 'http://other.example/cb' })).error).toBe(
+			'invalid_redirect_uri',
+		);
 		expect((await exchange('us', code)).access_token).toEqual(expect.any(String));
 	});
 
@@ -312,8 +354,16 @@ describe('grant codes', () => {
 	test('a consent request id is single use', async () => {
 		const pageReply = await call('GET', authPath('us', goodAuthParams()));
 		const id = requestIdOf(pageReply.text);
-		expect((await call('POST', '/us/oauth/v2/auth/decision', { form: { request_id: id, decision: 'accept' } })).status).toBe(302);
-		const replay = await call('POST', '/us/oauth/v2/auth/decision', { form: { request_id: id, decision: 'accept' } });
+		expect(
+			(
+				await call('POST', '/us/oauth/v2/auth/decision', {
+					form: { request_id: id, decision: 'accept' },
+				})
+			).status,
+		).toBe(302);
+		const replay = await call('POST', '/us/oauth/v2/auth/decision', {
+			form: { request_id: id, decision: 'accept' },
+		});
 		expect(replay.status).toBe(400);
 		expect(header(replay, 'x-error')).toBe('ERROR_invalid_authorization_request');
 	});
@@ -329,9 +379,22 @@ describe('authorization errors', () => {
 		['client_id empty', 'ERROR_invalid_client', { client_id: '' }],
 		['client_id missing', 'ERROR_invalid_client', { client_id: undefined }],
 		['client_id unknown', 'ERROR_invalid_client', { client_id: '1000.NOPE' }],
-		['client not registered in region', 'ERROR_invalid_client', { client_id: US_ONLY.clientId }, 'eu'],
-		['redirect_uri not registered', 'ERROR_invalid_redirect_uri', { redirect_uri: 'http://evil.example/cb' }],
-		['redirect_uri differs by a slash', 'ERROR_invalid_redirect_uri', { redirect_uri: REDIRECT + '/' }],
+		[
+			'client not registered in region',
+			'ERROR_invalid_client',
+			{ client_id: US_ONLY.clientId },
+			'eu',
+		],
+		[
+			'redirect_uri not registered',
+			'ERROR_invalid_redirect_uri',
+			{ redirect_uri: 'http://evil.example/cb' },
+		],
+		[
+			'redirect_uri differs by a slash',
+			'ERROR_invalid_redirect_uri',
+			{ redirect_uri: REDIRECT + '/' },
+		],
 		['unknown service', 'ERROR_invalid_scope', { scope: 'VendorMail.messages.READ' }],
 		['unknown operation', 'ERROR_invalid_scope', { scope: 'VendorProjects.portals.WRITE' }],
 		['two-part scope', 'ERROR_invalid_scope', { scope: 'VendorProjects.portals' }],
@@ -339,14 +402,17 @@ describe('authorization errors', () => {
 		['empty scope', 'ERROR_invalid_scope', { scope: ' , ' }],
 	];
 
-	test.each(cases)('%s -> %s (HTML page + X-Error header)', async (_name, code, over, region = 'us') => {
-		const r = await call('GET', authPath(region, goodAuthParams(over)));
-		expect(r.status).toBe(400);
-		expect(header(r, 'content-type')).toMatch(/text\/html/);
-		expect(header(r, 'x-error')).toBe(code);
-		expect(r.text).toContain(code);
-		expect(header(r, 'location')).toBe('');
-	});
+	test.each(cases)(
+		'%s -> %s (HTML page + X-Error header)',
+		async (_name, code, over, region = 'us') => {
+			const r = await call('GET', authPath(region, goodAuthParams(over)));
+			expect(r.status).toBe(400);
+			expect(header(r, 'content-type')).toMatch(/text\/html/);
+			expect(header(r, 'x-error')).toBe(code);
+			expect(r.text).toContain(code);
+			expect(header(r, 'location')).toBe('');
+		},
+	);
 
 	test('JSON error body when Accept: application/json', async () => {
 		const r = await call('GET', authPath('us', goodAuthParams({ client_id: '1000.NOPE' })), {
@@ -369,15 +435,27 @@ describe('authorization errors', () => {
 describe('token errors', () => {
 	test('invalid_client: wrong secret, unknown id, missing id, client not in that region', async () => {
 		const code = await codeFor('us');
-		expect(await exchange('us', code, { client_secret: 'wrong' })).toEqual({ __status: 200, error: 'invalid_client' });
-		expect(await exchange('us', code, { client_id: '1000.NOPE' })).toEqual({ __status: 200, error: 'invalid_client' });
-		expect(await exchange('us', code, { client_id: '', client_secret: '' })).toEqual({ __status: 200, error: 'invalid_client' });
+		expect(await exchange('us', code, { client_secret: 'wrong' })).toEqual({
+			__status: 200,
+			error: 'invalid_client',
+		});
+		expect(await exchange('us', code, { client_id: '1000.NOPE' })).toEqual({
+			__status: 200,
+			error: 'invalid_client',
+		});
+		expect(await exchange('us', code, { client_id: '', client_secret: '' })).toEqual({
+			__status: 200,
+			error: 'invalid_client',
+		});
 		const basicWrong = await call('POST', '/us/oauth/v2/token', {
 			form: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
 			headers: { authorization: basic(CLIENT.clientId, 'nope') },
 		});
 		expect(JSON.parse(basicWrong.text)).toEqual({ error: 'invalid_client' });
-		const notInRegion = await exchange('eu', 'whatever', { client_id: US_ONLY.clientId, client_secret: US_ONLY.clientSecret });
+		const notInRegion = await exchange('eu', 'whatever', {
+			client_id: US_ONLY.clientId,
+			client_secret: US_ONLY.clientSecret,
+		});
 		expect(notInRegion.error).toBe('invalid_client');
 		// none of the failures consumed the code
 		expect((await exchange('us', code)).access_token).toEqual(expect.any(String));
@@ -388,18 +466,27 @@ describe('token errors', () => {
 		expect((await exchange('us', '')).error).toBe('invalid_code');
 		const usOnlyCode = await codeFor('us', { client_id: US_ONLY.clientId });
 		expect((await exchange('us', usOnlyCode)).error).toBe('invalid_code'); // presented by CLIENT
-		expect(await refresh('us', 'not-a-refresh-token')).toEqual({ __status: 200, error: 'invalid_code' });
+		expect(await refresh('us', 'not-a-refresh-token')).toEqual({
+			__status: 200,
+			error: 'invalid_code',
+		});
 	});
 
 	test('invalid_redirect_uri: registered but not the one of the grant, or missing', async () => {
 		const code = await codeFor('us');
-		expect((await exchange('us', code, { redirect_uri: 'http://other.example/cb' })).error).toBe('invalid_redirect_uri');
+		expect((await exchange('us', code, { redirect_uri: 'http://other.example/cb' })).error).toBe(
+			'invalid_redirect_uri',
+		);
 		expect((await exchange('us', code, { redirect_uri: '' })).error).toBe('invalid_redirect_uri');
 	});
 
 	test('unsupported_grant_type for an unknown or missing grant_type', async () => {
 		const r = await call('POST', '/us/oauth/v2/token', {
-			form: { grant_type: 'password', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret },
+			form: {
+				grant_type: 'password',
+				client_id: CLIENT.clientId,
+				client_secret: CLIENT.clientSecret,
+			},
 		});
 		expect(JSON.parse(r.text)).toEqual({ error: 'unsupported_grant_type' });
 		const r2 = await call('POST', '/us/oauth/v2/token', { form: { client_id: CLIENT.clientId } });
@@ -407,7 +494,13 @@ describe('token errors', () => {
 	});
 
 	test('tokenErrorStatus: 400 switches the error status', async () => {
-		accounts = new Accounts({ clock, regions: REGIONS, clients: [CLIENT], baseUrl: () => base, tokenErrorStatus: 400 });
+		accounts = new Accounts({
+			clock,
+			regions: REGIONS,
+			clients: [CLIENT],
+			baseUrl: () => base,
+			tokenErrorStatus: 400,
+		});
 		const r = await exchange('us', 'nope');
 		expect(r).toEqual({ __status: 400, error: 'invalid_code' });
 	});
@@ -427,7 +520,9 @@ describe('region isolation', () => {
 	test('a client registered in one region only is refused elsewhere', async () => {
 		const r = await call('GET', authPath('cn', goodAuthParams({ client_id: US_ONLY.clientId })));
 		expect(header(r, 'x-error')).toBe('ERROR_invalid_client');
-		expect(() => accounts.issueTokens({ clientId: US_ONLY.clientId, region: 'cn', scopes: SCOPES })).toThrow(/not registered/);
+		expect(() =>
+			accounts.issueTokens({ clientId: US_ONLY.clientId, region: 'cn', scopes: SCOPES }),
+		).toThrow(/not registered/);
 	});
 
 	test('code, refresh token and access token from us are refused in eu', async () => {
@@ -438,15 +533,23 @@ describe('region isolation', () => {
 		expect(tok.access_token).toEqual(expect.any(String));
 
 		expect((await refresh('eu', tok.refresh_token as string)).error).toBe('invalid_client');
-		expect((await refresh('us', tok.refresh_token as string)).access_token).toEqual(expect.any(String));
+		expect((await refresh('us', tok.refresh_token as string)).access_token).toEqual(
+			expect.any(String),
+		);
 
-		expect(accounts.checkAccessToken(tok.access_token as string, 'eu')).toEqual({ ok: false, reason: 'wrong_region' });
+		expect(accounts.checkAccessToken(tok.access_token as string, 'eu')).toEqual({
+			ok: false,
+			reason: 'wrong_region',
+		});
 		expect(accounts.checkAccessToken(tok.access_token as string, 'us').ok).toBe(true);
 	});
 
 	test('revoking in another region is a no-op', async () => {
 		const t = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'in', scopes: SCOPES });
-		expect((await call('POST', `/us/oauth/v2/token/revoke?token=${encodeURIComponent(t.refresh_token)}`)).status).toBe(200);
+		expect(
+			(await call('POST', `/us/oauth/v2/token/revoke?token=${encodeURIComponent(t.refresh_token)}`))
+				.status,
+		).toBe(200);
 		expect((await refresh('in', t.refresh_token)).access_token).toEqual(expect.any(String));
 	});
 });
@@ -455,19 +558,34 @@ describe('revoke and fault switches', () => {
 	test('POST revoke kills the refresh token and its access tokens', async () => {
 		const tok = await exchange('us', await codeFor('us'));
 		const ref = await refresh('us', tok.refresh_token as string);
-		const r = await call('POST', `/us/oauth/v2/token/revoke?token=${encodeURIComponent(tok.refresh_token as string)}`);
+		const r = await call(
+			'POST',
+			`/us/oauth/v2/token/revoke?token=${encodeURIComponent(tok.refresh_token as string)}`,
+		);
 		expect(r.status).toBe(200);
 		expect(JSON.parse(r.text)).toEqual({ status: 'success' });
-		expect(accounts.checkAccessToken(tok.access_token as string, 'us')).toEqual({ ok: false, reason: 'unknown' });
-		expect(accounts.checkAccessToken(ref.access_token as string, 'us')).toEqual({ ok: false, reason: 'unknown' });
+		expect(accounts.checkAccessToken(tok.access_token as string, 'us')).toEqual({
+			ok: false,
+			reason: 'unknown',
+		});
+		expect(accounts.checkAccessToken(ref.access_token as string, 'us')).toEqual({
+			ok: false,
+			reason: 'unknown',
+		});
 		expect((await refresh('us', tok.refresh_token as string)).error).toBe('invalid_code');
 	});
 
 	test('GET revoke and a token in the form body work too; unknown token is a 200 no-op', async () => {
 		const a = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES });
 		const b = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES });
-		expect((await call('GET', `/us/oauth/v2/token/revoke?token=${encodeURIComponent(a.refresh_token)}`)).status).toBe(200);
-		expect((await call('POST', '/us/oauth/v2/token/revoke', { form: { token: b.refresh_token } })).status).toBe(200);
+		expect(
+			(await call('GET', `/us/oauth/v2/token/revoke?token=${encodeURIComponent(a.refresh_token)}`))
+				.status,
+		).toBe(200);
+		expect(
+			(await call('POST', '/us/oauth/v2/token/revoke', { form: { token: b.refresh_token } }))
+				.status,
+		).toBe(200);
 		expect((await refresh('us', a.refresh_token)).error).toBe('invalid_code');
 		expect((await refresh('us', b.refresh_token)).error).toBe('invalid_code');
 		expect((await call('POST', '/us/oauth/v2/token/revoke?token=nothing')).status).toBe(200);
@@ -477,7 +595,10 @@ describe('revoke and fault switches', () => {
 		const t = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES });
 		expect(accounts.checkAccessToken(t.access_token, 'us').ok).toBe(true);
 		accounts.revokeRefreshToken(t.refresh_token);
-		expect(accounts.checkAccessToken(t.access_token, 'us')).toEqual({ ok: false, reason: 'unknown' });
+		expect(accounts.checkAccessToken(t.access_token, 'us')).toEqual({
+			ok: false,
+			reason: 'unknown',
+		});
 		expect((await refresh('us', t.refresh_token)).error).toBe('invalid_code');
 	});
 
@@ -485,8 +606,14 @@ describe('revoke and fault switches', () => {
 		const a = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES });
 		const b = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'eu', scopes: SCOPES });
 		accounts.expireAllAccessTokens();
-		expect(accounts.checkAccessToken(a.access_token, 'us')).toEqual({ ok: false, reason: 'expired' });
-		expect(accounts.checkAccessToken(b.access_token, 'eu')).toEqual({ ok: false, reason: 'expired' });
+		expect(accounts.checkAccessToken(a.access_token, 'us')).toEqual({
+			ok: false,
+			reason: 'expired',
+		});
+		expect(accounts.checkAccessToken(b.access_token, 'eu')).toEqual({
+			ok: false,
+			reason: 'expired',
+		});
 		const ref = await refresh('us', a.refresh_token);
 		expect(accounts.checkAccessToken(ref.access_token as string, 'us').ok).toBe(true);
 	});
@@ -502,7 +629,8 @@ describe('token limits', () => {
 	test('the 11th access token from one refresh token within 10 minutes deletes the first', async () => {
 		const t = accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES }); // #1
 		const minted: string[] = [t.access_token];
-		for (let i = 0; i < 10; i++) minted.push((await refresh('us', t.refresh_token)).access_token as string);
+		for (let i = 0; i < 10; i++)
+			minted.push((await refresh('us', t.refresh_token)).access_token as string);
 		expect(accounts.checkAccessToken(minted[0], 'us')).toEqual({ ok: false, reason: 'unknown' });
 		for (const tok of minted.slice(1)) expect(accounts.checkAccessToken(tok, 'us').ok).toBe(true);
 		// outside the window nothing more is deleted
@@ -513,7 +641,9 @@ describe('token limits', () => {
 	});
 
 	test('the 21st refresh token of a client within 10 minutes deletes the first', async () => {
-		const pairs = Array.from({ length: 21 }, () => accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES }));
+		const pairs = Array.from({ length: 21 }, () =>
+			accounts.issueTokens({ clientId: CLIENT.clientId, region: 'us', scopes: SCOPES }),
+		);
 		expect((await refresh('us', pairs[0].refresh_token)).error).toBe('invalid_code');
 		expect((await refresh('us', pairs[1].refresh_token)).access_token).toEqual(expect.any(String));
 		expect(accounts.checkAccessToken(pairs[0].access_token, 'us').ok).toBe(true); // access tokens run out normally

@@ -22,7 +22,11 @@ afterAll(async () => em.close());
 describe('shape', () => {
 	test('regionUrls give the roots of a Custom credential; api_domain matches', () => {
 		const urls = em.regionUrls('eu');
-		expect(urls).toEqual({ accounts: `${em.url}/eu`, api: `${em.url}/eu/api`, projects: `${em.url}/eu/projects` });
+		expect(urls).toEqual({
+			accounts: `${em.url}/eu`,
+			api: `${em.url}/eu/api`,
+			projects: `${em.url}/eu/projects`,
+		});
 		expect(em.issueToken({ region: 'eu' }).api_domain).toBe(urls.api);
 	});
 
@@ -31,16 +35,22 @@ describe('shape', () => {
 		expect(ids).toContain('books.item.create');
 		expect(ids).toContain('projects.trash.moveToTrash');
 		expect(ids).toContain('invoice.refund.getAll');
-		const ops = em.router.areas.flatMap((a) => a.resources.flatMap((r) => r.operations.map((o) => `${a.value} ${o.method} ${o.path}`)));
+		const ops = em.router.areas.flatMap((a) =>
+			a.resources.flatMap((r) => r.operations.map((o) => `${a.value} ${o.method} ${o.path}`)),
+		);
 		// every accounting area also lists its organizations (the pickers' inferred call)
-		const organizations = em.router.areas.filter((a) => a.org).map((a) => `${a.value}.organization.getAll`);
+		const organizations = em.router.areas
+			.filter((a) => a.org)
+			.map((a) => `${a.value}.organization.getAll`);
 		expect(ids).toEqual(expect.arrayContaining(organizations));
 		// createFromEstimate shares POST /invoices with create: one route for both.
 		expect(new Set(ops).size + organizations.length).toBe(em.router.routes.length);
 	});
 
 	test('every operation has a behaviour: a rule, or the generic one of its kind (actions always have a rule)', () => {
-		const missing = em.router.routes.filter((r) => r.op.kind === 'action' && !RULES[r.id]?.handle && !RULES[r.id]?.pre).map((r) => r.id);
+		const missing = em.router.routes
+			.filter((r) => r.op.kind === 'action' && !RULES[r.id]?.handle && !RULES[r.id]?.pre)
+			.map((r) => r.id);
 		expect(missing).toEqual([]);
 		const unknown = Object.keys(RULES).filter((id) => !em.router.byId(id));
 		expect(unknown).toEqual([]);
@@ -50,7 +60,12 @@ describe('shape', () => {
 		const res = await fetch(`${em.url}/us/oauth/v2/token`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: em.issueToken().refresh_token, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+			body: new URLSearchParams({
+				grant_type: 'refresh_token',
+				refresh_token: em.issueToken().refresh_token,
+				client_id: em.defaultClient.clientId,
+				client_secret: em.defaultClient.clientSecret,
+			}),
 		});
 		const body = (await res.json()) as Record<string, unknown>;
 		expect(typeof body.access_token).toBe('string');
@@ -60,7 +75,7 @@ describe('shape', () => {
 });
 
 describe("the service's clock", () => {
-	test('every answer is dated by the emulator\'s clock, not this machine\'s: a read, a refusal, an unknown URL, a token call', async () => {
+	test("every answer is dated by the emulator's clock, not this machine's: a read, a refusal, an unknown URL, a token call", async () => {
 		const dateOf = async (url: string, init?: RequestInit): Promise<number> => {
 			const r = await fetch(url, init);
 			await r.arrayBuffer();
@@ -69,11 +84,20 @@ describe("the service's clock", () => {
 		const { api, accounts } = em.regionUrls();
 		const books = `${api}/books/v3/items?organization_id=${em.organizationId}`;
 		const auth = { headers: { Authorization: `Vendor-oauthtoken ${token}` } };
-		const refresh = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token' };
+		const refresh = {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'grant_type=refresh_token',
+		};
 		const before = em.clock.now();
 		for (const at of [Date.parse('2031-05-06T07:08:09Z'), Date.parse('2020-01-02T03:04:05Z')]) {
 			em.clock.set(at);
-			const dates = [await dateOf(books, auth), await dateOf(books), await dateOf(`${api}/books/v3/nowhere`, auth), await dateOf(`${accounts}/oauth/v2/token`, refresh)];
+			const dates = [
+				await dateOf(books, auth),
+				await dateOf(books),
+				await dateOf(`${api}/books/v3/nowhere`, auth),
+				await dateOf(`${accounts}/oauth/v2/token`, refresh),
+			];
 			expect(dates).toEqual([at, at, at, at]);
 		}
 		em.clock.set(before);
@@ -84,7 +108,10 @@ describe('routing', () => {
 	test('a literal segment beats a parameter: /estimates/templates is not estimate "templates"', async () => {
 		const r = await call('GET', 'books', '/estimates/templates');
 		expect(r.status).toBe(200);
-		expect(r.body.templates.map((t: { template_name: string }) => t.template_name)).toEqual(['Standard', 'Spreadsheet']);
+		expect(r.body.templates.map((t: { template_name: string }) => t.template_name)).toEqual([
+			'Standard',
+			'Spreadsheet',
+		]);
 		expect(em.requests.at(-1)?.operation).toBe('books.estimateTemplate.getAll');
 	});
 
@@ -113,7 +140,10 @@ describe('authorization', () => {
 	});
 
 	test('a Bearer scheme is refused even with a good token', async () => {
-		const r = await call('GET', 'books', '/items', { token: null, headers: { Authorization: `Bearer ${token}` } });
+		const r = await call('GET', 'books', '/items', {
+			token: null,
+			headers: { Authorization: `Bearer ${token}` },
+		});
 		expect(r.status).toBe(401);
 		expect(r.body.message).toMatch(/Bearer/);
 	});
@@ -137,18 +167,28 @@ describe('authorization', () => {
 	});
 
 	test('a token without the operation scope -> 403 (accounting code 57; project management INVALID_OAUTHSCOPE); ALL covers', async () => {
-		const readOnly = em.issueToken({ scopes: ['VendorBooks.settings.READ', 'VendorProjects.portals.READ'] }).access_token;
+		const readOnly = em.issueToken({
+			scopes: ['VendorBooks.settings.READ', 'VendorProjects.portals.READ'],
+		}).access_token;
 		const r = await call('POST', 'books', '/items', { token: readOnly, json: { name: 'X' } });
 		expect(r.status).toBe(403);
-		expect(r.body).toEqual({ code: 57, message: 'You are not authorized to perform this operation' });
+		expect(r.body).toEqual({
+			code: 57,
+			message: 'You are not authorized to perform this operation',
+		});
 		expect((await call('GET', 'books', '/items', { token: readOnly })).status).toBe(200);
 		// search needs two scopes: portals.READ alone is not enough
-		const s = await call('GET', 'projects', `/portal/${em.portalId}/search`, { token: readOnly, query: { search_term: 'a', module: 'all', status: 'all' } });
+		const s = await call('GET', 'projects', `/portal/${em.portalId}/search`, {
+			token: readOnly,
+			query: { search_term: 'a', module: 'all', status: 'all' },
+		});
 		expect(s.status).toBe(403);
 		expect(s.body.errorCode).toBe('INVALID_OAUTHSCOPE');
 		expect(s.body.message).toContain('VendorSearch.securesearch.READ');
 		const all = em.issueToken({ scopes: ['VendorBooks.settings.ALL'] }).access_token;
-		expect((await call('POST', 'books', '/items', { token: all, json: { name: 'Scoped item' } })).status).toBe(201);
+		expect(
+			(await call('POST', 'books', '/items', { token: all, json: { name: 'Scoped item' } })).status,
+		).toBe(201);
 	});
 
 	test('an operation without a stated scope needs none (my tasks)', async () => {
@@ -175,7 +215,10 @@ describe('organisation', () => {
 	});
 
 	test('the org in the wrong place does not count; an unknown org -> 400 6041', async () => {
-		const wrongPlace = await call('GET', 'invoice', '/customerpayments', { org: null, query: { organization_id: em.organizationId } });
+		const wrongPlace = await call('GET', 'invoice', '/customerpayments', {
+			org: null,
+			query: { organization_id: em.organizationId },
+		});
 		expect(wrongPlace.body.code).toBe(6041);
 		const unknown = await call('GET', 'books', '/items', { org: '999' });
 		expect(unknown.status).toBe(400);
@@ -201,71 +244,142 @@ describe('validation from the tables', () => {
 		const r = await call('GET', 'books', '/items', { query: { name_contains: 'x'.repeat(101) } });
 		expect(r.status).toBe(400);
 		expect(r.body.code).toBe(2);
-		expect(r.body.message).toBe('Invalid value passed for name_contains: must be at most 100 characters as the API counts them, where an emoji counts as 2');
+		expect(r.body.message).toBe(
+			'Invalid value passed for name_contains: must be at most 100 characters as the API counts them, where an emoji counts as 2',
+		);
 		const q = await call('GET', 'books', '/items', { query: { rate_less_than: 'cheap' } });
 		expect(q.body.message).toMatch(/^Invalid value passed for rate_less_than/);
 		const p = await call('GET', 'books', '/items/abc');
 		expect(p.body.message).toMatch(/^Invalid value passed for item_id/);
-		const nested = await call('POST', 'books', '/invoices', { json: { customer_id: DEMO.customers.acme, line_items: [{ rate: 'ten' }] } });
+		const nested = await call('POST', 'books', '/invoices', {
+			json: { customer_id: DEMO.customers.acme, line_items: [{ rate: 'ten' }] },
+		});
 		expect(nested.body.message).toContain('line_items[0].rate');
 	});
 
 	test('project management: body -> INVALID_INPUTSTREAM, query -> INVALID_PARAMETER_VALUE', async () => {
-		const b = await call('POST', 'projects', `/portal/${em.portalId}/projects`, { json: { description: 'no name' } });
+		const b = await call('POST', 'projects', `/portal/${em.portalId}/projects`, {
+			json: { description: 'no name' },
+		});
 		expect(b.status).toBe(400);
 		expect(b.body.errorCode).toBe('INVALID_INPUTSTREAM');
 		expect(b.body.message).toContain('"name"');
-		const q = await call('GET', 'projects', `/portal/${em.portalId}/search`, { query: { search_term: 'x', module: 'planets', status: 'all' } });
+		const q = await call('GET', 'projects', `/portal/${em.portalId}/search`, {
+			query: { search_term: 'x', module: 'planets', status: 'all' },
+		});
 		expect(q.body.errorCode).toBe('INVALID_PARAMETER_VALUE');
 		expect(q.body.message).toContain('"module"');
 	});
 
 	test('body keys and query parameters no table names are refused, naming the key; malformed JSON is refused', async () => {
 		const r = await call('POST', 'books', '/items', { json: { nmae: 'Typo', rate: 5 } });
-		expect([r.status, r.body.code, r.body.message]).toEqual([400, 2, 'Invalid value passed for nmae: is not a body key of this operation (no field table names it)']);
-		const nested = await call('POST', 'books', '/invoices', { json: { customer_id: DEMO.customers.acme, line_items: [{ item_id: DEMO.items.consulting, quantity: 1, rat: 5 }] } });
-		expect([nested.status, nested.body.message]).toEqual([400, 'Invalid value passed for line_items[0]: holds a key no field table names: rat']);
+		expect([r.status, r.body.code, r.body.message]).toEqual([
+			400,
+			2,
+			'Invalid value passed for nmae: is not a body key of this operation (no field table names it)',
+		]);
+		const nested = await call('POST', 'books', '/invoices', {
+			json: {
+				customer_id: DEMO.customers.acme,
+				line_items: [{ item_id: DEMO.items.consulting, quantity: 1, rat: 5 }],
+			},
+		});
+		expect([nested.status, nested.body.message]).toEqual([
+			400,
+			'Invalid value passed for line_items[0]: holds a key no field table names: rat',
+		]);
 		const q = await call('GET', 'books', '/items', { query: { colour: 'red' } });
-		expect([q.status, q.body.message]).toEqual([400, 'Invalid value passed for colour: is not a query parameter of this operation (no field table names it)']);
+		expect([q.status, q.body.message]).toEqual([
+			400,
+			'Invalid value passed for colour: is not a query parameter of this operation (no field table names it)',
+		]);
 		const paged = await call('GET', 'books', '/items', { query: { page: 1, per_page: 5 } });
 		expect(paged.status).toBe(200);
-		const pm = await call('POST', 'projects', `/portal/${em.portalId}/projects`, { json: { name: 'P', colour: 'red' } });
-		expect([pm.status, pm.body.errorCode, pm.body.message]).toEqual([400, 'INVALID_INPUTSTREAM', 'Invalid value for "colour": is not a body key of this operation (no field table names it)']);
-		expect(em.store.org('us', em.organizationId)?.all('items').some((i) => i.name === 'Typo')).toBe(false);
-		const bad = await fetch(`${em.url}/us/api/books/v3/items?organization_id=${em.organizationId}`, {
-			method: 'POST',
-			headers: { Authorization: `Vendor-oauthtoken ${token}`, 'Content-Type': 'application/json' },
-			body: '{"name":',
+		const pm = await call('POST', 'projects', `/portal/${em.portalId}/projects`, {
+			json: { name: 'P', colour: 'red' },
 		});
+		expect([pm.status, pm.body.errorCode, pm.body.message]).toEqual([
+			400,
+			'INVALID_INPUTSTREAM',
+			'Invalid value for "colour": is not a body key of this operation (no field table names it)',
+		]);
+		expect(
+			em.store
+				.org('us', em.organizationId)
+				?.all('items')
+				.some((i) => i.name === 'Typo'),
+		).toBe(false);
+		const bad = await fetch(
+			`${em.url}/us/api/books/v3/items?organization_id=${em.organizationId}`,
+			{
+				method: 'POST',
+				headers: {
+					Authorization: `Vendor-oauthtoken ${token}`,
+					'Content-Type': 'application/json',
+				},
+				body: '{"name":',
+			},
+		);
 		expect(bad.status).toBe(400);
 		expect(((await bad.json()) as { code: number }).code).toBe(2);
 	});
 
 	test('query parameters whose names the documents do not show pass where the documents give them (estimate and invoice create / update flags, the estimate get selector): a listed guess', async () => {
-		const body = { customer_id: DEMO.customers.acme, line_items: [{ item_id: DEMO.items.consulting, quantity: 1 }] };
+		const body = {
+			customer_id: DEMO.customers.acme,
+			line_items: [{ item_id: DEMO.items.consulting, quantity: 1 }],
+		};
 		const flags = { ignore_auto_number_generation: false, send: true };
 		const estimate = await call('POST', 'books', '/estimates', { json: body, query: flags });
 		expect([estimate.status, estimate.body.code]).toEqual([201, 0]);
 		const id = estimate.body.estimate.estimate_id;
-		expect((await call('PUT', 'books', `/estimates/${id}`, { json: { reference_number: 'R-1' }, query: { a_flag: true } })).body.estimate).toMatchObject({ estimate_id: id, reference_number: 'R-1' });
+		expect(
+			(
+				await call('PUT', 'books', `/estimates/${id}`, {
+					json: { reference_number: 'R-1' },
+					query: { a_flag: true },
+				})
+			).body.estimate,
+		).toMatchObject({ estimate_id: id, reference_number: 'R-1' });
 		const read = await call('GET', 'books', `/estimates/${id}`, { query: { accept: 'json' } });
 		expect([read.status, read.body.estimate.estimate_id]).toEqual([200, id]);
 		const invoice = await call('POST', 'books', '/invoices', { json: body, query: flags });
 		expect([invoice.status, invoice.body.code]).toEqual([201, 0]);
 		const inv = invoice.body.invoice.invoice_id;
-		expect((await call('PUT', 'books', `/invoices/${inv}`, { json: { reference_number: 'R-2' }, query: { a_flag: false } })).status).toBe(200);
+		expect(
+			(
+				await call('PUT', 'books', `/invoices/${inv}`, {
+					json: { reference_number: 'R-2' },
+					query: { a_flag: false },
+				})
+			).status,
+		).toBe(200);
 		// Named parameters are still checked there, and elsewhere unknown names are still refused.
-		expect((await call('GET', 'books', `/estimates/${id}`, { query: { accept: 'pdf', organization_id: '999' } })).body.code).toBe(6041);
+		expect(
+			(
+				await call('GET', 'books', `/estimates/${id}`, {
+					query: { accept: 'pdf', organization_id: '999' },
+				})
+			).body.code,
+		).toBe(6041);
 		const list = await call('GET', 'books', '/estimates', { query: { send: true } });
-		expect([list.status, list.body.message]).toEqual([400, 'Invalid value passed for send: is not a query parameter of this operation (no field table names it)']);
-		const email = await call('POST', 'books', `/invoices/${inv}/email`, { json: {}, query: { send: true } });
+		expect([list.status, list.body.message]).toEqual([
+			400,
+			'Invalid value passed for send: is not a query parameter of this operation (no field table names it)',
+		]);
+		const email = await call('POST', 'books', `/invoices/${inv}/email`, {
+			json: {},
+			query: { send: true },
+		});
 		expect(email.status).toBe(400);
 	});
 });
 
 describe('envelopes, lists and CRUD', () => {
 	test('create -> get -> list -> update -> delete see the same record (books item)', async () => {
-		const c = await call('POST', 'books', '/items', { json: { name: 'Roundtrip widget', rate: 12.5 } });
+		const c = await call('POST', 'books', '/items', {
+			json: { name: 'Roundtrip widget', rate: 12.5 },
+		});
 		expect(c.status).toBe(201);
 		expect(c.body).toMatchObject({ code: 0, message: 'Item has been created.' });
 		const id = c.body.item.item_id;
@@ -287,12 +401,29 @@ describe('envelopes, lists and CRUD', () => {
 
 	test('item lists: page_context is an object; estimates and invoices: an array of one object with applied_filter', async () => {
 		const items = await call('GET', 'books', '/items', { query: { per_page: 3, page: 1 } });
-		expect(items.body.page_context).toEqual({ page: 1, per_page: 3, has_more_page: true, report_name: 'Items', sort_column: 'created_time', sort_order: 'A' });
-		const est = await call('GET', 'books', '/estimates', { query: { filter_by: 'Status.Accepted' } });
+		expect(items.body.page_context).toEqual({
+			page: 1,
+			per_page: 3,
+			has_more_page: true,
+			report_name: 'Items',
+			sort_column: 'created_time',
+			sort_order: 'A',
+		});
+		const est = await call('GET', 'books', '/estimates', {
+			query: { filter_by: 'Status.Accepted' },
+		});
 		expect(Array.isArray(est.body.page_context)).toBe(true);
 		expect(est.body.page_context).toHaveLength(1);
-		expect(est.body.page_context[0]).toMatchObject({ page: 1, per_page: 200, has_more_page: false, applied_filter: 'Status.Accepted' });
-		expect(est.body.estimates.map((e: { estimate_id: string }) => e.estimate_id).sort()).toEqual([DEMO.estimates.accepted1, DEMO.estimates.accepted2]);
+		expect(est.body.page_context[0]).toMatchObject({
+			page: 1,
+			per_page: 200,
+			has_more_page: false,
+			applied_filter: 'Status.Accepted',
+		});
+		expect(est.body.estimates.map((e: { estimate_id: string }) => e.estimate_id).sort()).toEqual([
+			DEMO.estimates.accepted1,
+			DEMO.estimates.accepted2,
+		]);
 		const inv = await call('GET', 'books', '/invoices');
 		expect(inv.body.page_context[0].applied_filter).toBe('Status.All');
 	});
@@ -310,36 +441,60 @@ describe('envelopes, lists and CRUD', () => {
 	});
 
 	test('filters: status, filter_by, *_startswith, ranges, dates, sort_column + sort_order', async () => {
-		const overdue = await call('GET', 'books', '/invoices', { query: { filter_by: 'Status.OverDue' } });
-		expect(overdue.body.invoices.map((i: { invoice_id: string }) => i.invoice_id).sort()).toEqual([DEMO.invoices.overdue1, DEMO.invoices.overdue2, DEMO.invoices.overdue3]);
+		const overdue = await call('GET', 'books', '/invoices', {
+			query: { filter_by: 'Status.OverDue' },
+		});
+		expect(overdue.body.invoices.map((i: { invoice_id: string }) => i.invoice_id).sort()).toEqual([
+			DEMO.invoices.overdue1,
+			DEMO.invoices.overdue2,
+			DEMO.invoices.overdue3,
+		]);
 		const paid = await call('GET', 'books', '/invoices', { query: { status: 'paid' } });
 		expect(paid.body.invoices).toHaveLength(2);
 		const named = await call('GET', 'books', '/items', { query: { name_startswith: 'web' } });
 		expect(named.body.items.map((i: { name: string }) => i.name)).toEqual(['Website design']);
-		const cheap = await call('GET', 'books', '/items', { query: { rate_less_than: 40, sort_column: 'rate', sort_order: 'D' } });
+		const cheap = await call('GET', 'books', '/items', {
+			query: { rate_less_than: 40, sort_column: 'rate', sort_order: 'D' },
+		});
 		expect(cheap.body.items.map((i: { rate: number }) => i.rate)).toEqual([35, 15]);
-		const byItem = await call('GET', 'books', '/invoices', { query: { item_name_contains: 'hosting' } });
-		expect(byItem.body.invoices.map((i: { invoice_id: string }) => i.invoice_id)).toEqual([DEMO.invoices.overdue2]);
+		const byItem = await call('GET', 'books', '/invoices', {
+			query: { item_name_contains: 'hosting' },
+		});
+		expect(byItem.body.invoices.map((i: { invoice_id: string }) => i.invoice_id)).toEqual([
+			DEMO.invoices.overdue2,
+		]);
 		const today = new Date(em.clock.now()).toISOString().slice(0, 10);
-		const due = await call('GET', 'books', '/invoices', { query: { due_date_before: today, sort_column: 'due_date' } });
+		const due = await call('GET', 'books', '/invoices', {
+			query: { due_date_before: today, sort_column: 'due_date' },
+		});
 		const dates = due.body.invoices.map((i: { due_date: string }) => i.due_date);
 		expect(dates.every((d: string) => d < today)).toBe(true);
 		expect([...dates].sort()).toEqual(dates);
-		const mode = await call('GET', 'invoice', '/customerpayments', { query: { filter_by: 'PaymentMode.BankTransfer' } });
-		expect(mode.body.customerpayments.map((p: { payment_id: string }) => p.payment_id)).toEqual([DEMO.payments.paid1]);
+		const mode = await call('GET', 'invoice', '/customerpayments', {
+			query: { filter_by: 'PaymentMode.BankTransfer' },
+		});
+		expect(mode.body.customerpayments.map((p: { payment_id: string }) => p.payment_id)).toEqual([
+			DEMO.payments.paid1,
+		]);
 		expect(mode.body.page_context).toMatchObject({ page: 1 });
 	});
 
 	test('project-management shapes: record itself; lists with page_info', async () => {
-		const c = await call('POST', 'projects', `/portal/${em.portalId}/projects`, { json: { name: 'Shape check' } });
+		const c = await call('POST', 'projects', `/portal/${em.portalId}/projects`, {
+			json: { name: 'Shape check' },
+		});
 		expect(c.status).toBe(201);
 		expect(c.body).toMatchObject({ name: 'Shape check', project_type: 'active' });
 		expect(c.body.id).toMatch(/^\d+$/);
 		const g = await call('GET', 'projects', `/portal/${em.portalId}/projects/${c.body.id}`);
 		expect(g.body.id).toBe(c.body.id);
-		const u = await call('PATCH', 'projects', `/portal/${em.portalId}/projects/${c.body.id}`, { json: { project_type: 'archived' } });
+		const u = await call('PATCH', 'projects', `/portal/${em.portalId}/projects/${c.body.id}`, {
+			json: { project_type: 'archived' },
+		});
 		expect(u.body.project_type).toBe('archived');
-		const l = await call('GET', 'projects', `/portal/${em.portalId}/projects`, { query: { per_page: 2 } });
+		const l = await call('GET', 'projects', `/portal/${em.portalId}/projects`, {
+			query: { per_page: 2 },
+		});
 		expect(l.body.projects).toHaveLength(2);
 		expect(l.body.page_info).toEqual({ page: 1, per_page: 2, has_next_page: true });
 		const missing = await call('GET', 'projects', `/portal/${em.portalId}/projects/42`);
@@ -380,7 +535,14 @@ describe('request recording', () => {
 
 	test('GET /__admin lists the admin routes, and every listed GET route answers', async () => {
 		const { routes } = (await (await fetch(`${em.url}/__admin`)).json()) as { routes: string[] };
-		expect(routes).toEqual(expect.arrayContaining(['GET /__admin/info', 'GET /__admin/requests', 'POST /__admin/faults', 'POST /__admin/tokens/expire']));
+		expect(routes).toEqual(
+			expect.arrayContaining([
+				'GET /__admin/info',
+				'GET /__admin/requests',
+				'POST /__admin/faults',
+				'POST /__admin/tokens/expire',
+			]),
+		);
 		for (const route of routes.filter((r) => r.startsWith('GET '))) {
 			expect(`${route} ${(await fetch(`${em.url}${route.slice(4)}`)).status}`).toBe(`${route} 200`);
 		}
@@ -388,25 +550,55 @@ describe('request recording', () => {
 
 	test('the admin route lists requests with tokens redacted and can clear them', async () => {
 		await call('GET', 'books', '/items');
-		const r = (await (await fetch(`${em.url}/__admin/requests`)).json()) as Array<{ headers: Record<string, string> }>;
+		const r = (await (await fetch(`${em.url}/__admin/requests`)).json()) as Array<{
+			headers: Record<string, string>;
+		}>;
 		expect(r.length).toBeGreaterThan(0);
 		expect(r.at(-1)?.headers.authorization).toBe('Vendor-oauthtoken <redacted>');
 
 		// Token calls: the client secret, the refresh token and the grant code are hidden too.
 		const { refresh_token: refreshToken } = em.issueToken();
-		const form = { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret };
+		const form = {
+			grant_type: 'refresh_token',
+			refresh_token: refreshToken,
+			client_id: em.defaultClient.clientId,
+			client_secret: em.defaultClient.clientSecret,
+		};
 		await fetch(`${em.url}/us/oauth/v2/token`, { method: 'POST', body: new URLSearchParams(form) });
-		await fetch(`${em.url}/us/oauth/v2/token`, { method: 'POST', body: new URLSearchParams({ ...form, grant_type: 'authorization_code', code: '1000.somecode' }) });
+		await fetch(`${em.url}/us/oauth/v2/token`, {
+			method: 'POST',
+			body: new URLSearchParams({
+				...form,
+				grant_type: 'authorization_code',
+				code: '1000.somecode',
+			}),
+		});
 		await fetch(`${em.url}/us/oauth/v2/token/revoke?token=${refreshToken}`, { method: 'POST' });
 		const admin = await (await fetch(`${em.url}/__admin/requests`)).text();
-		for (const secret of [refreshToken, em.defaultClient.clientSecret, '1000.somecode']) expect(admin).not.toContain(secret);
-		const tokenCalls = (JSON.parse(admin) as Array<{ area?: string; body: Record<string, string>; query: Record<string, string> }>).filter((x) => x.area === 'accounts');
-		expect(tokenCalls.map((x) => [x.body?.refresh_token, x.body?.client_secret, x.body?.code, x.query.token])).toEqual([
+		for (const secret of [refreshToken, em.defaultClient.clientSecret, '1000.somecode'])
+			expect(admin).not.toContain(secret);
+		const tokenCalls = (
+			JSON.parse(admin) as Array<{
+				area?: string;
+				body: Record<string, string>;
+				query: Record<string, string>;
+			}>
+		).filter((x) => x.area === 'accounts');
+		expect(
+			tokenCalls.map((x) => [
+				x.body?.refresh_token,
+				x.body?.client_secret,
+				x.body?.code,
+				x.query.token,
+			]),
+		).toEqual([
 			['<redacted>', '<redacted>', undefined, undefined],
 			['<redacted>', '<redacted>', '<redacted>', undefined],
 			[undefined, undefined, undefined, '<redacted>'],
 		]);
-		expect(em.requests.find((x) => x.area === 'accounts')?.body).toMatchObject({ refresh_token: refreshToken });
+		expect(em.requests.find((x) => x.area === 'accounts')?.body).toMatchObject({
+			refresh_token: refreshToken,
+		});
 		await fetch(`${em.url}/__admin/requests`, { method: 'DELETE' });
 		expect(em.requests).toHaveLength(0);
 	});
@@ -417,7 +609,12 @@ describe('the organizations list (inferred; the Organization ID pickers)', () =>
 		for (const area of ['books', 'invoice', 'billing', 'inventory']) {
 			const res = await call('GET', area, '/organizations');
 			expect(res.status).toBe(200);
-			expect(res.body).toMatchObject({ code: 0, organizations: expect.arrayContaining([{ organization_id: em.organizationId, name: 'Zylker Demo Org' }]) });
+			expect(res.body).toMatchObject({
+				code: 0,
+				organizations: expect.arrayContaining([
+					{ organization_id: em.organizationId, name: 'Zylker Demo Org' },
+				]),
+			});
 		}
 	});
 

@@ -55,31 +55,51 @@ function raw(url: string, opts: RawOptions = {}): Promise<Raw> {
 	const startedAt = Date.now();
 	return new Promise((resolve, reject) => {
 		const body = opts.json === undefined ? undefined : Buffer.from(JSON.stringify(opts.json));
-		const headers: Record<string, string | number> = { Authorization: `Vendor-oauthtoken ${token}`, ...(opts.headers ?? {}) };
-		if (body) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': body.length });
-		const req = http.request(url, { method: opts.method ?? 'GET', headers, agent: false }, (res) => {
-			const got: Raw = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0), chunks: [], startedAt, headersAt: Date.now(), endAt: 0 };
-			const parts: Buffer[] = [];
-			let settled = false;
-			const finish = (error?: Error): void => {
-				if (settled) return;
-				settled = true;
-				got.body = Buffer.concat(parts);
-				got.endAt = Date.now();
-				if (error) got.error = error;
-				resolve(got);
-			};
-			res.on('data', (c: Buffer) => {
-				parts.push(c);
-				const total = got.chunks.reduce((n, x) => n + x.bytes, 0) + c.length;
-				got.chunks.push({ bytes: c.length, total, at: Date.now() });
-				opts.onData?.(req, got);
-			});
-			res.on('end', () => finish(res.complete ? undefined : new Error('incomplete')));
-			res.on('error', (e) => finish(e));
-			res.on('close', () => finish(res.complete ? undefined : new Error('closed before the end')));
-		});
-		req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' && req.destroyed ? undefined : reject(e)));
+		const headers: Record<string, string | number> = {
+			Authorization: `Vendor-oauthtoken ${token}`,
+			...(opts.headers ?? {}),
+		};
+		if (body)
+			Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+		const req = http.request(
+			url,
+			{ method: opts.method ?? 'GET', headers, agent: false },
+			(res) => {
+				const got: Raw = {
+					status: res.statusCode ?? 0,
+					headers: res.headers,
+					body: Buffer.alloc(0),
+					chunks: [],
+					startedAt,
+					headersAt: Date.now(),
+					endAt: 0,
+				};
+				const parts: Buffer[] = [];
+				let settled = false;
+				const finish = (error?: Error): void => {
+					if (settled) return;
+					settled = true;
+					got.body = Buffer.concat(parts);
+					got.endAt = Date.now();
+					if (error) got.error = error;
+					resolve(got);
+				};
+				res.on('data', (c: Buffer) => {
+					parts.push(c);
+					const total = got.chunks.reduce((n, x) => n + x.bytes, 0) + c.length;
+					got.chunks.push({ bytes: c.length, total, at: Date.now() });
+					opts.onData?.(req, got);
+				});
+				res.on('end', () => finish(res.complete ? undefined : new Error('incomplete')));
+				res.on('error', (e) => finish(e));
+				res.on('close', () =>
+					finish(res.complete ? undefined : new Error('closed before the end')),
+				);
+			},
+		);
+		req.on('error', (e) =>
+			(e as NodeJS.ErrnoException).code === 'ECONNRESET' && req.destroyed ? undefined : reject(e),
+		);
 		req.end(body);
 	});
 }
@@ -111,7 +131,10 @@ const isJson = (b: Buffer): boolean => {
  * test files' included (a busy CI runner once saw one more there than the emulator started).
  */
 function watchTimers(): { running: () => number; stop: () => void } {
-	const g = globalThis as unknown as { setTimeout: typeof setTimeout; clearTimeout: (t: unknown) => void };
+	const g = globalThis as unknown as {
+		setTimeout: typeof setTimeout;
+		clearTimeout: (t: unknown) => void;
+	};
 	const [set, clear] = [g.setTimeout, g.clearTimeout];
 	const running = new Set<unknown>();
 	g.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
@@ -143,7 +166,12 @@ afterEach(() => {
 	timers?.stop();
 	timers = undefined;
 });
-const admin = (body: unknown) => fetch(`${em.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const admin = (body: unknown) =>
+	fetch(`${em.url}/__admin/faults`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 
 // ---------------------------------------------------------------- html
 
@@ -155,7 +183,9 @@ describe('html', () => {
 		expect(r.status).toBe(200);
 		expect(r.headers['content-type']).toBe('text/html');
 		expect(Number(r.headers['content-length'])).toBe(r.body.length);
-		expect(r.body.toString()).toMatch(/^<!DOCTYPE html><html[^>]*><head><title>Just a moment\.\.\.<\/title>/);
+		expect(r.body.toString()).toMatch(
+			/^<!DOCTYPE html><html[^>]*><head><title>Just a moment\.\.\.<\/title>/,
+		);
 		expect(isJson(r.body)).toBe(false);
 		expect(items()).toEqual([]);
 		expect(em.requests.find((x) => x.operation === 'books.item.create')?.status).toBe(200);
@@ -166,7 +196,9 @@ describe('html', () => {
 		const r = await raw(url('projects', '/portals'));
 		expect(r.status).toBe(502);
 		expect(r.headers['content-type']).toBe('text/html');
-		expect(r.body.toString()).toMatch(/^<!DOCTYPE html><html><head><title>502 Bad Gateway<\/title><\/head>/);
+		expect(r.body.toString()).toMatch(
+			/^<!DOCTYPE html><html><head><title>502 Bad Gateway<\/title><\/head>/,
+		);
 		expect(r.body.toString()).toContain('<center><h1>502 Bad Gateway</h1></center>');
 		expect(Number(r.headers['content-length'])).toBe(r.body.length);
 	});
@@ -180,9 +212,17 @@ describe('html', () => {
 		expect(isJson(r.body)).toBe(false);
 		// what fetch makes of it
 		em.faults.next(1, { kind: 'html', contentType: 'application/json' });
-		await expect((await fetch(itemsUrl(), { headers: { Authorization: `Vendor-oauthtoken ${token}` } })).json()).rejects.toThrow(/not valid JSON/);
+		await expect(
+			(
+				await fetch(itemsUrl(), { headers: { Authorization: `Vendor-oauthtoken ${token}` } })
+			).json(),
+		).rejects.toThrow(/not valid JSON/);
 
-		em.faults.next(1, { kind: 'html', status: 504, body: '<html><body>Gateway Timeout</body></html>' });
+		em.faults.next(1, {
+			kind: 'html',
+			status: 504,
+			body: '<html><body>Gateway Timeout</body></html>',
+		});
 		const c = await raw(itemsUrl());
 		expect(c.status).toBe(504);
 		expect(c.body.toString()).toBe('<html><body>Gateway Timeout</body></html>');
@@ -200,14 +240,40 @@ describe('html', () => {
 });
 
 function tokenRefresh(): Promise<Raw> {
-	const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: em.issueToken().refresh_token, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }).toString();
+	const form = new URLSearchParams({
+		grant_type: 'refresh_token',
+		refresh_token: em.issueToken().refresh_token,
+		client_id: em.defaultClient.clientId,
+		client_secret: em.defaultClient.clientSecret,
+	}).toString();
 	return new Promise((resolve, reject) => {
-		const req = http.request(`${em.url}/us/oauth/v2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) }, agent: false }, (res) => {
-			const parts: Buffer[] = [];
-			res.on('data', (c: Buffer) => parts.push(c));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), chunks: [], startedAt: 0, headersAt: 0, endAt: 0 }));
-			res.on('error', reject);
-		});
+		const req = http.request(
+			`${em.url}/us/oauth/v2/token`,
+			{
+				method: 'POST',
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					'content-length': Buffer.byteLength(form),
+				},
+				agent: false,
+			},
+			(res) => {
+				const parts: Buffer[] = [];
+				res.on('data', (c: Buffer) => parts.push(c));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body: Buffer.concat(parts),
+						chunks: [],
+						startedAt: 0,
+						headersAt: 0,
+						endAt: 0,
+					}),
+				);
+				res.on('error', reject);
+			},
+		);
 		req.on('error', reject);
 		req.end(form);
 	});
@@ -225,7 +291,9 @@ describe('truncated', () => {
 		expect(Number(r.headers['content-length'])).toBe(r.body.length);
 		expect(items()).toHaveLength(1);
 		// the normal answer, rebuilt from the stored record: the body is exactly its first half
-		const full = Buffer.from(JSON.stringify({ code: 0, message: 'Item has been created.', item: items()[0] }));
+		const full = Buffer.from(
+			JSON.stringify({ code: 0, message: 'Item has been created.', item: items()[0] }),
+		);
 		expect(r.body.length).toBe(Math.floor(full.length / 2));
 		expect(r.body.equals(full.subarray(0, r.body.length))).toBe(true);
 		expect(isJson(r.body)).toBe(false);
@@ -273,7 +341,9 @@ describe('truncated', () => {
 		expect(lenient.equals(full.subarray(0, lenient.length))).toBe(true);
 		// fetch decompresses leniently: the text is not the JSON
 		em.faults.next(1, { kind: 'truncated', gzip: true });
-		const viaFetch = fetch(itemsUrl(), { headers: { Authorization: `Vendor-oauthtoken ${token}` } }).then((x) => x.json());
+		const viaFetch = fetch(itemsUrl(), {
+			headers: { Authorization: `Vendor-oauthtoken ${token}` },
+		}).then((x) => x.json());
 		await expect(viaFetch).rejects.toThrow();
 	});
 
@@ -420,7 +490,8 @@ describe('drip', () => {
 
 describe('endlessPages', () => {
 	test('books items: every page full of new records and has_more_page true; nothing stored; other operations pass', async () => {
-		const real = (await call('POST', 'books', '/items', { json: { name: 'Real', rate: 5 } })).body.item;
+		const real = (await call('POST', 'books', '/items', { json: { name: 'Real', rate: 5 } })).body
+			.item;
 		em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
 		const seen = new Set<string>([real.item_id]);
 		for (let page = 1; page <= 6; page++) {
@@ -441,7 +512,9 @@ describe('endlessPages', () => {
 		}
 		// a create in the same area is not affected and does not use the fault up
 		expect((await call('POST', 'books', '/items', { json: { name: 'Second' } })).status).toBe(201);
-		expect(em.faults.pending()).toEqual([{ fault: { kind: 'endlessPages' }, remaining: 1_000_000 - 6, scope: 'books.item.getAll' }]);
+		expect(em.faults.pending()).toEqual([
+			{ fault: { kind: 'endlessPages' }, remaining: 1_000_000 - 6, scope: 'books.item.getAll' },
+		]);
 		expect(items().map((i) => i.name)).toEqual(['Real', 'Second']);
 		// the default page size
 		const first = await call('GET', 'books', '/items');
@@ -460,7 +533,9 @@ describe('endlessPages', () => {
 		for (const page of [1, 2]) {
 			const r = await call('GET', 'books', '/estimates', { query: { page, per_page: 2 } });
 			expect(r.status).toBe(200);
-			expect(r.body.page_context).toEqual([expect.objectContaining({ page, per_page: 2, has_more_page: true })]);
+			expect(r.body.page_context).toEqual([
+				expect.objectContaining({ page, per_page: 2, has_more_page: true }),
+			]);
 			expect(r.body.estimates).toEqual([
 				{ estimate_id: endlessId(page, 1), estimate_number: `Endless page ${page} #1` },
 				{ estimate_id: endlessId(page, 2), estimate_number: `Endless page ${page} #2` },
@@ -473,7 +548,9 @@ describe('endlessPages', () => {
 		em.faults.next(1_000_000, { kind: 'endlessPages' }, 'projects.project.getAll');
 		const ids = new Set<string>();
 		for (let page = 1; page <= 4; page++) {
-			const r = await raw(url('projects', `/portal/${em.portalId}/projects`, { page, per_page: 5 }));
+			const r = await raw(
+				url('projects', `/portal/${em.portalId}/projects`, { page, per_page: 5 }),
+			);
 			expect(r.status).toBe(200);
 			const body = JSON.parse(r.body.toString());
 			expect(body.page_info).toEqual({ page, per_page: 5, has_next_page: true });
@@ -514,14 +591,30 @@ describe('admin route and option checks', () => {
 			{ kind: 'drip', bytes: 3, everyMs: 10 },
 			{ kind: 'endlessPages' },
 		];
-		for (const fault of sent) expect((await admin({ count: 2, fault, scope: 'books.item.getAll' })).status).toBe(200);
-		const listed = (await (await fetch(`${em.url}/__admin/faults`)).json()) as { faults: unknown[] };
-		expect(listed.faults).toEqual(sent.map((fault) => ({ fault, remaining: 2, scope: 'books.item.getAll' })));
+		for (const fault of sent)
+			expect((await admin({ count: 2, fault, scope: 'books.item.getAll' })).status).toBe(200);
+		const listed = (await (await fetch(`${em.url}/__admin/faults`)).json()) as {
+			faults: unknown[];
+		};
+		expect(listed.faults).toEqual(
+			sent.map((fault) => ({ fault, remaining: 2, scope: 'books.item.getAll' })),
+		);
 		await fetch(`${em.url}/__admin/faults`, { method: 'DELETE' });
 
-		expect((await admin({ count: 1_000_000, fault: { kind: 'endlessPages' }, scope: 'books.item.getAll' })).status).toBe(200);
+		expect(
+			(
+				await admin({
+					count: 1_000_000,
+					fault: { kind: 'endlessPages' },
+					scope: 'books.item.getAll',
+				})
+			).status,
+		).toBe(200);
 		const r = await call('GET', 'books', '/items', { query: { page: 7, per_page: 2 } });
-		expect(r.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([endlessId(7, 1), endlessId(7, 2)]);
+		expect(r.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([
+			endlessId(7, 1),
+			endlessId(7, 2),
+		]);
 		await fetch(`${em.url}/__admin/faults`, { method: 'DELETE' });
 
 		expect((await admin({ fault: { kind: 'truncated', keep: 10 } })).status).toBe(200);

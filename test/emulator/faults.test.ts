@@ -56,7 +56,11 @@ describe('faults on demand', () => {
 		em.faults.next(1, { kind: 'status', status: 500 }, 'billing');
 		expect((await call('GET', 'books', '/items')).status).toBe(200);
 		expect((await call('GET', 'billing', '/projects')).status).toBe(500);
-		em.faults.next(1, { kind: 'status', status: 500 }, (t) => t.method === 'GET' && t.path.endsWith('/bills'));
+		em.faults.next(
+			1,
+			{ kind: 'status', status: 500 },
+			(t) => t.method === 'GET' && t.path.endsWith('/bills'),
+		);
 		expect((await call('GET', 'inventory', '/bills')).status).toBe(500);
 		expect(em.faults.pending()).toEqual([]);
 	});
@@ -86,7 +90,10 @@ describe('faults on demand', () => {
 			let settled = false;
 			const aborted = fetch(url, {
 				method: 'POST',
-				headers: { Authorization: `Vendor-oauthtoken ${em.issueToken().access_token}`, 'Content-Type': 'application/json' },
+				headers: {
+					Authorization: `Vendor-oauthtoken ${em.issueToken().access_token}`,
+					'Content-Type': 'application/json',
+				},
 				body: JSON.stringify({ name: 'Slow write' }),
 				signal: giveUp.signal,
 			}).finally(() => (settled = true));
@@ -106,12 +113,17 @@ describe('faults on demand', () => {
 		em.faults.next(1, { kind: 'drop' });
 		await expect(call('POST', 'books', '/items', { json: { name: 'Dropped' } })).rejects.toThrow();
 		expect(await itemNames()).toEqual([]);
-		expect(em.requests.find((r) => r.operation === 'books.item.create')).toMatchObject({ status: 0, body: { name: 'Dropped' } });
+		expect(em.requests.find((r) => r.operation === 'books.item.create')).toMatchObject({
+			status: 0,
+			body: { name: 'Dropped' },
+		});
 	});
 
 	test('dropAfterCommit: the write is committed, then the connection is cut', async () => {
 		em.faults.next(1, { kind: 'dropAfterCommit' }, 'books.item.create');
-		await expect(call('POST', 'books', '/items', { json: { name: 'Committed' } })).rejects.toThrow();
+		await expect(
+			call('POST', 'books', '/items', { json: { name: 'Committed' } }),
+		).rejects.toThrow();
 		expect(await itemNames()).toEqual(['Committed']);
 		expect(em.requests.find((r) => r.operation === 'books.item.create')?.status).toBe(0);
 	});
@@ -122,7 +134,12 @@ describe('faults on demand', () => {
 			fetch(`${em.url}/us/oauth/v2/token`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: rt, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+				body: new URLSearchParams({
+					grant_type: 'refresh_token',
+					refresh_token: rt,
+					client_id: em.defaultClient.clientId,
+					client_secret: em.defaultClient.clientSecret,
+				}),
 			});
 		const rt = em.issueToken().refresh_token;
 		expect((await token(rt)).status).toBe(200);
@@ -133,16 +150,33 @@ describe('faults on demand', () => {
 	});
 
 	test('admin routes: queue a fault, expire tokens, revoke a refresh token, move the clock', async () => {
-		const post = (path: string, body: unknown) => fetch(`${em.url}/__admin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-		expect((await post('faults', { count: 1, fault: { kind: 'status', status: 418 } })).status).toBe(400);
-		expect((await post('faults', { count: 1, fault: { kind: 'status', status: 503 }, scope: 'books.item.getAll' })).status).toBe(200);
+		const post = (path: string, body: unknown) =>
+			fetch(`${em.url}/__admin/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		expect(
+			(await post('faults', { count: 1, fault: { kind: 'status', status: 418 } })).status,
+		).toBe(400);
+		expect(
+			(
+				await post('faults', {
+					count: 1,
+					fault: { kind: 'status', status: 503 },
+					scope: 'books.item.getAll',
+				})
+			).status,
+		).toBe(200);
 		expect((await call('GET', 'books', '/items')).status).toBe(503);
 		expect((await call('GET', 'books', '/items')).status).toBe(200);
 
 		expect((await post('tokens/expire', {})).status).toBe(200);
 		expect((await call('GET', 'books', '/items')).status).toBe(401);
 
-		const issued = (await (await post('tokens', { scopes: ['VendorBooks.settings.READ'] })).json()) as { access_token: string; refresh_token: string };
+		const issued = (await (
+			await post('tokens', { scopes: ['VendorBooks.settings.READ'] })
+		).json()) as { access_token: string; refresh_token: string };
 		expect((await call('GET', 'books', '/items', { token: issued.access_token })).status).toBe(200);
 		await post('tokens/revoke', { refresh_token: issued.refresh_token });
 		expect((await call('GET', 'books', '/items', { token: issued.access_token })).status).toBe(401);
@@ -151,7 +185,12 @@ describe('faults on demand', () => {
 		const clock = (await (await post('clock', { advanceMs: 5000 })).json()) as { now: number };
 		expect(clock.now).toBe(before + 5000);
 		const info = (await (await fetch(`${em.url}/__admin/info`)).json()) as Record<string, unknown>;
-		expect(info).toMatchObject({ url: em.url, organizationId: em.organizationId, portalId: em.portalId, clientId: em.defaultClient.clientId });
+		expect(info).toMatchObject({
+			url: em.url,
+			organizationId: em.organizationId,
+			portalId: em.portalId,
+			clientId: em.defaultClient.clientId,
+		});
 		expect(JSON.stringify(info)).not.toContain(em.defaultClient.clientSecret);
 	});
 });
@@ -163,7 +202,8 @@ describe('project-management rate limit', () => {
 		const clock = new Clock();
 		em = await startEmulator({ clock, rateLimit: { limit: 5, windowMs: 500, blockMs: 1000 } });
 		call = apiClient(em, { token: em.issueToken().access_token });
-		for (let i = 0; i < 5; i++) expect((await call('GET', 'projects', '/portals')).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await call('GET', 'projects', '/portals')).status).toBe(200);
 		const limited = await call('GET', 'projects', '/portals');
 		expect(limited.status).toBe(429);
 		expect(limited.body.errorCode).toBe('TOO_MANY_REQUESTS');
@@ -181,9 +221,20 @@ describe('project-management rate limit', () => {
 
 	test('sliding window per client; Retry-After only with the option (frozen clock)', async () => {
 		const clock = new Clock();
-		em = await startEmulator({ clock, rateLimit: { limit: 3, windowMs: 1000, blockMs: 10_000 }, retryAfterHeader: true, clients: [{ clientId: '1000.OTHER', clientSecret: 's', redirectUris: ['http://x/cb'], name: 'Other' }] });
+		em = await startEmulator({
+			clock,
+			rateLimit: { limit: 3, windowMs: 1000, blockMs: 10_000 },
+			retryAfterHeader: true,
+			clients: [
+				{ clientId: '1000.OTHER', clientSecret: 's', redirectUris: ['http://x/cb'], name: 'Other' },
+			],
+		});
 		call = apiClient(em, { token: em.issueToken().access_token });
-		const other = em.accounts.issueTokens({ clientId: '1000.OTHER', region: 'us', scopes: ['VendorProjects.portals.READ'] }).access_token;
+		const other = em.accounts.issueTokens({
+			clientId: '1000.OTHER',
+			region: 'us',
+			scopes: ['VendorProjects.portals.READ'],
+		}).access_token;
 		for (let i = 0; i < 3; i++) {
 			expect((await call('GET', 'projects', '/portals')).status).toBe(200);
 			clock.advance(400);

@@ -15,8 +15,16 @@ beforeEach(async () => {
 });
 afterEach(async () => em.close());
 
-async function admin(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-	const res = await fetch(`${em.url}/__admin/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function admin(
+	method: string,
+	route: string,
+	body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+	const res = await fetch(`${em.url}/__admin/${route}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -24,7 +32,12 @@ test('six requests sent together are all in flight at once during the latency; t
 	useFakeTimersOnly();
 	try {
 		let answered = 0;
-		const sent = Promise.all(Array.from({ length: 6 }, async () => await call('GET', 'books', '/items').finally(() => answered++)));
+		const sent = Promise.all(
+			Array.from(
+				{ length: 6 },
+				async () => await call('GET', 'books', '/items').finally(() => answered++),
+			),
+		);
 		// all six reached the server and wait out its latency (its timers), however slowly they were sent
 		await until(() => jest.getTimerCount() === 6 || answered > 0);
 		expect(answered).toBe(0);
@@ -49,7 +62,10 @@ test('the latency is set by option, by setLatency and by the admin route (checke
 	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 50, jitterMs: 0 });
 	expect((await admin('POST', 'latency', { ms: -1 })).status).toBe(400);
 	expect((await admin('POST', 'latency', { ms: 10, jitterMs: 11 })).status).toBe(400);
-	expect((await admin('POST', 'latency', { ms: 20, jitterMs: 5 })).body).toEqual({ latencyMs: 20, jitterMs: 5 });
+	expect((await admin('POST', 'latency', { ms: 20, jitterMs: 5 })).body).toEqual({
+		latencyMs: 20,
+		jitterMs: 5,
+	});
 	expect((await admin('POST', 'latency', { ms: 0 })).body).toEqual({ latencyMs: 0, jitterMs: 0 });
 	em.setLatency(20);
 	expect((await admin('GET', 'latency')).body).toEqual({ latencyMs: 20, jitterMs: 0 });

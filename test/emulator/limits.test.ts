@@ -31,7 +31,10 @@ test('per organization across the accounting areas, sliding, no block, no Retry-
 	expect((await call('GET', 'billing', '/projects')).status).toBe(200);
 	const limited = await call('GET', 'books', '/items');
 	expect(limited.status).toBe(429);
-	expect(limited.body).toEqual({ code: 429, message: 'Too many requests: at most 3 per 1 s per organization' });
+	expect(limited.body).toEqual({
+		code: 429,
+		message: 'Too many requests: at most 3 per 1 s per organization',
+	});
 	expect(limited.headers['retry-after']).toBeUndefined();
 	// another organization has its own count; the project area is not counted here
 	expect((await call('GET', 'books', '/items', { org: OTHER_ORG })).status).toBe(200);
@@ -48,7 +51,10 @@ test('per organization across the accounting areas, sliding, no block, no Retry-
 
 test('with retryAfter: the seconds until the oldest counted request leaves the window, rounded up', async () => {
 	const clock = new Clock();
-	em = await startEmulator({ clock, accountingRateLimit: { limit: 2, windowMs: 60_000, retryAfter: true } });
+	em = await startEmulator({
+		clock,
+		accountingRateLimit: { limit: 2, windowMs: 60_000, retryAfter: true },
+	});
 	call = apiClient(em, { token: em.issueToken().access_token });
 	expect((await call('GET', 'books', '/items')).status).toBe(200);
 	clock.advance(45_000);

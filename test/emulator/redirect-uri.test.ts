@@ -14,19 +14,31 @@ describe('demo option', () => {
 		expect(redirectUriOption(['--redirect-uri', OTHER], {})).toBe(OTHER);
 		expect(redirectUriOption([`--redirect-uri=${OTHER}`], {})).toBe(OTHER);
 		expect(redirectUriOption([], { VENDOR_REDIRECT_URI: OTHER })).toBe(OTHER);
-		expect(redirectUriOption(['--redirect-uri', OTHER], { VENDOR_REDIRECT_URI: 'http://ignored/cb' })).toBe(OTHER);
+		expect(
+			redirectUriOption(['--redirect-uri', OTHER], { VENDOR_REDIRECT_URI: 'http://ignored/cb' }),
+		).toBe(OTHER);
 		expect(redirectUriOption([], {})).toBeUndefined();
 	});
 
 	test('a value that is not an http(s) URL is refused, naming where it came from', () => {
-		expect(() => redirectUriOption(['--redirect-uri', 'localhost:5678/cb'], {})).toThrow(/not an http\(s\) URL \(from --redirect-uri\)/);
-		expect(() => redirectUriOption([], { VENDOR_REDIRECT_URI: 'ftp://x/cb' })).toThrow(/from VENDOR_REDIRECT_URI/);
+		expect(() => redirectUriOption(['--redirect-uri', 'localhost:5678/cb'], {})).toThrow(
+			/not an http\(s\) URL \(from --redirect-uri\)/,
+		);
+		expect(() => redirectUriOption([], { VENDOR_REDIRECT_URI: 'ftp://x/cb' })).toThrow(
+			/from VENDOR_REDIRECT_URI/,
+		);
 	});
 });
 
 async function authorize(base: string, redirectUri: string): Promise<Response> {
 	const auth = new URL(`${base}/us/oauth/v2/auth`);
-	auth.search = new URLSearchParams({ client_id: DEFAULT_CLIENT.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'VendorBooks.items.READ', access_type: 'offline' }).toString();
+	auth.search = new URLSearchParams({
+		client_id: DEFAULT_CLIENT.clientId,
+		redirect_uri: redirectUri,
+		response_type: 'code',
+		scope: 'VendorBooks.items.READ',
+		access_type: 'offline',
+	}).toString();
 	return await fetch(auth, { headers: { Accept: 'application/json' } });
 }
 

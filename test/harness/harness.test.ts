@@ -39,13 +39,18 @@ beforeAll(async () => {
 			res.setHeader('content-type', 'application/json');
 			if (req.url === '/oauth/v2/token') {
 				const form = new URLSearchParams(body);
-				if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== 'refresh-1') {
+				if (
+					form.get('grant_type') !== 'refresh_token' ||
+					form.get('refresh_token') !== 'refresh-1'
+				) {
 					res.statusCode = 400;
 					res.end(JSON.stringify({ error: 'invalid_grant' }));
 					return;
 				}
 				validToken = 'fresh-token';
-				res.end(JSON.stringify({ access_token: validToken, token_type: 'Bearer', expires_in: 3600 }));
+				res.end(
+					JSON.stringify({ access_token: validToken, token_type: 'Bearer', expires_in: 3600 }),
+				);
 				return;
 			}
 			if (req.url?.startsWith('/secure')) {
@@ -109,13 +114,19 @@ function credentialStore(): HarnessCredential[] {
 				accountsUrl: baseUrl,
 				clientId: 'client-abc',
 				clientSecret: 'secret-xyz',
-				oauthTokenData: { access_token: 'stale-token', refresh_token: 'refresh-1', token_type: 'Bearer' },
+				oauthTokenData: {
+					access_token: 'stale-token',
+					refresh_token: 'refresh-1',
+					token_type: 'Bearer',
+				},
 			},
 		},
 	];
 }
 
-const withCredential = { credentials: { fixtureOAuth2Api: { id: 'cred-1', name: 'Fixture account' } } };
+const withCredential = {
+	credentials: { fixtureOAuth2Api: { id: 'cred-1', name: 'Fixture account' } },
+};
 
 test('(a) manual trigger -> node doing a GET over loopback', async () => {
 	const result = await runWorkflow({
@@ -175,7 +186,10 @@ test('(b2) httpRequestWithAuthentication signs with the token and refreshes on 4
 		workflow: {
 			nodes: [
 				trigger,
-				fixtureNode({ operation: 'get', url: `${baseUrl}/secure/books`, authenticate: true }, withCredential),
+				fixtureNode(
+					{ operation: 'get', url: `${baseUrl}/secure/books`, authenticate: true },
+					withCredential,
+				),
 			],
 			connections: chain('Manual Trigger', 'Fixture'),
 		},
@@ -189,15 +203,25 @@ test('(b2) httpRequestWithAuthentication signs with the token and refreshes on 4
 		'POST /oauth/v2/token ',
 		'GET /secure/books Bearer fresh-token',
 	]);
-	expect(result.output('Fixture')[0].json.response).toEqual({ path: '/secure/books', hello: 'world' });
-	expect((credentials[0].data.oauthTokenData as { access_token: string }).access_token).toBe('fresh-token');
+	expect(result.output('Fixture')[0].json.response).toEqual({
+		path: '/secure/books',
+		hello: 'world',
+	});
+	expect((credentials[0].data.oauthTokenData as { access_token: string }).access_token).toBe(
+		'fresh-token',
+	);
 });
 
 test('getDecrypted merges parent properties, applies defaults and resolves $self expressions', async () => {
 	const types = new HarnessCredentialTypes([FixtureOAuth2Api]);
 	expect(types.getParentTypes('fixtureOAuth2Api')).toEqual(['oAuth2Api']);
 	const store: HarnessCredential[] = [
-		{ id: '1', name: 'eu', type: 'fixtureOAuth2Api', data: { region: 'eu', accountsUrl: 'https://acc.example.eu', clientId: 'id' } },
+		{
+			id: '1',
+			name: 'eu',
+			type: 'fixtureOAuth2Api',
+			data: { region: 'eu', accountsUrl: 'https://acc.example.eu', clientId: 'id' },
+		},
 	];
 	const helper = new HarnessCredentialsHelper(types, store);
 	const data = await helper.getDecrypted(
@@ -220,7 +244,11 @@ test('getDecrypted merges parent properties, applies defaults and resolves $self
 	});
 	expect(data).not.toHaveProperty('ignoreSSLIssues'); // `doNotInherit` in oAuth2Api, as in n8n
 	expect(data).not.toHaveProperty('useDynamicClientRegistration', true);
-	expect(store[0].data).toEqual({ region: 'eu', accountsUrl: 'https://acc.example.eu', clientId: 'id' });
+	expect(store[0].data).toEqual({
+		region: 'eu',
+		accountsUrl: 'https://acc.example.eu',
+		clientId: 'id',
+	});
 });
 
 test('(c) an item error with continueOnFail gives an error item and the other items pass', async () => {
@@ -231,7 +259,10 @@ test('(c) an item error with continueOnFail gives an error item and the other it
 		pinData: { 'Manual Trigger': items },
 	});
 
-	const tolerant = await runWorkflow({ workflow: build({ onError: 'continueRegularOutput' }), nodeTypes: [FixtureHttp] });
+	const tolerant = await runWorkflow({
+		workflow: build({ onError: 'continueRegularOutput' }),
+		nodeTypes: [FixtureHttp],
+	});
 	expect(tolerant.error()).toBeUndefined();
 	expect(tolerant.output('Fixture').map((i) => i.json)).toEqual([
 		{ ok: true, index: 0 },
@@ -239,7 +270,10 @@ test('(c) an item error with continueOnFail gives an error item and the other it
 		{ ok: true, index: 2 },
 	]);
 
-	const legacy = await runWorkflow({ workflow: build({ continueOnFail: true }), nodeTypes: [FixtureHttp] });
+	const legacy = await runWorkflow({
+		workflow: build({ continueOnFail: true }),
+		nodeTypes: [FixtureHttp],
+	});
 	expect(legacy.output('Fixture')).toHaveLength(3);
 	expect(legacy.output('Fixture')[1].json).toEqual({ error: 'Item 1 asked to fail' });
 
@@ -276,10 +310,21 @@ test('(d) binary in (pinData and fixture node) and out round-trips', async () =>
 					type: 'harness.binaryFixture',
 					typeVersion: 1,
 					position: [100, 0],
-					parameters: { base64: pdf.toString('base64'), fileName: 'a.pdf', mimeType: 'application/pdf' },
+					parameters: {
+						base64: pdf.toString('base64'),
+						fileName: 'a.pdf',
+						mimeType: 'application/pdf',
+					},
 				},
 				{ ...fixtureNode({ operation: 'binaryEcho' }) },
-				{ id: 'n', name: 'NoOp', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, 0], parameters: {} },
+				{
+					id: 'n',
+					name: 'NoOp',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [300, 0],
+					parameters: {},
+				},
 			],
 			connections: chain('Manual Trigger', 'File', 'Fixture', 'NoOp'),
 		},
@@ -287,7 +332,10 @@ test('(d) binary in (pinData and fixture node) and out round-trips', async () =>
 	});
 	expect(viaNode.error()).toBeUndefined();
 	expect(await readBinary(viaNode.output('File')[0])).toEqual(pdf);
-	expect(viaNode.output('File')[0].binary?.data).toMatchObject({ fileName: 'a.pdf', mimeType: 'application/pdf' });
+	expect(viaNode.output('File')[0].binary?.data).toMatchObject({
+		fileName: 'a.pdf',
+		mimeType: 'application/pdf',
+	});
 	expect((await readBinary(viaNode.output('NoOp')[0])).toString()).toBe('%PDF-1.4 FAKE');
 });
 
@@ -302,8 +350,15 @@ test('pollOnce builds a real PollContext with credentials and static data', asyn
 		...withCredential,
 	};
 	const credentials = credentialStore();
-	const first = await pollOnce({ nodeType: FixturePoll, node, credentials, credentialTypes: [FixtureOAuth2Api] });
-	expect(first.items).toEqual([[expect.objectContaining({ json: { count: 1, clientId: 'client-abc', path: '/poll' } })]]);
+	const first = await pollOnce({
+		nodeType: FixturePoll,
+		node,
+		credentials,
+		credentialTypes: [FixtureOAuth2Api],
+	});
+	expect(first.items).toEqual([
+		[expect.objectContaining({ json: { count: 1, clientId: 'client-abc', path: '/poll' } })],
+	]);
 	expect(first.staticData).toEqual({ 'node:Poller': { count: 1 } });
 	const second = await pollOnce({
 		nodeType: FixturePoll,

@@ -12,15 +12,30 @@ import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
-import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
+import {
+	ENTRY_MORE,
+	entryLayout,
+	placement,
+	wrapperMember,
+} from '../../nodes/shared/tables/naming';
 import type { Field, FieldType, Operation } from '../../nodes/shared/tables/spec';
 import { isRecordId } from '../../nodes/shared/tables/ids';
 import { formName } from '../../nodes/shared/tables/problemText';
 import { binaryItem, runWorkflow } from '../../harness';
-import { ACTION_AREAS, NODE_OF, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
+import {
+	ACTION_AREAS,
+	NODE_OF,
+	sampleEntry,
+	tableOperations,
+	topSamples,
+	type TableOperation,
+} from '../tools/table-inputs';
 import { byId, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 
-const env = useWorkflowEnv({ demo: true, rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 } });
+const env = useWorkflowEnv({
+	demo: true,
+	rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 },
+});
 // every request of these runs is the test's own: the project area's pacing is lifted (restored after)
 beforeAll(() => setPacingRule({ limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 }));
 afterAll(() => setPacingRule(DOCUMENTED_RULE));
@@ -51,7 +66,10 @@ function givenValue(field: Field, expression: string, member?: Field): unknown {
 	if (!member) return field.locator ? byId(expression) : expression;
 	const given = member.locator ? byId(expression) : expression;
 	// an entry's less common members are in its Additional Fields (n8n drops a member put elsewhere)
-	const at = (members: IDataObject): IDataObject => (entryLayout(field.fields ?? []).more.includes(member) ? { ...members, [ENTRY_MORE]: { [member.name]: given } } : { ...members, [member.name]: given });
+	const at = (members: IDataObject): IDataObject =>
+		entryLayout(field.fields ?? []).more.includes(member)
+			? { ...members, [ENTRY_MORE]: { [member.name]: given } }
+			: { ...members, [member.name]: given };
 	if (field.pickMembers) return at({});
 	const set = at(sampleEntry(field.fields ?? []));
 	return field.type === 'array' ? { values: [set] } : { values: set };
@@ -61,12 +79,21 @@ function givenValue(field: Field, expression: string, member?: Field): unknown {
 function caseParameters(t: TableOperation, c: Case, org: string, portal: string): IDataObject {
 	const value = givenValue(c.field, `={{ ${KINDS[c.kind]} }}`, c.member);
 	const where = placement(c.field, t.op, 1);
-	const base: IDataObject = { resource: t.resource.value, operation: t.op.value, ...topParameters(t.op), returnAll: false, limit: 5 };
+	const base: IDataObject = {
+		resource: t.resource.value,
+		operation: t.op.value,
+		...topParameters(t.op),
+		returnAll: false,
+		limit: 5,
+	};
 	if (t.area.value === 'projects') base.portal_id = byId(portal);
 	else base.organizationId = org;
 	if (t.op.binaryInput || t.op.binaryOutput) base.binaryPropertyName = 'data';
 	if (where === 'top') return { ...base, [c.field.name]: value as IDataObject };
-	return { ...base, [where]: { ...((base[where] as IDataObject) ?? {}), [c.field.name]: value as IDataObject } };
+	return {
+		...base,
+		[where]: { ...((base[where] as IDataObject) ?? {}), [c.field.name]: value as IDataObject },
+	};
 }
 
 interface Case {
@@ -82,20 +109,50 @@ function casesOf(op: Operation): Case[] {
 	const kinds = Object.keys(KINDS) as Kind[];
 	return givenFields(op).flatMap((field) => {
 		// an object entered by one member (a project's Owner by its user ID) is given as that member: its own cases above
-		const members = wrapperMember(field) ? [] : (field.fields ?? []).filter((m) => !m.readOnly && (op.kind === 'update' || !m.updateOnly));
+		const members = wrapperMember(field)
+			? []
+			: (field.fields ?? []).filter((m) => !m.readOnly && (op.kind === 'update' || !m.updateOnly));
 		return [
 			...kinds.map((kind) => ({ name: `${field.name} ${kind}`, field, kind })),
-			...members.flatMap((member) => MEMBER_KINDS.map((kind) => ({ name: `${field.name}.${member.name} ${kind}`, field, member, kind }))),
+			...members.flatMap((member) =>
+				MEMBER_KINDS.map((kind) => ({
+					name: `${field.name}.${member.name} ${kind}`,
+					field,
+					member,
+					kind,
+				})),
+			),
 		];
 	});
 }
 
 /** One workflow: the input item (a PDF for uploads) fed to one node per case. */
-function fanOut(t: TableOperation, cases: Case[]): { nodes: INode[]; connections: IConnections; pinData: Record<string, Array<ReturnType<typeof binaryItem>>> } {
+function fanOut(
+	t: TableOperation,
+	cases: Case[],
+): {
+	nodes: INode[];
+	connections: IConnections;
+	pinData: Record<string, Array<ReturnType<typeof binaryItem>>>;
+} {
 	const credentials = { vendorOAuth2Api: { id: 'vendor-cred-1', name: 'Vendor (emulator)' } };
 	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'input',
+			name: 'Input',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [100, 0],
+			parameters: {},
+		},
 		...cases.map(
 			(c, i): INode => ({
 				id: `n${i}`,
@@ -113,12 +170,27 @@ function fanOut(t: TableOperation, cases: Case[]): { nodes: INode[]; connections
 		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
 		Input: { main: [cases.map((c) => ({ node: c.name, type: 'main' as const, index: 0 }))] },
 	};
-	return { nodes, connections, pinData: { Input: [binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', { nothing: undefined } as IDataObject)] } };
+	return {
+		nodes,
+		connections,
+		pinData: {
+			Input: [
+				binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {
+					nothing: undefined,
+				} as IDataObject),
+			],
+		},
+	};
 }
 
 /** What became of each case: its output items' JSON. */
 async function runCases(t: TableOperation, cases: Case[]): Promise<Map<string, IDataObject[]>> {
-	const result = await runWorkflow({ workflow: fanOut(t, cases), nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials: env.credentials });
+	const result = await runWorkflow({
+		workflow: fanOut(t, cases),
+		nodeTypes: NODE_TYPES,
+		credentialTypes: [VendorOAuth2Api],
+		credentials: env.credentials,
+	});
 	return new Map(cases.map((c) => [c.name, result.output(c.name).map((i) => i.json)]));
 }
 
@@ -137,40 +209,78 @@ function tableTypes(): Set<FieldType> {
 }
 
 test('the cases cover every operation of every action node, and every field type the tables use, at the top or in an entry', () => {
-	expect(new Set(OPERATIONS.map((t) => t.area.value))).toEqual(new Set(ACTION_AREAS.map((a) => a.value)));
-	const covered = new Set(OPERATIONS.flatMap((t) => casesOf(t.op).flatMap((c) => [c.field, ...(c.member ? [c.member] : []), ...(c.field.of ? [c.field.of] : [])].map((f) => f.type))));
+	expect(new Set(OPERATIONS.map((t) => t.area.value))).toEqual(
+		new Set(ACTION_AREAS.map((a) => a.value)),
+	);
+	const covered = new Set(
+		OPERATIONS.flatMap((t) =>
+			casesOf(t.op).flatMap((c) =>
+				[c.field, ...(c.member ? [c.member] : []), ...(c.field.of ? [c.field.of] : [])].map(
+					(f) => f.type,
+				),
+			),
+		),
+	);
 	expect([...covered].sort()).toEqual([...tableTypes()].sort());
 	expect(covered.size).toBeGreaterThanOrEqual(11);
 });
 
 /** The words that say a value was refused as given (the form's check), not answered by the API. */
-const refusedBeforeSending = (item: IDataObject): boolean => typeof item.error === 'string' && item.httpCode === undefined;
+const refusedBeforeSending = (item: IDataObject): boolean =>
+	typeof item.error === 'string' && item.httpCode === undefined;
 
-test.each(OPERATIONS.map((t) => [t.id, t]))('%s: every field given any type by an expression gives an output or an error; a refusal names the field and what was got', async (_id, t) => {
-	const cases = casesOf(t.op);
-	env.em.clearRequests();
-	const outcomes = await runCases(t, cases);
-	const silent = cases.filter((c) => !outcomes.get(c.name)?.length).map((c) => c.name);
-	if (t.op.kind === 'list') {
-		// a list read that answers no record outputs nothing: each such node sent its page
-		expect({ op: t.id, requests: env.apiRequests().length }).toEqual({ op: t.id, requests: cases.length - cases.filter((c) => outcomes.get(c.name)?.some(refusedBeforeSending)).length });
-	} else expect({ op: t.id, silent }).toEqual({ op: t.id, silent: [] });
-	const unnamed = cases.flatMap((c) => {
-		const refusal = (outcomes.get(c.name) ?? []).find(refusedBeforeSending);
-		if (!refusal || !/^Invalid input|must|is required|is blank|either as fields/.test(String(refusal.error))) return [];
-		const named = String(refusal.error).includes(formName(c.member ?? c.field));
-		// a value that is no value (null, nothing, or a whole entry form an expression replaced, which n8n drops) has nothing to show
-		const got = ['null', 'nothing'].includes(c.kind) || /\(got | is required/.test(String(refusal.error));
-		return named && got ? [] : [`${c.name}: ${String(refusal.error)}`];
-	});
-	expect({ op: t.id, unnamed }).toEqual({ op: t.id, unnamed: [] });
-	// an ID past 2^53 is never sent: its digits are lost
-	const unsafe = cases.filter((c) => c.kind === 'unsafe' && recordIdField(c.member ?? c.field)).filter((c) => !(outcomes.get(c.name) ?? []).some((o) => refusedBeforeSending(o) && /too large to be exact/.test(String(o.error))));
-	expect({ op: t.id, unsafeAccepted: unsafe.map((c) => c.name) }).toEqual({ op: t.id, unsafeAccepted: [] });
-});
+test.each(OPERATIONS.map((t) => [t.id, t]))(
+	'%s: every field given any type by an expression gives an output or an error; a refusal names the field and what was got',
+	async (_id, t) => {
+		const cases = casesOf(t.op);
+		env.em.clearRequests();
+		const outcomes = await runCases(t, cases);
+		const silent = cases.filter((c) => !outcomes.get(c.name)?.length).map((c) => c.name);
+		if (t.op.kind === 'list') {
+			// a list read that answers no record outputs nothing: each such node sent its page
+			expect({ op: t.id, requests: env.apiRequests().length }).toEqual({
+				op: t.id,
+				requests:
+					cases.length -
+					cases.filter((c) => outcomes.get(c.name)?.some(refusedBeforeSending)).length,
+			});
+		} else expect({ op: t.id, silent }).toEqual({ op: t.id, silent: [] });
+		const unnamed = cases.flatMap((c) => {
+			const refusal = (outcomes.get(c.name) ?? []).find(refusedBeforeSending);
+			if (
+				!refusal ||
+				!/^Invalid input|must|is required|is blank|either as fields/.test(String(refusal.error))
+			)
+				return [];
+			const named = String(refusal.error).includes(formName(c.member ?? c.field));
+			// a value that is no value (null, nothing, or a whole entry form an expression replaced, which n8n drops) has nothing to show
+			const got =
+				['null', 'nothing'].includes(c.kind) || /\(got | is required/.test(String(refusal.error));
+			return named && got ? [] : [`${c.name}: ${String(refusal.error)}`];
+		});
+		expect({ op: t.id, unnamed }).toEqual({ op: t.id, unnamed: [] });
+		// an ID past 2^53 is never sent: its digits are lost
+		const unsafe = cases
+			.filter((c) => c.kind === 'unsafe' && recordIdField(c.member ?? c.field))
+			.filter(
+				(c) =>
+					!(outcomes.get(c.name) ?? []).some(
+						(o) => refusedBeforeSending(o) && /too large to be exact/.test(String(o.error)),
+					),
+			);
+		expect({ op: t.id, unsafeAccepted: unsafe.map((c) => c.name) }).toEqual({
+			op: t.id,
+			unsafeAccepted: [],
+		});
+	},
+);
 
 /** A record ID field, or a list of them, or an object entered by its ID member. */
 function recordIdField(field: Field): boolean {
 	const wrapped = wrapperMember(field);
-	return isRecordId(field) || (field.type === 'array' && !!field.of && isRecordId(field.of)) || (!!wrapped && isRecordId(wrapped));
+	return (
+		isRecordId(field) ||
+		(field.type === 'array' && !!field.of && isRecordId(field.of)) ||
+		(!!wrapped && isRecordId(wrapped))
+	);
 }

@@ -19,24 +19,42 @@ import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { buildRequest, fromUi } from '../../nodes/shared/api/request';
-import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
+import {
+	ENTRY_MORE,
+	entryLayout,
+	placement,
+	wrapperMember,
+} from '../../nodes/shared/tables/naming';
 import type { Field } from '../../nodes/shared/tables/spec';
 import { formName } from '../../nodes/shared/tables/problemText';
 import { NUMBER_TEXT_RULE } from '../../nodes/shared/tables/textRules';
 import { checkValues } from '../../nodes/shared/tables/validate';
 import { binaryItem, runWorkflow } from '../../harness';
-import { NODE_OF, nodeParameters, sampleEntry, tableOperations, topSamples, type TableOperation } from '../tools/table-inputs';
+import {
+	NODE_OF,
+	nodeParameters,
+	sampleEntry,
+	tableOperations,
+	topSamples,
+	type TableOperation,
+} from '../tools/table-inputs';
 import { byId, chain, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
 
-const env = useWorkflowEnv({ demo: true, rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 } });
+const env = useWorkflowEnv({
+	demo: true,
+	rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 },
+});
 beforeAll(() => setPacingRule({ limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 }));
 afterAll(() => setPacingRule(DOCUMENTED_RULE));
 
 /** A field the tables treat as a number. */
-const isNumberField = (f: Field): boolean => !f.readOnly && (f.type === 'number' || f.type === 'integer' || (f.type === 'string' && f.numeric === true));
+const isNumberField = (f: Field): boolean =>
+	!f.readOnly &&
+	(f.type === 'number' || f.type === 'integer' || (f.type === 'string' && f.numeric === true));
 
 /** The rule a field states for text that is not a decimal number. */
-const ruleOf = (f: Field): string => (f.type === 'string' ? 'must be a number written as digits' : NUMBER_TEXT_RULE);
+const ruleOf = (f: Field): string =>
+	f.type === 'string' ? 'must be a number written as digits' : NUMBER_TEXT_RULE;
 
 interface NumberCase {
 	id: string;
@@ -53,7 +71,9 @@ const CASES: NumberCase[] = tableOperations().flatMap((t) =>
 		.flatMap((field): NumberCase[] => {
 			if (isNumberField(field)) return [{ id: `${t.id} ${field.name}`, t, field }];
 			if (wrapperMember(field) || !field.fields) return [];
-			return field.fields.filter((m) => isNumberField(m) && (t.op.kind === 'update' || !m.updateOnly)).map((member) => ({ id: `${t.id} ${field.name}.${member.name}`, t, field, member }));
+			return field.fields
+				.filter((m) => isNumberField(m) && (t.op.kind === 'update' || !m.updateOnly))
+				.map((member) => ({ id: `${t.id} ${field.name}.${member.name}`, t, field, member }));
 		}),
 );
 
@@ -91,42 +111,62 @@ function refusal(c: NumberCase, given: unknown): string | undefined {
 /** What another rule of the field says of the number `n`, if one refuses it (whole number, bounds). */
 function otherRule(field: Field, n: number): string | undefined {
 	if (field.type === 'integer' && !Number.isInteger(n)) return 'must be a whole number';
-	if (field.min !== undefined && n < field.min) return field.min === 0 ? 'must not be negative' : `must be at least ${field.min}`;
+	if (field.min !== undefined && n < field.min)
+		return field.min === 0 ? 'must not be negative' : `must be at least ${field.min}`;
 	if (field.max !== undefined && n > field.max) return `must be at most ${field.max}`;
 	return undefined;
 }
 
 test('the cases cover every kind of number field: number, integer and numeric text, at the top level and in entries', () => {
 	const kinds = new Set(CASES.map((c) => `${scalarOf(c).type}${c.member ? ' member' : ''}`));
-	expect([...kinds].sort()).toEqual(['integer', 'integer member', 'number', 'number member', 'string'].sort());
+	expect([...kinds].sort()).toEqual(
+		['integer', 'integer member', 'number', 'number member', 'string'].sort(),
+	);
 	expect(CASES.length).toBeGreaterThan(60);
 });
 
 describe.each(CASES.map((c) => [c.id, c] as const))('%s', (_id, c) => {
 	test.each(REFUSED)('"%s" is refused naming the field and the decimal rule', (text) => {
-		expect(refusal(c, text)).toBe(`Invalid input: ${placeOf(c)} ${ruleOf(scalarOf(c))}${scalarOf(c).type === 'string' ? ', e.g. 150 or 99.50' : ''} (got "${text}")`);
+		expect(refusal(c, text)).toBe(
+			`Invalid input: ${placeOf(c)} ${ruleOf(scalarOf(c))}${scalarOf(c).type === 'string' ? ', e.g. 150 or 99.50' : ''} (got "${text}")`,
+		);
 	});
 
-	test.each(ACCEPTED.map((v) => [JSON.stringify(v), v] as const))('%s is accepted as the number it writes (or refused by another rule of the field)', (_shown, given) => {
-		const field = scalarOf(c);
-		const n = Number(String(given).trim());
-		const other = otherRule(field, n);
-		const problem = refusal(c, given);
-		if (other) {
-			expect(problem).toContain(`${placeOf(c)} ${other}`);
-			return;
-		}
-		expect(problem).toBeUndefined();
-		const sent = fromUi(field, given);
-		// numeric text is sent as written (trimmed), an exponent written out; a number field gets the number
-		const expected = field.type === 'string' ? (String(given).includes('e') ? String(n) : typeof given === 'number' ? String(given) : String(given).trim()) : n;
-		expect(sent).toBe(expected);
-		if (!c.member) {
-			const req = buildRequest(c.t.area, { ...c.t.op, fields: [c.field], path: c.t.op.path.replace(/\{[^}]+\}/g, '1') }, { [c.field.name]: sent as IDataObject });
-			const placed = (req.body as IDataObject | undefined)?.[c.field.name] ?? req.qs[c.field.name];
-			expect(placed).toBe(expected);
-		}
-	});
+	test.each(ACCEPTED.map((v) => [JSON.stringify(v), v] as const))(
+		'%s is accepted as the number it writes (or refused by another rule of the field)',
+		(_shown, given) => {
+			const field = scalarOf(c);
+			const n = Number(String(given).trim());
+			const other = otherRule(field, n);
+			const problem = refusal(c, given);
+			if (other) {
+				expect(problem).toContain(`${placeOf(c)} ${other}`);
+				return;
+			}
+			expect(problem).toBeUndefined();
+			const sent = fromUi(field, given);
+			// numeric text is sent as written (trimmed), an exponent written out; a number field gets the number
+			const expected =
+				field.type === 'string'
+					? String(given).includes('e')
+						? String(n)
+						: typeof given === 'number'
+							? String(given)
+							: String(given).trim()
+					: n;
+			expect(sent).toBe(expected);
+			if (!c.member) {
+				const req = buildRequest(
+					c.t.area,
+					{ ...c.t.op, fields: [c.field], path: c.t.op.path.replace(/\{[^}]+\}/g, '1') },
+					{ [c.field.name]: sent as IDataObject },
+				);
+				const placed =
+					(req.body as IDataObject | undefined)?.[c.field.name] ?? req.qs[c.field.name];
+				expect(placed).toBe(expected);
+			}
+		},
+	);
 
 	if (scalarOf(c).required) {
 		test('blank text where it is required is refused as required', () => {
@@ -145,70 +185,133 @@ function escape(text: string): string {
 function caseParameters(c: NumberCase, text: string): IDataObject {
 	const { t } = c;
 	const expression = `={{ ${JSON.stringify(text)} }}`;
-	const base: IDataObject = { resource: t.resource.value, operation: t.op.value, ...topSamples(t.op, byId, 1), returnAll: false, limit: 5 };
+	const base: IDataObject = {
+		resource: t.resource.value,
+		operation: t.op.value,
+		...topSamples(t.op, byId, 1),
+		returnAll: false,
+		limit: 5,
+	};
 	if (t.area.value === 'projects') base.portal_id = byId(env.portal);
 	else base.organizationId = env.org;
 	if (t.op.binaryInput || t.op.binaryOutput) base.binaryPropertyName = 'data';
 	let value: unknown = expression;
 	if (c.member) {
 		const member = c.member;
-		const at = (members: IDataObject): IDataObject => (entryLayout(c.field.fields ?? []).more.includes(member) ? { ...members, [ENTRY_MORE]: { [member.name]: expression } } : { ...members, [member.name]: expression });
+		const at = (members: IDataObject): IDataObject =>
+			entryLayout(c.field.fields ?? []).more.includes(member)
+				? { ...members, [ENTRY_MORE]: { [member.name]: expression } }
+				: { ...members, [member.name]: expression };
 		const set = c.field.pickMembers ? at({}) : at(sampleEntry(c.field.fields ?? []));
-		value = c.field.pickMembers ? set : c.field.type === 'array' ? { values: [set] } : { values: set };
+		value = c.field.pickMembers
+			? set
+			: c.field.type === 'array'
+				? { values: [set] }
+				: { values: set };
 	}
 	const where = placement(c.field, t.op, 1);
 	if (where === 'top') return { ...base, [c.field.name]: value as IDataObject };
-	return { ...base, [where]: { ...((base[where] as IDataObject) ?? {}), [c.field.name]: value as IDataObject } };
+	return {
+		...base,
+		[where]: { ...((base[where] as IDataObject) ?? {}), [c.field.name]: value as IDataObject },
+	};
 }
 
 /** The operations with number fields, each with its cases. */
-const BY_OPERATION = [...new Set(CASES.map((c) => c.t))].map((t) => [t.id, CASES.filter((c) => c.t === t)] as const);
+const BY_OPERATION = [...new Set(CASES.map((c) => c.t))].map(
+	(t) => [t.id, CASES.filter((c) => c.t === t)] as const,
+);
 
-test.each(BY_OPERATION)('%s: every number field given each refused text by an expression: an error naming the field and the rule, nothing sent', async (_id, cases) => {
-	const t = cases[0].t;
-	const runs = cases.flatMap((c) => REFUSED.map((text, i) => ({ c, text, name: `${c.id} ${i}` })));
-	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
-		...runs.map(
-			(r, i): INode => ({
-				id: `n${i}`,
-				name: r.name,
-				type: `n8n-nodes-vendor.${NODE_OF[t.area.value]}`,
+test.each(BY_OPERATION)(
+	'%s: every number field given each refused text by an expression: an error naming the field and the rule, nothing sent',
+	async (_id, cases) => {
+		const t = cases[0].t;
+		const runs = cases.flatMap((c) =>
+			REFUSED.map((text, i) => ({ c, text, name: `${c.id} ${i}` })),
+		);
+		const nodes: INode[] = [
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
 				typeVersion: 1,
-				position: [200, 100 * i],
-				parameters: caseParameters(r.c, r.text) as INode['parameters'],
-				credentials: { vendorOAuth2Api: { id: 'vendor-cred-1', name: 'Vendor (emulator)' } },
-				onError: 'continueRegularOutput',
-			}),
-		),
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: { main: [runs.map((r) => ({ node: r.name, type: 'main' as const, index: 0 }))] },
-	};
-	env.em.clearRequests();
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'input',
+				name: 'Input',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [100, 0],
+				parameters: {},
+			},
+			...runs.map(
+				(r, i): INode => ({
+					id: `n${i}`,
+					name: r.name,
+					type: `n8n-nodes-vendor.${NODE_OF[t.area.value]}`,
+					typeVersion: 1,
+					position: [200, 100 * i],
+					parameters: caseParameters(r.c, r.text) as INode['parameters'],
+					credentials: { vendorOAuth2Api: { id: 'vendor-cred-1', name: 'Vendor (emulator)' } },
+					onError: 'continueRegularOutput',
+				}),
+			),
+		];
+		const connections: IConnections = {
+			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+			Input: { main: [runs.map((r) => ({ node: r.name, type: 'main' as const, index: 0 }))] },
+		};
+		env.em.clearRequests();
+		const result = await runWorkflow({
+			workflow: {
+				nodes,
+				connections,
+				pinData: { Input: [binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {})] },
+			},
+			nodeTypes: NODE_TYPES,
+			credentialTypes: [VendorOAuth2Api],
+			credentials: env.credentials,
+		});
+		const wrong = runs.flatMap((r) => {
+			const error = String(result.output(r.name)[0]?.json.error ?? '');
+			const wanted = `${placeOf(r.c)} ${ruleOf(scalarOf(r.c))}`;
+			return error.includes(wanted) && error.includes(`(got "${r.text}")`)
+				? []
+				: [`${r.name} (${r.text}): ${error || 'no error'}`];
+		});
+		expect({ op: t.id, wrong }).toEqual({ op: t.id, wrong: [] });
+		expect({ op: t.id, sent: env.apiRequests().map((r) => `${r.method} ${r.path}`) }).toEqual({
+			op: t.id,
+			sent: [],
+		});
+	},
+);
+
+test('accepted from an expression through the engine: decimal text is sent as the number it writes', async () => {
+	const create = tableOperations().find((t) => t.id === 'books.item.create') as TableOperation;
+	const items = (name: string, rate: string) => ({
+		name,
+		type: 'vendorBooks',
+		parameters: {
+			organizationId: env.org,
+			...nodeParameters(create, { name, rate: `={{ ${JSON.stringify(rate)} }}` }),
+		} as never,
+		settings: {},
+	});
+	const wf = chain([items('Exponent', '1e3'), items('Cents', ' 12.50 ')]);
 	const result = await runWorkflow({
-		workflow: { nodes, connections, pinData: { Input: [binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {})] } },
+		workflow: wf as never,
 		nodeTypes: NODE_TYPES,
 		credentialTypes: [VendorOAuth2Api],
 		credentials: env.credentials,
 	});
-	const wrong = runs.flatMap((r) => {
-		const error = String(result.output(r.name)[0]?.json.error ?? '');
-		const wanted = `${placeOf(r.c)} ${ruleOf(scalarOf(r.c))}`;
-		return error.includes(wanted) && error.includes(`(got "${r.text}")`) ? [] : [`${r.name} (${r.text}): ${error || 'no error'}`];
-	});
-	expect({ op: t.id, wrong }).toEqual({ op: t.id, wrong: [] });
-	expect({ op: t.id, sent: env.apiRequests().map((r) => `${r.method} ${r.path}`) }).toEqual({ op: t.id, sent: [] });
-});
-
-test('accepted from an expression through the engine: decimal text is sent as the number it writes', async () => {
-	const create = tableOperations().find((t) => t.id === 'books.item.create') as TableOperation;
-	const items = (name: string, rate: string) => ({ name, type: 'vendorBooks', parameters: { organizationId: env.org, ...nodeParameters(create, { name, rate: `={{ ${JSON.stringify(rate)} }}` }) } as never, settings: {} });
-	const wf = chain([items('Exponent', '1e3'), items('Cents', ' 12.50 ')]);
-	const result = await runWorkflow({ workflow: wf as never, nodeTypes: NODE_TYPES, credentialTypes: [VendorOAuth2Api], credentials: env.credentials });
 	expect(result.error()).toBeUndefined();
-	expect(env.apiRequests().filter((r) => r.method === 'POST').map((r) => (r.body as IDataObject).rate)).toEqual([1000, 12.5]);
+	expect(
+		env
+			.apiRequests()
+			.filter((r) => r.method === 'POST')
+			.map((r) => (r.body as IDataObject).rate),
+	).toEqual([1000, 12.5]);
 });
-

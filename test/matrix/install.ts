@@ -21,7 +21,17 @@
  * checking or installing; a lock whose owner process is gone is taken over.
  */
 import { execFile } from '../../host/child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from '../../host/fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from '../../host/fs';
 import { hostname } from '../../host/os';
 import { join } from '../../host/path';
 
@@ -90,15 +100,21 @@ function installProblems(dir: string, release: N8nRelease, deep: boolean): strin
 		if (found !== wanted) problems.push(`${name}: ${found ?? 'missing'} instead of ${wanted}`);
 	}
 	if (!deep || problems.length > 0) return problems;
-	const record = readJson<{ packages?: Record<string, { version?: string; link?: boolean }> }>(join(nodeModules, '.package-lock.json'));
-	if (!record?.packages) return [...problems, 'no node_modules/.package-lock.json: npm did not finish'];
-	const entries = Object.entries(record.packages).filter(([path]) => path.startsWith('node_modules/'));
+	const record = readJson<{ packages?: Record<string, { version?: string; link?: boolean }> }>(
+		join(nodeModules, '.package-lock.json'),
+	);
+	if (!record?.packages)
+		return [...problems, 'no node_modules/.package-lock.json: npm did not finish'];
+	const entries = Object.entries(record.packages).filter(([path]) =>
+		path.startsWith('node_modules/'),
+	);
 	if (entries.length < 50) problems.push(`npm recorded only ${entries.length} packages`);
 	for (const [path, entry] of entries) {
 		if (entry.link) continue;
 		const found = readJson<{ version?: string }>(join(dir, path, 'package.json'))?.version;
 		if (found === undefined) problems.push(`${path}: missing`);
-		else if (entry.version !== undefined && found !== entry.version) problems.push(`${path}: ${found} instead of ${entry.version}`);
+		else if (entry.version !== undefined && found !== entry.version)
+			problems.push(`${path}: ${found} instead of ${entry.version}`);
 		if (problems.length > 10) break;
 	}
 	return problems;
@@ -106,11 +122,20 @@ function installProblems(dir: string, release: N8nRelease, deep: boolean): strin
 
 function markerMatches(dir: string, release: N8nRelease): boolean {
 	const marker = readJson<Marker>(join(dir, MARKER));
-	return marker?.n8n === release.n8n && JSON.stringify(marker.packages) === JSON.stringify(packagesOf(release));
+	return (
+		marker?.n8n === release.n8n &&
+		JSON.stringify(marker.packages) === JSON.stringify(packagesOf(release))
+	);
 }
 
 function writeMarker(dir: string, release: N8nRelease, how: Marker['how']): void {
-	const marker: Marker = { n8n: release.n8n, packages: packagesOf(release), how, node: process.version, at: new Date().toISOString() };
+	const marker: Marker = {
+		n8n: release.n8n,
+		packages: packagesOf(release),
+		how,
+		node: process.version,
+		at: new Date().toISOString(),
+	};
 	writeFileSync(join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
 }
 
@@ -132,7 +157,10 @@ async function lock(cacheRoot: string, name: string): Promise<() => void> {
 		let failure: unknown;
 		try {
 			mkdirSync(lockDir);
-			writeFileSync(owner, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
+			writeFileSync(
+				owner,
+				JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }),
+			);
 			return () => rmSync(lockDir, { recursive: true, force: true });
 		} catch (error) {
 			failure = error;
@@ -151,43 +179,74 @@ async function lock(cacheRoot: string, name: string): Promise<() => void> {
 			rmSync(lockDir, { recursive: true, force: true });
 			continue;
 		}
-		if (Date.now() > deadline) throw new Error(`${lockDir} has been held by ${JSON.stringify(held)} for too long`);
+		if (Date.now() > deadline)
+			throw new Error(`${lockDir} has been held by ${JSON.stringify(held)} for too long`);
 		await sleep(1_000);
 	}
 }
 
 async function npmInstall(dir: string, release: N8nRelease): Promise<void> {
-	const args = ['install', '--no-save', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', ...packagesOf(release)];
+	const args = [
+		'install',
+		'--no-save',
+		'--legacy-peer-deps',
+		'--ignore-scripts',
+		'--no-audit',
+		'--no-fund',
+		...packagesOf(release),
+	];
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	await new Promise<void>((resolve, reject) => {
-		execFile(npm, args, { cwd: dir, env: npmEnv(), timeout: INSTALL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-			writeFileSync(join(dir, 'install.log'), `$ npm ${args.join(' ')}\n${stdout}\n${stderr}\n`);
-			if (error) reject(new Error(`npm ${args.join(' ')} (in ${dir}) failed: ${error.message}\n${stderr.slice(-4000)}`));
-			else resolve();
-		});
+		execFile(
+			npm,
+			args,
+			{ cwd: dir, env: npmEnv(), timeout: INSTALL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+			(error, stdout, stderr) => {
+				writeFileSync(join(dir, 'install.log'), `$ npm ${args.join(' ')}\n${stdout}\n${stderr}\n`);
+				if (error)
+					reject(
+						new Error(
+							`npm ${args.join(' ')} (in ${dir}) failed: ${error.message}\n${stderr.slice(-4000)}`,
+						),
+					);
+				else resolve();
+			},
+		);
 	});
 }
 
 /** Makes sure `<cacheRoot>/<release>` (`.cache/n8n-matrix/<release>`) holds a complete install of the release's three packages. */
-export async function ensureReleaseInstalled(release: N8nRelease, cacheRoot = MATRIX_CACHE): Promise<ReleaseInstall> {
+export async function ensureReleaseInstalled(
+	release: N8nRelease,
+	cacheRoot = MATRIX_CACHE,
+): Promise<ReleaseInstall> {
 	const started = Date.now();
 	const dir = join(cacheRoot, release.n8n);
 	// real paths: the child resolves modules to real paths, and the test compares against these
-	const done = (how: ReleaseInstall['how']): ReleaseInstall => ({ release, dir: realpathSync(dir), nodeModules: realpathSync(join(dir, 'node_modules')), how, durationMs: Date.now() - started });
+	const done = (how: ReleaseInstall['how']): ReleaseInstall => ({
+		release,
+		dir: realpathSync(dir),
+		nodeModules: realpathSync(join(dir, 'node_modules')),
+		how,
+		durationMs: Date.now() - started,
+	});
 	mkdirSync(cacheRoot, { recursive: true });
 	// the common case without waiting for a lock: marked, and the three packages in place
-	if (markerMatches(dir, release) && installProblems(dir, release, false).length === 0) return done('reused');
+	if (markerMatches(dir, release) && installProblems(dir, release, false).length === 0)
+		return done('reused');
 
 	const unlock = await lock(cacheRoot, release.n8n);
 	try {
-		if (markerMatches(dir, release) && installProblems(dir, release, false).length === 0) return done('reused');
+		if (markerMatches(dir, release) && installProblems(dir, release, false).length === 0)
+			return done('reused');
 		if (existsSync(dir) && installProblems(dir, release, true).length === 0) {
 			writeMarker(dir, release, 'checked');
 			return done('checked');
 		}
 		// leftovers of interrupted installs of this release
 		for (const entry of readdirSync(cacheRoot)) {
-			if (entry.startsWith(`${release.n8n}.installing-`)) rmSync(join(cacheRoot, entry), { recursive: true, force: true });
+			if (entry.startsWith(`${release.n8n}.installing-`))
+				rmSync(join(cacheRoot, entry), { recursive: true, force: true });
 		}
 		const fresh = join(cacheRoot, `${release.n8n}.installing-${process.pid}`);
 		mkdirSync(fresh, { recursive: true });
@@ -197,7 +256,10 @@ export async function ensureReleaseInstalled(release: N8nRelease, cacheRoot = MA
 		);
 		await npmInstall(fresh, release);
 		const problems = installProblems(fresh, release, true);
-		if (problems.length > 0) throw new Error(`npm installed an incomplete tree for n8n ${release.n8n}: ${problems.join('; ')}`);
+		if (problems.length > 0)
+			throw new Error(
+				`npm installed an incomplete tree for n8n ${release.n8n}: ${problems.join('; ')}`,
+			);
 		writeMarker(fresh, release, 'installed');
 		rmSync(dir, { recursive: true, force: true });
 		renameSync(fresh, dir);

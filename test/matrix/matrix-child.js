@@ -36,21 +36,33 @@ const projectRoot = realpathSync(join(__dirname, '..', '..'));
 const ownSources = ['test', 'harness'].map((folder) => join(projectRoot, folder) + sep);
 const projectModules = join(projectRoot, 'node_modules') + sep;
 const target = process.env.MATRIX_N8N_MODULES;
-if (!target || !isAbsolute(target)) throw new Error('matrix-child.js needs MATRIX_N8N_MODULES: the absolute path of the release\'s node_modules');
+if (!target || !isAbsolute(target))
+	throw new Error(
+		"matrix-child.js needs MATRIX_N8N_MODULES: the absolute path of the release's node_modules",
+	);
 const targetModules = realpathSync(target);
-if (targetModules.startsWith(projectModules)) throw new Error(`MATRIX_N8N_MODULES must not be the project's own node_modules (${targetModules})`);
+if (targetModules.startsWith(projectModules))
+	throw new Error(
+		`MATRIX_N8N_MODULES must not be the project's own node_modules (${targetModules})`,
+	);
 
 /** A module standing in a file of the release's folder: bare requests of the test sources resolve as if made there. */
 const fromTarget = new Module(join(targetModules, '[matrix-resolver].js'), null);
 fromTarget.filename = fromTarget.id;
 fromTarget.paths = [targetModules];
 
-const isBare = (request) => !request.startsWith('.') && !isAbsolute(request) && !Module.isBuiltin(request);
+const isBare = (request) =>
+	!request.startsWith('.') && !isAbsolute(request) && !Module.isBuiltin(request);
 
 const originalResolve = Module._resolveFilename;
 Module._resolveFilename = function resolveInRelease(request, parent, isMain, options) {
-	const fromOwnSources = isBare(request) && typeof parent?.filename === 'string' && ownSources.some((folder) => parent.filename.startsWith(folder));
-	const resolved = fromOwnSources ? originalResolve.call(this, request, fromTarget, isMain) : originalResolve.call(this, request, parent, isMain, options);
+	const fromOwnSources =
+		isBare(request) &&
+		typeof parent?.filename === 'string' &&
+		ownSources.some((folder) => parent.filename.startsWith(folder));
+	const resolved = fromOwnSources
+		? originalResolve.call(this, request, fromTarget, isMain)
+		: originalResolve.call(this, request, parent, isMain, options);
 	if (resolved.startsWith(projectModules)) {
 		const error = new Error(
 			`Cannot find module '${request}' (required by ${parent?.filename ?? '?'}): the version-matrix child loads nothing from the project's node_modules, and the release's folder ${targetModules} does not have it`,

@@ -40,7 +40,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { until } from '../tools/fake-timers';
 import type { RecordedRequest } from '../../emulator/server';
-import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson } from '../packaging/n8n-install';
+import {
+	assertDistBuilt,
+	packAndInstallLikeN8n,
+	PROJECT_ROOT,
+	readPackageJson,
+} from '../packaging/n8n-install';
 import { chain, connectedCredential, WorkflowEnv } from '../workflows/support';
 import { ensureReleaseInstalled, type ReleaseInstall } from './install';
 import { N8N_RELEASES as ALL_RELEASES, type N8nRelease } from './releases';
@@ -60,7 +65,9 @@ const RETRY_AFTER_SECONDS = 20 * 60;
 
 const SCENARIOS = ['modules', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 /** The releases to run (MATRIX_RELEASES: a comma-separated list of n8n versions), all by default. */
-const RELEASES = process.env.MATRIX_RELEASES ? ALL_RELEASES.filter((r) => process.env.MATRIX_RELEASES!.split(',').includes(r.n8n)) : ALL_RELEASES;
+const RELEASES = process.env.MATRIX_RELEASES
+	? ALL_RELEASES.filter((r) => process.env.MATRIX_RELEASES!.split(',').includes(r.n8n))
+	: ALL_RELEASES;
 type Scenario = (typeof SCENARIOS)[number];
 
 const pkg = readPackageJson(PROJECT_ROOT);
@@ -74,7 +81,11 @@ let packageDir: string;
 const installs = new Map<string, Promise<ReleaseInstall>>();
 
 /** Runs `task` over `items` with at most `limit` at once; one promise per item. */
-function limited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Array<Promise<R>> {
+function limited<T, R>(
+	items: readonly T[],
+	limit: number,
+	task: (item: T) => Promise<R>,
+): Array<Promise<R>> {
 	let running = 0;
 	const waiting: Array<() => void> = [];
 	return items.map(async (item) => {
@@ -100,7 +111,19 @@ beforeAll(async () => {
 	packageDir = (await packAndInstallLikeN8n(userFolder)).packageDir;
 	if (process.env.MATRIX_COMPILE_SOURCES === '1') {
 		const out = join(packageDir, 'dist');
-		execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PROJECT_ROOT, 'tsconfig.json'), '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo')], { cwd: PROJECT_ROOT });
+		execFileSync(
+			process.execPath,
+			[
+				join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+				'-p',
+				join(PROJECT_ROOT, 'tsconfig.json'),
+				'--outDir',
+				out,
+				'--tsBuildInfoFile',
+				join(out, '.tsbuildinfo'),
+			],
+			{ cwd: PROJECT_ROOT },
+		);
 	}
 }, INSTALL_TIMEOUT_MS);
 
@@ -108,19 +131,33 @@ afterAll(() => {
 	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 	const lines = RELEASES.map((release) => {
 		const ready = seen.get(release.n8n);
-		const version = (name: string, wanted: string) => ready?.harnessModules[name]?.version ?? `${wanted}?`;
-		const outcome = SCENARIOS.map((s) => `${s}:${results.get(release.n8n)?.get(s) ?? 'not run'}`).join(' ');
+		const version = (name: string, wanted: string) =>
+			ready?.harnessModules[name]?.version ?? `${wanted}?`;
+		const outcome = SCENARIOS.map(
+			(s) => `${s}:${results.get(release.n8n)?.get(s) ?? 'not run'}`,
+		).join(' ');
 		return `n8n ${release.n8n} | n8n-core ${version('n8n-core', release.n8nCore)} | n8n-workflow ${version('n8n-workflow', release.n8nWorkflow)} | zod ${version('zod', release.zod)} | Node ${ready?.node ?? process.version} | ${outcome}`;
 	});
-	const adaptations = RELEASES.map((release) => `n8n ${release.n8n}: ${[...(adapted.get(release.n8n) ?? [])].join('; ') || 'none'}`);
-	process.stdout.write(`\nversion matrix (test/matrix):\n${lines.join('\n')}\nharness adaptations:\n${adaptations.join('\n')}\n`);
+	const adaptations = RELEASES.map(
+		(release) =>
+			`n8n ${release.n8n}: ${[...(adapted.get(release.n8n) ?? [])].join('; ') || 'none'}`,
+	);
+	process.stdout.write(
+		`\nversion matrix (test/matrix):\n${lines.join('\n')}\nharness adaptations:\n${adaptations.join('\n')}\n`,
+	);
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Books Item -> Get Many in the emulator's organisation. */
 function booksList(env: WorkflowEnv, parameters: IDataObject = {}) {
-	return chain([env.orgSteps('vendorBooks', { resource: 'item' })('Items', { operation: 'getAll', returnAll: true, ...parameters })]);
+	return chain([
+		env.orgSteps('vendorBooks', { resource: 'item' })('Items', {
+			operation: 'getAll',
+			returnAll: true,
+			...parameters,
+		}),
+	]);
 }
 
 function statuses(requests: RecordedRequest[]): number[] {
@@ -152,218 +189,365 @@ function summaryOf(error: Error): string {
 	return text.length > 200 ? `${text.slice(0, 197)}...` : text || 'failed';
 }
 
-describe.each(RELEASES.map((release) => [release.n8n, release] as const))('n8n %s', (_name, release: N8nRelease) => {
-	const env = new WorkflowEnv();
-	const child = new TargetProcess();
-	/** A workflow on the release's engine (the harness's adaptations noted for the report). */
-	const runOnRelease = async (...args: Parameters<TargetProcess['run']>): Promise<RunnerRunResult> => {
-		const run = await child.run(...args);
-		for (const what of run.adaptations) adapted.get(release.n8n)!.add(what);
-		return run;
-	};
-	let install: ReleaseInstall;
-	let ready: RunnerReady;
-	let setupError: Error | undefined;
+describe.each(RELEASES.map((release) => [release.n8n, release] as const))(
+	'n8n %s',
+	(_name, release: N8nRelease) => {
+		const env = new WorkflowEnv();
+		const child = new TargetProcess();
+		/** A workflow on the release's engine (the harness's adaptations noted for the report). */
+		const runOnRelease = async (
+			...args: Parameters<TargetProcess['run']>
+		): Promise<RunnerRunResult> => {
+			const run = await child.run(...args);
+			for (const what of run.adaptations) adapted.get(release.n8n)!.add(what);
+			return run;
+		};
+		let install: ReleaseInstall;
+		let ready: RunnerReady;
+		let setupError: Error | undefined;
 
-	beforeAll(async () => {
-		try {
-			install = await installs.get(release.n8n)!;
-			await env.start({ demo: true, rateLimit: PACING_RULE });
-			ready = await child.start({ n8nModules: install.nodeModules, packageDir, userFolder: join(userFolder, `n8n-${release.n8n}`) });
-			seen.set(release.n8n, ready);
-			for (const what of ready.adaptations) adapted.get(release.n8n)!.add(what);
-		} catch (error) {
-			setupError = error as Error;
-		}
-	}, INSTALL_TIMEOUT_MS);
+		beforeAll(async () => {
+			try {
+				install = await installs.get(release.n8n)!;
+				await env.start({ demo: true, rateLimit: PACING_RULE });
+				ready = await child.start({
+					n8nModules: install.nodeModules,
+					packageDir,
+					userFolder: join(userFolder, `n8n-${release.n8n}`),
+				});
+				seen.set(release.n8n, ready);
+				for (const what of ready.adaptations) adapted.get(release.n8n)!.add(what);
+			} catch (error) {
+				setupError = error as Error;
+			}
+		}, INSTALL_TIMEOUT_MS);
 
-	afterAll(async () => {
-		await child.stop();
-		await env.stop();
-	});
-
-	beforeEach(() => {
-		if (!env.em) return;
-		env.em.clearRequests();
-		env.em.faults.clear();
-		// each scenario starts connected with a fresh token, whatever the one before left behind
-		env.credentials = [connectedCredential(env.em)];
-	});
-
-	/** A scenario: its outcome is recorded for the summary line, its failure fails the test. */
-	function scenario(key: Scenario, title: string, body: () => Promise<void>): void {
-		test(`${key}. ${title}`, async () => {
-			const run = async () => {
-				if (setupError) throw new Error(`set-up failed: ${setupError.message}`);
-				await body();
-			};
-			await run().then(
-				() => results.get(release.n8n)!.set(key, 'pass'),
-				(error: unknown) => {
-					results.get(release.n8n)!.set(key, `FAIL (${summaryOf(error as Error)})`);
-					throw error;
-				},
-			);
-		}, SCENARIO_TIMEOUT_MS);
-	}
-
-	scenario('modules', "the child runs on this release's own n8n-core, n8n-workflow and zod, not the project's", async () => {
-		const inRelease = install.nodeModules + sep;
-		expect(Object.fromEntries(Object.entries(ready.harnessModules).map(([name, m]) => [name, m.file.startsWith(inRelease)]))).toEqual({
-			'n8n-core': true,
-			'n8n-workflow': true,
-			zod: true,
-			'@n8n/di': true,
-			'@n8n/backend-common': true,
+		afterAll(async () => {
+			await child.stop();
+			await env.stop();
 		});
-		expect({
-			'n8n-core': ready.harnessModules['n8n-core'].version,
-			'n8n-workflow': ready.harnessModules['n8n-workflow'].version,
-			zod: ready.harnessModules.zod.version,
-		}).toEqual({ 'n8n-core': release.n8nCore, 'n8n-workflow': release.n8nWorkflow, zod: release.zod });
-		// the installed package gets the same n8n-workflow and zod, through NODE_PATH
-		expect(ready.packageModules['n8n-workflow']).toEqual(ready.harnessModules['n8n-workflow']);
-		expect(ready.packageModules['zod/v3'].file.startsWith(join(install.nodeModules, 'zod') + sep)).toBe(true);
-		for (const files of Object.values(ready.facts.external)) for (const file of files) expect(file.startsWith(inRelease)).toBe(true);
-		// of the project's node_modules only typescript (to transpile the test sources), nothing of its dist/ or sources
-		expect(ready.projectNodeModules.filter((file) => !file.startsWith(join(PROJECT_ROOT, 'node_modules', 'typescript') + sep))).toEqual([]);
-		expect(ready.facts.projectModules).toEqual([]);
-		// no native addon: the installs skip install scripts, so isolated-vm (n8n's VM expression engine,
-		// loaded only when that engine is switched on) is not built, and has no prebuild for Node 20
-		expect(ready.nativeAddons).toEqual([]);
-	});
 
-	scenario('a', "the loader loads the 10 nodes and 1 credential; Books Item -> Get Many returns the emulator's items", async () => {
-		const { facts } = ready;
-		expect(facts.packageName).toBe(pkg.name);
-		expect(facts.nodes.map((n) => n.sourcePath).sort()).toEqual([...pkg.n8n.nodes].sort());
-		expect(facts.nodes).toHaveLength(10);
-		expect(facts.credentials.map((c) => [c.name, c.sourcePath])).toEqual([['vendorOAuth2Api', pkg.n8n.credentials[0]]]);
-		// each class from the installed package's file, loaded there (not from this project's dist/)
-		for (const { file, loaded } of [...facts.nodes, ...facts.credentials]) expect({ file, loaded }).toEqual({ file: expect.stringMatching(new RegExp(`^${escapeRegExp(packageDir + sep)}dist/`)), loaded: true });
-
-		// what the emulator lists (its active items), asked directly
-		const listed = (await env.call('GET', 'books', '/items')).body as { items: IDataObject[] };
-		expect(listed.items.length).toBeGreaterThan(0);
-		env.em.clearRequests();
-		const run = await runOnRelease(booksList(env), env.credentials);
-		expectSucceeded(run);
-		expect(run.outputs.Items.map((i) => [String(i.item_id), i.name]).sort()).toEqual(listed.items.map((i) => [String(i.item_id), i.name]).sort());
-		expect(statuses(env.apiRequests())).toEqual([200]);
-		expect(run.nativeAddons).toEqual([]); // expressions (the credential's URLs) ran on n8n's default engine
-	});
-
-	scenario('b', 'a stale token: the run succeeds after exactly one token call, and the new token is stored in the credential store', async () => {
-		const before = String(env.storedToken.access_token);
-		env.em.accounts.expireAllAccessTokens();
-		const run = await runOnRelease(booksList(env, { returnAll: false, limit: 1 }), env.credentials);
-		expectSucceeded(run);
-		expect(run.outputs.Items).toHaveLength(1);
-		expect(env.tokenRequests().map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/us/oauth/v2/token', 200]]);
-		const stored = run.credentials[0].data.oauthTokenData as IDataObject;
-		expect(stored.access_token).toEqual(expect.any(String));
-		expect(stored.access_token).not.toBe(before);
-		// n8n's credentials helper got the new token (updateCredentials), and the API call that succeeded carried it
-		expect(run.updates.map((u) => (u.data.oauthTokenData as IDataObject | undefined)?.access_token)).toContain(stored.access_token);
-		const books = env.apiRequests();
-		expect(books[books.length - 1]).toMatchObject({ status: 200, headers: expect.objectContaining({ authorization: `Vendor-oauthtoken ${String(stored.access_token)}` }) });
-	});
-
-	scenario('c', 'a 503 once: the read waits, is retried and succeeds; the emulator saw it twice', async () => {
-		env.em.faults.next(1, { kind: 'status', status: 503 }, 'books');
-		const run = await runOnRelease(booksList(env, { returnAll: false, limit: 1 }), env.credentials);
-		expectSucceeded(run);
-		expect(run.outputs.Items).toHaveLength(1);
-		expect(statuses(env.apiRequests())).toEqual([503, 200]);
-	});
-
-	scenario('d', "Vendor Projects over the pacing rule (scaled down in the installed package's own pacer): all succeed, no 429", async () => {
-		const pacing = await child.setPacingRule(PACING_RULE);
-		expect(pacing).toMatchObject({ wasLoadedByTheNodes: true, rule: PACING_RULE });
-		env.em.resetRateLimits();
-		const requests = 2 * PACING_RULE.limit + 1; // the limit twice over, then one more: some must wait a window
-		const items = Array.from({ length: requests }, (_, i) => ({ i }));
-		const workflow = chain([env.portalSteps({ resource: 'portal', operation: 'get' })('Portal', {})], items);
-		const run = await runOnRelease(workflow, env.credentials);
-		expectSucceeded(run);
-		expect(run.outputs.Portal).toHaveLength(requests);
-		const projects = env.apiRequests().filter((r) => r.area === 'projects');
-		expect(statuses(projects)).toEqual(Array.from({ length: requests }, () => 200));
-	});
-
-	scenario('f', "a trigger activated during an outage stays active and, after n8n starts again, emits the invoice made while n8n was down, once", async () => {
-		const proxy = await datedByServiceClock(env, env.em.clock);
-		try {
-			const customer = String(env.orgTenant().all('customers')[0].customer_id);
-			const newInvoice = async () => String((await env.newInvoice(customer, 10)).id);
-			await newInvoice();
-			// activation begins in a later second of the service's clock (the emulator's clock stands still)
-			env.em.clock.advance(2_000);
+		beforeEach(() => {
+			if (!env.em) return;
 			env.em.clearRequests();
-			const trigger = { nodeName: 'vendorBooksTrigger', parameters: { organizationId: env.org, event: 'invoiceCreated' }, credentials: env.credentials };
-			env.em.faults.next(100, { kind: 'status', status: 503 }, 'books');
-			const activated = await child.activate(trigger);
-			expect(activated).toMatchObject({ active: true, scheduled: 1, emitted: [], errors: [] });
-			// the poll at activation made one call, no retry and no wait, on each release's own engine (n8n
-			// 2.41 gives the activation 84 s); the 30-s bound is proven on the test's clock for every
-			// trigger and answer in test/workflows/trigger-fail-fast.test.ts, not on this machine's time
-			expect(statuses(env.apiRequests())).toEqual([503]);
-			// n8n stops; an invoice is made; the outage is over; n8n starts again with the kept state
-			await child.deactivate(activated.key);
 			env.em.faults.clear();
-			env.em.clock.advance(2_000);
-			const whileDown = await newInvoice();
-			const restarted = await child.activate({ ...trigger, staticData: activated.staticData, activation: 'init' });
-			expect(restarted).toMatchObject({ active: true, scheduled: 1, errors: [] });
-			env.em.clock.advance(5 * 60_000);
-			const polled = await child.poll(restarted.key);
-			expect(polled.errors).toEqual([]);
-			expect(polled.emitted.map((r) => String(r.invoice_id))).toEqual([whileDown]);
-			await child.deactivate(restarted.key);
-		} finally {
-			await proxy.close();
+			// each scenario starts connected with a fresh token, whatever the one before left behind
+			env.credentials = [connectedCredential(env.em)];
+		});
+
+		/** A scenario: its outcome is recorded for the summary line, its failure fails the test. */
+		function scenario(key: Scenario, title: string, body: () => Promise<void>): void {
+			test(
+				`${key}. ${title}`,
+				async () => {
+					const run = async () => {
+						if (setupError) throw new Error(`set-up failed: ${setupError.message}`);
+						await body();
+					};
+					await run().then(
+						() => results.get(release.n8n)!.set(key, 'pass'),
+						(error: unknown) => {
+							results.get(release.n8n)!.set(key, `FAIL (${summaryOf(error as Error)})`);
+							throw error;
+						},
+					);
+				},
+				SCENARIO_TIMEOUT_MS,
+			);
 		}
-	});
 
-	scenario('g', 'Retry On Fail: item 1 refused on every try, item 0\'s create sent once and named in the report', async () => {
-		const names = ['Matrix retry 0', 'Matrix retry 1', 'Matrix retry 2'].map((n) => `${n} ${release.n8n}`);
-		const refusal = { kind: 'html', status: 400, contentType: 'application/json', body: JSON.stringify({ code: 1, message: 'Refused for this test.' }) } as const;
-		env.em.faults.next(100, refusal, (r) => r.method === 'POST' && (r.body as IDataObject | undefined)?.name === names[1]);
-		const step = env.orgSteps('vendorBooks', { resource: 'item' })('Create', { operation: 'create', name: '={{ $json.name }}', options: { requestsInFlight: 1 } }, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 });
-		const run = await runOnRelease(chain([step], names.map((name) => ({ name }))), env.credentials);
-		const creates = env.apiRequests().filter((r) => r.method === 'POST' && /\/items$/.test(r.path));
-		const sentFor = (name: string) => creates.filter((r) => (r.body as IDataObject).name === name).map((r) => r.status);
-		// three tries on the release's engine (item 1 refused each time); item 0 made once; item 2 never reached
-		expect(sentFor(names[1])).toEqual([400, 400, 400]);
-		expect(sentFor(names[0])).toEqual([201]);
-		expect(sentFor(names[2])).toEqual([]);
-		const made = env.orgTenant().all('items').find((i) => i.name === names[0]);
-		expect(run.error?.message).toMatch(/\[item 1; 1 of 3 items done, 1 not sent\]$/);
-		expect(run.error?.description).toContain(`item 0: item_id ${String(made?.item_id)}`);
-	});
+		scenario(
+			'modules',
+			"the child runs on this release's own n8n-core, n8n-workflow and zod, not the project's",
+			async () => {
+				const inRelease = install.nodeModules + sep;
+				expect(
+					Object.fromEntries(
+						Object.entries(ready.harnessModules).map(([name, m]) => [
+							name,
+							m.file.startsWith(inRelease),
+						]),
+					),
+				).toEqual({
+					'n8n-core': true,
+					'n8n-workflow': true,
+					zod: true,
+					'@n8n/di': true,
+					'@n8n/backend-common': true,
+				});
+				expect({
+					'n8n-core': ready.harnessModules['n8n-core'].version,
+					'n8n-workflow': ready.harnessModules['n8n-workflow'].version,
+					zod: ready.harnessModules.zod.version,
+				}).toEqual({
+					'n8n-core': release.n8nCore,
+					'n8n-workflow': release.n8nWorkflow,
+					zod: release.zod,
+				});
+				// the installed package gets the same n8n-workflow and zod, through NODE_PATH
+				expect(ready.packageModules['n8n-workflow']).toEqual(ready.harnessModules['n8n-workflow']);
+				expect(
+					ready.packageModules['zod/v3'].file.startsWith(join(install.nodeModules, 'zod') + sep),
+				).toBe(true);
+				for (const files of Object.values(ready.facts.external))
+					for (const file of files) expect(file.startsWith(inRelease)).toBe(true);
+				// of the project's node_modules only typescript (to transpile the test sources), nothing of its dist/ or sources
+				expect(
+					ready.projectNodeModules.filter(
+						(file) => !file.startsWith(join(PROJECT_ROOT, 'node_modules', 'typescript') + sep),
+					),
+				).toEqual([]);
+				expect(ready.facts.projectModules).toEqual([]);
+				// no native addon: the installs skip install scripts, so isolated-vm (n8n's VM expression engine,
+				// loaded only when that engine is switched on) is not built, and has no prebuild for Node 20
+				expect(ready.nativeAddons).toEqual([]);
+			},
+		);
 
-	scenario('h', 'the error output: a record not found goes there, paired; the found one stays on the main output', async () => {
-		const known = String(env.orgTenant().all('items')[0].item_id);
-		const step = env.orgSteps('vendorBooks', { resource: 'item' })('Get', { operation: 'get', item_id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }, { onError: 'continueErrorOutput' });
-		const run = await runOnRelease(chain([step], [{ id: known }, { id: '1999999999999' }]), env.credentials);
-		expectSucceeded(run);
-		expect(run.outputs.Get.map((o) => String(o.item_id))).toEqual([known]);
-		expect(run.errorOutputs.Get.map((o) => o.item)).toEqual([1]);
-		expect(String((run.errorOutputs.Get[0].json.error as IDataObject).message)).toMatch(/\[item 1\]$/);
-	});
+		scenario(
+			'a',
+			"the loader loads the 10 nodes and 1 credential; Books Item -> Get Many returns the emulator's items",
+			async () => {
+				const { facts } = ready;
+				expect(facts.packageName).toBe(pkg.name);
+				expect(facts.nodes.map((n) => n.sourcePath).sort()).toEqual([...pkg.n8n.nodes].sort());
+				expect(facts.nodes).toHaveLength(10);
+				expect(facts.credentials.map((c) => [c.name, c.sourcePath])).toEqual([
+					['vendorOAuth2Api', pkg.n8n.credentials[0]],
+				]);
+				// each class from the installed package's file, loaded there (not from this project's dist/)
+				for (const { file, loaded } of [...facts.nodes, ...facts.credentials])
+					expect({ file, loaded }).toEqual({
+						file: expect.stringMatching(new RegExp(`^${escapeRegExp(packageDir + sep)}dist/`)),
+						loaded: true,
+					});
 
-	scenario('e', 'a stop during a 20-minute Retry-After wait ends the run as canceled, long before the wait would', async () => {
-		env.em.faults.next(1, { kind: 'status', status: 429, retryAfter: RETRY_AFTER_SECONDS }, 'books');
-		const running = runOnRelease(booksList(env, { options: { onRateLimitBlock: 'wait' } }), env.credentials);
-		// the stop comes once the 429 has been answered (the wait has begun), however slow the machine
-		await until(() => env.apiRequests().some((r) => r.status === 429));
-		expect(await child.cancel()).toEqual({ cancelled: true });
-		const run = await running;
-		// the wait began (one 429, nothing retried) and the stop ended it: canceled, not failed with an error of the package's own
-		if (run.status !== 'canceled') throw new Error(`the run ended "${run.status}", not canceled: ${errorOf(run) ?? 'no error'}`);
-		expect(statuses(env.apiRequests())).toEqual([429]);
-		expect(errorOf(run)).toMatch(/cancel|stop/i);
-		expect(errorOf(run)).not.toMatch(/TypeError|is not a function/);
-		expect(run.durationMs).toBeLessThan((RETRY_AFTER_SECONDS * 1000) / 4);
-	});
-});
+				// what the emulator lists (its active items), asked directly
+				const listed = (await env.call('GET', 'books', '/items')).body as { items: IDataObject[] };
+				expect(listed.items.length).toBeGreaterThan(0);
+				env.em.clearRequests();
+				const run = await runOnRelease(booksList(env), env.credentials);
+				expectSucceeded(run);
+				expect(run.outputs.Items.map((i) => [String(i.item_id), i.name]).sort()).toEqual(
+					listed.items.map((i) => [String(i.item_id), i.name]).sort(),
+				);
+				expect(statuses(env.apiRequests())).toEqual([200]);
+				expect(run.nativeAddons).toEqual([]); // expressions (the credential's URLs) ran on n8n's default engine
+			},
+		);
+
+		scenario(
+			'b',
+			'a stale token: the run succeeds after exactly one token call, and the new token is stored in the credential store',
+			async () => {
+				const before = String(env.storedToken.access_token);
+				env.em.accounts.expireAllAccessTokens();
+				const run = await runOnRelease(
+					booksList(env, { returnAll: false, limit: 1 }),
+					env.credentials,
+				);
+				expectSucceeded(run);
+				expect(run.outputs.Items).toHaveLength(1);
+				expect(env.tokenRequests().map((r) => [r.method, r.path, r.status])).toEqual([
+					['POST', '/us/oauth/v2/token', 200],
+				]);
+				const stored = run.credentials[0].data.oauthTokenData as IDataObject;
+				expect(stored.access_token).toEqual(expect.any(String));
+				expect(stored.access_token).not.toBe(before);
+				// n8n's credentials helper got the new token (updateCredentials), and the API call that succeeded carried it
+				expect(
+					run.updates.map((u) => (u.data.oauthTokenData as IDataObject | undefined)?.access_token),
+				).toContain(stored.access_token);
+				const books = env.apiRequests();
+				expect(books[books.length - 1]).toMatchObject({
+					status: 200,
+					headers: expect.objectContaining({
+						authorization: `Vendor-oauthtoken ${String(stored.access_token)}`,
+					}),
+				});
+			},
+		);
+
+		scenario(
+			'c',
+			'a 503 once: the read waits, is retried and succeeds; the emulator saw it twice',
+			async () => {
+				env.em.faults.next(1, { kind: 'status', status: 503 }, 'books');
+				const run = await runOnRelease(
+					booksList(env, { returnAll: false, limit: 1 }),
+					env.credentials,
+				);
+				expectSucceeded(run);
+				expect(run.outputs.Items).toHaveLength(1);
+				expect(statuses(env.apiRequests())).toEqual([503, 200]);
+			},
+		);
+
+		scenario(
+			'd',
+			"Vendor Projects over the pacing rule (scaled down in the installed package's own pacer): all succeed, no 429",
+			async () => {
+				const pacing = await child.setPacingRule(PACING_RULE);
+				expect(pacing).toMatchObject({ wasLoadedByTheNodes: true, rule: PACING_RULE });
+				env.em.resetRateLimits();
+				const requests = 2 * PACING_RULE.limit + 1; // the limit twice over, then one more: some must wait a window
+				const items = Array.from({ length: requests }, (_, i) => ({ i }));
+				const workflow = chain(
+					[env.portalSteps({ resource: 'portal', operation: 'get' })('Portal', {})],
+					items,
+				);
+				const run = await runOnRelease(workflow, env.credentials);
+				expectSucceeded(run);
+				expect(run.outputs.Portal).toHaveLength(requests);
+				const projects = env.apiRequests().filter((r) => r.area === 'projects');
+				expect(statuses(projects)).toEqual(Array.from({ length: requests }, () => 200));
+			},
+		);
+
+		scenario(
+			'f',
+			'a trigger activated during an outage stays active and, after n8n starts again, emits the invoice made while n8n was down, once',
+			async () => {
+				const proxy = await datedByServiceClock(env, env.em.clock);
+				try {
+					const customer = String(env.orgTenant().all('customers')[0].customer_id);
+					const newInvoice = async () => String((await env.newInvoice(customer, 10)).id);
+					await newInvoice();
+					// activation begins in a later second of the service's clock (the emulator's clock stands still)
+					env.em.clock.advance(2_000);
+					env.em.clearRequests();
+					const trigger = {
+						nodeName: 'vendorBooksTrigger',
+						parameters: { organizationId: env.org, event: 'invoiceCreated' },
+						credentials: env.credentials,
+					};
+					env.em.faults.next(100, { kind: 'status', status: 503 }, 'books');
+					const activated = await child.activate(trigger);
+					expect(activated).toMatchObject({ active: true, scheduled: 1, emitted: [], errors: [] });
+					// the poll at activation made one call, no retry and no wait, on each release's own engine (n8n
+					// 2.41 gives the activation 84 s); the 30-s bound is proven on the test's clock for every
+					// trigger and answer in test/workflows/trigger-fail-fast.test.ts, not on this machine's time
+					expect(statuses(env.apiRequests())).toEqual([503]);
+					// n8n stops; an invoice is made; the outage is over; n8n starts again with the kept state
+					await child.deactivate(activated.key);
+					env.em.faults.clear();
+					env.em.clock.advance(2_000);
+					const whileDown = await newInvoice();
+					const restarted = await child.activate({
+						...trigger,
+						staticData: activated.staticData,
+						activation: 'init',
+					});
+					expect(restarted).toMatchObject({ active: true, scheduled: 1, errors: [] });
+					env.em.clock.advance(5 * 60_000);
+					const polled = await child.poll(restarted.key);
+					expect(polled.errors).toEqual([]);
+					expect(polled.emitted.map((r) => String(r.invoice_id))).toEqual([whileDown]);
+					await child.deactivate(restarted.key);
+				} finally {
+					await proxy.close();
+				}
+			},
+		);
+
+		scenario(
+			'g',
+			"Retry On Fail: item 1 refused on every try, item 0's create sent once and named in the report",
+			async () => {
+				const names = ['Matrix retry 0', 'Matrix retry 1', 'Matrix retry 2'].map(
+					(n) => `${n} ${release.n8n}`,
+				);
+				const refusal = {
+					kind: 'html',
+					status: 400,
+					contentType: 'application/json',
+					body: JSON.stringify({ code: 1, message: 'Refused for this test.' }),
+				} as const;
+				env.em.faults.next(
+					100,
+					refusal,
+					(r) => r.method === 'POST' && (r.body as IDataObject | undefined)?.name === names[1],
+				);
+				const step = env.orgSteps('vendorBooks', { resource: 'item' })(
+					'Create',
+					{ operation: 'create', name: '={{ $json.name }}', options: { requestsInFlight: 1 } },
+					{ retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+				);
+				const run = await runOnRelease(
+					chain(
+						[step],
+						names.map((name) => ({ name })),
+					),
+					env.credentials,
+				);
+				const creates = env
+					.apiRequests()
+					.filter((r) => r.method === 'POST' && /\/items$/.test(r.path));
+				const sentFor = (name: string) =>
+					creates.filter((r) => (r.body as IDataObject).name === name).map((r) => r.status);
+				// three tries on the release's engine (item 1 refused each time); item 0 made once; item 2 never reached
+				expect(sentFor(names[1])).toEqual([400, 400, 400]);
+				expect(sentFor(names[0])).toEqual([201]);
+				expect(sentFor(names[2])).toEqual([]);
+				const made = env
+					.orgTenant()
+					.all('items')
+					.find((i) => i.name === names[0]);
+				expect(run.error?.message).toMatch(/\[item 1; 1 of 3 items done, 1 not sent\]$/);
+				expect(run.error?.description).toContain(`item 0: item_id ${String(made?.item_id)}`);
+			},
+		);
+
+		scenario(
+			'h',
+			'the error output: a record not found goes there, paired; the found one stays on the main output',
+			async () => {
+				const known = String(env.orgTenant().all('items')[0].item_id);
+				const step = env.orgSteps('vendorBooks', { resource: 'item' })(
+					'Get',
+					{ operation: 'get', item_id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+					{ onError: 'continueErrorOutput' },
+				);
+				const run = await runOnRelease(
+					chain([step], [{ id: known }, { id: '1999999999999' }]),
+					env.credentials,
+				);
+				expectSucceeded(run);
+				expect(run.outputs.Get.map((o) => String(o.item_id))).toEqual([known]);
+				expect(run.errorOutputs.Get.map((o) => o.item)).toEqual([1]);
+				expect(String((run.errorOutputs.Get[0].json.error as IDataObject).message)).toMatch(
+					/\[item 1\]$/,
+				);
+			},
+		);
+
+		scenario(
+			'e',
+			'a stop during a 20-minute Retry-After wait ends the run as canceled, long before the wait would',
+			async () => {
+				env.em.faults.next(
+					1,
+					{ kind: 'status', status: 429, retryAfter: RETRY_AFTER_SECONDS },
+					'books',
+				);
+				const running = runOnRelease(
+					booksList(env, { options: { onRateLimitBlock: 'wait' } }),
+					env.credentials,
+				);
+				// the stop comes once the 429 has been answered (the wait has begun), however slow the machine
+				await until(() => env.apiRequests().some((r) => r.status === 429));
+				expect(await child.cancel()).toEqual({ cancelled: true });
+				const run = await running;
+				// the wait began (one 429, nothing retried) and the stop ended it: canceled, not failed with an error of the package's own
+				if (run.status !== 'canceled')
+					throw new Error(
+						`the run ended "${run.status}", not canceled: ${errorOf(run) ?? 'no error'}`,
+					);
+				expect(statuses(env.apiRequests())).toEqual([429]);
+				expect(errorOf(run)).toMatch(/cancel|stop/i);
+				expect(errorOf(run)).not.toMatch(/TypeError|is not a function/);
+				expect(run.durationMs).toBeLessThan((RETRY_AFTER_SECONDS * 1000) / 4);
+			},
+		);
+	},
+);

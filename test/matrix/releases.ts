@@ -20,14 +20,42 @@ export interface N8nRelease {
 }
 
 export const N8N_RELEASES: readonly N8nRelease[] = [
-	{ n8n: '1.100.1', n8nCore: '1.99.0', n8nWorkflow: '1.97.0', zod: '3.25.67', role: 'oldest supported' },
-	{ n8n: '1.123.81', n8nCore: '1.122.48', n8nWorkflow: '1.120.31', zod: '3.25.67', role: 'newest 1.x' },
+	{
+		n8n: '1.100.1',
+		n8nCore: '1.99.0',
+		n8nWorkflow: '1.97.0',
+		zod: '3.25.67',
+		role: 'oldest supported',
+	},
+	{
+		n8n: '1.123.81',
+		n8nCore: '1.122.48',
+		n8nWorkflow: '1.120.31',
+		zod: '3.25.67',
+		role: 'newest 1.x',
+	},
 	{ n8n: '2.20.12', n8nCore: '2.20.6', n8nWorkflow: '2.20.3', zod: '3.25.67', role: '2.x' },
-	{ n8n: '2.40.7', n8nCore: '2.40.3', n8nWorkflow: '2.40.1', zod: '3.25.76', role: '2.40, the line before 2.41' },
-	{ n8n: '2.41.1', n8nCore: '2.41.1', n8nWorkflow: '2.41.0', zod: '3.25.76', role: 'newest 2.x complete on the registry' },
+	{
+		n8n: '2.40.7',
+		n8nCore: '2.40.3',
+		n8nWorkflow: '2.40.1',
+		zod: '3.25.76',
+		role: '2.40, the line before 2.41',
+	},
+	{
+		n8n: '2.41.1',
+		n8nCore: '2.41.1',
+		n8nWorkflow: '2.41.0',
+		zod: '3.25.76',
+		role: 'newest 2.x complete on the registry',
+	},
 ];
 
 /** The three packages to install for a release, as `npm install` arguments (`name@version`). */
 export function packagesOf(release: N8nRelease): string[] {
-	return [`n8n-core@${release.n8nCore}`, `n8n-workflow@${release.n8nWorkflow}`, `zod@${release.zod}`];
+	return [
+		`n8n-core@${release.n8nCore}`,
+		`n8n-workflow@${release.n8nWorkflow}`,
+		`zod@${release.zod}`,
+	];
 }

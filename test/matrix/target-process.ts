@@ -7,7 +7,16 @@ import { spawn, type ChildProcess } from '../../host/child_process';
 import { join } from '../../host/path';
 
 import type { HarnessCredential, HarnessWorkflow } from '../../harness';
-import type { PacingRule, RunnerAnswer, RunnerReady, RunnerRequest, RunnerRunResult, SerializedError, TriggerActivation, TriggerState } from './target-runner';
+import type {
+	PacingRule,
+	RunnerAnswer,
+	RunnerReady,
+	RunnerRequest,
+	RunnerRunResult,
+	SerializedError,
+	TriggerActivation,
+	TriggerState,
+} from './target-runner';
 import { process, setTimeout, clearTimeout } from '../../host/globals';
 
 const ENTRY = join(module.path, 'matrix-child.js');
@@ -38,7 +47,10 @@ interface TargetOptions {
 export class TargetProcess {
 	private child!: ChildProcess;
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (value: unknown) => void; reject: (error: Error) => void }
+	>();
 	private stderr = '';
 	private stdout = '';
 	private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -51,7 +63,8 @@ export class TargetProcess {
 
 	async start(options: TargetOptions): Promise<RunnerReady> {
 		const env: NodeJS.ProcessEnv = { ...process.env };
-		for (const key of Object.keys(env)) if (/^(npm_|NODE_OPTIONS$|JEST_|N8N_)/i.test(key)) delete env[key];
+		for (const key of Object.keys(env))
+			if (/^(npm_|NODE_OPTIONS$|JEST_|N8N_)/i.test(key)) delete env[key];
 		Object.assign(env, {
 			NODE_PATH: options.n8nModules,
 			MATRIX_N8N_MODULES: options.n8nModules,
@@ -59,12 +72,27 @@ export class TargetProcess {
 			NODE_ENV: 'production', // n8n-core loads each class in a vm context, as in a running n8n
 			N8N_USER_FOLDER: options.userFolder,
 		});
-		this.child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-		this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout = (this.stdout + chunk).slice(-20_000)));
-		this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
+		this.child = spawn(process.execPath, [ENTRY], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+		});
+		this.child
+			.stdout!.setEncoding('utf8')
+			.on('data', (chunk: string) => (this.stdout = (this.stdout + chunk).slice(-20_000)));
+		this.child
+			.stderr!.setEncoding('utf8')
+			.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
 		const readyTimeout = options.readyTimeoutMs ?? 120_000;
 		this.ready = await new Promise<RunnerReady>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new TargetProcessError(`the child did not load within ${readyTimeout} ms:\n${this.output}`)), readyTimeout);
+			const timer = setTimeout(
+				() =>
+					reject(
+						new TargetProcessError(
+							`the child did not load within ${readyTimeout} ms:\n${this.output}`,
+						),
+					),
+				readyTimeout,
+			);
 			this.child.on('message', (message: RunnerReady | RunnerAnswer) => {
 				if ('type' in message && message.type === 'ready') {
 					clearTimeout(timer);
@@ -76,7 +104,13 @@ export class TargetProcess {
 				if (!waiting) return;
 				this.pending.delete(answer.id);
 				if (answer.ok) waiting.resolve(answer.value);
-				else waiting.reject(new TargetProcessError(`${answer.error.className ?? answer.error.name}: ${answer.error.message}\n${answer.error.stack ?? ''}`, answer.error));
+				else
+					waiting.reject(
+						new TargetProcessError(
+							`${answer.error.className ?? answer.error.name}: ${answer.error.message}\n${answer.error.stack ?? ''}`,
+							answer.error,
+						),
+					);
 			});
 			this.child.on('error', (error) => {
 				clearTimeout(timer);
@@ -85,7 +119,9 @@ export class TargetProcess {
 			this.child.on('exit', (code, signal) => {
 				clearTimeout(timer);
 				this.exited = { code, signal };
-				const error = new TargetProcessError(`the child exited (code ${code}, signal ${signal}):\n${this.output}`);
+				const error = new TargetProcessError(
+					`the child exited (code ${code}, signal ${signal}):\n${this.output}`,
+				);
 				reject(error);
 				for (const waiting of this.pending.values()) waiting.reject(error);
 				this.pending.clear();
@@ -95,7 +131,10 @@ export class TargetProcess {
 	}
 
 	private async request<T>(request: WithoutId<RunnerRequest>): Promise<T> {
-		if (this.exited) throw new TargetProcessError(`the child has exited (code ${this.exited.code}):\n${this.output}`);
+		if (this.exited)
+			throw new TargetProcessError(
+				`the child has exited (code ${this.exited.code}):\n${this.output}`,
+			);
 		const id = this.nextId++;
 		return await new Promise<T>((resolve, reject) => {
 			this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -109,7 +148,11 @@ export class TargetProcess {
 	}
 
 	/** Runs a workflow on the release's WorkflowExecute; `timeoutMs` cancels it (the harness's stop). */
-	async run(workflow: HarnessWorkflow, credentials: HarnessCredential[], timeoutMs?: number): Promise<RunnerRunResult> {
+	async run(
+		workflow: HarnessWorkflow,
+		credentials: HarnessCredential[],
+		timeoutMs?: number,
+	): Promise<RunnerRunResult> {
 		return await this.request<RunnerRunResult>({ cmd: 'run', workflow, credentials, timeoutMs });
 	}
 
@@ -119,7 +162,9 @@ export class TargetProcess {
 	}
 
 	/** Sets the pacing rule in the installed package's own pacing module (the instance its nodes use). */
-	async setPacingRule(rule: PacingRule): Promise<{ file: string; wasLoadedByTheNodes: boolean; rule: PacingRule }> {
+	async setPacingRule(
+		rule: PacingRule,
+	): Promise<{ file: string; wasLoadedByTheNodes: boolean; rule: PacingRule }> {
 		return await this.request({ cmd: 'setPacingRule', rule });
 	}
 

@@ -14,11 +14,23 @@
  *
  * and answers `{ id, ok: true, value }` or `{ id, ok: false, error }`.
  */
-import { harnessAdaptations, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../../harness';
+import {
+	harnessAdaptations,
+	runWorkflow,
+	type HarnessCredential,
+	type HarnessWorkflow,
+} from '../../harness';
 import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { asClass, loadInstalledPackage, type ChildResult } from '../packaging/load-and-run';
 
-import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { readFileSync } from '../../host/fs';
 import { createRequire } from '../../host/module';
 import { join, sep } from '../../host/path';
@@ -31,7 +43,13 @@ export interface PacingRule {
 }
 
 export type RunnerRequest =
-	| { id: number; cmd: 'run'; workflow: HarnessWorkflow; credentials: HarnessCredential[]; timeoutMs?: number }
+	| {
+			id: number;
+			cmd: 'run';
+			workflow: HarnessWorkflow;
+			credentials: HarnessCredential[];
+			timeoutMs?: number;
+	  }
 	| { id: number; cmd: 'setPacingRule'; rule: PacingRule }
 	| { id: number; cmd: 'activate'; activation: TriggerActivation }
 	| { id: number; cmd: 'poll'; key: string }
@@ -39,7 +57,9 @@ export type RunnerRequest =
 	| { id: number; cmd: 'cancel' }
 	| { id: number; cmd: 'exit' };
 
-export type RunnerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
+export type RunnerAnswer =
+	| { id: number; ok: true; value: unknown }
+	| { id: number; ok: false; error: SerializedError };
 
 export interface SerializedError {
 	/** `error.name`, and the class name (they differ for n8n's errors). */
@@ -147,34 +167,44 @@ function origin(fromFile: string, request: string): ModuleOrigin {
 		return { file: `not found: ${(error as Error).message.split('\n')[0]}`, version: '' };
 	}
 	// the package.json of the package the file belongs to
-	const name = request.startsWith('@') ? request.split('/').slice(0, 2).join('/') : request.split('/')[0];
+	const name = request.startsWith('@')
+		? request.split('/').slice(0, 2).join('/')
+		: request.split('/')[0];
 	const marker = `${sep}node_modules${sep}${name.split('/').join(sep)}${sep}`;
 	const root = file.slice(0, file.lastIndexOf(marker) + marker.length);
 	let version = '';
 	try {
-		version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+		version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
+			.version;
 	} catch {
 		version = '?';
 	}
 	return { file, version };
 }
 
-const nativeAddons = (): string[] => Object.keys(require.cache).filter((file) => file.endsWith('.node'));
+const nativeAddons = (): string[] =>
+	Object.keys(require.cache).filter((file) => file.endsWith('.node'));
 
 const HARNESS_MODULES = ['n8n-core', 'n8n-workflow', 'zod', '@n8n/di', '@n8n/backend-common'];
 const PACKAGE_MODULES = ['n8n-workflow', 'zod/v3'];
 
 export function serve({ projectRoot }: { projectRoot: string; targetModules: string }): void {
 	const send = (message: unknown) =>
-		new Promise<void>((resolve, reject) => process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
+		new Promise<void>((resolve, reject) =>
+			process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())),
+		);
 	const packageDir = process.env.MATRIX_PACKAGE_DIR;
 	if (!process.send) throw new Error('target-runner.ts needs an IPC channel to its parent');
 	if (!packageDir) throw new Error('target-runner.ts needs MATRIX_PACKAGE_DIR');
 
 	void (async () => {
 		const { loader, facts } = await loadInstalledPackage(packageDir);
-		const nodeTypes = Object.values(loader.nodeTypes).map(({ type }) => asClass<INodeType | IVersionedNodeType>(type));
-		const credentialTypes = Object.values(loader.credentialTypes).map(({ type }) => asClass<ICredentialType>(type));
+		const nodeTypes = Object.values(loader.nodeTypes).map(({ type }) =>
+			asClass<INodeType | IVersionedNodeType>(type),
+		);
+		const credentialTypes = Object.values(loader.credentialTypes).map(({ type }) =>
+			asClass<ICredentialType>(type),
+		);
 		const installedDir = loader.directory;
 		const harnessFile = join(module.path, '..', '..', 'harness', 'index.ts');
 		const packageFile = join(installedDir, 'package.json');
@@ -184,7 +214,9 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 			node: process.version,
 			harnessModules: Object.fromEntries(HARNESS_MODULES.map((m) => [m, origin(harnessFile, m)])),
 			packageModules: Object.fromEntries(PACKAGE_MODULES.map((m) => [m, origin(packageFile, m)])),
-			projectNodeModules: Object.keys(require.cache).filter((f) => f.startsWith(projectNodeModules)),
+			projectNodeModules: Object.keys(require.cache).filter((f) =>
+				f.startsWith(projectNodeModules),
+			),
 			facts,
 			adaptations: harnessAdaptations(),
 			nativeAddons: nativeAddons(),
@@ -225,7 +257,9 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 
 		/** Activates the installed package's trigger as this release does; kept for 'poll' and 'deactivate'. */
 		async function activate(a: TriggerActivation): Promise<TriggerState> {
-			const nodeType = nodeTypes.find((type) => (new type() as INodeType).description?.name === a.nodeName);
+			const nodeType = nodeTypes.find(
+				(type) => (new type() as INodeType).description?.name === a.nodeName,
+			);
 			if (!nodeType) throw new Error(`the installed package has no node ${a.nodeName}`);
 			const credential = a.credentials[0];
 			const node = {
@@ -237,7 +271,15 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 				parameters: a.parameters as INodeParameters,
 				credentials: { vendorOAuth2Api: { id: credential.id, name: credential.name } },
 			};
-			const trigger = await activateTrigger({ nodeType, node, credentials: a.credentials, credentialTypes, staticData: a.staticData, packageName: loader.packageName, activation: a.activation });
+			const trigger = await activateTrigger({
+				nodeType,
+				node,
+				credentials: a.credentials,
+				credentialTypes,
+				staticData: a.staticData,
+				packageName: loader.packageName,
+				activation: a.activation,
+			});
 			const key = String(triggers.size + 1);
 			triggers.set(key, trigger);
 			return stateOf(key, trigger);
@@ -260,13 +302,27 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 						cancelRun = undefined;
 					});
 					const last = result.executedNodes[result.executedNodes.length - 1];
-					const failed = [...result.executedNodes].reverse().find((node) => result.error(node)) ?? last;
+					const failed =
+						[...result.executedNodes].reverse().find((node) => result.error(node)) ?? last;
 					const value: RunnerRunResult = {
 						status: String(result.run.status),
 						finished: result.run.finished === true,
 						executedNodes: result.executedNodes,
-						outputs: Object.fromEntries(result.executedNodes.map((node) => [node, result.output(node).map((item) => item.json)])),
-						errorOutputs: Object.fromEntries(result.executedNodes.map((node) => [node, result.output(node, 0, 1).map((o) => ({ json: o.json, item: (o.pairedItem as { item?: number } | undefined)?.item }))])),
+						outputs: Object.fromEntries(
+							result.executedNodes.map((node) => [
+								node,
+								result.output(node).map((item) => item.json),
+							]),
+						),
+						errorOutputs: Object.fromEntries(
+							result.executedNodes.map((node) => [
+								node,
+								result.output(node, 0, 1).map((o) => ({
+									json: o.json,
+									item: (o.pairedItem as { item?: number } | undefined)?.item,
+								})),
+							]),
+						),
 						error: serializeError((failed ? result.error(failed) : undefined) ?? result.error()),
 						credentials: result.credentials,
 						updates: result.credentialsHelper.updates,
@@ -281,7 +337,10 @@ export function serve({ projectRoot }: { projectRoot: string; targetModules: str
 					const pacingFile = join(installedDir, 'dist', 'nodes', 'shared', 'api', 'pacing.js');
 					const loaded = require.cache[pacingFile] !== undefined;
 					// eslint-disable-next-line @typescript-eslint/no-require-imports
-					const pacing = require(pacingFile) as { setPacingRule(rule: PacingRule): void; getPacingRule(): PacingRule };
+					const pacing = require(pacingFile) as {
+						setPacingRule(rule: PacingRule): void;
+						getPacingRule(): PacingRule;
+					};
 					pacing.setPacingRule(request.rule);
 					return { file: pacingFile, wasLoadedByTheNodes: loaded, rule: pacing.getPacingRule() };
 				}

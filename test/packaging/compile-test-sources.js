@@ -11,7 +11,8 @@ const Module = require('node:module');
 function compileTestSources(ts, ownSources, entryName) {
 	const folders = [].concat(ownSources);
 	Module._extensions['.ts'] = function compileTypeScript(module, filename) {
-		if (!folders.some((folder) => filename.startsWith(folder))) throw new Error(`${entryName} compiles only the repository's test sources, not ${filename}`);
+		if (!folders.some((folder) => filename.startsWith(folder)))
+			throw new Error(`${entryName} compiles only the repository's test sources, not ${filename}`);
 		const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
 			fileName: filename,
 			compilerOptions: {

@@ -12,10 +12,21 @@
  * The parts are exported for the version matrix's child (test/matrix/): `loadInstalledPackage`
  * (the loader and what it holds) and `asClass`; `runFromStdin` is what n8n-child.js runs.
  */
-import { ensureHarnessSetup, runWorkflow, type HarnessCredential, type HarnessWorkflow } from '../../harness';
+import {
+	ensureHarnessSetup,
+	runWorkflow,
+	type HarnessCredential,
+	type HarnessWorkflow,
+} from '../../harness';
 
 import { PackageDirectoryLoader } from 'n8n-core';
-import type { ICredentialType, IDataObject, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IDataObject,
+	INodeType,
+	INodeTypeDescription,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { readFileSync } from '../../host/fs';
 import { createRequire } from '../../host/module';
 import { join, resolve, sep } from '../../host/path';
@@ -95,7 +106,9 @@ function externalModules(packageDir: string): Record<string, string[]> {
 			(external[moduleName(child.filename)] ??= new Set()).add(child.filename);
 		}
 	}
-	return Object.fromEntries(Object.entries(external).map(([name, files]) => [name, [...files].sort()]));
+	return Object.fromEntries(
+		Object.entries(external).map(([name, files]) => [name, [...files].sort()]),
+	);
 }
 
 /** A constructor n8n-core's harness can `new`, giving back the loader's instance (n8n uses those instances). */
@@ -122,33 +135,39 @@ export async function loadInstalledPackage(installedDir: string): Promise<Loaded
 		return { file, loaded: require.cache[file] !== undefined };
 	};
 
-	const nodes: LoadedNode[] = Object.entries(loader.nodeTypes).map(([name, { type, sourcePath }]) => {
-		const { description } = type as INodeType;
-		return {
+	const nodes: LoadedNode[] = Object.entries(loader.nodeTypes).map(
+		([name, { type, sourcePath }]) => {
+			const { description } = type as INodeType;
+			return {
+				name,
+				displayName: description.displayName,
+				className: loader.known.nodes[name].className,
+				sourcePath,
+				...loadedFrom(sourcePath),
+				codex: description.codex,
+				icon: description.icon,
+				iconUrl: description.iconUrl,
+				credentials: (description.credentials ?? []).map((c) => c.name),
+			};
+		},
+	);
+	const credentials: LoadedCredential[] = Object.entries(loader.credentialTypes).map(
+		([name, { type, sourcePath }]) => ({
 			name,
-			displayName: description.displayName,
-			className: loader.known.nodes[name].className,
+			className: loader.known.credentials[name].className,
 			sourcePath,
 			...loadedFrom(sourcePath),
-			codex: description.codex,
-			icon: description.icon,
-			iconUrl: description.iconUrl,
-			credentials: (description.credentials ?? []).map((c) => c.name),
-		};
-	});
-	const credentials: LoadedCredential[] = Object.entries(loader.credentialTypes).map(([name, { type, sourcePath }]) => ({
-		name,
-		className: loader.known.credentials[name].className,
-		sourcePath,
-		...loadedFrom(sourcePath),
-		icon: type.icon,
-		iconUrl: type.iconUrl,
-		extends: type.extends ?? [],
-		supportedNodes: type.supportedNodes ?? [],
-	}));
+			icon: type.icon,
+			iconUrl: type.iconUrl,
+			extends: type.extends ?? [],
+			supportedNodes: type.supportedNodes ?? [],
+		}),
+	);
 
 	const fromPackage = createRequire(join(packageDir, 'package.json'));
-	const resolved = Object.fromEntries(['n8n-workflow', 'zod/v3'].map((id) => [id, fromPackage.resolve(id)]));
+	const resolved = Object.fromEntries(
+		['n8n-workflow', 'zod/v3'].map((id) => [id, fromPackage.resolve(id)]),
+	);
 
 	const projectRoot = join(module.path, '..', '..');
 	const projectOwn = ['dist', 'nodes', 'credentials'].map((dir) => join(projectRoot, dir) + sep);
@@ -158,10 +177,15 @@ export async function loadInstalledPackage(installedDir: string): Promise<Loaded
 		credentials,
 		knownNodes: Object.keys(loader.known.nodes),
 		knownCredentials: Object.keys(loader.known.credentials),
-		typeNames: { nodes: loader.types.nodes.map((d) => d.name), credentials: loader.types.credentials.map((c) => c.name) },
+		typeNames: {
+			nodes: loader.types.nodes.map((d) => d.name),
+			credentials: loader.types.credentials.map((c) => c.name),
+		},
 		resolved,
 		external: externalModules(packageDir),
-		projectModules: Object.keys(require.cache).filter((file) => projectOwn.some((dir) => file.startsWith(dir))),
+		projectModules: Object.keys(require.cache).filter((file) =>
+			projectOwn.some((dir) => file.startsWith(dir)),
+		),
 	};
 	return { loader, facts };
 }
@@ -172,8 +196,12 @@ async function main(input: ChildInput): Promise<ChildResult> {
 	if (input.workflow) {
 		const result = await runWorkflow({
 			workflow: input.workflow,
-			nodeTypes: Object.values(loader.nodeTypes).map(({ type }) => asClass<INodeType | IVersionedNodeType>(type)),
-			credentialTypes: Object.values(loader.credentialTypes).map(({ type }) => asClass<ICredentialType>(type)),
+			nodeTypes: Object.values(loader.nodeTypes).map(({ type }) =>
+				asClass<INodeType | IVersionedNodeType>(type),
+			),
+			credentialTypes: Object.values(loader.credentialTypes).map(({ type }) =>
+				asClass<ICredentialType>(type),
+			),
 			credentials: input.credentials ?? [],
 			packageName: loader.packageName,
 		});
@@ -181,9 +209,14 @@ async function main(input: ChildInput): Promise<ChildResult> {
 		run = {
 			executedNodes: result.executedNodes,
 			outputs: Object.fromEntries(
-				result.executedNodes.map((node) => [node, result.output(node).map(({ json, pairedItem }) => ({ json, pairedItem }))]),
+				result.executedNodes.map((node) => [
+					node,
+					result.output(node).map(({ json, pairedItem }) => ({ json, pairedItem })),
+				]),
 			),
-			error: error ? `${error.message} ${(error as { description?: string }).description ?? ''}`.trim() : undefined,
+			error: error
+				? `${error.message} ${(error as { description?: string }).description ?? ''}`.trim()
+				: undefined,
 		};
 	}
 
@@ -193,7 +226,9 @@ async function main(input: ChildInput): Promise<ChildResult> {
 	return {
 		...facts,
 		external: externalModules(loader.directory),
-		projectModules: Object.keys(require.cache).filter((file) => projectOwn.some((dir) => file.startsWith(dir))),
+		projectModules: Object.keys(require.cache).filter((file) =>
+			projectOwn.some((dir) => file.startsWith(dir)),
+		),
 		run,
 	};
 }
@@ -201,7 +236,8 @@ async function main(input: ChildInput): Promise<ChildResult> {
 /** Reads a ChildInput from stdin, runs it and prints `PACKAGING_RESULT <json>` (the entry n8n-child.js calls). */
 export function runFromStdin(): void {
 	main(JSON.parse(readFileSync(0, 'utf8')) as ChildInput).then(
-		(result) => process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`, () => process.exit(0)),
+		(result) =>
+			process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`, () => process.exit(0)),
 		(error: Error) => {
 			process.stderr.write(`${error.stack ?? String(error)}\n`);
 			process.exit(1);

@@ -57,9 +57,13 @@ export function readPackageJson(dir: string): PackageJson {
 /** Fails with a clear message when `dist/` lacks a file package.json's n8n section names. */
 export function assertDistBuilt(): void {
 	const pkg = readPackageJson(PROJECT_ROOT);
-	const missing = [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((file) => !existsSync(join(PROJECT_ROOT, file)));
+	const missing = [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter(
+		(file) => !existsSync(join(PROJECT_ROOT, file)),
+	);
 	if (missing.length > 0) {
-		throw new Error(`dist/ is not built (missing ${missing.join(', ')}): run \`npm run build\` first (\`npm test\` builds before jest)`);
+		throw new Error(
+			`dist/ is not built (missing ${missing.join(', ')}): run \`npm run build\` first (\`npm test\` builds before jest)`,
+		);
 	}
 }
 
@@ -74,10 +78,14 @@ export function npmEnv(cacheDir: string, extra: Record<string, string> = {}): No
 
 async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
 	const npmCommand = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const { stdout } = await run(npmCommand, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: unknown) => {
-		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-		throw new Error(`npm ${args.join(' ')} (in ${cwd}) failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`);
-	});
+	const { stdout } = await run(npmCommand, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch(
+		(error: unknown) => {
+			const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+			throw new Error(
+				`npm ${args.join(' ')} (in ${cwd}) failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`,
+			);
+		},
+	);
 	return stdout;
 }
 
@@ -90,9 +98,16 @@ interface PackResult {
 /** `npm pack` of the project into `destination`. */
 export async function packProject(destination: string, cacheDir: string): Promise<PackResult> {
 	mkdirSync(destination, { recursive: true });
-	const stdout = await npm(['pack', '--pack-destination', destination, '--json'], PROJECT_ROOT, npmEnv(cacheDir));
+	const stdout = await npm(
+		['pack', '--pack-destination', destination, '--json'],
+		PROJECT_ROOT,
+		npmEnv(cacheDir),
+	);
 	// `--json` prints an array after anything a lifecycle script may print
-	const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+	const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
+		filename: string;
+		files: Array<{ path: string }>;
+	}>;
 	return { tarball: join(destination, packed.filename), files: packed.files.map((f) => f.path) };
 }
 
@@ -116,7 +131,10 @@ export async function packAndInstallLikeN8n(userFolder: string): Promise<Install
 	mkdirSync(downloadFolder, { recursive: true });
 	// n8n keeps a package.json in its download folder listing the installed packages
 	const nodesPackageJson = join(downloadFolder, 'package.json');
-	writeFileSync(nodesPackageJson, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	writeFileSync(
+		nodesPackageJson,
+		JSON.stringify({ name: 'installed-nodes', private: true }, null, 2),
+	);
 
 	const { tarball, files } = await packProject(downloadFolder, cacheDir);
 
@@ -132,7 +150,9 @@ export async function packAndInstallLikeN8n(userFolder: string): Promise<Install
 
 	await npm(N8N_NPM_INSTALL_ARGS, packageDir, npmEnv(cacheDir, { npm_config_offline: 'true' }));
 
-	const nodes = JSON.parse(readFileSync(nodesPackageJson, 'utf8')) as { dependencies?: Record<string, string> };
+	const nodes = JSON.parse(readFileSync(nodesPackageJson, 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
 	nodes.dependencies = { ...nodes.dependencies, [name]: pkg.version };
 	writeFileSync(nodesPackageJson, JSON.stringify(nodes, null, 2));
 	rmSync(tarball);

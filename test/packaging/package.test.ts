@@ -9,20 +9,45 @@
  * Needs `dist/` (`npm test` builds it before jest). No network: npm runs offline with a private cache.
  */
 import { spawn } from '../../host/child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../../host/fs';
+import {
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	statSync,
+} from '../../host/fs';
 import { tmpdir } from '../../host/os';
 import { basename, join, relative, sep } from '../../host/path';
 
 import { apiCall, byId, chain, WorkflowEnv } from '../workflows/support';
 import type { ChildInput, ChildResult, LoadedNode } from './load-and-run';
-import { assertDistBuilt, packAndInstallLikeN8n, PROJECT_ROOT, readPackageJson, RESULT_MARKER, type Installed } from './n8n-install';
+import {
+	assertDistBuilt,
+	packAndInstallLikeN8n,
+	PROJECT_ROOT,
+	readPackageJson,
+	RESULT_MARKER,
+	type Installed,
+} from './n8n-install';
 import { process } from '../../host/globals';
 
 const CHILD = join(module.path, 'n8n-child.js');
 /** What n8n's community lint allows published code to import (crypto is a built-in, not a module file). */
 const ALLOWED_IMPORTS = ['n8n-workflow', 'zod', 'p-limit', 'lodash', 'luxon', 'moment'];
 /** Folder names of test code, the emulator, benchmarks, the host's modules or their compiled output. */
-const FORBIDDEN_FOLDERS = ['test', 'tests', '__tests__', 'build', 'bench', 'emulator', 'host', 'harness', 'fixtures'];
+const FORBIDDEN_FOLDERS = [
+	'test',
+	'tests',
+	'__tests__',
+	'build',
+	'bench',
+	'emulator',
+	'host',
+	'harness',
+	'fixtures',
+];
 
 const pkg = readPackageJson(PROJECT_ROOT);
 /** `dist/nodes/VendorBooks/VendorBooks.node.js` -> `VendorBooks`. */
@@ -59,7 +84,8 @@ function envWithout(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function parseResult(run: ChildRun): ChildResult {
 	const line = run.stdout.split('\n').find((l) => l.startsWith(RESULT_MARKER));
-	if (run.code !== 0 || !line) throw new Error(`the loader process failed (exit ${run.code}):\n${run.stderr}\n${run.stdout}`);
+	if (run.code !== 0 || !line)
+		throw new Error(`the loader process failed (exit ${run.code}):\n${run.stderr}\n${run.stdout}`);
 	return JSON.parse(line.slice(RESULT_MARKER.length)) as ChildResult;
 }
 
@@ -96,7 +122,11 @@ beforeAll(async () => {
 	const input: ChildInput = {
 		packageDir,
 		workflow: chain([
-			books('Create', { operation: 'create', name: 'Packaged widget', additionalFields: { rate: 7.5, sku: 'PKG-1' } }),
+			books('Create', {
+				operation: 'create',
+				name: 'Packaged widget',
+				additionalFields: { rate: 7.5, sku: 'PKG-1' },
+			}),
 			books('Get', { operation: 'get', item_id: byId('={{ $json.item_id }}') }),
 		]),
 		credentials: env.credentials,
@@ -110,7 +140,10 @@ beforeAll(async () => {
 
 	// the same package without NODE_PATH: nothing of its own brings n8n-workflow or zod along
 	const node = join(packageDir, pkg.n8n.nodes[0]);
-	withoutNodePath = await runNode(['-e', `require(${JSON.stringify(node)})`], envWithout({ NODE_ENV: 'production' }));
+	withoutNodePath = await runNode(
+		['-e', `require(${JSON.stringify(node)})`],
+		envWithout({ NODE_ENV: 'production' }),
+	);
 }, 180_000);
 
 afterAll(async () => {
@@ -124,20 +157,28 @@ describe('installed the way n8n installs a community package', () => {
 		const files = filesBelow(packageDir);
 		expect(files).toEqual([...installed.packedFiles].sort());
 		for (const file of files) {
-			expect(file).toMatch(/^(dist\/(nodes|credentials)\/.+|package\.json|README\.md|LICENSE|index\.js)$/);
+			expect(file).toMatch(
+				/^(dist\/(nodes|credentials)\/.+|package\.json|README\.md|LICENSE|index\.js)$/,
+			);
 		}
-		expect(files).toEqual(expect.arrayContaining(['LICENSE', 'package.json', ...pkg.n8n.nodes, ...pkg.n8n.credentials]));
+		expect(files).toEqual(
+			expect.arrayContaining(['LICENSE', 'package.json', ...pkg.n8n.nodes, ...pkg.n8n.credentials]),
+		);
 	});
 
 	test('no test, emulator, benchmark or harness file, and no node or credential class beyond those package.json names', () => {
 		const files = filesBelow(packageDir);
 		const offending = files.filter(
-			(file) => file.split('/').some((part) => FORBIDDEN_FOLDERS.includes(part)) || /\.(test|spec)\.[jt]s$|(^|\/)Fixture/.test(file),
+			(file) =>
+				file.split('/').some((part) => FORBIDDEN_FOLDERS.includes(part)) ||
+				/\.(test|spec)\.[jt]s$|(^|\/)Fixture/.test(file),
 		);
 		expect(offending).toEqual([]);
 		// what a folder scan (N8N_CUSTOM_EXTENSIONS) would load: exactly the listed classes
 		expect(files.filter((f) => f.endsWith('.node.js'))).toEqual([...pkg.n8n.nodes].sort());
-		expect(files.filter((f) => f.endsWith('.credentials.js'))).toEqual([...pkg.n8n.credentials].sort());
+		expect(files.filter((f) => f.endsWith('.credentials.js'))).toEqual(
+			[...pkg.n8n.credentials].sort(),
+		);
 	});
 
 	test("its package.json lost dev, peer and optional dependencies and has none of its own; npm installed nothing; the project's node_modules untouched", () => {
@@ -147,9 +188,17 @@ describe('installed the way n8n installs a community package', () => {
 		expect(installedPkg).not.toHaveProperty('peerDependencies');
 		expect(installedPkg).not.toHaveProperty('optionalDependencies');
 		expect(Object.keys(installedPkg.dependencies ?? {})).toEqual([]);
-		expect(existsSync(join(packageDir, 'node_modules')) ? filesBelow(join(packageDir, 'node_modules')) : []).toEqual([]);
-		expect(readPackageJson(installed.downloadFolder).dependencies).toEqual({ [pkg.name]: pkg.version });
-		expect(existsSync(join(installed.downloadFolder, `${pkg.name}-${pkg.version}.tgz`))).toBe(false);
+		expect(
+			existsSync(join(packageDir, 'node_modules'))
+				? filesBelow(join(packageDir, 'node_modules'))
+				: [],
+		).toEqual([]);
+		expect(readPackageJson(installed.downloadFolder).dependencies).toEqual({
+			[pkg.name]: pkg.version,
+		});
+		expect(existsSync(join(installed.downloadFolder, `${pkg.name}-${pkg.version}.tgz`))).toBe(
+			false,
+		);
 		expect(mtimeOf(projectLock)).toBe(projectLockBefore);
 	});
 });
@@ -167,14 +216,27 @@ describe("loaded by n8n-core's PackageDirectoryLoader with only n8n's modules on
 		expect(pkg.n8n.credentials).toHaveLength(1);
 		expect(loaded.nodes.map((n) => n.sourcePath).sort()).toEqual([...pkg.n8n.nodes].sort());
 		expect(loaded.credentials.map((c) => c.sourcePath)).toEqual(pkg.n8n.credentials);
-		for (const { sourcePath, file, loaded: fromThere } of [...loaded.nodes, ...loaded.credentials]) {
+		for (const { sourcePath, file, loaded: fromThere } of [
+			...loaded.nodes,
+			...loaded.credentials,
+		]) {
 			expect({ file, fromThere }).toEqual({ file: join(packageDir, sourcePath), fromThere: true });
 		}
 		for (const file of pkg.n8n.nodes) {
-			expect(nodeByFile(file)).toMatchObject({ name: typeNameOf(file), className: classOf(file), credentials: ['vendorOAuth2Api'] });
+			expect(nodeByFile(file)).toMatchObject({
+				name: typeNameOf(file),
+				className: classOf(file),
+				credentials: ['vendorOAuth2Api'],
+			});
 		}
-		expect(loaded.credentials[0]).toMatchObject({ name: 'vendorOAuth2Api', className: classOf(pkg.n8n.credentials[0]), extends: ['oAuth2Api'] });
-		expect(loaded.credentials[0].supportedNodes.sort()).toEqual(pkg.n8n.nodes.map(typeNameOf).sort());
+		expect(loaded.credentials[0]).toMatchObject({
+			name: 'vendorOAuth2Api',
+			className: classOf(pkg.n8n.credentials[0]),
+			extends: ['oAuth2Api'],
+		});
+		expect(loaded.credentials[0].supportedNodes.sort()).toEqual(
+			pkg.n8n.nodes.map(typeNameOf).sort(),
+		);
 		expect(loaded.knownNodes.sort()).toEqual(pkg.n8n.nodes.map(typeNameOf).sort());
 		expect(loaded.knownCredentials).toEqual(['vendorOAuth2Api']);
 		expect(loaded.typeNames.nodes.sort()).toEqual(pkg.n8n.nodes.map(typeNameOf).sort());
@@ -184,18 +246,29 @@ describe("loaded by n8n-core's PackageDirectoryLoader with only n8n's modules on
 	test('every node has its codex (the shipped *.node.json, the same as in the repository): categories and documentation links', () => {
 		for (const file of pkg.n8n.nodes) {
 			const { codex } = nodeByFile(file);
-			expect({ node: file, codexLoaded: codex !== undefined }).toEqual({ node: file, codexLoaded: true });
+			expect({ node: file, codexLoaded: codex !== undefined }).toEqual({
+				node: file,
+				codexLoaded: true,
+			});
 			const codexFile = `${file}on`; // VendorBooks.node.js -> VendorBooks.node.json, as the loader reads it
-			const shipped = JSON.parse(readFileSync(join(packageDir, codexFile), 'utf8')) as Record<string, unknown> & {
+			const shipped = JSON.parse(readFileSync(join(packageDir, codexFile), 'utf8')) as Record<
+				string,
+				unknown
+			> & {
 				resources: Record<string, unknown>;
 			};
-			expect(shipped).toEqual(JSON.parse(readFileSync(join(PROJECT_ROOT, codexFile.replace(/^dist\//, '')), 'utf8')));
+			expect(shipped).toEqual(
+				JSON.parse(readFileSync(join(PROJECT_ROOT, codexFile.replace(/^dist\//, '')), 'utf8')),
+			);
 			expect(shipped.node).toBe(`${pkg.name}.${typeNameOf(file)}`);
 			expect(codex).toEqual({
 				categories: shipped.categories,
 				...(shipped.subcategories ? { subcategories: shipped.subcategories } : {}),
 				...(shipped.alias ? { alias: shipped.alias } : {}),
-				resources: { primaryDocumentation: shipped.resources.primaryDocumentation, credentialDocumentation: shipped.resources.credentialDocumentation },
+				resources: {
+					primaryDocumentation: shipped.resources.primaryDocumentation,
+					credentialDocumentation: shipped.resources.credentialDocumentation,
+				},
 			});
 			expect(codex?.categories?.length).toBeGreaterThan(0);
 			expect(codex?.resources?.primaryDocumentation?.length).toBeGreaterThan(0);
@@ -215,14 +288,18 @@ describe("loaded by n8n-core's PackageDirectoryLoader with only n8n's modules on
 				expect(url.startsWith(prefix)).toBe(true);
 				const file = join(packageDir, url.slice(prefix.length));
 				expect(relative(packageDir, file).startsWith('dist/')).toBe(true);
-				expect(existsSync(file) ? readFileSync(file, 'utf8') : `missing ${file}`).toMatch(/<svg[\s>]/);
+				expect(existsSync(file) ? readFileSync(file, 'utf8') : `missing ${file}`).toMatch(
+					/<svg[\s>]/,
+				);
 			}
 		}
 	});
 
 	test("the package's code resolves n8n-workflow and zod from n8n's modules (NODE_PATH), imports nothing else, and fails to load without them", () => {
 		const n8nModules = join(PROJECT_ROOT, 'node_modules') + sep;
-		expect(loaded.resolved['n8n-workflow'].startsWith(`${n8nModules}n8n-workflow${sep}`)).toBe(true);
+		expect(loaded.resolved['n8n-workflow'].startsWith(`${n8nModules}n8n-workflow${sep}`)).toBe(
+			true,
+		);
 		expect(loaded.resolved['zod/v3'].startsWith(`${n8nModules}zod${sep}`)).toBe(true);
 		expect(Object.keys(loaded.external)).toEqual(expect.arrayContaining(['n8n-workflow', 'zod']));
 		for (const [name, files] of Object.entries(loaded.external)) {
@@ -239,15 +316,34 @@ describe("loaded by n8n-core's PackageDirectoryLoader with only n8n's modules on
 		expect(run.error).toBeUndefined();
 		expect(run.executedNodes).toEqual(['Start', 'Create', 'Get']);
 		const created = run.outputs.Create.map((i) => i.json);
-		expect(created).toEqual([expect.objectContaining({ name: 'Packaged widget', rate: 7.5, sku: 'PKG-1' })]);
+		expect(created).toEqual([
+			expect.objectContaining({ name: 'Packaged widget', rate: 7.5, sku: 'PKG-1' }),
+		]);
 		const id = String(created[0].item_id);
 		expect(id).toMatch(/^\d+$/);
-		expect(run.outputs.Get).toEqual([{ json: expect.objectContaining({ item_id: created[0].item_id, name: 'Packaged widget' }), pairedItem: { item: 0 } }]);
+		expect(run.outputs.Get).toEqual([
+			{
+				json: expect.objectContaining({ item_id: created[0].item_id, name: 'Packaged widget' }),
+				pairedItem: { item: 0 },
+			},
+		]);
 
 		const org = env.org;
 		expect(env.apiRequests().map(apiCall)).toEqual([
-			{ method: 'POST', path: '/books/v3/items', query: { organization_id: org }, org: undefined, body: { name: 'Packaged widget', rate: 7.5, sku: 'PKG-1' } },
-			{ method: 'GET', path: `/books/v3/items/${id}`, query: { organization_id: org }, org: undefined, body: undefined },
+			{
+				method: 'POST',
+				path: '/books/v3/items',
+				query: { organization_id: org },
+				org: undefined,
+				body: { name: 'Packaged widget', rate: 7.5, sku: 'PKG-1' },
+			},
+			{
+				method: 'GET',
+				path: `/books/v3/items/${id}`,
+				query: { organization_id: org },
+				org: undefined,
+				body: undefined,
+			},
 		]);
 		env.expectSigned({ org: 'query', ok: true });
 	});

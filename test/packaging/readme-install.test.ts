@@ -9,12 +9,28 @@
  * Needs `dist/` (`npm test` builds it before jest). No network: npm runs offline with a private cache.
  */
 import { execFile } from '../../host/child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from '../../host/fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	statSync,
+} from '../../host/fs';
 import { tmpdir } from '../../host/os';
 import { basename, join, sep } from '../../host/path';
 import { promisify } from '../../host/util';
 
-import { assertDistBuilt, N8N_NPM_INSTALL_ARGS, npmEnv, packProject, PROJECT_ROOT, readPackageJson } from './n8n-install';
+import {
+	assertDistBuilt,
+	N8N_NPM_INSTALL_ARGS,
+	npmEnv,
+	packProject,
+	PROJECT_ROOT,
+	readPackageJson,
+} from './n8n-install';
 
 const run = promisify(execFile);
 const README = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -66,7 +82,9 @@ beforeAll(async () => {
 		maxBuffer: 16 * 1024 * 1024,
 	}).catch((error: unknown) => {
 		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-		throw new Error(`the README's install lines failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`);
+		throw new Error(
+			`the README's install lines failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`,
+		);
 	});
 	output = `${result.stdout}${result.stderr}`;
 }, 120_000);
@@ -80,7 +98,9 @@ test("the README's block builds and packs, then installs with exactly n8n's npm 
 	expect(lines[0]).toMatch(/^npm ci && npm run build && npm pack\b/);
 	expect(lines).toContain(`npm ${N8N_NPM_INSTALL_ARGS.join(' ')}`);
 	// n8n deletes these from the extracted package.json before its npm install
-	expect(lines.join('\n')).toMatch(/npm pkg delete devDependencies peerDependencies optionalDependencies/);
+	expect(lines.join('\n')).toMatch(
+		/npm pkg delete devDependencies peerDependencies optionalDependencies/,
+	);
 	expect(lines.join('\n')).toMatch(/--strip-components=1/);
 });
 
@@ -88,7 +108,9 @@ test('the package lands where n8n loads community packages from, with what the t
 	const nodesFolder = join(home, '.n8n', 'nodes');
 	const packageDir = join(nodesFolder, 'node_modules', pkg.name);
 	expect(filesBelow(packageDir)).toEqual([...packedFiles].sort());
-	expect(filesBelow(packageDir)).toEqual(expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials]));
+	expect(filesBelow(packageDir)).toEqual(
+		expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials]),
+	);
 	// npm installed no package: the only package.json below n8n's download folder is the package's own
 	expect(packagesBelow(nodesFolder)).toEqual([`node_modules/${pkg.name}`]);
 	expect(existsSync(join(packageDir, 'node_modules'))).toBe(false);

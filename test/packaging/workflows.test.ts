@@ -28,10 +28,18 @@ interface Step {
 interface Workflow {
 	on: Record<string, unknown>;
 	permissions?: Record<string, string>;
-	jobs: Record<string, { permissions?: Record<string, string>; strategy?: { matrix?: Record<string, unknown> }; steps: Step[] }>;
+	jobs: Record<
+		string,
+		{
+			permissions?: Record<string, string>;
+			strategy?: { matrix?: Record<string, unknown> };
+			steps: Step[];
+		}
+	>;
 }
 
-const workflow = (name: string): Workflow => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8')) as Workflow;
+const workflow = (name: string): Workflow =>
+	parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8')) as Workflow;
 const onlyJob = (w: Workflow) => {
 	expect(Object.keys(w.jobs)).toHaveLength(1);
 	return Object.values(w.jobs)[0];
@@ -54,7 +62,10 @@ describe('publish.yml', () => {
 	});
 
 	test('may mint the OIDC token (provenance, trusted publishing) and only read the repository', () => {
-		expect({ ...w.permissions, ...job.permissions }).toEqual({ 'id-token': 'write', contents: 'read' });
+		expect({ ...w.permissions, ...job.permissions }).toEqual({
+			'id-token': 'write',
+			contents: 'read',
+		});
 	});
 
 	test('Node 20 with npm 11 (trusted publishing needs npm >= 11.5.1), then npm ci, npm test, and only then the release', () => {
@@ -65,22 +76,33 @@ describe('publish.yml', () => {
 		const test = indexOf(steps, runs(/^npm test$/));
 		const release = indexOf(steps, runs(/^npm run release$/m));
 		expect(indexOf(steps, (s) => s.uses?.startsWith('actions/checkout@') ?? false)).toBe(0);
-		expect([node, npm11, install, test, release]).toEqual([...[node, npm11, install, test, release]].sort((a, b) => a - b));
+		expect([node, npm11, install, test, release]).toEqual(
+			[...[node, npm11, install, test, release]].sort((a, b) => a - b),
+		);
 		expect(release).toBe(steps.length - 1);
 	});
 
 	test("the release is n8n's: `npm run release` is `n8n-node release` (lint, build, npm publish), with provenance, the NPM_TOKEN secret only as a fallback", () => {
 		expect(pkg.scripts.release).toMatch(/ && n8n-node release$/);
 		const release = steps[steps.length - 1];
-		expect(release.env).toEqual({ NPM_TOKEN: '${{ secrets.NPM_TOKEN }}', NPM_CONFIG_PROVENANCE: 'true' });
-		expect(release.run).toMatch(/^if \[ -n "\$NPM_TOKEN" \]; then npm config set \/\/registry\.npmjs\.org\/:_authToken "\$NPM_TOKEN"; fi$/m);
+		expect(release.env).toEqual({
+			NPM_TOKEN: '${{ secrets.NPM_TOKEN }}',
+			NPM_CONFIG_PROVENANCE: 'true',
+		});
+		expect(release.run).toMatch(
+			/^if \[ -n "\$NPM_TOKEN" \]; then npm config set \/\/registry\.npmjs\.org\/:_authToken "\$NPM_TOKEN"; fi$/m,
+		);
 		expect(steps.some((s) => /npm publish/.test(s.run ?? ''))).toBe(false);
 	});
 
 	test("the tag check accepts the tag of package.json's version and refuses any other, before anything is installed", () => {
 		const check = indexOf(steps, runs(/GITHUB_REF_NAME/));
 		expect(check).toBeLessThan(indexOf(steps, runs(/^npm ci\b/)));
-		const run = (tag: string) => spawnSync('bash', ['-e', '-c', steps[check].run!], { cwd: ROOT, env: { ...process.env, GITHUB_REF_NAME: tag } }).status;
+		const run = (tag: string) =>
+			spawnSync('bash', ['-e', '-c', steps[check].run!], {
+				cwd: ROOT,
+				env: { ...process.env, GITHUB_REF_NAME: tag },
+			}).status;
 		expect(run(`v${pkg.version}`)).toBe(0);
 		expect(run(pkg.version)).not.toBe(0);
 		expect(run(`v${pkg.version}.1`)).not.toBe(0);
@@ -102,7 +124,9 @@ describe('publishing outside the release workflow', () => {
 		const outside = runGuard(undefined);
 		expect(outside.status).toBe(1);
 		expect(outside.stderr).toMatch(/GitHub Actions only/);
-		expect(outside.stderr).toMatch(/npm version patch \(or minor, major\) && git push --follow-tags/);
+		expect(outside.stderr).toMatch(
+			/npm version patch \(or minor, major\) && git push --follow-tags/,
+		);
 		expect(runGuard('true').status).toBe(0);
 	});
 
@@ -114,14 +138,21 @@ describe('publishing outside the release workflow', () => {
 		expect(pkg.scripts.prepack).toBe('n8n-node prerelease');
 		expect(pkg.publishConfig).toEqual({ 'ignore-scripts': false });
 		const env: Record<string, string | undefined> = {};
-		for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|RELEASE_MODE$|GITHUB_ACTIONS$)/i.test(key)) env[key] = value;
-		const publish = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['publish', '--dry-run'], {
-			cwd: ROOT,
-			env: { ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
-			encoding: 'utf8',
-		});
+		for (const [key, value] of Object.entries(process.env))
+			if (!/^(npm_|RELEASE_MODE$|GITHUB_ACTIONS$)/i.test(key)) env[key] = value;
+		const publish = spawnSync(
+			process.platform === 'win32' ? 'npm.cmd' : 'npm',
+			['publish', '--dry-run'],
+			{
+				cwd: ROOT,
+				env: { ...env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+				encoding: 'utf8',
+			},
+		);
 		expect(publish.status).not.toBe(0);
-		expect(`${publish.stdout}${publish.stderr}`).toMatch(/Run `npm run release` to publish the package/);
+		expect(`${publish.stdout}${publish.stderr}`).toMatch(
+			/Run `npm run release` to publish the package/,
+		);
 	}, 60_000);
 });
 

@@ -25,7 +25,26 @@ import type { TableOperation } from '../tools/table-inputs';
 import { startWireServer, ELSEWHERE_MARKER } from '../tools/wire-server';
 import type { WireServer } from '../tools/wire-server';
 import type { RunResult } from '../../harness';
-import { enoughChecked, errorText, holds, isErrorItem, isOwnCall, leaked, noViolations, NODE, onError, OPERATIONS, opById, secretsOf, shownText, stepOf, thrown, tallied, useVirtualClock, valuesOf } from './support';
+import {
+	enoughChecked,
+	errorText,
+	holds,
+	isErrorItem,
+	isOwnCall,
+	leaked,
+	noViolations,
+	NODE,
+	onError,
+	OPERATIONS,
+	opById,
+	secretsOf,
+	shownText,
+	stepOf,
+	thrown,
+	tallied,
+	useVirtualClock,
+	valuesOf,
+} from './support';
 import type { Tally } from './support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
@@ -50,7 +69,10 @@ async function runOnce(t: TableOperation): Promise<RunResult> {
 }
 
 /** Secrets found in what the run shows. */
-const secretViolations = (result: RunResult): string[] => leaked(shownText(result), secretsOf(env.credentials[0])).map((s) => `a secret (${s.slice(0, 4)}...) is in the output or error`);
+const secretViolations = (result: RunResult): string[] =>
+	leaked(shownText(result), secretsOf(env.credentials[0])).map(
+		(s) => `a secret (${s.slice(0, 4)}...) is in the output or error`,
+	);
 
 // ---------------------------------------------------------------- redirects
 
@@ -70,29 +92,49 @@ const redirects: fc.Arbitrary<Redirect> = fc.record({
 	echoToken: fc.boolean(),
 });
 
-async function redirectViolations({ op: id, status, path, echoToken }: Redirect): Promise<string[] | null> {
+async function redirectViolations({
+	op: id,
+	status,
+	path,
+	echoToken,
+}: Redirect): Promise<string[] | null> {
 	const op = opById(id);
 	wire.received.length = 0;
 	ctx.proxy.reset();
 	const token = String((env.credentials[0].data.oauthTokenData as IDataObject).access_token);
 	const location = `${wire.url}${path}${echoToken ? `?access_token=${token}` : ''}`;
-	ctx.proxy.add({ test: isOwnCall(op), action: { answer: { status, contentType: 'text/html', body: '<a>moved</a>', headers: { location } } } });
+	ctx.proxy.add({
+		test: isOwnCall(op),
+		action: {
+			answer: { status, contentType: 'text/html', body: '<a>moved</a>', headers: { location } },
+		},
+	});
 	const result = await runOnce(op);
 	const found: string[] = [];
-	if (wire.received.length) found.push(`the other host received ${wire.received.length} request(s): ${wire.received.map((r) => `${r.method} ${r.url} authorization=${r.headers.authorization ? 'yes' : 'no'} body=${r.body.length}`).join('; ')}`);
+	if (wire.received.length)
+		found.push(
+			`the other host received ${wire.received.length} request(s): ${wire.received.map((r) => `${r.method} ${r.url} authorization=${r.headers.authorization ? 'yes' : 'no'} body=${r.body.length}`).join('; ')}`,
+		);
 	const out = result.output(NODE);
 	const successes = out.filter((i) => !isErrorItem(i));
-	if (successes.length) found.push(`success without evidence: ${JSON.stringify(successes.map((i) => i.json)).slice(0, 200)}`);
-	if (shownText(result).includes(ELSEWHERE_MARKER)) found.push('the other host\'s answer is in the output');
+	if (successes.length)
+		found.push(
+			`success without evidence: ${JSON.stringify(successes.map((i) => i.json)).slice(0, 200)}`,
+		);
+	if (shownText(result).includes(ELSEWHERE_MARKER))
+		found.push("the other host's answer is in the output");
 	const error = out.find(isErrorItem) ?? thrown(result);
 	const text = errorText(error);
 	const host = new URL(wire.url).host;
 	if (!ctx.proxy.records.some(isOwnCall(op))) return null;
-	if (!text.includes(`${host}${path}`)) found.push(`the error does not name where the redirect pointed (${host}${path}): "${text.slice(0, 200)}"`);
+	if (!text.includes(`${host}${path}`))
+		found.push(
+			`the error does not name where the redirect pointed (${host}${path}): "${text.slice(0, 200)}"`,
+		);
 	return [...found, ...secretViolations(result)];
 }
 
-test('a redirect of any operation\'s call: not followed, no success, the error names where it pointed, no secret shown', async () => {
+test("a redirect of any operation's call: not followed, no success, the error names where it pointed, no secret shown", async () => {
 	const tally: Tally = { checked: 0, vacuous: 0 };
 	await holds(redirects, async (r) => tallied(tally, await redirectViolations(r), r), 6, [
 		{ op: 'books.item.create', status: 307, path: '/books/v3/items', echoToken: true },
@@ -104,7 +146,9 @@ test('a redirect of any operation\'s call: not followed, no success, the error n
 // ---------------------------------------------------------------- a byte-order mark and whitespace before JSON
 
 /** Operations whose emulator answer is JSON and can be asked for again and again (reads, creates, updates). */
-const REPEATABLE = OPERATIONS.filter((t) => ['get', 'list', 'create', 'update'].includes(t.op.kind ?? '') && !t.op.binaryOutput).map((t) => t.id);
+const REPEATABLE = OPERATIONS.filter(
+	(t) => ['get', 'list', 'create', 'update'].includes(t.op.kind ?? '') && !t.op.binaryOutput,
+).map((t) => t.id);
 
 const prefixes: fc.Arbitrary<string> = fc
 	.tuple(fc.boolean(), fc.array(fc.constantFrom(' ', '\n', '\r\n', '\t'), { maxLength: 4 }))
@@ -121,63 +165,101 @@ function upstreamSuccess(status: number | undefined, json: unknown): boolean {
 async function prefixViolations(id: string, prefix: string): Promise<string[] | null> {
 	const op = opById(id);
 	ctx.proxy.reset();
-	ctx.proxy.add({ test: isOwnCall(op), action: { replace: (upstream): MadeAnswer => ({ status: upstream.status, contentType: String(upstream.headers['content-type'] ?? 'application/json'), body: Buffer.concat([Buffer.from(prefix, 'utf8'), upstream.body]) }) } });
+	ctx.proxy.add({
+		test: isOwnCall(op),
+		action: {
+			replace: (upstream): MadeAnswer => ({
+				status: upstream.status,
+				contentType: String(upstream.headers['content-type'] ?? 'application/json'),
+				body: Buffer.concat([Buffer.from(prefix, 'utf8'), upstream.body]),
+			}),
+		},
+	});
 	const result = await runOnce(op);
 	const own = ctx.proxy.records.find(isOwnCall(op));
 	if (!own || !upstreamSuccess(own.upstreamStatus, own.upstreamJson)) return null;
 	const failed = result.output(NODE).filter(isErrorItem);
 	const error = failed[0] ?? thrown(result);
-	return error ? [`a success answer with ${JSON.stringify(prefix)} before its JSON failed: "${errorText(error).slice(0, 200)}"`] : [];
+	return error
+		? [
+				`a success answer with ${JSON.stringify(prefix)} before its JSON failed: "${errorText(error).slice(0, 200)}"`,
+			]
+		: [];
 }
 
-test('a byte-order mark or whitespace before a success\'s JSON: still a success', async () => {
+test("a byte-order mark or whitespace before a success's JSON: still a success", async () => {
 	const tally: Tally = { checked: 0, vacuous: 0 };
-	await holds(fc.tuple(fc.constantFrom(...REPEATABLE), prefixes), async ([op, prefix]) => tallied(tally, await prefixViolations(op, prefix), { op, prefix }), 6, [
-		['books.item.get', '\uFEFF'],
-		['books.item.create', '\uFEFF\r\n'],
-	]);
+	await holds(
+		fc.tuple(fc.constantFrom(...REPEATABLE), prefixes),
+		async ([op, prefix]) => tallied(tally, await prefixViolations(op, prefix), { op, prefix }),
+		6,
+		[
+			['books.item.get', '\uFEFF'],
+			['books.item.create', '\uFEFF\r\n'],
+		],
+	);
 	enoughChecked(tally);
 });
 
 // ---------------------------------------------------------------- status codes
 
 /** Deletions whose answer body the documents do not show (Vendor Projects): 204 No Content proves them. */
-const bodyless = (t: TableOperation): boolean => t.area.value === 'projects' && (t.op.kind === 'delete' || t.op.method === 'DELETE');
+const bodyless = (t: TableOperation): boolean =>
+	t.area.value === 'projects' && (t.op.kind === 'delete' || t.op.method === 'DELETE');
 /** Operations whose documented answer carries a record, a list, a file or a code. */
-const documentedBody = (t: TableOperation): boolean => t.area.value !== 'projects' || !!t.op.responseKey || !!t.op.binaryOutput || t.op.method === 'GET';
+const documentedBody = (t: TableOperation): boolean =>
+	t.area.value !== 'projects' || !!t.op.responseKey || !!t.op.binaryOutput || t.op.method === 'GET';
 
 async function statusViolations(id: string, status: 204 | 206 | 207): Promise<string[] | null> {
 	const op = opById(id);
 	ctx.proxy.reset();
-	const answer: MadeAnswer = status === 204 ? { status, body: '' } : { ...jsonAnswer({ code: 0, message: 'success', count: 1 }), status };
+	const answer: MadeAnswer =
+		status === 204
+			? { status, body: '' }
+			: { ...jsonAnswer({ code: 0, message: 'success', count: 1 }), status };
 	ctx.proxy.add({ test: isOwnCall(op), action: { answer } });
 	const result = await runOnce(op);
 	if (!ctx.proxy.records.some(isOwnCall(op))) return null;
 	const out = result.output(NODE);
-	const successes = out.filter((i) => !isErrorItem(i) && i.json.sent !== null && i.json.sent !== false);
+	const successes = out.filter(
+		(i) => !isErrorItem(i) && i.json.sent !== null && i.json.sent !== false,
+	);
 	const found: string[] = [];
 	const shown = JSON.stringify(successes.map((i) => i.json)).slice(0, 200);
-	if (status === 204 && bodyless(op) && (successes.length === 0 || thrown(result))) found.push(`204 No Content on a deletion without a documented body is not a success: "${errorText(out[0] ?? thrown(result)).slice(0, 200)}"`);
-	if (status === 204 && !bodyless(op) && documentedBody(op) && successes.length) found.push(`204 without the documented body taken as a success: ${shown}`);
+	if (status === 204 && bodyless(op) && (successes.length === 0 || thrown(result)))
+		found.push(
+			`204 No Content on a deletion without a documented body is not a success: "${errorText(out[0] ?? thrown(result)).slice(0, 200)}"`,
+		);
+	if (status === 204 && !bodyless(op) && documentedBody(op) && successes.length)
+		found.push(`204 without the documented body taken as a success: ${shown}`);
 	if (status !== 204 && successes.length) found.push(`${status} taken as a full success: ${shown}`);
-	if (status !== 204 && out.some((i) => i.json.deleted === true)) found.push(`${status} output as deleted: true`);
+	if (status !== 204 && out.some((i) => i.json.deleted === true))
+		found.push(`${status} output as deleted: true`);
 	return found;
 }
 
 test('204 is a success only where no body is documented; 206 and 207 never a full success', async () => {
 	type StatusCase = [string, 204 | 206 | 207];
-	const cases: fc.Arbitrary<StatusCase> = fc.tuple(fc.constantFrom(...OPERATIONS.map((t) => t.id)), fc.constantFrom(204 as const, 206 as const, 207 as const));
+	const cases: fc.Arbitrary<StatusCase> = fc.tuple(
+		fc.constantFrom(...OPERATIONS.map((t) => t.id)),
+		fc.constantFrom(204 as const, 206 as const, 207 as const),
+	);
 	const deletions = OPERATIONS.filter(bodyless).map((t) => t.id);
 	const tally: Tally = { checked: 0, vacuous: 0 };
-	await holds(cases, async ([op, status]) => tallied(tally, await statusViolations(op, status), { op, status }), 6, [
-		...deletions.map((op): StatusCase => [op, 204]),
-		['books.item.delete', 206],
-		['projects.trash.deletePermanently', 207],
-		// found by npm run fuzz (factor 100): a search answered 204 was output as one empty record
-		['projects.search.search', 204],
-		['projects.project.get', 204],
-		['books.invoice.downloadAttachment', 204],
-	] as StatusCase[]);
+	await holds(
+		cases,
+		async ([op, status]) => tallied(tally, await statusViolations(op, status), { op, status }),
+		6,
+		[
+			...deletions.map((op): StatusCase => [op, 204]),
+			['books.item.delete', 206],
+			['projects.trash.deletePermanently', 207],
+			// found by npm run fuzz (factor 100): a search answered 204 was output as one empty record
+			['projects.search.search', 204],
+			['projects.project.get', 204],
+			['books.invoice.downloadAttachment', 204],
+		] as StatusCase[],
+	);
 	enoughChecked(tally);
 });
 
@@ -191,9 +273,19 @@ interface Hold {
 }
 
 /** Reads of each pacer: the accounting areas' (by organization) and Vendor Projects'. */
-const HELD_READS = ['books.item.get', 'invoice.payment.get', 'billing.project.get', 'projects.project.get', 'projects.portal.getAll'].filter((id) => OPERATIONS.some((t) => t.id === id));
+const HELD_READS = [
+	'books.item.get',
+	'invoice.payment.get',
+	'billing.project.get',
+	'projects.project.get',
+	'projects.portal.getAll',
+].filter((id) => OPERATIONS.some((t) => t.id === id));
 
-const holdsGen: fc.Arbitrary<Hold> = fc.record({ op: fc.constantFrom(...HELD_READS), seconds: fc.integer({ min: 1, max: 3600 }), form: fc.constantFrom('seconds' as const, 'date' as const) });
+const holdsGen: fc.Arbitrary<Hold> = fc.record({
+	op: fc.constantFrom(...HELD_READS),
+	seconds: fc.integer({ min: 1, max: 3600 }),
+	form: fc.constantFrom('seconds' as const, 'date' as const),
+});
 
 /** An ISO time (`2030-01-02T03:04:05Z`) or HTTP date in an error: it says when the hold lifts. */
 const SAYS_WHEN = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2} GMT/;
@@ -208,8 +300,14 @@ async function holdViolations({ op: id, seconds, form }: Hold): Promise<string[]
 		action: {
 			replace: (): MadeAnswer => {
 				answeredAt = Date.now();
-				const retryAfter = form === 'seconds' ? String(seconds) : new Date(answeredAt + seconds * 1000).toUTCString();
-				return { ...jsonAnswer({ code: 1070, message: 'Too many requests' }, 429), headers: { 'retry-after': retryAfter } };
+				const retryAfter =
+					form === 'seconds'
+						? String(seconds)
+						: new Date(answeredAt + seconds * 1000).toUTCString();
+				return {
+					...jsonAnswer({ code: 1070, message: 'Too many requests' }, 429),
+					headers: { 'retry-after': retryAfter },
+				};
 			},
 		},
 	});
@@ -220,10 +318,16 @@ async function holdViolations({ op: id, seconds, form }: Hold): Promise<string[]
 	const found: string[] = [];
 	// a date has whole seconds: the hold ends at most a second before `seconds` after the answer
 	const earliest = answeredAt + seconds * 1000 - (form === 'date' ? 1000 : 0);
-	for (const again of calls.slice(1)) if (again.arrivedAt < earliest) found.push(`sent again ${again.arrivedAt - answeredAt} ms after a 429 with Retry-After ${seconds} s (${form})`);
+	for (const again of calls.slice(1))
+		if (again.arrivedAt < earliest)
+			found.push(
+				`sent again ${again.arrivedAt - answeredAt} ms after a 429 with Retry-After ${seconds} s (${form})`,
+			);
 	const error = result.output(NODE).find(isErrorItem) ?? thrown(result);
-	if (calls.length === 1 && !error) found.push('the 429 was neither waited out and sent again nor an error');
-	if (calls.length === 1 && error && !SAYS_WHEN.test(errorText(error))) found.push(`the error does not say when the hold lifts: "${errorText(error).slice(0, 200)}"`);
+	if (calls.length === 1 && !error)
+		found.push('the 429 was neither waited out and sent again nor an error');
+	if (calls.length === 1 && error && !SAYS_WHEN.test(errorText(error)))
+		found.push(`the error does not say when the hold lifts: "${errorText(error).slice(0, 200)}"`);
 	return [...found, ...secretViolations(result)];
 }
 

@@ -14,9 +14,28 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import type { TableOperation } from '../tools/table-inputs';
 import { nodeParameters, NODE_OF } from '../tools/table-inputs';
 import { steps } from '../workflows/support';
-import { BIG_ID, holds, idDigits, isErrorItem, isOwnCall, noViolations, NODE, onError, OPERATIONS, opById, shownText, stepOf, thrown, useVirtualClock, valuesOf } from './support';
+import {
+	BIG_ID,
+	holds,
+	idDigits,
+	isErrorItem,
+	isOwnCall,
+	noViolations,
+	NODE,
+	onError,
+	OPERATIONS,
+	opById,
+	shownText,
+	stepOf,
+	thrown,
+	useVirtualClock,
+	valuesOf,
+} from './support';
 
-const ctx = useProxiedEnv({ demo: true, rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 } });
+const ctx = useProxiedEnv({
+	demo: true,
+	rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 },
+});
 const env = ctx.env;
 // the package's waits (Vendor Projects' pacing: 100 requests per 2 minutes) pass at once: a fuzz
 // run sends thousands of requests, which real pacing would spread over hours
@@ -25,7 +44,13 @@ useVirtualClock();
 /** Lists whose records are of another resource than the operation's (a billing project's invoices). */
 const OTHER_RECORDS = ['billing.project.getInvoices'];
 /** Operations that output records of their resource, with the id field they carry. */
-const ID_OPS = OPERATIONS.filter((t) => ['get', 'list', 'create', 'update'].includes(t.op.kind ?? '') && t.resource.idField && !t.op.binaryOutput && !OTHER_RECORDS.includes(t.id));
+const ID_OPS = OPERATIONS.filter(
+	(t) =>
+		['get', 'list', 'create', 'update'].includes(t.op.kind ?? '') &&
+		t.resource.idField &&
+		!t.op.binaryOutput &&
+		!OTHER_RECORDS.includes(t.id),
+);
 
 /** The records of an answer: its record key's value, else its first list of objects, else the answer itself. */
 function recordsOf(body: IDataObject, key: string | undefined): IDataObject[] {
@@ -33,7 +58,9 @@ function recordsOf(body: IDataObject, key: string | undefined): IDataObject[] {
 	if (Array.isArray(at)) return at as IDataObject[];
 	if (at && typeof at === 'object') return [at as IDataObject];
 	if (key) return [];
-	const list = Object.values(body).find((v) => Array.isArray(v) && v.length && typeof v[0] === 'object');
+	const list = Object.values(body).find(
+		(v) => Array.isArray(v) && v.length && typeof v[0] === 'object',
+	);
 	return list ? (list as IDataObject[]) : [body];
 }
 
@@ -44,9 +71,20 @@ const plus = (digits: string, i: number): string => (BigInt(digits) + BigInt(i))
  * The answer with the records' `idField` set to `digits`, `digits`+1, ... written as JSON numbers
  * (not strings); `given` collects the digits written.
  */
-function withNumberIds(upstream: UpstreamAnswer, key: string | undefined, idField: string, digits: string, given: string[]): MadeAnswer {
+function withNumberIds(
+	upstream: UpstreamAnswer,
+	key: string | undefined,
+	idField: string,
+	digits: string,
+	given: string[],
+): MadeAnswer {
 	const body = upstream.json as IDataObject | undefined;
-	if (upstream.status >= 300 || !body || typeof body !== 'object') return { status: upstream.status, contentType: String(upstream.headers['content-type'] ?? ''), body: upstream.body };
+	if (upstream.status >= 300 || !body || typeof body !== 'object')
+		return {
+			status: upstream.status,
+			contentType: String(upstream.headers['content-type'] ?? ''),
+			body: upstream.body,
+		};
 	const records = recordsOf(body, key).filter((r) => r && typeof r === 'object');
 	// numbered across the pages of one read: a list of several pages holds each id once (a
 	// numbering restarting on each page would repeat ids, which Return All rightly gives once)
@@ -63,23 +101,45 @@ async function idViolations(t: TableOperation, digits: string): Promise<string[]
 	const idField = t.resource.idField as string;
 	const given: string[] = [];
 	ctx.proxy.reset();
-	ctx.proxy.add({ test: isOwnCall(t), action: { replace: (upstream) => withNumberIds(upstream, t.op.responseKey, idField, digits, given) } });
+	ctx.proxy.add({
+		test: isOwnCall(t),
+		action: {
+			replace: (upstream) => withNumberIds(upstream, t.op.responseKey, idField, digits, given),
+		},
+	});
 	const result = await env.run([stepOf(env, t, valuesOf(env, t))], [{ json: { i: 0 } }]);
 	// the emulator's answer had no record: nothing was rewritten, nothing to check
 	if (!given.length) return [];
 	const found: string[] = [];
 	const error = thrown(result);
-	if (error) return [`the run failed on an answer that is a success: ${shownText(result).slice(0, 300)}`];
-	const out = result.output(NODE).filter((i) => !isErrorItem(i)).map((i) => i.json[idField]);
-	const seen = out.map((v) => (typeof v === 'number' || typeof v === 'string' || typeof v === 'bigint' ? String(v) : JSON.stringify(v)));
-	for (const id of given) if (!seen.includes(id)) found.push(`id ${id} given, not output (output ids: ${seen.join(', ').slice(0, 200)})`);
-	for (const id of seen) if (!given.includes(id)) found.push(`output id ${id} was never given (given: ${given.join(', ').slice(0, 200)})`);
+	if (error)
+		return [`the run failed on an answer that is a success: ${shownText(result).slice(0, 300)}`];
+	const out = result
+		.output(NODE)
+		.filter((i) => !isErrorItem(i))
+		.map((i) => i.json[idField]);
+	const seen = out.map((v) =>
+		typeof v === 'number' || typeof v === 'string' || typeof v === 'bigint'
+			? String(v)
+			: JSON.stringify(v),
+	);
+	for (const id of given)
+		if (!seen.includes(id))
+			found.push(`id ${id} given, not output (output ids: ${seen.join(', ').slice(0, 200)})`);
+	for (const id of seen)
+		if (!given.includes(id))
+			found.push(`output id ${id} was never given (given: ${given.join(', ').slice(0, 200)})`);
 	return found;
 }
 
 describe.each(ID_OPS.map((t) => [t.id, t] as const))('%s: ids exact in outputs', (_id, t) => {
 	test('every id magnitude, as a JSON number, is output with its exact digits', async () => {
-		await holds(idDigits, async (digits) => noViolations(await idViolations(t, digits), { op: t.id, digits }), 1, [BIG_ID]);
+		await holds(
+			idDigits,
+			async (digits) => noViolations(await idViolations(t, digits), { op: t.id, digits }),
+			1,
+			[BIG_ID],
+		);
 	});
 });
 
@@ -93,7 +153,11 @@ const LIST_THEN_GET = [
 	['billing.project.getAll', 'billing.project.get'],
 	['inventory.bill.getAll', 'inventory.bill.get'],
 	['projects.project.getAll', 'projects.project.get'],
-].filter(([list, get]) => OPERATIONS.some((t) => t.id === list) && OPERATIONS.some((t) => t.id === get)).map(([list, get]) => [list, opById(list), opById(get)] as const);
+]
+	.filter(
+		([list, get]) => OPERATIONS.some((t) => t.id === list) && OPERATIONS.some((t) => t.id === get),
+	)
+	.map(([list, get]) => [list, opById(list), opById(get)] as const);
 
 describe.each(LIST_THEN_GET)('%s, then Get by {{ $json.<id> }}', (_id, list, get) => {
 	test('the path of the next call carries the exact digits of the id read', async () => {
@@ -103,15 +167,30 @@ describe.each(LIST_THEN_GET)('%s, then Get by {{ $json.<id> }}', (_id, list, get
 				const idField = list.resource.idField as string;
 				const given: string[] = [];
 				ctx.proxy.reset();
-				ctx.proxy.add({ test: isOwnCall(list), action: { replace: (upstream) => withNumberIds(upstream, list.op.responseKey, idField, digits, given) } });
+				ctx.proxy.add({
+					test: isOwnCall(list),
+					action: {
+						replace: (upstream) =>
+							withNumberIds(upstream, list.op.responseKey, idField, digits, given),
+					},
+				});
 				// the id the path ends with (`/projects/{project_id}`)
 				const getField = /\{([^}]+)\}$/.exec(get.op.path)?.[1] ?? idField;
 				const values = { ...valuesOf(env, get), [getField]: `={{ $json.${idField} }}` };
 				const base = get.area.org ? { organizationId: env.org } : {};
-				const second = steps(NODE_OF[get.area.value], base)('Get', nodeParameters(get, values), onError);
+				const second = steps(NODE_OF[get.area.value], base)(
+					'Get',
+					nodeParameters(get, values),
+					onError,
+				);
 				await env.run([stepOf(env, list, valuesOf(env, list)), second], [{ json: {} }]);
 				const paths = ctx.proxy.records.filter(isOwnCall(get)).map((r) => r.path);
-				const found = given.filter((id) => !paths.some((p) => p.split('/').includes(id))).map((id) => `id ${id} read, no Get sent to a path with it (paths: ${paths.join(', ').slice(0, 300)})`);
+				const found = given
+					.filter((id) => !paths.some((p) => p.split('/').includes(id)))
+					.map(
+						(id) =>
+							`id ${id} read, no Get sent to a path with it (paths: ${paths.join(', ').slice(0, 300)})`,
+					);
 				noViolations(found, { list: list.id, digits });
 			},
 			1,

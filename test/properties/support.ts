@@ -36,8 +36,18 @@ if (FUZZ_FACTOR > 1) jest.setTimeout(60_000 * FUZZ_FACTOR);
  * is reported with its counterexample at once (no shrinking: the cases are whole workflow runs),
  * to be written down as a named regression case.
  */
-export async function holds<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, base: number, examples: T[] = []): Promise<void> {
-	await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed: SEED, numRuns: runs(base), endOnFailure: true, examples: examples.map((e) => [e] as [T]) });
+export async function holds<T>(
+	arbitrary: fc.Arbitrary<T>,
+	predicate: (value: T) => Promise<void>,
+	base: number,
+	examples: T[] = [],
+): Promise<void> {
+	await fc.assert(fc.asyncProperty(arbitrary, predicate), {
+		seed: SEED,
+		numRuns: runs(base),
+		endOnFailure: true,
+		examples: examples.map((e) => [e] as [T]),
+	});
 }
 
 /** How many cases a property really checked, and how many could not be checked (the emulator's answer was no success, the call never made). */
@@ -66,7 +76,10 @@ export function enoughChecked(tally: Tally): void {
 
 /** Throws the violations found (one line each), if any. */
 export function noViolations(found: string[], what: unknown): void {
-	if (found.length) throw new Error(`${found.join('\n')}\n  case: ${JSON.stringify(what, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).slice(0, 600)}`);
+	if (found.length)
+		throw new Error(
+			`${found.join('\n')}\n  case: ${JSON.stringify(what, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).slice(0, 600)}`,
+		);
 }
 
 // ---------------------------------------------------------------- the operations and their input
@@ -84,10 +97,20 @@ export const NODE = 'Node';
 export const onError = { onError: 'continueRegularOutput' } as const;
 
 /** The step running the operation (Return All on lists). */
-export function stepOf(env: WorkflowEnv, t: TableOperation, values: IDataObject, settings = {}, extra: IDataObject = {}): Step {
+export function stepOf(
+	env: WorkflowEnv,
+	t: TableOperation,
+	values: IDataObject,
+	settings = {},
+	extra: IDataObject = {},
+): Step {
 	const base = t.area.org ? { organizationId: env.org } : {};
 	const list = t.op.kind === 'list' ? { returnAll: true } : {};
-	return steps(NODE_OF[t.area.value], base)(NODE, nodeParameters(t, values, { ...list, ...extra }), settings);
+	return steps(NODE_OF[t.area.value], base)(
+		NODE,
+		nodeParameters(t, values, { ...list, ...extra }),
+		settings,
+	);
 }
 
 // ---------------------------------------------------------------- the operation's own call
@@ -99,16 +122,20 @@ function escape(text: string): string {
 /** Whether a proxied request is the operation's own call (not a read made before it, not a token call). */
 export function isOwnCall(t: TableOperation): (r: { method: string; path: string }) => boolean {
 	const root = t.area.family === 'projects' ? '/us/projects' : '/us/api';
-	const path = new RegExp(`^${escape(`${root}${t.area.basePath}${t.op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
+	const path = new RegExp(
+		`^${escape(`${root}${t.area.basePath}${t.op.path}`).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`,
+	);
 	return (r) => r.method === t.op.method && path.test(r.path);
 }
 
 /** Whether a proxied request went to an API area (not the accounts server). */
-export const isApiCall = (r: { path: string }): boolean => /^\/[a-z]+\/(api|projects)\//.test(r.path);
+export const isApiCall = (r: { path: string }): boolean =>
+	/^\/[a-z]+\/(api|projects)\//.test(r.path);
 
 // ---------------------------------------------------------------- outputs
 
-export const isErrorItem = (item: INodeExecutionData): boolean => typeof item.json.error === 'string';
+export const isErrorItem = (item: INodeExecutionData): boolean =>
+	typeof item.json.error === 'string';
 
 /** The input item indexes an output item is paired with. */
 export function pairedIndexes(item: INodeExecutionData): number[] {
@@ -121,12 +148,14 @@ export function pairedIndexes(item: INodeExecutionData): number[] {
 /** Message and description of an error item or a thrown error. */
 export function errorText(source: INodeExecutionData | Error | undefined): string {
 	if (!source) return '';
-	if ('json' in source) return `${String(source.json.error ?? '')} ${String(source.json.description ?? '')}`;
+	if ('json' in source)
+		return `${String(source.json.error ?? '')} ${String(source.json.description ?? '')}`;
 	return `${source.message} ${String((source as { description?: string }).description ?? '')}`;
 }
 
 /** The node's error or the run's. */
-export const thrown = (result: RunResult): Error | undefined => result.error(NODE) ?? result.error();
+export const thrown = (result: RunResult): Error | undefined =>
+	result.error(NODE) ?? result.error();
 
 /** Everything a run shows a user: every output item of the node and its error. */
 export function shownText(result: RunResult): string {
@@ -140,11 +169,14 @@ export function shownText(result: RunResult): string {
 export function secretsOf(credential: HarnessCredential): string[] {
 	const data = credential.data as IDataObject;
 	const token = (data.oauthTokenData ?? {}) as IDataObject;
-	return [data.clientSecret, token.access_token, token.refresh_token].filter((s): s is string => typeof s === 'string' && s.length >= 8);
+	return [data.clientSecret, token.access_token, token.refresh_token].filter(
+		(s): s is string => typeof s === 'string' && s.length >= 8,
+	);
 }
 
 /** The secrets a text holds. */
-export const leaked = (text: string, secrets: string[]): string[] => secrets.filter((s) => text.includes(s));
+export const leaked = (text: string, secrets: string[]): string[] =>
+	secrets.filter((s) => text.includes(s));
 
 // ---------------------------------------------------------------- a virtual clock
 
@@ -164,4 +196,3 @@ export const idDigits: fc.Arbitrary<string> = fc
 
 /** A 19-digit id past 2^53, as real records have: always tried first where ids are generated. */
 export const BIG_ID = '1752587000000097005';
-

@@ -28,7 +28,11 @@ import { vendorNode } from '../workflows/support';
 import { holds, isApiCall, noViolations } from './support';
 
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });
-const ctx = useProxiedEnv({ demo: true, clock, rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 } });
+const ctx = useProxiedEnv({
+	demo: true,
+	clock,
+	rateLimit: { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 },
+});
 const env = ctx.env;
 let account: Account;
 let EVENTS: EventCase[] = [];
@@ -67,7 +71,10 @@ const histories = (count: number): fc.Arbitrary<History> =>
 		event: fc.integer({ min: 0, max: count - 1 }),
 		skewSeconds: fc.integer({ min: -600, max: 600 }),
 		outage: fc.boolean(),
-		rounds: fc.array(fc.array(fc.integer({ min: 1, max: 90 }), { maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+		rounds: fc.array(fc.array(fc.integer({ min: 1, max: 90 }), { maxLength: 3 }), {
+			minLength: 1,
+			maxLength: 3,
+		}),
 	});
 
 /** Events that cannot tell when a record was made: after an outage, what came before their first read may stay unemitted. */
@@ -75,7 +82,12 @@ const UNDATED = /Payment Recorded|Item Created/;
 
 /** Records a status event can change again (its changes move `sent` records on): those of earlier cases put back before the activation. */
 function resetStatuses(): void {
-	for (const [collection, status] of [['estimates', 'accepted'], ['invoices', 'overdue']]) for (const record of account.org.all(collection)) if (record.status === status) record.status = 'sent';
+	for (const [collection, status] of [
+		['estimates', 'accepted'],
+		['invoices', 'overdue'],
+	])
+		for (const record of account.org.all(collection))
+			if (record.status === status) record.status = 'sent';
 }
 
 async function historyViolations(h: History): Promise<string[]> {
@@ -84,14 +96,32 @@ async function historyViolations(h: History): Promise<string[]> {
 	resetServerClocks();
 	setClocks(3_600_000, h.skewSeconds * 1000);
 	ctx.proxy.reset();
-	if (h.outage) ctx.proxy.add({ test: isApiCall, nth: [1, 2, 3, 4, 5, 6, 7, 8], action: { answer: { status: 503, contentType: 'text/plain', body: 'Service Unavailable' } } });
+	if (h.outage)
+		ctx.proxy.add({
+			test: isApiCall,
+			nth: [1, 2, 3, 4, 5, 6, 7, 8],
+			action: { answer: { status: 503, contentType: 'text/plain', body: 'Service Unavailable' } },
+		});
 	const found: string[] = [];
-	const node = vendorNode(event.nodeType, { ...event.parameters, maxCallsPerDay: 100_000 }, 'Trigger');
-	const trigger = await activateTrigger({ nodeType: event.nodeType, node, credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).catch((error: Error) => error);
-	if (trigger instanceof Error) return [`${event.label}: the activation failed: ${trigger.message}`];
+	const node = vendorNode(
+		event.nodeType,
+		{ ...event.parameters, maxCallsPerDay: 100_000 },
+		'Trigger',
+	);
+	const trigger = await activateTrigger({
+		nodeType: event.nodeType,
+		node,
+		credentials: env.credentials,
+		credentialTypes: [VendorOAuth2Api],
+	}).catch((error: Error) => error);
+	if (trigger instanceof Error)
+		return [`${event.label}: the activation failed: ${trigger.message}`];
 	ctx.proxy.reset();
 	try {
-		const idsOf = (from: number) => trigger.emitted.slice(from).flatMap((run) => run[0].map((item) => String((item.json as IDataObject)[event.idField])));
+		const idsOf = (from: number) =>
+			trigger.emitted
+				.slice(from)
+				.flatMap((run) => run[0].map((item) => String((item.json as IDataObject)[event.idField])));
 		if (trigger.emitted.length) found.push(`the activation emitted ${idsOf(0).length} record(s)`);
 		const changed: string[] = [];
 		const excused = new Set<string>();
@@ -108,30 +138,64 @@ async function historyViolations(h: History): Promise<string[]> {
 			await trigger.poll();
 			const ids = idsOf(from);
 			const late = due.filter((id) => !ids.includes(id) && !excused.has(id));
-			if (late.length) found.push(`round ${r + 1}: changed, not emitted by the next poll: ${late.join(', ')}${trigger.errors.length ? ` (poll errors: ${trigger.errors.map((e) => e.message).join('; ').slice(0, 200)})` : ''}`);
+			if (late.length)
+				found.push(
+					`round ${r + 1}: changed, not emitted by the next poll: ${late.join(', ')}${
+						trigger.errors.length
+							? ` (poll errors: ${trigger.errors
+									.map((e) => e.message)
+									.join('; ')
+									.slice(0, 200)})`
+							: ''
+					}`,
+				);
 		}
 		const all = idsOf(0);
 		const twice = all.filter((id, i) => all.indexOf(id) !== i);
 		if (twice.length) found.push(`emitted twice: ${[...new Set(twice)].join(', ')}`);
 		const extra = all.filter((id) => !changed.includes(id));
-		if (extra.length) found.push(`emitted, not changed after the activation: ${extra.slice(0, 5).join(', ')}`);
+		if (extra.length)
+			found.push(`emitted, not changed after the activation: ${extra.slice(0, 5).join(', ')}`);
 	} finally {
 		await trigger.deactivate();
 	}
 	return found.map((f) => `${event.label}: ${f}`);
 }
 
-test('every event, the service\'s clock minutes off n8n\'s: each change emitted once, by the next poll; nothing else', async () => {
-	await holds(histories(EVENTS.length), async (h) => noViolations(await historyViolations(h), { ...h, label: EVENTS[h.event].label }), 12, [
-		{ event: EVENTS.findIndex((e) => e.label === 'Books: Invoice Created'), skewSeconds: -300, outage: true, rounds: [[5], [5, 5]] },
-		{ event: EVENTS.findIndex((e) => e.label === 'Books: Invoice Created'), skewSeconds: 300, outage: false, rounds: [[5]] },
-		{ event: EVENTS.findIndex((e) => e.label === 'Purchase Bills: Bill Created'), skewSeconds: 300, outage: true, rounds: [[5]] },
-	]);
+test("every event, the service's clock minutes off n8n's: each change emitted once, by the next poll; nothing else", async () => {
+	await holds(
+		histories(EVENTS.length),
+		async (h) => noViolations(await historyViolations(h), { ...h, label: EVENTS[h.event].label }),
+		12,
+		[
+			{
+				event: EVENTS.findIndex((e) => e.label === 'Books: Invoice Created'),
+				skewSeconds: -300,
+				outage: true,
+				rounds: [[5], [5, 5]],
+			},
+			{
+				event: EVENTS.findIndex((e) => e.label === 'Books: Invoice Created'),
+				skewSeconds: 300,
+				outage: false,
+				rounds: [[5]],
+			},
+			{
+				event: EVENTS.findIndex((e) => e.label === 'Purchase Bills: Bill Created'),
+				skewSeconds: 300,
+				outage: true,
+				rounds: [[5]],
+			},
+		],
+	);
 });
 
 // ---------------------------------------------------------------- regressions
 
 test('regression: Invoice Created, the service 5 minutes behind n8n, an outage at activation: the invoices made after it are emitted once', async () => {
 	const event = EVENTS.findIndex((e) => e.label === 'Books: Invoice Created');
-	noViolations(await historyViolations({ event, skewSeconds: -300, outage: true, rounds: [[5], [5, 5]] }), 'found with the answers\' Date header left at n8n\'s clock: all three invoices missed');
+	noViolations(
+		await historyViolations({ event, skewSeconds: -300, outage: true, rounds: [[5], [5, 5]] }),
+		"found with the answers' Date header left at n8n's clock: all three invoices missed",
+	);
 });

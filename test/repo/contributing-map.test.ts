@@ -55,10 +55,15 @@ function parseMap(block: string): MapEntry[] {
 		if (!text.trim()) return;
 		const indented = /^\s/.test(text);
 		const colon = text.indexOf(': ');
-		const names = (colon < 0 ? text : text.slice(0, colon)).trim().split(', ').map((n) => n.trim());
-		if (names.some((n) => !n || /\s/.test(n))) throw new Error(`map line ${i + 1} is not "names: description": ${text}`);
+		const names = (colon < 0 ? text : text.slice(0, colon))
+			.trim()
+			.split(', ')
+			.map((n) => n.trim());
+		if (names.some((n) => !n || /\s/.test(n)))
+			throw new Error(`map line ${i + 1} is not "names: description": ${text}`);
 		if (!indented) {
-			if (names.length !== 1) throw new Error(`map line ${i + 1}: a heading names one folder: ${text}`);
+			if (names.length !== 1)
+				throw new Error(`map line ${i + 1}: a heading names one folder: ${text}`);
 			heading = names[0];
 			if (!heading.endsWith('/')) {
 				entries.push({ path: heading, covers: false, line: i + 1 });
@@ -67,7 +72,8 @@ function parseMap(block: string): MapEntry[] {
 			return;
 		}
 		if (!heading) throw new Error(`map line ${i + 1} is indented under no folder: ${text}`);
-		for (const name of names) entries.push({ path: heading + name, covers: name.endsWith('/'), line: i + 1 });
+		for (const name of names)
+			entries.push({ path: heading + name, covers: name.endsWith('/'), line: i + 1 });
 	});
 	return entries;
 }
@@ -80,11 +86,15 @@ function filesUnder(folder: string, deep: boolean): string[] {
 	});
 }
 
-const NODE_FOLDERS = readdirSync(join(ROOT, 'nodes')).filter((n) => n !== 'shared' && statSync(join(ROOT, 'nodes', n)).isDirectory());
+const NODE_FOLDERS = readdirSync(join(ROOT, 'nodes')).filter(
+	(n) => n !== 'shared' && statSync(join(ROOT, 'nodes', n)).isDirectory(),
+);
 
 function exists(path: string): boolean {
 	const folder = path.endsWith('/');
-	const candidates = path.includes('<Node>') ? NODE_FOLDERS.map((n) => path.replace('<Node>', n)) : [path];
+	const candidates = path.includes('<Node>')
+		? NODE_FOLDERS.map((n) => path.replace('<Node>', n))
+		: [path];
 	return candidates.some((c) => {
 		const full = join(ROOT, c);
 		return existsSync(full) && statSync(full).isDirectory() === folder;
@@ -131,30 +141,38 @@ function anchors(file: string): Set<string> {
 	);
 }
 
-test.each(['docs/CONTRIBUTING.md', 'bench/README.md'])('the links of %s land inside the repository, on files and headings that exist', (file) => {
-	const text = readFileSync(join(ROOT, file), 'utf8');
-	const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
-	const problems: string[] = [];
-	for (const link of links) {
-		if (/^[a-z]+:/i.test(link) || link.startsWith('//')) {
-			problems.push(`${link}: points outside the repository`);
-			continue;
+test.each(['docs/CONTRIBUTING.md', 'bench/README.md'])(
+	'the links of %s land inside the repository, on files and headings that exist',
+	(file) => {
+		const text = readFileSync(join(ROOT, file), 'utf8');
+		const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+		const problems: string[] = [];
+		for (const link of links) {
+			if (/^[a-z]+:/i.test(link) || link.startsWith('//')) {
+				problems.push(`${link}: points outside the repository`);
+				continue;
+			}
+			const [target, anchor] = link.split('#');
+			const path = target ? relative(ROOT, resolve(ROOT, dirname(file), target)) : file;
+			if (path.startsWith('..')) problems.push(`${link}: points outside the repository`);
+			else if (!existsSync(join(ROOT, path))) problems.push(`${link}: no such file`);
+			else if (anchor && !anchors(path).has(anchor)) problems.push(`${link}: no such heading`);
 		}
-		const [target, anchor] = link.split('#');
-		const path = target ? relative(ROOT, resolve(ROOT, dirname(file), target)) : file;
-		if (path.startsWith('..')) problems.push(`${link}: points outside the repository`);
-		else if (!existsSync(join(ROOT, path))) problems.push(`${link}: no such file`);
-		else if (anchor && !anchors(path).has(anchor)) problems.push(`${link}: no such heading`);
-	}
-	expect(problems).toEqual([]);
-});
+		expect(problems).toEqual([]);
+	},
+);
 
 describe('canaries: the check fails on a map that drifted', () => {
-	const entryLine = CONTRIBUTING.split('\n').find((l) => /^ {2}(\S+\.ts), /.test(l) && l.includes('transport.ts'));
+	const entryLine = CONTRIBUTING.split('\n').find(
+		(l) => /^ {2}(\S+\.ts), /.test(l) && l.includes('transport.ts'),
+	);
 
 	test('a renamed entry: the new name is missing and the old file unnamed', () => {
 		expect(entryLine).toBeDefined();
-		const drifted = CONTRIBUTING.replace(entryLine as string, (entryLine as string).replace('transport.ts', 'transporter.ts'));
+		const drifted = CONTRIBUTING.replace(
+			entryLine as string,
+			(entryLine as string).replace('transport.ts', 'transporter.ts'),
+		);
 		const { missing, unnamed } = mapProblems(drifted);
 		expect(missing).toEqual([expect.stringContaining('nodes/shared/api/transporter.ts')]);
 		expect(unnamed).toEqual(['nodes/shared/api/transport.ts']);
@@ -164,11 +182,20 @@ describe('canaries: the check fails on a map that drifted', () => {
 		const line = CONTRIBUTING.split('\n').find((l) => l.startsWith('  demo.ts, '));
 		expect(line).toBeDefined();
 		const { unnamed } = mapProblems(CONTRIBUTING.replace(`${line as string}\n`, ''));
-		expect(unnamed).toEqual(expect.arrayContaining(['emulator/demo.ts', 'emulator/demo-options.ts', 'emulator/demo-data.ts']));
+		expect(unnamed).toEqual(
+			expect.arrayContaining([
+				'emulator/demo.ts',
+				'emulator/demo-options.ts',
+				'emulator/demo-data.ts',
+			]),
+		);
 	});
 
 	test('an entry for a file that is not there, and one for a node file no node has', () => {
-		const drifted = CONTRIBUTING.replace('  customCall.ts, simplify.ts\n', '  customCall.ts, simplify.ts, gone.ts\n').replace(
+		const drifted = CONTRIBUTING.replace(
+			'  customCall.ts, simplify.ts\n',
+			'  customCall.ts, simplify.ts, gone.ts\n',
+		).replace(
 			'  specials.ts, customFields.ts, events.ts\n',
 			'  specials.ts, customFields.ts, events.ts, nowhere.ts\n',
 		);

@@ -28,7 +28,17 @@ import { preProcessFile } from 'typescript';
 
 const ROOT = resolve(module.path, '../..');
 
-type Part = 'tables' | 'areaTables' | 'api' | 'describe' | 'run' | 'features' | 'poll' | 'root' | 'node' | 'credentials';
+type Part =
+	| 'tables'
+	| 'areaTables'
+	| 'api'
+	| 'describe'
+	| 'run'
+	| 'features'
+	| 'poll'
+	| 'root'
+	| 'node'
+	| 'credentials';
 
 /** What each part may import (besides packages). */
 const MAY_IMPORT: Record<Part, readonly Part[]> = {
@@ -58,7 +68,8 @@ function partOf(file: string): Part {
 			throw new Error(`${file}: a file of nodes/shared/ belongs in one of its folders`);
 		}
 		const folder = parts[2] as Part;
-		if (!['tables', 'api', 'describe', 'run', 'features', 'poll'].includes(folder)) throw new Error(`${file}: unknown folder of nodes/shared/`);
+		if (!['tables', 'api', 'describe', 'run', 'features', 'poll'].includes(folder))
+			throw new Error(`${file}: unknown folder of nodes/shared/`);
 		return folder;
 	}
 	return parts[2] === 'tables' ? 'areaTables' : 'node';
@@ -76,7 +87,9 @@ function sources(dir: string): string[] {
 function importsOf(file: string): string[] {
 	const text = readFileSync(join(ROOT, file), 'utf8');
 	const out: string[] = [];
-	for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*['"](\.[^'"]+)['"]/g)) {
+	for (const match of text.matchAll(
+		/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*['"](\.[^'"]+)['"]/g,
+	)) {
 		const target = join(dirname(file), match[1]);
 		const candidates = [`${target}.ts`, join(target, 'index.ts'), target];
 		const found = candidates.find((c) => {
@@ -122,7 +135,8 @@ function circles(): string[] {
 				onStack.delete(w);
 				component.push(w);
 			} while (w !== v);
-			if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort().join(' | '));
+			if (component.length > 1 || (graph.get(v) ?? []).includes(v))
+				found.push(component.sort().join(' | '));
 		}
 	};
 	for (const f of files) if (!indexes.has(f)) visit(f);
@@ -135,7 +149,12 @@ function layerViolations(): string[] {
 		for (const to of targets) {
 			if (!MAY_IMPORT[partOf(from)].includes(partOf(to))) out.push(`${from} -> ${to}`);
 			// a node's field tables read only the shared tables and its own node's tables
-			else if (partOf(from) === 'areaTables' && partOf(to) === 'areaTables' && from.split('/')[1] !== to.split('/')[1]) out.push(`${from} -> ${to}`);
+			else if (
+				partOf(from) === 'areaTables' &&
+				partOf(to) === 'areaTables' &&
+				from.split('/')[1] !== to.split('/')[1]
+			)
+				out.push(`${from} -> ${to}`);
 		}
 	}
 	return out.sort();
@@ -159,7 +178,11 @@ function repositoryFiles(dir = ''): string[] {
 /** A relative specifier resolved to a file of the repository, as TypeScript and node resolve it. */
 function resolveFrom(file: string, specifier: string): string | undefined {
 	const target = join(dirname(file), specifier);
-	const candidates = [target, ...['.ts', '.js', '.mjs', '.cjs'].map((e) => target + e), ...['index.ts', 'index.js'].map((i) => join(target, i))];
+	const candidates = [
+		target,
+		...['.ts', '.js', '.mjs', '.cjs'].map((e) => target + e),
+		...['index.ts', 'index.js'].map((i) => join(target, i)),
+	];
 	if (target.endsWith('.js')) candidates.push(target.replace(/\.js$/, '.ts'));
 	return candidates.find((c) => {
 		try {
@@ -223,7 +246,8 @@ const EMULATOR_READS: readonly string[] = [
 ];
 
 /** The engine's run code, which the emulator must not reach even through the tables. */
-const ENGINE = /^nodes\/(shared\/(run|poll|features|describe)\/|shared\/node\.ts$|[^/]+\/[^/]+\.node\.ts$)/;
+const ENGINE =
+	/^nodes\/(shared\/(run|poll|features|describe)\/|shared\/node\.ts$|[^/]+\/[^/]+\.node\.ts$)/;
 
 /** Strongly connected components of a graph with more than one file (or a file importing itself). */
 function graphCircles(g: ReadonlyMap<string, readonly string[]>): string[] {
@@ -252,7 +276,8 @@ function graphCircles(g: ReadonlyMap<string, readonly string[]>): string[] {
 				onStack.delete(w);
 				component.push(w);
 			} while (w !== v);
-			if (component.length > 1 || (g.get(v) ?? []).includes(v)) found.push(component.sort().join(' | '));
+			if (component.length > 1 || (g.get(v) ?? []).includes(v))
+				found.push(component.sort().join(' | '));
 		}
 	};
 	for (const f of g.keys()) if (!indexes.has(f)) visit(f);
@@ -264,14 +289,24 @@ function repositoryViolations(g: ReadonlyMap<string, readonly string[]>): string
 	const out: string[] = [];
 	for (const [from, targets] of g) {
 		for (const to of targets) {
-			if (top(to) === 'test' && top(from) !== 'test') out.push(`${from} -> ${to} (only test/ imports test/)`);
-			if (top(from) === 'harness' && !HARNESS_READS.includes(top(to))) out.push(`${from} -> ${to} (harness/ imports only the published code, the emulator and host/)`);
-			if (top(from) === 'emulator' && top(to) === 'harness' && from !== DEMO) out.push(`${from} -> ${to} (of the emulator, only the demo runs the harness)`);
-			if (isPublished(from) && !isPublished(to)) out.push(`${from} -> ${to} (the published code imports only nodes/ and credentials/)`);
-			if (top(from) === 'host') out.push(`${from} -> ${to} (host/ imports nothing of the repository)`);
+			if (top(to) === 'test' && top(from) !== 'test')
+				out.push(`${from} -> ${to} (only test/ imports test/)`);
+			if (top(from) === 'harness' && !HARNESS_READS.includes(top(to)))
+				out.push(
+					`${from} -> ${to} (harness/ imports only the published code, the emulator and host/)`,
+				);
+			if (top(from) === 'emulator' && top(to) === 'harness' && from !== DEMO)
+				out.push(`${from} -> ${to} (of the emulator, only the demo runs the harness)`);
+			if (isPublished(from) && !isPublished(to))
+				out.push(`${from} -> ${to} (the published code imports only nodes/ and credentials/)`);
+			if (top(from) === 'host')
+				out.push(`${from} -> ${to} (host/ imports nothing of the repository)`);
 			if (top(from) === 'emulator' && isPublished(to)) {
 				const demoOnly = to.startsWith('credentials/') && from !== DEMO;
-				if (!EMULATOR_READS.includes(to) || demoOnly) out.push(`${from} -> ${to} (the emulator reads only EMULATOR_READS of the published code)`);
+				if (!EMULATOR_READS.includes(to) || demoOnly)
+					out.push(
+						`${from} -> ${to} (the emulator reads only EMULATOR_READS of the published code)`,
+					);
 			}
 		}
 	}
@@ -312,10 +347,17 @@ describe('layers', () => {
 	});
 
 	it('finds a circle and an upward import when there is one', () => {
-		graph.set('nodes/shared/tables/spec.ts', [...(graph.get('nodes/shared/tables/spec.ts') ?? []), 'nodes/shared/node.ts']);
+		graph.set('nodes/shared/tables/spec.ts', [
+			...(graph.get('nodes/shared/tables/spec.ts') ?? []),
+			'nodes/shared/node.ts',
+		]);
 		try {
 			expect(layerViolations()).toContain('nodes/shared/tables/spec.ts -> nodes/shared/node.ts');
-			expect(circles().some((c) => c.includes('nodes/shared/tables/spec.ts') && c.includes('nodes/shared/node.ts'))).toBe(true);
+			expect(
+				circles().some(
+					(c) => c.includes('nodes/shared/tables/spec.ts') && c.includes('nodes/shared/node.ts'),
+				),
+			).toBe(true);
 		} finally {
 			graph.set('nodes/shared/tables/spec.ts', importsOf('nodes/shared/tables/spec.ts'));
 		}
@@ -324,7 +366,17 @@ describe('layers', () => {
 
 describe('layers of the whole repository', () => {
 	it('reads the imports of every source of the repository', () => {
-		for (const folder of ['nodes', 'credentials', 'emulator', 'harness', 'bench', 'scripts', 'test', 'host']) expect(repoFiles.some((f) => top(f) === folder)).toBe(true);
+		for (const folder of [
+			'nodes',
+			'credentials',
+			'emulator',
+			'harness',
+			'bench',
+			'scripts',
+			'test',
+			'host',
+		])
+			expect(repoFiles.some((f) => top(f) === folder)).toBe(true);
 		expect(repoGraph.get('emulator/server.ts')).toContain('host/http.js');
 		expect(repoGraph.get('scripts/real-n8n/check.js')).toContain('scripts/real-n8n/n8n-session.js');
 		expect(repoGraph.get('scripts/cloud-check.mjs')).toEqual([]);
@@ -341,24 +393,44 @@ describe('layers of the whole repository', () => {
 	});
 
 	it('lists only what is imported: each of EMULATOR_READS is still used', () => {
-		const imported = new Set([...repoGraph].flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)));
-		const uses = (pattern: RegExp, to: string) => [...imported].some((edge) => pattern.test(edge.split(' -> ')[0]) && edge.endsWith(` -> ${to}`));
+		const imported = new Set(
+			[...repoGraph].flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)),
+		);
+		const uses = (pattern: RegExp, to: string) =>
+			[...imported].some(
+				(edge) => pattern.test(edge.split(' -> ')[0]) && edge.endsWith(` -> ${to}`),
+			);
 		expect(EMULATOR_READS.filter((to) => !uses(/^emulator\//, to))).toEqual([]);
 	});
 
-	it('keeps the emulator away from the engine\'s run code, through any chain of imports', () => {
+	it("keeps the emulator away from the engine's run code, through any chain of imports", () => {
 		expect(emulatorReachesEngine(repoGraph)).toEqual([]);
 	});
 
 	it('finds a circle, an import of test/, a harness reaching up, an unlisted table and a reach into the engine when there is one', () => {
 		const g = new Map(repoGraph);
-		g.set('emulator/clock.ts', [...(g.get('emulator/clock.ts') ?? []), 'emulator/server.ts', 'test/workflows/support.ts', 'harness/index.ts']);
+		g.set('emulator/clock.ts', [
+			...(g.get('emulator/clock.ts') ?? []),
+			'emulator/server.ts',
+			'test/workflows/support.ts',
+			'harness/index.ts',
+		]);
 		g.set('bench/support.ts', [...(g.get('bench/support.ts') ?? []), 'test/workflows/support.ts']);
 		g.set('harness/index.ts', [...(g.get('harness/index.ts') ?? []), 'bench/support.ts']);
 		g.set('host/fs.js', ['emulator/clock.ts']);
-		g.set('emulator/routes.ts', [...(g.get('emulator/routes.ts') ?? []), 'nodes/shared/run/execute.ts']);
-		g.set('nodes/shared/tables/spec.ts', [...(g.get('nodes/shared/tables/spec.ts') ?? []), 'bench/support.ts']);
-		expect(graphCircles(g).some((c) => c.includes('emulator/clock.ts') && c.includes('emulator/server.ts'))).toBe(true);
+		g.set('emulator/routes.ts', [
+			...(g.get('emulator/routes.ts') ?? []),
+			'nodes/shared/run/execute.ts',
+		]);
+		g.set('nodes/shared/tables/spec.ts', [
+			...(g.get('nodes/shared/tables/spec.ts') ?? []),
+			'bench/support.ts',
+		]);
+		expect(
+			graphCircles(g).some(
+				(c) => c.includes('emulator/clock.ts') && c.includes('emulator/server.ts'),
+			),
+		).toBe(true);
 		expect(repositoryViolations(g)).toEqual(
 			expect.arrayContaining([
 				'emulator/clock.ts -> test/workflows/support.ts (only test/ imports test/)',

@@ -28,7 +28,12 @@ function rows(text: string): string[][] {
 	return text
 		.split('\n')
 		.filter((l) => l.startsWith('| ') && !l.startsWith('|---'))
-		.map((l) => l.slice(1, -1).split('|').map((c) => c.trim()))
+		.map((l) =>
+			l
+				.slice(1, -1)
+				.split('|')
+				.map((c) => c.trim()),
+		)
 		.filter((cells) => !['Node', 'Trigger (polling)'].includes(cells[0]));
 }
 
@@ -42,13 +47,23 @@ function offered(): Map<string, string[]> {
 		const { displayName, properties } = (new Type() as INodeType).description;
 		const resource = properties.find((p) => p.name === 'resource');
 		if (!resource) {
-			out.set(displayName, sorted(options(properties.find((p) => p.name === 'event')).map((o) => o.name)));
+			out.set(
+				displayName,
+				sorted(options(properties.find((p) => p.name === 'event')).map((o) => o.name)),
+			);
 			continue;
 		}
 		for (const r of options(resource).filter((o) => o.value !== CUSTOM)) {
 			const operations = properties
-				.filter((p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(r.value))
-				.flatMap((p) => options(p).filter((o) => o.value !== CUSTOM).map((o) => o.name));
+				.filter(
+					(p) =>
+						p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(r.value),
+				)
+				.flatMap((p) =>
+					options(p)
+						.filter((o) => o.value !== CUSTOM)
+						.map((o) => o.name),
+				);
 			out.set(`${displayName} | ${r.name}`, sorted(operations));
 		}
 	}
@@ -70,19 +85,29 @@ test('the Operations tables list exactly the resources, operations and trigger e
 /** `npm run generate --check` on the README, or on another file. */
 function generateCheck(readme?: string): { status: number | null; output: string } {
 	const script = join(module.path, '..', '..', 'scripts', 'generate.mjs');
-	const run = spawnSync(process.execPath, [script, '--check', ...(readme ? ['--readme', readme] : [])], { encoding: 'utf8' });
+	const run = spawnSync(
+		process.execPath,
+		[script, '--check', ...(readme ? ['--readme', readme] : [])],
+		{ encoding: 'utf8' },
+	);
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
 test('the Operations tables are what npm run generate writes from the tables, byte for byte', () => {
-	expect(generateCheck()).toEqual({ status: 0, output: expect.stringContaining('tables are what the nodes offer') });
+	expect(generateCheck()).toEqual({
+		status: 0,
+		output: expect.stringContaining('tables are what the nodes offer'),
+	});
 });
 
 test('a forgotten npm run generate fails, saying to run it and which rows differ', () => {
 	const dir = mkdtempSync(join(tmpdir(), 'n8n-nodes-vendor-readme-'));
 	try {
 		// a row of the tables with one operation (or event) fewer, as if one were added and the README not renewed
-		const row = section('Operations').split('\n').find((l) => /^\| .*, [^|]+ \|$/.test(l)) ?? '';
+		const row =
+			section('Operations')
+				.split('\n')
+				.find((l) => /^\| .*, [^|]+ \|$/.test(l)) ?? '';
 		expect(row).not.toBe('');
 		writeFileSync(join(dir, 'README.md'), README.replace(row, row.replace(/, [^,|]+ \|$/, ' |')));
 		const { status, output } = generateCheck(join(dir, 'README.md'));
@@ -95,7 +120,8 @@ test('a forgotten npm run generate fails, saying to run it and which rows differ
 });
 
 test('the README has the sections of a community package: Operations, Credentials, Compatibility, Version history', () => {
-	for (const title of ['Operations', 'Credentials', 'Compatibility', 'Version history']) expect(section(title).length).toBeGreaterThan(100);
+	for (const title of ['Operations', 'Credentials', 'Compatibility', 'Version history'])
+		expect(section(title).length).toBeGreaterThan(100);
 });
 
 test('nothing in the README points outside the repository', () => {
@@ -105,7 +131,10 @@ test('nothing in the README points outside the repository', () => {
 });
 
 test('the publish workflow tests, then publishes with npm provenance (id-token permission, --provenance)', () => {
-	const workflow = readFileSync(join(module.path, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
+	const workflow = readFileSync(
+		join(module.path, '..', '..', '.github', 'workflows', 'publish.yml'),
+		'utf8',
+	);
 	expect(workflow).toMatch(/^\s+id-token: write/m);
 	const test = workflow.indexOf('run: npm test');
 	expect(workflow).toMatch(/^\s+NPM_CONFIG_PROVENANCE: 'true'/m); // n8n-node release's npm publish, with provenance
@@ -122,5 +151,6 @@ test('the README is for users: within about 300 lines, the two set-up commands o
 	expect(firstScreen).toMatch(/npm ci && npm test/);
 	const docs = [...README.matchAll(/\]\((docs\/[\w.-]+)\)/g)].map((m) => m[1]);
 	expect(docs.length).toBeGreaterThanOrEqual(3);
-	for (const doc of docs) expect([doc, existsSync(join(module.path, '..', '..', doc))]).toEqual([doc, true]);
+	for (const doc of docs)
+		expect([doc, existsSync(join(module.path, '..', '..', doc))]).toEqual([doc, true]);
 });

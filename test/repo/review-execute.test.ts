@@ -33,11 +33,16 @@ const ITEM_ERRORS = new Set(['NodeApiError', 'NodeOperationError']);
  * A new one fails the scan until it passes `itemIndex` or is named here.
  */
 const NOT_FOR_AN_ITEM: Record<string, string> = {
-	'nodes/shared/run/report.ts stoppedError': 'the whole run stopped (canceled), not one item: the description lists every item by state',
-	'nodes/shared/api/token.ts refusedError': 'a token refresh serves every item at once; the item whose request met it gets its index in the item loop (itemError), shown below',
-	'nodes/shared/api/token.ts callTokenEndpoint': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
-	'nodes/shared/api/token.ts within': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
-	'nodes/shared/api/nodeErrors.ts tokenEndpointRedirected': 'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
+	'nodes/shared/run/report.ts stoppedError':
+		'the whole run stopped (canceled), not one item: the description lists every item by state',
+	'nodes/shared/api/token.ts refusedError':
+		'a token refresh serves every item at once; the item whose request met it gets its index in the item loop (itemError), shown below',
+	'nodes/shared/api/token.ts callTokenEndpoint':
+		'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
+	'nodes/shared/api/token.ts within':
+		'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
+	'nodes/shared/api/nodeErrors.ts tokenEndpointRedirected':
+		'a token refresh serves every item at once; the item loop gives the error its index (itemError)',
 };
 
 /** The triggers' polling: a poll has no input items, so none of its errors is an item's. */
@@ -55,8 +60,13 @@ function sources(dir: string): string[] {
 /** The name of the function around `node`: its declaration's, or the variable it is assigned to. */
 function enclosingFunction(node: ts.Node): string {
 	for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
-		if ((ts.isFunctionDeclaration(at) || ts.isMethodDeclaration(at)) && at.name) return at.name.getText();
-		if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && ts.isVariableDeclaration(at.parent)) return at.parent.name.getText();
+		if ((ts.isFunctionDeclaration(at) || ts.isMethodDeclaration(at)) && at.name)
+			return at.name.getText();
+		if (
+			(ts.isArrowFunction(at) || ts.isFunctionExpression(at)) &&
+			ts.isVariableDeclaration(at.parent)
+		)
+			return at.parent.name.getText();
 	}
 	return '(top level)';
 }
@@ -66,7 +76,9 @@ function givesItemIndex(call: ts.NewExpression): boolean {
 	const options = call.arguments?.[2];
 	if (!options) return false;
 	if (!ts.isObjectLiteralExpression(options)) return true;
-	return options.properties.some((p) => ts.isSpreadAssignment(p) || (p.name !== undefined && p.name.getText() === 'itemIndex'));
+	return options.properties.some(
+		(p) => ts.isSpreadAssignment(p) || (p.name !== undefined && p.name.getText() === 'itemIndex'),
+	);
 }
 
 interface Construction {
@@ -79,10 +91,23 @@ interface Construction {
 function constructions(files: string[]): Construction[] {
 	const found: Construction[] = [];
 	for (const file of files) {
-		const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.ES2021, true);
+		const source = ts.createSourceFile(
+			file,
+			readFileSync(join(ROOT, file), 'utf8'),
+			ts.ScriptTarget.ES2021,
+			true,
+		);
 		const visit = (node: ts.Node): void => {
-			if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ITEM_ERRORS.has(node.expression.text)) {
-				found.push({ where: `${file} ${enclosingFunction(node)}`, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, itemIndex: givesItemIndex(node) });
+			if (
+				ts.isNewExpression(node) &&
+				ts.isIdentifier(node.expression) &&
+				ITEM_ERRORS.has(node.expression.text)
+			) {
+				found.push({
+					where: `${file} ${enclosingFunction(node)}`,
+					line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+					itemIndex: givesItemIndex(node),
+				});
 			}
 			ts.forEachChild(node, visit);
 		};
@@ -102,7 +127,9 @@ describe('node-operation-error-itemindex: the sources', () => {
 	});
 
 	test('every NodeApiError / NodeOperationError passes itemIndex, or is named as not raised for one item', () => {
-		const unexplained = all.filter((c) => !c.itemIndex && !c.where.startsWith(TRIGGER_ONLY) && !NOT_FOR_AN_ITEM[c.where]).map((c) => `${c.where} (line ${c.line})`);
+		const unexplained = all
+			.filter((c) => !c.itemIndex && !c.where.startsWith(TRIGGER_ONLY) && !NOT_FOR_AN_ITEM[c.where])
+			.map((c) => `${c.where} (line ${c.line})`);
 		expect(unexplained).toEqual([]);
 	});
 
@@ -114,15 +141,28 @@ describe('node-operation-error-itemindex: the sources', () => {
 	test('canary: a construction without itemIndex in an item path is found', () => {
 		const file = 'nodes/shared/run/files.ts';
 		const text = readFileSync(join(ROOT, file), 'utf8');
-		expect(text).toContain("'Input Binary Field is required', { itemIndex: run.itemIndex }");
-		const broken = ts.createSourceFile(file, text.replace("'Input Binary Field is required', { itemIndex: run.itemIndex }", "'Input Binary Field is required', {}"), ts.ScriptTarget.ES2021, true);
+		const given = "'Input Binary Field is required', {\n\t\t\titemIndex: run.itemIndex,\n\t\t}";
+		expect(text).toContain(given);
+		const broken = ts.createSourceFile(
+			file,
+			text.replace(given, "'Input Binary Field is required', {}"),
+			ts.ScriptTarget.ES2021,
+			true,
+		);
 		const calls: ts.NewExpression[] = [];
 		const visit = (node: ts.Node): void => {
-			if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ITEM_ERRORS.has(node.expression.text)) calls.push(node);
+			if (
+				ts.isNewExpression(node) &&
+				ts.isIdentifier(node.expression) &&
+				ITEM_ERRORS.has(node.expression.text)
+			)
+				calls.push(node);
 			ts.forEachChild(node, visit);
 		};
 		visit(broken);
-		const missing = calls.filter((c) => !givesItemIndex(c)).map((c) => `${file} ${enclosingFunction(c)}`);
+		const missing = calls
+			.filter((c) => !givesItemIndex(c))
+			.map((c) => `${file} ${enclosingFunction(c)}`);
 		expect(missing).toEqual([`${file} readUpload`]);
 		expect(missing.filter((where) => !NOT_FOR_AN_ITEM[where])).toEqual(missing);
 	});
@@ -138,8 +178,13 @@ describe('require-continue-on-fail: the sources', () => {
 		const body = loop.slice(loop.indexOf('export async function executeArea'));
 		expect(body).toMatch(/const continueOnFail = ctx\.continueOnFail\(\);/);
 		// every action node class comes from areaNodeClass, so has that execute()
-		for (const file of NODE_SOURCES.filter((f) => /^nodes\/Vendor\w+\/Vendor\w+\.node\.ts$/.test(f) && !f.includes('Trigger'))) {
-			expect({ file, source: readFileSync(join(ROOT, file), 'utf8') }).toEqual({ file, source: expect.stringMatching(/extends areaNodeClass\(/) });
+		for (const file of NODE_SOURCES.filter(
+			(f) => /^nodes\/Vendor\w+\/Vendor\w+\.node\.ts$/.test(f) && !f.includes('Trigger'),
+		)) {
+			expect({ file, source: readFileSync(join(ROOT, file), 'utf8') }).toEqual({
+				file,
+				source: expect.stringMatching(/extends areaNodeClass\(/),
+			});
 		}
 	});
 });
@@ -156,7 +201,12 @@ const NODES: Array<[string, Area]> = [
 
 /** A path of the area that answers without an ID: its first plain GET list. */
 function listPath(area: Area): string {
-	const op = area.resources.flatMap((r) => r.operations).find((o) => o.kind === 'list' && o.method === 'GET' && !o.path.replace('{portal_id}', '').includes('{'));
+	const op = area.resources
+		.flatMap((r) => r.operations)
+		.find(
+			(o) =>
+				o.kind === 'list' && o.method === 'GET' && !o.path.replace('{portal_id}', '').includes('{'),
+		);
 	if (!op) throw new Error(`${area.name}: no list without an ID`);
 	return op.path;
 }
@@ -164,8 +214,15 @@ function listPath(area: Area): string {
 /** Three items of the node's Custom API Call: item 1 refused before sending (a URL, not a path), the others a list. */
 function calls(type: string, area: Area, settings: IDataObject = {}) {
 	const step = env.areaSteps(type, { resource: 'customApiCall', operation: 'customApiCall' });
-	const input = [{ path: listPath(area) }, { path: 'https://elsewhere.example/x' }, { path: listPath(area) }];
-	return { steps: [step('Call', { customMethod: 'GET', customPath: '={{ $json.path }}' }, settings)], input };
+	const input = [
+		{ path: listPath(area) },
+		{ path: 'https://elsewhere.example/x' },
+		{ path: listPath(area) },
+	];
+	return {
+		steps: [step('Call', { customMethod: 'GET', customPath: '={{ $json.path }}' }, settings)],
+		input,
+	};
 }
 
 describe.each(NODES)('%s at run time', (type, area) => {
@@ -200,5 +257,8 @@ test('an error built without itemIndex (the token refresh refused) gets the inde
 	const result = await env.run(each.steps, [input[0], input[2]]);
 	const out = result.output('Call');
 	expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual([0, 1]);
-	expect(out.map((o) => String(o.json.error))).toEqual([expect.stringMatching(/refreshed/), expect.stringMatching(/refreshed/)]);
+	expect(out.map((o) => String(o.json.error))).toEqual([
+		expect.stringMatching(/refreshed/),
+		expect.stringMatching(/refreshed/),
+	]);
 });

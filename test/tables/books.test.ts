@@ -99,25 +99,45 @@ describe('Vendor Books area', () => {
 			org: { in: 'query', name: 'organization_id' },
 			family: 'accounting',
 		});
-		expect(booksArea.resources.map((r) => r.value)).toEqual(['item', 'estimate', 'estimateTemplate', 'invoice']);
+		expect(booksArea.resources.map((r) => r.value)).toEqual([
+			'item',
+			'estimate',
+			'estimateTemplate',
+			'invoice',
+		]);
 	});
 
-	it.each(Object.keys(DOCUMENTED))('covers every documented %s call, and nothing undocumented', (res) => {
-		const documented = resource(res)
-			.operations.filter((o) => !o.inferred)
-			.map((o) => `${o.method} ${o.path}`);
-		expect(new Set(documented)).toEqual(new Set(DOCUMENTED[res]));
-		expect(documented).toHaveLength(DOCUMENTED[res].length);
-	});
+	it.each(Object.keys(DOCUMENTED))(
+		'covers every documented %s call, and nothing undocumented',
+		(res) => {
+			const documented = resource(res)
+				.operations.filter((o) => !o.inferred)
+				.map((o) => `${o.method} ${o.path}`);
+			expect(new Set(documented)).toEqual(new Set(DOCUMENTED[res]));
+			expect(documented).toHaveLength(DOCUMENTED[res].length);
+		},
+	);
 
 	it('has exactly one inferred extra: invoice.createFromEstimate', () => {
-		expect(allOps.filter(({ o }) => o.inferred).map(({ r, o }) => `${r.value}.${o.value}`)).toEqual([
-			'invoice.createFromEstimate',
-		]);
+		expect(allOps.filter(({ o }) => o.inferred).map(({ r, o }) => `${r.value}.${o.value}`)).toEqual(
+			['invoice.createFromEstimate'],
+		);
 		const o = op('invoice', 'createFromEstimate');
-		expect(o).toMatchObject({ method: 'POST', path: '/invoices', kind: 'action', special: 'fromEstimate' });
-		expect(scopesOf(o).sort()).toEqual(['VendorBooks.estimates.READ', 'VendorBooks.invoices.CREATE']);
-		expect(field(o, 'estimate_id')).toMatchObject({ required: true, locator: 'estimate', in: 'body' });
+		expect(o).toMatchObject({
+			method: 'POST',
+			path: '/invoices',
+			kind: 'action',
+			special: 'fromEstimate',
+		});
+		expect(scopesOf(o).sort()).toEqual([
+			'VendorBooks.estimates.READ',
+			'VendorBooks.invoices.CREATE',
+		]);
+		expect(field(o, 'estimate_id')).toMatchObject({
+			required: true,
+			locator: 'estimate',
+			in: 'body',
+		});
 	});
 
 	it('every special named in a table has its handler beside the node', () => {
@@ -127,7 +147,9 @@ describe('Vendor Books area', () => {
 
 	it('pickers: estimate, invoice and template ids are resource locators fed by a list', () => {
 		const locators: Record<string, string | undefined> = {};
-		for (const { r, o } of allOps) for (const f of o.fields) if (f.required && f.type === 'id') locators[`${r.value}.${o.value}.${f.name}`] = f.locator;
+		for (const { r, o } of allOps)
+			for (const f of o.fields)
+				if (f.required && f.type === 'id') locators[`${r.value}.${o.value}.${f.name}`] = f.locator;
 		expect(locators).toMatchObject({
 			'estimate.get.estimate_id': 'estimate',
 			'estimate.applyTemplate.template_id': 'estimateTemplate',
@@ -135,8 +157,14 @@ describe('Vendor Books area', () => {
 			'invoice.createFromEstimate.estimate_id': 'estimate',
 			'item.get.item_id': 'item',
 		});
-		expect(resource('estimateTemplate')).toMatchObject({ idField: 'template_id', nameField: 'template_name', listOperation: 'getAll' });
-		const lineItem = field(op('invoice', 'create'), 'line_items').fields?.find((f) => f.name === 'item_id');
+		expect(resource('estimateTemplate')).toMatchObject({
+			idField: 'template_id',
+			nameField: 'template_name',
+			listOperation: 'getAll',
+		});
+		const lineItem = field(op('invoice', 'create'), 'line_items').fields?.find(
+			(f) => f.name === 'item_id',
+		);
 		expect(lineItem?.locator).toBe('item');
 	});
 
@@ -190,7 +218,11 @@ describe('Vendor Books area', () => {
 
 	it('lists page with page_context at 200', () => {
 		for (const r of ['item', 'estimate', 'invoice']) {
-			expect(op(r, 'getAll')).toMatchObject({ pagination: 'pageContext', perPage: 200, responseKey: `${r}s` });
+			expect(op(r, 'getAll')).toMatchObject({
+				pagination: 'pageContext',
+				perPage: 200,
+				responseKey: `${r}s`,
+			});
 		}
 	});
 
@@ -230,7 +262,12 @@ describe('Vendor Books area', () => {
 
 		it('attachments', () => {
 			expect(op('invoice', 'uploadAttachment').binaryInput?.extensions).toEqual([
-				'gif', 'png', 'jpeg', 'jpg', 'bmp', 'pdf',
+				'gif',
+				'png',
+				'jpeg',
+				'jpg',
+				'bmp',
+				'pdf',
 			]);
 			expect(field(op('invoice', 'updateAttachment'), 'can_send_in_mail')).toMatchObject({
 				type: 'boolean',
@@ -257,31 +294,85 @@ describe('Vendor Books area', () => {
 			const est = op('estimate', 'create');
 			expect(field(est, 'tax_treatment').values).toHaveLength(10);
 			expect(field(est, 'vat_treatment').values).toEqual([
-				'uk', 'eu_vat_registered', 'overseas', 'eu_vat_not_registered', 'non_eu',
+				'uk',
+				'eu_vat_registered',
+				'overseas',
+				'eu_vat_not_registered',
+				'non_eu',
 			]);
 			expect(field(est, 'gst_treatment').group).toBe('India');
 			expect(field(est, 'place_of_supply').values).toHaveLength(13);
 			expect(field(op('invoice', 'create'), 'cfdi_usage').values).toHaveLength(23);
-			expect(field(op('invoice', 'getAll'), 'filter_by').values).toContain('Date.PaymentExpectedDate');
+			expect(field(op('invoice', 'getAll'), 'filter_by').values).toContain(
+				'Date.PaymentExpectedDate',
+			);
 			expect(field(op('item', 'getAll'), 'filter_by')).toMatchObject({
 				inferred: true,
 				values: ['Status.All', 'Status.Active', 'Status.Inactive'],
 			});
 			for (const r of ['item', 'estimate', 'invoice']) {
-				expect(field(op(r, 'getAll'), 'sort_order')).toMatchObject({ inferred: true, values: ['A', 'D'] });
+				expect(field(op(r, 'getAll'), 'sort_order')).toMatchObject({
+					inferred: true,
+					values: ['A', 'D'],
+				});
 			}
 			expect(field(op('estimate', 'getAll'), 'filter_by').values).toHaveLength(7);
-			expect(field(op('estimate', 'getAll'), 'status').values).toEqual(['draft', 'sent', 'invoiced', 'accepted', 'declined', 'expired']);
-			expect(field(op('invoice', 'getAll'), 'status').values).toEqual(['sent', 'draft', 'overdue', 'paid', 'void', 'unpaid', 'partially_paid', 'viewed']);
-			expect(field(op('estimate', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual(['index', 'value']);
-			expect(field(op('invoice', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual(['customfield_id', 'value']);
-			const estimateLines = field(op('estimate', 'create'), 'line_items').fields?.map((f) => f.name);
-			expect(estimateLines).toEqual([
-				'item_id', 'line_item_id', 'name', 'description', 'item_order', 'product_type', 'hsn_or_sac', 'sat_item_key_code',
-				'unitkey_code', 'bcy_rate', 'rate', 'quantity', 'unit', 'discount_amount', 'discount', 'tax_id', 'tds_tax_id',
-				'tax_name', 'tax_type', 'tax_percentage', 'tax_treatment_code', 'item_total',
+			expect(field(op('estimate', 'getAll'), 'status').values).toEqual([
+				'draft',
+				'sent',
+				'invoiced',
+				'accepted',
+				'declined',
+				'expired',
 			]);
-			const tags = field(op('invoice', 'create'), 'line_items').fields?.find((f) => f.name === 'tags');
+			expect(field(op('invoice', 'getAll'), 'status').values).toEqual([
+				'sent',
+				'draft',
+				'overdue',
+				'paid',
+				'void',
+				'unpaid',
+				'partially_paid',
+				'viewed',
+			]);
+			expect(field(op('estimate', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual([
+				'index',
+				'value',
+			]);
+			expect(field(op('invoice', 'create'), 'custom_fields').fields?.map((f) => f.name)).toEqual([
+				'customfield_id',
+				'value',
+			]);
+			const estimateLines = field(op('estimate', 'create'), 'line_items').fields?.map(
+				(f) => f.name,
+			);
+			expect(estimateLines).toEqual([
+				'item_id',
+				'line_item_id',
+				'name',
+				'description',
+				'item_order',
+				'product_type',
+				'hsn_or_sac',
+				'sat_item_key_code',
+				'unitkey_code',
+				'bcy_rate',
+				'rate',
+				'quantity',
+				'unit',
+				'discount_amount',
+				'discount',
+				'tax_id',
+				'tds_tax_id',
+				'tax_name',
+				'tax_type',
+				'tax_percentage',
+				'tax_treatment_code',
+				'item_total',
+			]);
+			const tags = field(op('invoice', 'create'), 'line_items').fields?.find(
+				(f) => f.name === 'tags',
+			);
 			expect(tags?.fields?.map((f) => f.name)).toEqual(['tag_id', 'tag_option_id']);
 		});
 	});

@@ -28,21 +28,33 @@ interface Claim {
 }
 
 const CLAIMS: readonly Claim[] = [
-	{ name: 'digits', words: /\bdigits only\b|\bmade of digits\b|\bstring of digits\b|\b\d+ digits\b/i, ruled: (f) => f.numeric === true },
+	{
+		name: 'digits',
+		words: /\bdigits only\b|\bmade of digits\b|\bstring of digits\b|\b\d+ digits\b/i,
+		ruled: (f) => f.numeric === true,
+	},
 	{ name: 'yyyy-mm-dd', words: /\byyyy-mm-dd\b/i, ruled: (f) => f.type === 'date' },
 	{ name: 'HH:MM', words: /\bHH:MM\b/, ruled: (f) => f.type === 'time' },
 ];
 
 /** Every field of an area named `name`, at the top of an operation or inside a member. */
 function fieldsNamed(area: Area, name: string): Field[] {
-	const walk = (fields: readonly Field[]): Field[] => fields.flatMap((f) => [...(f.name === name ? [f] : []), ...walk(f.fields ?? []), ...(f.of ? walk([f.of]) : [])]);
+	const walk = (fields: readonly Field[]): Field[] =>
+		fields.flatMap((f) => [
+			...(f.name === name ? [f] : []),
+			...walk(f.fields ?? []),
+			...(f.of ? walk([f.of]) : []),
+		]);
 	return area.resources.flatMap((r) => r.operations.flatMap((op) => walk(op.fields)));
 }
 
 /** The members (at any depth) of the fields named `name`: what a "(JSON)" property's shape describes. */
 function membersOf(area: Area, name: string): Field[] {
-	const walk = (fields: readonly Field[]): Field[] => fields.flatMap((f) => [f, ...walk(f.fields ?? []), ...(f.of ? walk([f.of]) : [])]);
-	return fieldsNamed(area, name).flatMap((f) => walk([...(f.fields ?? []), ...(f.of ? [f.of] : [])]));
+	const walk = (fields: readonly Field[]): Field[] =>
+		fields.flatMap((f) => [f, ...walk(f.fields ?? []), ...(f.of ? walk([f.of]) : [])]);
+	return fieldsNamed(area, name).flatMap((f) =>
+		walk([...(f.fields ?? []), ...(f.of ? [f.of] : [])]),
+	);
 }
 
 /**
@@ -54,28 +66,43 @@ function claimProblems(area: Area, name: string, text: string, where: string): s
 	const json = /Json$/.test(name) ? membersOf(area, name.replace(/Json$/, '')) : undefined;
 	const fields = json ?? fieldsNamed(area, name);
 	return CLAIMS.filter((c) => c.words.test(text)).flatMap((c) => {
-		if (!fields.length) return [`${where}: claims ${c.name}, but no table field ${name} of ${area.name} has a rule for it`];
+		if (!fields.length)
+			return [
+				`${where}: claims ${c.name}, but no table field ${name} of ${area.name} has a rule for it`,
+			];
 		const holds = json ? fields.some(c.ruled) : fields.every(c.ruled);
-		return holds ? [] : [`${where}: claims ${c.name}, but the tables do not apply it to ${json ? 'any member of' : 'every'} ${name} of ${area.name}`];
+		return holds
+			? []
+			: [
+					`${where}: claims ${c.name}, but the tables do not apply it to ${json ? 'any member of' : 'every'} ${name} of ${area.name}`,
+				];
 	});
 }
 
 /** Properties, and the options of collections and fixed collections, with their hints. */
 function allProperties(properties: readonly INodeProperties[]): INodeProperties[] {
 	return properties.flatMap((p) => {
-		const nested = (p.options ?? []).flatMap((o) => ('values' in o ? allProperties(o.values as INodeProperties[]) : 'displayName' in o && 'type' in o ? allProperties([o as INodeProperties]) : []));
+		const nested = (p.options ?? []).flatMap((o) =>
+			'values' in o
+				? allProperties(o.values as INodeProperties[])
+				: 'displayName' in o && 'type' in o
+					? allProperties([o as INodeProperties])
+					: [],
+		);
 		return [p, ...nested];
 	});
 }
 
-const DESCRIPTIONS: INodeTypeDescription[] = NODE_TYPES.map((Type) => (new Type() as INodeType).description);
+const DESCRIPTIONS: INodeTypeDescription[] = NODE_TYPES.map(
+	(Type) => (new Type() as INodeType).description,
+);
 const areaOf = (d: INodeTypeDescription): Area => {
 	const area = AREAS.find((a) => d.displayName === a.name || d.displayName === `${a.name} Trigger`);
 	if (!area) throw new Error(`no area for ${d.displayName}`);
 	return area;
 };
 
-describe('format claims of hints and descriptions are the tables\' rules', () => {
+describe("format claims of hints and descriptions are the tables' rules", () => {
 	test('every builderHint of every node claims only the format the tables apply to its field', () => {
 		let hints = 0;
 		const problems = DESCRIPTIONS.flatMap((d) =>
@@ -83,20 +110,28 @@ describe('format claims of hints and descriptions are the tables\' rules', () =>
 				.filter((p) => p.builderHint?.message)
 				.flatMap((p) => {
 					hints++;
-					return claimProblems(areaOf(d), p.name, p.builderHint?.message ?? '', `${d.displayName} ${p.name} hint`);
+					return claimProblems(
+						areaOf(d),
+						p.name,
+						p.builderHint?.message ?? '',
+						`${d.displayName} ${p.name} hint`,
+					);
 				}),
 		);
 		expect(hints).toBeGreaterThan(20);
 		expect(problems).toEqual([]);
 	});
 
-	test('every table field\'s description claims only the format its own rule applies', () => {
+	test("every table field's description claims only the format its own rule applies", () => {
 		const problems = AREAS.flatMap((area) =>
 			area.resources.flatMap((r) =>
 				r.operations.flatMap((op) => {
 					const walk = (fields: readonly Field[], at: string): string[] =>
 						fields.flatMap((f) => [
-							...CLAIMS.filter((c) => c.words.test(f.description ?? '') && !c.ruled(f)).map((c) => `${at}.${f.name}: its description claims ${c.name}, its rule does not apply it`),
+							...CLAIMS.filter((c) => c.words.test(f.description ?? '') && !c.ruled(f)).map(
+								(c) =>
+									`${at}.${f.name}: its description claims ${c.name}, its rule does not apply it`,
+							),
 							...walk(f.fields ?? [], `${at}.${f.name}`),
 						]);
 					return walk(op.fields, `${area.value}.${r.value}.${op.value}`);
@@ -107,23 +142,52 @@ describe('format claims of hints and descriptions are the tables\' rules', () =>
 	});
 
 	test('the organization and record-ID hints claim no format (the documents give the organization ID none, most IDs as strings)', () => {
-		for (const text of [ORGANIZATION_HINT.message, idHint('payment', 'payment_id').message]) expect(CLAIMS.filter((c) => c.words.test(text))).toEqual([]);
+		for (const text of [ORGANIZATION_HINT.message, idHint('payment', 'payment_id').message])
+			expect(CLAIMS.filter((c) => c.words.test(text))).toEqual([]);
 	});
 });
 
 describe('canaries: a claim the tables do not back fails', () => {
 	test('"digits only" on an ID documented as a string, or on the Organization ID, is reported', () => {
-		expect(claimProblems(invoiceArea, 'payment_id', 'The payment ID: digits only', 'canary')).toEqual(['canary: claims digits, but the tables do not apply it to every payment_id of Vendor Invoice']);
-		expect(claimProblems(booksArea, 'organizationId', 'as its ID: digits only (for example 60001234567)', 'canary')).toEqual([
+		expect(
+			claimProblems(invoiceArea, 'payment_id', 'The payment ID: digits only', 'canary'),
+		).toEqual([
+			'canary: claims digits, but the tables do not apply it to every payment_id of Vendor Invoice',
+		]);
+		expect(
+			claimProblems(
+				booksArea,
+				'organizationId',
+				'as its ID: digits only (for example 60001234567)',
+				'canary',
+			),
+		).toEqual([
 			'canary: claims digits, but no table field organizationId of Vendor Books has a rule for it',
 		]);
-		expect(claimProblems(projectsArea, 'portal_id', 'ID of the portal (a string of digits)', 'canary')).toEqual([]);
+		expect(
+			claimProblems(projectsArea, 'portal_id', 'ID of the portal (a string of digits)', 'canary'),
+		).toEqual([]);
 		// the GST number takes letters too: "15 digits" would claim a rule its table does not apply
-		expect(claimProblems(inventoryArea, 'gst_no', 'GST number, 15 digits', 'canary')).toEqual(['canary: claims digits, but the tables do not apply it to every gst_no of Vendor Inventory']);
-		expect(claimProblems(inventoryArea, 'vendor_id', 'ID of the vendor, digits only', 'canary')).toEqual([]);
+		expect(claimProblems(inventoryArea, 'gst_no', 'GST number, 15 digits', 'canary')).toEqual([
+			'canary: claims digits, but the tables do not apply it to every gst_no of Vendor Inventory',
+		]);
+		expect(
+			claimProblems(inventoryArea, 'vendor_id', 'ID of the vendor, digits only', 'canary'),
+		).toEqual([]);
 		expect(claimProblems(inventoryArea, 'date', 'Bill date (yyyy-mm-dd)', 'canary')).toEqual([]);
 		// a JSON shape: a member of the list must apply the claimed format
-		expect(claimProblems(invoiceArea, 'invoicesJson', "with the keys 'invoice_id' (text), 'date' (yyyy-mm-dd)", 'canary')).toEqual([]);
-		expect(claimProblems(invoiceArea, 'invoicesJson', "with the keys 'invoice_id' (HH:MM)", 'canary')).toEqual(['canary: claims HH:MM, but the tables do not apply it to any member of invoicesJson of Vendor Invoice']);
+		expect(
+			claimProblems(
+				invoiceArea,
+				'invoicesJson',
+				"with the keys 'invoice_id' (text), 'date' (yyyy-mm-dd)",
+				'canary',
+			),
+		).toEqual([]);
+		expect(
+			claimProblems(invoiceArea, 'invoicesJson', "with the keys 'invoice_id' (HH:MM)", 'canary'),
+		).toEqual([
+			'canary: claims HH:MM, but the tables do not apply it to any member of invoicesJson of Vendor Invoice',
+		]);
 	});
 });

@@ -43,14 +43,20 @@ describe.each(nodes)('%s', (_name, area, node) => {
 
 	test('operation values are unique per resource and resource values unique', () => {
 		expect(new Set(area.resources.map((r) => r.value)).size).toBe(area.resources.length);
-		for (const r of area.resources) expect(new Set(r.operations.map((o) => o.value)).size).toBe(r.operations.length);
+		for (const r of area.resources)
+			expect(new Set(r.operations.map((o) => o.value)).size).toBe(r.operations.length);
 	});
 
 	test('every path parameter has a required field that travels in the path', () => {
 		for (const { op } of ops) {
 			for (const [, param] of op.path.matchAll(/\{([^}]+)\}/g)) {
 				const field = op.fields.find((f) => f.name === param);
-				expect({ op: op.value, param, found: !!field, required: field?.required }).toEqual({ op: op.value, param, found: true, required: true });
+				expect({ op: op.value, param, found: !!field, required: field?.required }).toEqual({
+					op: op.value,
+					param,
+					found: true,
+					required: true,
+				});
 				expect(locationOf(field!, op)).toBe('path');
 			}
 		}
@@ -66,7 +72,11 @@ describe.each(nodes)('%s', (_name, area, node) => {
 			});
 			for (const f of op.fields.filter((x) => x.locator)) {
 				const target = area.resources.find((r) => r.value === f.locator);
-				expect({ field: f.name, target: target?.value, list: !!target?.listOperation }).toEqual({ field: f.name, target: f.locator, list: true });
+				expect({ field: f.name, target: target?.value, list: !!target?.listOperation }).toEqual({
+					field: f.name,
+					target: f.locator,
+					list: true,
+				});
 			}
 		}
 	});
@@ -91,7 +101,15 @@ describe.each(nodes)('%s', (_name, area, node) => {
 	test('derived properties: no two visible at once under one name; lists have Return All and Limit', () => {
 		const props = node.description.properties;
 		// as a node and as an AI tool (the `@tool` display condition), in each node version (`@version`: 1 for stored workflows, FORM_VERSION)
-		for (const [{ r, op }, tool, version] of ops.flatMap((o) => [1, FORM_VERSION].flatMap((v) => [[o, false, v], [o, true, v]] as const))) {
+		for (const [{ r, op }, tool, version] of ops.flatMap((o) =>
+			[1, FORM_VERSION].flatMap(
+				(v) =>
+					[
+						[o, false, v],
+						[o, true, v],
+					] as const,
+			),
+		)) {
 			const visible = props.filter((p: INodeProperties) => {
 				const show = p.displayOptions?.show;
 				if (!show) return true;
@@ -104,14 +122,31 @@ describe.each(nodes)('%s', (_name, area, node) => {
 				);
 			});
 			// a regional group's collection shows for its choice of Regional Fields only: one at a time
-			const names = visible.filter((p) => !p.displayOptions?.show?.regionalFields).map((p) => p.name);
-			expect({ op: `${r.value}.${op.value}`, dupes: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
+			const names = visible
+				.filter((p) => !p.displayOptions?.show?.regionalFields)
+				.map((p) => p.name);
+			expect({
+				op: `${r.value}.${op.value}`,
+				dupes: names.filter((n, i) => names.indexOf(n) !== i),
+			}).toEqual({ op: `${r.value}.${op.value}`, dupes: [] });
 			if (op.kind === 'list') expect(names).toContain('returnAll');
-			for (const f of op.fields.filter((x) => placement(x, op) === 'top')) expect(names).toContain(f.name);
+			for (const f of op.fields.filter((x) => placement(x, op) === 'top'))
+				expect(names).toContain(f.name);
 			// an ID of a listable resource is a picker wherever it is entered: at the top or in a collection
-			const entered = [...visible, ...visible.flatMap((p) => (p.type === 'collection' ? ((p.options ?? []) as INodeProperties[]) : []))];
-			for (const f of op.fields.filter((x) => !x.readOnly && area.resources.find((t) => t.value === x.locator)?.listOperation)) {
-				expect({ op: `${r.value}.${op.value}`, field: f.name, type: entered.find((p) => p.name === f.name)?.type }).toEqual({ op: `${r.value}.${op.value}`, field: f.name, type: 'resourceLocator' });
+			const entered = [
+				...visible,
+				...visible.flatMap((p) =>
+					p.type === 'collection' ? ((p.options ?? []) as INodeProperties[]) : [],
+				),
+			];
+			for (const f of op.fields.filter(
+				(x) => !x.readOnly && area.resources.find((t) => t.value === x.locator)?.listOperation,
+			)) {
+				expect({
+					op: `${r.value}.${op.value}`,
+					field: f.name,
+					type: entered.find((p) => p.name === f.name)?.type,
+				}).toEqual({ op: `${r.value}.${op.value}`, field: f.name, type: 'resourceLocator' });
 			}
 		}
 	});

@@ -26,8 +26,18 @@ const DOCUMENTED: Record<string, { prefix: string; endpoints: Documented[] }> = 
 		endpoints: [
 			{ method: 'POST', path: '/customerpayments', scope: 'CREATE', responseKey: 'payment' },
 			{ method: 'GET', path: '/customerpayments', scope: 'READ', responseKey: 'customerpayments' },
-			{ method: 'PUT', path: '/customerpayments/{payment_id}', scope: 'UPDATE', responseKey: 'payment' },
-			{ method: 'GET', path: '/customerpayments/{payment_id}', scope: 'READ', responseKey: 'payment' },
+			{
+				method: 'PUT',
+				path: '/customerpayments/{payment_id}',
+				scope: 'UPDATE',
+				responseKey: 'payment',
+			},
+			{
+				method: 'GET',
+				path: '/customerpayments/{payment_id}',
+				scope: 'READ',
+				responseKey: 'payment',
+			},
 			{ method: 'DELETE', path: '/customerpayments/{payment_id}', scope: 'DELETE' },
 			{
 				method: 'POST',
@@ -45,10 +55,25 @@ const DOCUMENTED: Record<string, { prefix: string; endpoints: Documented[] }> = 
 			{ method: 'PUT', path: '/projects/{project_id}', scope: 'UPDATE', responseKey: 'project' },
 			{ method: 'GET', path: '/projects/{project_id}', scope: 'READ', responseKey: 'project' },
 			{ method: 'DELETE', path: '/projects/{project_id}/users/{user_id}' },
-			{ method: 'POST', path: '/projects/{project_id}/comments', scope: 'CREATE', responseKey: 'comments' },
-			{ method: 'GET', path: '/projects/{project_id}/comments', scope: 'READ', responseKey: 'comments' },
+			{
+				method: 'POST',
+				path: '/projects/{project_id}/comments',
+				scope: 'CREATE',
+				responseKey: 'comments',
+			},
+			{
+				method: 'GET',
+				path: '/projects/{project_id}/comments',
+				scope: 'READ',
+				responseKey: 'comments',
+			},
 			{ method: 'DELETE', path: '/projects/{project_id}/comments/{comment_id}', scope: 'DELETE' },
-			{ method: 'GET', path: '/projects/{project_id}/invoices', scope: 'READ', responseKey: 'invoices' },
+			{
+				method: 'GET',
+				path: '/projects/{project_id}/invoices',
+				scope: 'READ',
+				responseKey: 'invoices',
+			},
 		],
 	},
 	inventory: {
@@ -85,7 +110,9 @@ const opsOf = (area: Area): Array<{ resource: Resource; op: Operation }> =>
 	area.resources.flatMap((resource) => resource.operations.map((op) => ({ resource, op })));
 
 const findOp = (area: Area, resource: string, op: string): Operation => {
-	const found = area.resources.find((r) => r.value === resource)?.operations.find((o) => o.value === op);
+	const found = area.resources
+		.find((r) => r.value === resource)
+		?.operations.find((o) => o.value === op);
 	if (!found) throw new Error(`${area.value}.${resource}.${op} missing`);
 	return found;
 };
@@ -112,7 +139,9 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 
 	it('covers exactly the documented method + path pairs, plus the inferred ones', () => {
 		const actual = ops.map(({ op }) => key(op.method, op.path)).sort();
-		const expected = [...documented.endpoints, ...inferred].map((e) => key(e.method, e.path)).sort();
+		const expected = [...documented.endpoints, ...inferred]
+			.map((e) => key(e.method, e.path))
+			.sort();
 		expect(actual).toEqual(expected);
 	});
 
@@ -120,15 +149,25 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 		const inferredKeys = new Set(inferred.map((e) => key(e.method, e.path)));
 		for (const { op } of ops) {
 			const k = key(op.method, op.path);
-			expect([k, op.inferred === true]).toEqual([k, inferredKeys.has(k) || op.pagination === 'pageContext']);
+			expect([k, op.inferred === true]).toEqual([
+				k,
+				inferredKeys.has(k) || op.pagination === 'pageContext',
+			]);
 			if (op.inferred) expect(op.notes).toMatch(/not shown/);
-			if (op.inferred) expect([k, op.inferredNote]).toEqual([k, expect.stringContaining("not in the vendor's API reference")]);
-			if (op.pagination === 'pageContext') expect(op.inferredNote).toMatch(/^this list's paging is not in the vendor's API reference/);
+			if (op.inferred)
+				expect([k, op.inferredNote]).toEqual([
+					k,
+					expect.stringContaining("not in the vendor's API reference"),
+				]);
+			if (op.pagination === 'pageContext')
+				expect(op.inferredNote).toMatch(/^this list's paging is not in the vendor's API reference/);
 		}
 	});
 
 	it('uses the documented scopes and response keys', () => {
-		const byKey = new Map([...documented.endpoints, ...inferred].map((e) => [key(e.method, e.path), e]));
+		const byKey = new Map(
+			[...documented.endpoints, ...inferred].map((e) => [key(e.method, e.path), e]),
+		);
 		for (const { op } of ops) {
 			const doc = byKey.get(key(op.method, op.path))!;
 			const k = key(op.method, op.path);
@@ -138,7 +177,9 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 	});
 
 	it('lists in area.scopes exactly the scopes its operations use', () => {
-		const used = new Set(ops.flatMap(({ op }) => (op.scope === undefined ? [] : [op.scope].flat())));
+		const used = new Set(
+			ops.flatMap(({ op }) => (op.scope === undefined ? [] : [op.scope].flat())),
+		);
 		expect([...area.scopes].sort()).toEqual([...used].sort());
 		for (const scope of area.scopes) expect(scope.startsWith(documented.prefix)).toBe(true);
 	});
@@ -169,7 +210,12 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 				update: 'update',
 				delete: 'delete',
 			};
-			if (expectedKind[op.value]) expect([resource.value, op.value, op.kind]).toEqual([resource.value, op.value, expectedKind[op.value]]);
+			if (expectedKind[op.value])
+				expect([resource.value, op.value, op.kind]).toEqual([
+					resource.value,
+					op.value,
+					expectedKind[op.value],
+				]);
 		}
 	});
 
@@ -178,10 +224,16 @@ describe.each(AREAS.map((a) => [a.value, a] as const))('area %s', (areaValue, ar
 			const params = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 			for (const param of params) {
 				const field = op.fields.find((f) => f.name === param);
-				expect([op.path, param, field?.type, field?.required]).toEqual([op.path, param, 'id', true]);
+				expect([op.path, param, field?.type, field?.required]).toEqual([
+					op.path,
+					param,
+					'id',
+					true,
+				]);
 				expect(field?.in === undefined || field?.in === 'path').toBe(true);
 			}
-			for (const field of op.fields.filter((f) => f.in === 'path')) expect(params).toContain(field.name);
+			for (const field of op.fields.filter((f) => f.in === 'path'))
+				expect(params).toContain(field.name);
 		}
 	});
 
@@ -273,7 +325,10 @@ describe('Vendor Invoice', () => {
 			expect(findField(fields, 'amount').required).toBe(op === 'create' ? true : undefined);
 			expect(findField(fields, 'invoices.invoice_id').required).toBe(true);
 			expect(findField(fields, 'invoices.amount_applied').required).toBe(true);
-			expect(findField(fields, 'custom_fields').fields!.map((f) => f.name)).toEqual(['label', 'value']);
+			expect(findField(fields, 'custom_fields').fields!.map((f) => f.name)).toEqual([
+				'label',
+				'value',
+			]);
 		}
 		const update = findOp(invoiceArea, 'payment', 'update').fields;
 		expect(findField(update, 'invoices.invoice_payment_id').type).toBe('id');
@@ -301,7 +356,12 @@ describe('Vendor Invoice', () => {
 				'filter_by',
 			].sort(),
 		);
-		for (const name of ['customer_name_startswith', 'customer_name_contains', 'reference_number_startswith', 'reference_number_contains']) {
+		for (const name of [
+			'customer_name_startswith',
+			'customer_name_contains',
+			'reference_number_startswith',
+			'reference_number_contains',
+		]) {
 			expect(findField(fields, name).maxLength).toBe(100);
 		}
 		const filter = findField(fields, 'filter_by');
@@ -349,33 +409,58 @@ describe('Vendor Billing', () => {
 			expect(findField(fields, 'description').maxLength).toBe(500);
 			expect(findField(fields, 'billing_type')).toMatchObject({
 				required: true,
-				values: ['fixed_cost_for_project', 'based_on_project_hours', 'based_on_staff_hours', 'based_on_task_hours'],
+				values: [
+					'fixed_cost_for_project',
+					'based_on_project_hours',
+					'based_on_staff_hours',
+					'based_on_task_hours',
+				],
 			});
 			expect(findField(fields, 'rate').type).toBe('string');
-			expect(findField(fields, 'rate').description).toMatch(/Required when 'Billing Type' is Fixed Cost for Project .* or Based on Project Hours/);
+			expect(findField(fields, 'rate').description).toMatch(
+				/Required when 'Billing Type' is Fixed Cost for Project .* or Based on Project Hours/,
+			);
 			expect(findField(fields, 'budget_type').values).toEqual([
 				'total_project_cost',
 				'total_project_hours',
 				'hours_per_task',
 				'hours_per_staff',
 			]);
-			expect(findField(fields, 'tasks.task_name')).toMatchObject({ required: true, maxLength: 100 });
+			expect(findField(fields, 'tasks.task_name')).toMatchObject({
+				required: true,
+				maxLength: 100,
+			});
 			expect(findField(fields, 'tasks.description').maxLength).toBe(500);
 			expect(findField(fields, 'users.user_id').required).toBe(true);
-			expect(findField(fields, 'users.user_role').values).toEqual(['staff', 'admin', 'timesheetstaff']);
+			expect(findField(fields, 'users.user_role').values).toEqual([
+				'staff',
+				'admin',
+				'timesheetstaff',
+			]);
 			expect(findField(fields, 'users.user_name').maxLength).toBe(200);
 			expect(findField(fields, 'users.email')).toMatchObject({ type: 'email', maxLength: 100 });
 		}
 	});
 
 	it('checks comments and list queries', () => {
-		expect(findField(findOp(billingArea, 'comment', 'create').fields, 'description')).toMatchObject({
-			required: true,
-			maxLength: 500,
-		});
+		expect(findField(findOp(billingArea, 'comment', 'create').fields, 'description')).toMatchObject(
+			{
+				required: true,
+				maxLength: 500,
+			},
+		);
 		const list = findOp(billingArea, 'project', 'getAll').fields;
-		expect(findField(list, 'filter_by').values).toEqual(['Status.All', 'Status.Active', 'Status.Inactive']);
-		expect(findField(list, 'sort_column').values).toEqual(['project_name', 'customer_name', 'rate', 'created_time']);
+		expect(findField(list, 'filter_by').values).toEqual([
+			'Status.All',
+			'Status.Active',
+			'Status.Inactive',
+		]);
+		expect(findField(list, 'sort_column').values).toEqual([
+			'project_name',
+			'customer_name',
+			'rate',
+			'created_time',
+		]);
 		const invoices = findOp(billingArea, 'project', 'getInvoices').fields;
 		expect(findField(invoices, 'sort_column').values).toEqual([
 			'invoice_number',
@@ -408,16 +493,25 @@ describe('Vendor Inventory', () => {
 			expect(findField(fields, 'date').type).toBe('date');
 			expect(findField(fields, 'due_date').type).toBe('date');
 			expect(findField(fields, 'gst_no')).toMatchObject({ maxLength: 15, group: 'India' });
-			expect(findField(fields, 'gst_treatment').values).toEqual(['business_gst', 'business_none', 'overseas', 'consumer']);
+			expect(findField(fields, 'gst_treatment').values).toEqual([
+				'business_gst',
+				'business_none',
+				'overseas',
+				'consumer',
+			]);
 			expect(findField(fields, 'tax_treatment')).toMatchObject({
 				group: 'Mexico',
 				values: ['home_country_mexico', 'border_region_mexico', 'non_mexico'],
 			});
-			for (const name of ['source_of_supply', 'destination_of_supply']) expect(findField(fields, name).group).toBe('India');
+			for (const name of ['source_of_supply', 'destination_of_supply'])
+				expect(findField(fields, name).group).toBe('India');
 			expect(findField(fields, 'line_items.tds_tax_id').group).toBe('Mexico');
 			expect(findField(fields, 'line_items.hsn_or_sac').group).toBe('India');
 			expect(findField(fields, 'line_items.reverse_charge_tax_id').group).toBe('India');
-			expect(findField(fields, 'custom_fields').fields!.map((f) => f.name)).toEqual(['customfield_id', 'value']);
+			expect(findField(fields, 'custom_fields').fields!.map((f) => f.name)).toEqual([
+				'customfield_id',
+				'value',
+			]);
 		}
 		expect(findOp(inventoryArea, 'bill', 'create').binaryInput).toEqual({
 			field: 'attachment',
@@ -435,14 +529,26 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 	it('requiredWhen: rate is required for fixed cost and project hours only, client and server side', () => {
 		// the node speaks the form's words; the emulator, like the API, its names
 		const message = {
-			client: 'is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project)',
-			server: 'is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)',
+			client:
+				'is required when Billing Type is Fixed Cost for Project or Based on Project Hours (Billing Type is Fixed Cost for Project)',
+			server:
+				'is required when billing_type is fixed_cost_for_project or based_on_project_hours (billing_type is fixed_cost_for_project)',
 		};
 		for (const side of ['client', 'server'] as const) {
-			expect(validateValues(projectCreate, base, side)).toEqual([{ field: 'rate', message: message[side] }]);
-			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_project_hours', rate: '' }, side)).toHaveLength(1);
+			expect(validateValues(projectCreate, base, side)).toEqual([
+				{ field: 'rate', message: message[side] },
+			]);
+			expect(
+				validateValues(
+					projectCreate,
+					{ ...base, billing_type: 'based_on_project_hours', rate: '' },
+					side,
+				),
+			).toHaveLength(1);
 			expect(validateValues(projectCreate, { ...base, rate: '10' }, side)).toEqual([]);
-			expect(validateValues(projectCreate, { ...base, billing_type: 'based_on_staff_hours' }, side)).toEqual([]);
+			expect(
+				validateValues(projectCreate, { ...base, billing_type: 'based_on_staff_hours' }, side),
+			).toEqual([]);
 		}
 	});
 
@@ -455,8 +561,21 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 				{ name: 'rate', type: 'number', requiredWhen: { field: 'kind', values: ['fixed'] } },
 			],
 		};
-		const op: Operation = { value: 'x', name: 'X', action: 'X x', description: 'x', kind: 'create', method: 'POST', path: '/x', fields: [entry] };
-		expect(validateValues(op, { entries: [{ kind: 'hourly' }, { kind: 'fixed' }, { kind: 'fixed', rate: 0 }] })).toEqual([
+		const op: Operation = {
+			value: 'x',
+			name: 'X',
+			action: 'X x',
+			description: 'x',
+			kind: 'create',
+			method: 'POST',
+			path: '/x',
+			fields: [entry],
+		};
+		expect(
+			validateValues(op, {
+				entries: [{ kind: 'hourly' }, { kind: 'fixed' }, { kind: 'fixed', rate: 0 }],
+			}),
+		).toEqual([
 			{ field: 'entries[1].rate', message: 'is required when Kind is fixed (Kind is fixed)' },
 		]);
 	});
@@ -465,28 +584,79 @@ describe('rules these tables rely on in validate.ts and errors.ts', () => {
 		const create = findOp(invoiceArea, 'refund', 'create');
 		const values = { payment_id: '1', amount: 5 };
 		expect(validateValues(create, { ...values, refund_mode: 'paypal' })).toEqual([]);
-		expect(validateValues(create, { ...values, refund_mode: 'x'.repeat(51) })).toEqual([{ field: 'refund_mode', message: 'must be at most 50 characters as the API counts them, where an emoji counts as 2' }]);
+		expect(validateValues(create, { ...values, refund_mode: 'x'.repeat(51) })).toEqual([
+			{
+				field: 'refund_mode',
+				message: 'must be at most 50 characters as the API counts them, where an emoji counts as 2',
+			},
+		]);
 		// payment_mode is a closed list
 		const payment = findOp(invoiceArea, 'payment', 'create');
-		expect(validateValues(payment, { customer_id: '1', amount: 5, payment_mode: 'paypal' })[0]).toMatchObject({ field: 'payment_mode' });
+		expect(
+			validateValues(payment, { customer_id: '1', amount: 5, payment_mode: 'paypal' })[0],
+		).toMatchObject({ field: 'payment_mode' });
 	});
 
 	it.each([
 		['Payments', invoiceArea, 3004, 'The customer field is blank or incorrect', 'Set Customer ID'],
-		['Payments', invoiceArea, 9521, 'A retainer invoice cannot be paid partially', 'Record the full payment'],
-		['Payments', invoiceArea, 9523, 'The amount paid to a retainer invoice cannot be changed', 'Delete the payment and record it again'],
-		['Payments', invoiceArea, 24016, 'The amount entered exceeds the balance due on the invoice', 'Lower Amount Applied'],
+		[
+			'Payments',
+			invoiceArea,
+			9521,
+			'A retainer invoice cannot be paid partially',
+			'Record the full payment',
+		],
+		[
+			'Payments',
+			invoiceArea,
+			9523,
+			'The amount paid to a retainer invoice cannot be changed',
+			'Delete the payment and record it again',
+		],
+		[
+			'Payments',
+			invoiceArea,
+			24016,
+			'The amount entered exceeds the balance due on the invoice',
+			'Lower Amount Applied',
+		],
 		['Billing', billingArea, 1002, 'The billing project does not exist', 'Check the Project ID'],
-		['Billing', billingArea, 20004, 'The amount must not be negative', 'Enter zero or a positive value'],
-		['Billing', billingArea, 20077, 'An expense is recorded for the billing project, so it cannot be deleted', "Remove the project's expenses first"],
-	])('%s code %i: the message says what went wrong and what to do; the server text is the description', (_name, area, code, meaning, todo) => {
-		const explained = explainFailure({ status: 400, body: { code, message: 'server words' }, area });
-		expect(explained.message).toBe(`${meaning} (code ${code}). ${area.errorCodes?.[code]?.resolution}.`);
-		expect(explained.message).toContain(todo);
-		expect(explained).toMatchObject({ code: String(code), description: 'The Vendor API answered: server words' });
-	});
+		[
+			'Billing',
+			billingArea,
+			20004,
+			'The amount must not be negative',
+			'Enter zero or a positive value',
+		],
+		[
+			'Billing',
+			billingArea,
+			20077,
+			'An expense is recorded for the billing project, so it cannot be deleted',
+			"Remove the project's expenses first",
+		],
+	])(
+		'%s code %i: the message says what went wrong and what to do; the server text is the description',
+		(_name, area, code, meaning, todo) => {
+			const explained = explainFailure({
+				status: 400,
+				body: { code, message: 'server words' },
+				area,
+			});
+			expect(explained.message).toBe(
+				`${meaning} (code ${code}). ${area.errorCodes?.[code]?.resolution}.`,
+			);
+			expect(explained.message).toContain(todo);
+			expect(explained).toMatchObject({
+				code: String(code),
+				description: 'The Vendor API answered: server words',
+			});
+		},
+	);
 
 	it('other codes keep the server message', () => {
-		expect(explainFailure({ status: 400, body: { code: 2, message: 'Invalid value passed for rate' } })).toEqual({ code: '2', message: 'Invalid value passed for rate (code 2)' });
+		expect(
+			explainFailure({ status: 400, body: { code: 2, message: 'Invalid value passed for rate' } }),
+		).toEqual({ code: '2', message: 'Invalid value passed for rate (code 2)' });
 	});
 });

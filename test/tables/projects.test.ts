@@ -13,7 +13,11 @@ const DOCUMENTED: Array<[string, string, string | string[] | undefined]> = [
 	['DELETE', '/api/v3/portal/{portal_id}/bin', 'VendorProjects.portals.CREATE'],
 	['POST', '/api/v3/portal/{portal_id}/bin/restore', 'VendorProjects.portals.CREATE'],
 	['DELETE', '/api/v3/portal/{portal_id}/empty-bin', 'VendorProjects.portals.CREATE'],
-	['GET', '/api/v3/portal/{portal_id}/search', ['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ']],
+	[
+		'GET',
+		'/api/v3/portal/{portal_id}/search',
+		['VendorProjects.portals.READ', 'VendorSearch.securesearch.READ'],
+	],
 	[
 		'GET',
 		'/api/v3/portal/{portal_id}/projects/{project_id}/search',
@@ -48,7 +52,8 @@ const field = (fields: Field[], name: string): Field => {
 	if (!f) throw new Error(`no field ${name}`);
 	return f;
 };
-const scopes = (s: string | string[] | undefined): string[] => (s === undefined ? [] : Array.isArray(s) ? s : [s]);
+const scopes = (s: string | string[] | undefined): string[] =>
+	s === undefined ? [] : Array.isArray(s) ? s : [s];
 
 describe('Vendor Projects field tables', () => {
 	it('is the projects area', () => {
@@ -74,7 +79,9 @@ describe('Vendor Projects field tables', () => {
 		expect(actual).toEqual(expected);
 		expect(new Set(actual).size).toBe(14);
 		for (const [method, path, scope] of DOCUMENTED) {
-			const hit = all.find(({ op }) => op.method === method && projectsArea.basePath + op.path === path)!;
+			const hit = all.find(
+				({ op }) => op.method === method && projectsArea.basePath + op.path === path,
+			)!;
 			expect({ call: `${method} ${path}`, scope: scopes(hit.op.scope).sort() }).toEqual({
 				call: `${method} ${path}`,
 				scope: scopes(scope).sort(),
@@ -146,7 +153,11 @@ describe('Vendor Projects field tables', () => {
 
 	it('carries the documented project limits', () => {
 		const create = find('project', 'create');
-		expect(field(create.fields, 'name')).toMatchObject({ type: 'string', required: true, maxLength: 200 });
+		expect(field(create.fields, 'name')).toMatchObject({
+			type: 'string',
+			required: true,
+			maxLength: 200,
+		});
 		expect(field(create.fields, 'description')).toMatchObject({ maxLength: 80000 });
 		expect(field(create.fields, 'project_type').values).toEqual(['active', 'template']);
 		expect(field(create.fields, 'added_via').values).toEqual(['web', 'api']);
@@ -169,8 +180,15 @@ describe('Vendor Projects field tables', () => {
 			'revenue_budget',
 		]);
 		expect(field(budget, 'cost_budget').fields!.map((f) => f.name)).toEqual(['amount']);
-		expect(field(create.fields, 'tags').fields!.map((f) => f.name)).toEqual(['add', 'remove', 'id']);
-		expect(create.fields.filter((f) => f.required).map((f) => f.name)).toEqual(['portal_id', 'name']);
+		expect(field(create.fields, 'tags').fields!.map((f) => f.name)).toEqual([
+			'add',
+			'remove',
+			'id',
+		]);
+		expect(create.fields.filter((f) => f.required).map((f) => f.name)).toEqual([
+			'portal_id',
+			'name',
+		]);
 		expect(create.fields.map((f) => f.name)).not.toContain('custom_fields');
 
 		const update = find('project', 'update');
@@ -202,36 +220,69 @@ describe('Vendor Projects field tables', () => {
 		const modules = ['projects', 'phases', 'tasklists', 'tasks', 'issues'];
 		const move = find('trash', 'moveToTrash');
 		expect(move.batch).toEqual({ field: 'items', size: 100 });
-		expect(field(move.fields, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
+		expect(field(move.fields, 'module')).toMatchObject({
+			type: 'enum',
+			required: true,
+			values: modules,
+		});
 		// any number of ids: the batch splits them into calls of 100 (the emulator refuses more per call)
-		expect(field(move.fields, 'items')).toMatchObject({ type: 'array', required: true, of: { type: 'id' } });
+		expect(field(move.fields, 'items')).toMatchObject({
+			type: 'array',
+			required: true,
+			of: { type: 'id' },
+		});
 		expect(field(move.fields, 'items').maxItems).toBeUndefined();
 		for (const v of ['restore', 'deletePermanently']) {
 			const op = find('trash', v);
 			const roots = op.fields.filter((f) => f.bodyRoot);
 			expect(roots).toHaveLength(1);
 			expect(roots[0]).toMatchObject({ type: 'array', in: 'body', jsonAlternative: true });
-			expect(field(roots[0].fields!, 'module')).toMatchObject({ type: 'enum', required: true, values: modules });
+			expect(field(roots[0].fields!, 'module')).toMatchObject({
+				type: 'enum',
+				required: true,
+				values: modules,
+			});
 			expect(field(roots[0].fields!, 'items')).toMatchObject({ type: 'array', maxItems: 100 });
 		}
 		const bin = find('trash', 'getBin');
 		// sort and filter are generic table features: no special
 		expect(bin.special).toBeUndefined();
-		expect(field(bin.fields, 'sort_by')).toMatchObject({ type: 'string', sortFields: ['trashed_time', 'name'] });
+		expect(field(bin.fields, 'sort_by')).toMatchObject({
+			type: 'string',
+			sortFields: ['trashed_time', 'name'],
+		});
 		const filter = field(bin.fields, 'filter');
 		expect(filter).toMatchObject({ type: 'object', jsonAlternative: true });
 		expect(filter.fields!.map((f) => f.name)).toEqual(['criteria', 'pattern']);
-		expect(field(filter.fields!, 'criteria').fields!.map((f) => f.name)).toEqual(['cfid', 'criteria_condition', 'value']);
-		expect(field(field(filter.fields!, 'criteria').fields!, 'value')).toMatchObject({ type: 'array', of: { type: 'string' } });
+		expect(field(filter.fields!, 'criteria').fields!.map((f) => f.name)).toEqual([
+			'cfid',
+			'criteria_condition',
+			'value',
+		]);
+		expect(field(field(filter.fields!, 'criteria').fields!, 'value')).toMatchObject({
+			type: 'array',
+			of: { type: 'string' },
+		});
 		expect(find('trash', 'emptyBin').fields.map((f) => f.name)).toEqual(['portal_id']);
 	});
 
 	it('carries the documented search parameters', () => {
 		const extras = ['index', 'range', 'category_id', 'path', 'sortbyfield', 'is_zia'];
 		const portalWide = find('search', 'search');
-		expect(field(portalWide.fields, 'search_term')).toMatchObject({ type: 'string', required: true });
+		expect(field(portalWide.fields, 'search_term')).toMatchObject({
+			type: 'string',
+			required: true,
+		});
 		expect(field(portalWide.fields, 'module').values).toEqual([
-			'all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status',
+			'all',
+			'projects',
+			'milestones',
+			'tasklists',
+			'tasks',
+			'bugs',
+			'forums',
+			'events',
+			'status',
 		]);
 		expect(field(portalWide.fields, 'status')).toMatchObject({
 			required: true,
@@ -239,12 +290,23 @@ describe('Vendor Projects field tables', () => {
 		});
 		const inProject = find('search', 'searchInProject');
 		expect(field(inProject.fields, 'module').values).toEqual([
-			'all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status',
+			'all',
+			'milestones',
+			'tasklists',
+			'tasks',
+			'bugs',
+			'forums',
+			'events',
+			'status',
 		]);
 		expect(inProject.fields.map((f) => f.name)).not.toContain('status');
 		for (const op of [portalWide, inProject])
 			for (const x of extras)
-				expect(field(op.fields, x)).toMatchObject({ type: 'string', description: 'Sent as the text you enter; if the service does not accept it, the search fails with its message' });
+				expect(field(op.fields, x)).toMatchObject({
+					type: 'string',
+					description:
+						'Sent as the text you enter; if the service does not accept it, the search fails with its message',
+				});
 	});
 
 	it('has the custom-field value table with every documented limit', () => {
@@ -254,9 +316,17 @@ describe('Vendor Projects field tables', () => {
 		expect(by.singleLine).toMatchObject({ shape: 'string', maxLength: 200 });
 		expect(by.multiLine).toMatchObject({ shape: 'multiline', maxLength: 1000 });
 		expect(by.singleSelect).toMatchObject({ shape: 'select', maxOptions: 50 });
-		expect(by.multiSelect).toMatchObject({ shape: 'multiSelect', maxOptions: 100, addRemoveOnUpdate: true });
+		expect(by.multiSelect).toMatchObject({
+			shape: 'multiSelect',
+			maxOptions: 100,
+			addRemoveOnUpdate: true,
+		});
 		expect(by.singleUser.shape).toBe('user');
-		expect(by.multiUser).toMatchObject({ shape: 'multiUser', maxItems: 500, addRemoveOnUpdate: true });
+		expect(by.multiUser).toMatchObject({
+			shape: 'multiUser',
+			maxItems: 500,
+			addRemoveOnUpdate: true,
+		});
 		expect(by.date.shape).toBe('date');
 		expect(by.time.shape).toBe('time');
 		expect(by.dateTime.shape).toBe('dateTime');
@@ -272,14 +342,37 @@ describe('Vendor Projects field tables', () => {
 });
 
 describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
-	test('a date custom field given as a Date is the day it is in the workflow\'s time zone, not in UTC', () => {
+	test("a date custom field given as a Date is the day it is in the workflow's time zone, not in UTC", () => {
 		const late = new Date('2026-03-06T02:30:00Z'); // 5 March, 18:30 in Los Angeles
-		expect(customFieldValues([{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }], false, [], 'America/Los_Angeles').cf_d).toBe('2026-03-05');
-		expect(customFieldValues([{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }], false, [], 'Asia/Kolkata').cf_d).toBe('2026-03-06');
+		expect(
+			customFieldValues(
+				[{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }],
+				false,
+				[],
+				'America/Los_Angeles',
+			).cf_d,
+		).toBe('2026-03-05');
+		expect(
+			customFieldValues(
+				[{ apiName: 'cf_d', type: 'date', value: late as unknown as IDataObject }],
+				false,
+				[],
+				'Asia/Kolkata',
+			).cf_d,
+		).toBe('2026-03-06');
 	});
 
-	const one = (type: string, value: unknown, extra: Record<string, unknown> = {}, isUpdate = false) =>
-		customFieldValues([{ apiName: 'cf_x', type, value: value as IDataObject, ...extra }], isUpdate, ['name']).cf_x;
+	const one = (
+		type: string,
+		value: unknown,
+		extra: Record<string, unknown> = {},
+		isUpdate = false,
+	) =>
+		customFieldValues(
+			[{ apiName: 'cf_x', type, value: value as IDataObject, ...extra }],
+			isUpdate,
+			['name'],
+		).cf_x;
 	const refused = (type: string, value: unknown, extra: Record<string, unknown> = {}) => {
 		try {
 			one(type, value, extra);
@@ -313,35 +406,83 @@ describe('custom-field values (nodes/VendorProjects/customFields.ts)', () => {
 	});
 
 	it('uses the add / remove form for multi-value types on update only', () => {
-		expect(one('multiSelect', '', { updateMode: 'addRemove', add: 'A,B', remove: 'C' }, true)).toEqual([{ add: ['A', 'B'], remove: ['C'] }]);
-		expect(one('multiUser', '', { updateMode: 'addRemove', remove: '7' }, true)).toEqual([{ remove: [{ zpuid: '7' }] }]);
+		expect(
+			one('multiSelect', '', { updateMode: 'addRemove', add: 'A,B', remove: 'C' }, true),
+		).toEqual([{ add: ['A', 'B'], remove: ['C'] }]);
+		expect(one('multiUser', '', { updateMode: 'addRemove', remove: '7' }, true)).toEqual([
+			{ remove: [{ zpuid: '7' }] },
+		]);
 		expect(one('multiSelect', 'A', { updateMode: 'replace' }, true)).toEqual(['A']);
 		// on create the mode does not apply: the create form is sent
 		expect(one('multiSelect', 'A', { updateMode: 'addRemove', add: 'B' }, false)).toEqual(['A']);
 	});
 
 	it('refuses values that break a limit, naming the field and the rule', () => {
-		expect(refused('singleLine', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
-		expect(refused('url', 'x'.repeat(201))).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
+		expect(refused('singleLine', 'x'.repeat(201))).toBe(
+			'Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2',
+		);
+		expect(refused('url', 'x'.repeat(201))).toBe(
+			'Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2',
+		);
 		expect(refused('url', 'not a url')).toBe('Invalid custom field value: "cf_x" must be a URL');
-		expect(refused('multiSelect', Array.from({ length: 101 }, (_, i) => `o${i}`).join(','))).toBe('Invalid custom field value: "cf_x" must hold at most 100 entries');
-		expect(refused('multiUser', Array.from({ length: 501 }, (_, i) => String(i)))).toBe('Invalid custom field value: "cf_x" must hold at most 500 entries');
+		expect(refused('multiSelect', Array.from({ length: 101 }, (_, i) => `o${i}`).join(','))).toBe(
+			'Invalid custom field value: "cf_x" must hold at most 100 entries',
+		);
+		expect(
+			refused(
+				'multiUser',
+				Array.from({ length: 501 }, (_, i) => String(i)),
+			),
+		).toBe('Invalid custom field value: "cf_x" must hold at most 500 entries');
 		// a user ID is a string (the Conventions document: `{ zpuid: <user_id string> }`): any text but control characters
 		expect(refused('singleUser', 'abc')).toBe('accepted');
-		expect(refused('singleUser', 'a\nb')).toBe('Invalid custom field value: "cf_x.zpuid" must not hold control characters (line breaks, tabs)');
-		expect(refused('time', '24:00')).toBe('Invalid custom field value: "cf_x" must be a time written HH:MM (24 hours)');
+		expect(refused('singleUser', 'a\nb')).toBe(
+			'Invalid custom field value: "cf_x.zpuid" must not hold control characters (line breaks, tabs)',
+		);
+		expect(refused('time', '24:00')).toBe(
+			'Invalid custom field value: "cf_x" must be a time written HH:MM (24 hours)',
+		);
 		expect(refused('dateTime', '2026-01-31 09:30')).toMatch(/"cf_x" must be an ISO 8601 date-time/);
-		expect(refused('checkbox', 'yes')).toBe('Invalid custom field value: "cf_x" must be true or false');
-		expect(refused('currency', `1${'0'.repeat(100)}`)).toBe('Invalid custom field value: "cf_x" must be at most 100 characters');
-		expect(refused('currency', 'abc')).toBe('Invalid custom field value: "cf_x.amount" must be a number written in decimal digits, e.g. 12.50, -3 or 1e3');
-		expect(refused('percentage', '12.123456789012345678')).toBe('Invalid custom field value: "cf_x" must be at most 20 characters');
-		expect(refused('integer', '12345678901234567890')).toBe('Invalid custom field value: "cf_x" must have at most 19 digits');
-		expect(refused('integer', '1234567890123456789')).toMatch(/"cf_x" is too large to be sent exactly/);
+		expect(refused('checkbox', 'yes')).toBe(
+			'Invalid custom field value: "cf_x" must be true or false',
+		);
+		expect(refused('currency', `1${'0'.repeat(100)}`)).toBe(
+			'Invalid custom field value: "cf_x" must be at most 100 characters',
+		);
+		expect(refused('currency', 'abc')).toBe(
+			'Invalid custom field value: "cf_x.amount" must be a number written in decimal digits, e.g. 12.50, -3 or 1e3',
+		);
+		expect(refused('percentage', '12.123456789012345678')).toBe(
+			'Invalid custom field value: "cf_x" must be at most 20 characters',
+		);
+		expect(refused('integer', '12345678901234567890')).toBe(
+			'Invalid custom field value: "cf_x" must have at most 19 digits',
+		);
+		expect(refused('integer', '1234567890123456789')).toMatch(
+			/"cf_x" is too large to be sent exactly/,
+		);
 		expect(refused('decimal', '1.23456789012345678')).toMatch(/"cf_x" must have at most 17 digits/);
-		expect(refused('email', `${'a'.repeat(195)}@b.com`)).toBe('Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2');
-		expect(refused('phone', '555-CALL')).toBe('Invalid custom field value: "cf_x" may hold only digits, spaces, +, -, . and parentheses');
-		expect(refused('singleLine', '')).toBe('Invalid custom field value: "cf_x" needs a value (Single Line Text)');
-		expect(refused('nope', 'x')).toBe('Invalid custom field value: "cf_x": unknown custom-field type "nope"');
-		expect(() => customFieldValues([{ apiName: 'cf_a', type: 'singleLine', value: 'a' }, { apiName: 'cf_a', type: 'singleLine', value: 'b' }], false, [])).toThrow('"cf_a" is given twice');
+		expect(refused('email', `${'a'.repeat(195)}@b.com`)).toBe(
+			'Invalid custom field value: "cf_x" must be at most 200 characters as the API counts them, where an emoji counts as 2',
+		);
+		expect(refused('phone', '555-CALL')).toBe(
+			'Invalid custom field value: "cf_x" may hold only digits, spaces, +, -, . and parentheses',
+		);
+		expect(refused('singleLine', '')).toBe(
+			'Invalid custom field value: "cf_x" needs a value (Single Line Text)',
+		);
+		expect(refused('nope', 'x')).toBe(
+			'Invalid custom field value: "cf_x": unknown custom-field type "nope"',
+		);
+		expect(() =>
+			customFieldValues(
+				[
+					{ apiName: 'cf_a', type: 'singleLine', value: 'a' },
+					{ apiName: 'cf_a', type: 'singleLine', value: 'b' },
+				],
+				false,
+				[],
+			),
+		).toThrow('"cf_a" is given twice');
 	});
 });

@@ -19,7 +19,16 @@ function countingField(): { field: Field; builds: () => number } {
 	return { field, builds: () => reads };
 }
 
-const opWith = (field: Field): Operation => ({ value: 'create', name: 'Create', action: 'Create', kind: 'create', method: 'POST', path: '/things', fields: [field] }) as unknown as Operation;
+const opWith = (field: Field): Operation =>
+	({
+		value: 'create',
+		name: 'Create',
+		action: 'Create',
+		kind: 'create',
+		method: 'POST',
+		path: '/things',
+		fields: [field],
+	}) as unknown as Operation;
 
 test('validating 1,000 items builds the field schema once; the results are those of a fresh schema', () => {
 	const { field, builds } = countingField();
@@ -29,7 +38,12 @@ test('validating 1,000 items builds the field schema once; the results are those
 	expect(afterFirst).toBeGreaterThan(0);
 	for (let i = 0; i < 1000; i++) validateValues(op, { name: i % 2 ? 'abc' : 'too long' });
 	expect(builds()).toBe(afterFirst);
-	expect(validateValues(op, { name: 'too long' })).toEqual([{ field: 'name', message: 'must be at most 5 characters as the API counts them, where an emoji counts as 2' }]);
+	expect(validateValues(op, { name: 'too long' })).toEqual([
+		{
+			field: 'name',
+			message: 'must be at most 5 characters as the API counts them, where an emoji counts as 2',
+		},
+	]);
 	expect(fieldSchema(field).safeParse('too long').success).toBe(false);
 });
 

@@ -126,7 +126,11 @@ function takes(rule: ProxyRule): boolean {
 }
 
 /** Sends one request to the emulator and reads its whole answer. */
-async function forward(target: URL, req: http.IncomingMessage, body: Buffer): Promise<UpstreamAnswer> {
+async function forward(
+	target: URL,
+	req: http.IncomingMessage,
+	body: Buffer,
+): Promise<UpstreamAnswer> {
 	return await new Promise((resolve, reject) => {
 		const headers = { ...req.headers, host: target.host };
 		delete headers.connection;
@@ -134,7 +138,14 @@ async function forward(target: URL, req: http.IncomingMessage, body: Buffer): Pr
 			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
 			(res) => {
 				readBody(res)
-					.then((buffer) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: buffer, json: parseJson(buffer) }))
+					.then((buffer) =>
+						resolve({
+							status: res.statusCode ?? 502,
+							headers: res.headers,
+							body: buffer,
+							json: parseJson(buffer),
+						}),
+					)
 					.catch(reject);
 			},
 		);
@@ -175,8 +186,12 @@ function passOn(res: http.ServerResponse, upstream: UpstreamAnswer, clock?: () =
  */
 function keepThroughProxy(upstream: UpstreamAnswer, target: URL, proxyUrl: string): UpstreamAnswer {
 	const json = upstream.json as { api_domain?: unknown } | undefined;
-	if (!json || typeof json.api_domain !== 'string' || !json.api_domain.startsWith(target.origin)) return upstream;
-	const body = Buffer.from(JSON.stringify({ ...json, api_domain: json.api_domain.replace(target.origin, proxyUrl) }), 'utf8');
+	if (!json || typeof json.api_domain !== 'string' || !json.api_domain.startsWith(target.origin))
+		return upstream;
+	const body = Buffer.from(
+		JSON.stringify({ ...json, api_domain: json.api_domain.replace(target.origin, proxyUrl) }),
+		'utf8',
+	);
 	return { ...upstream, body, json: parseJson(body) };
 }
 

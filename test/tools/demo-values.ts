@@ -14,7 +14,8 @@ function demoId(env: { portal: string }): (field: Field, t: TableOperation) => s
 	return (field, t) => {
 		const name = field.name.replace(/s$/, '');
 		if (name === 'portal_id') return env.portal;
-		if (name === 'project_id') return t.area.value === 'projects' ? DEMO.projects.website : DEMO.billingProjects.website;
+		if (name === 'project_id')
+			return t.area.value === 'projects' ? DEMO.projects.website : DEMO.billingProjects.website;
 		const byName: Record<string, string> = {
 			item_id: DEMO.items.hosting,
 			estimate_id: DEMO.estimates.sent,

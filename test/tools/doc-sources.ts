@@ -23,7 +23,11 @@ const ROOT = join(module.path, '..', '..');
 /** Where the API reference is looked for: `../shared/api` beside the repository. */
 const DOCS_DIR = join(ROOT, '..', 'shared', 'api');
 /** The documents a source may cite, by name: the file each name stands for (its number). */
-const DOCUMENTS: Readonly<Record<string, string>> = { Conventions: '000', Accounting: '001', Payments: '002' };
+const DOCUMENTS: Readonly<Record<string, string>> = {
+	Conventions: '000',
+	Accounting: '001',
+	Payments: '002',
+};
 /** The words the skipped suites carry in their title, which test/summary-reporter.js looks for. */
 const REFERENCE_SKIPPED = 'skipped: no API reference at ../shared/api';
 
@@ -78,12 +82,15 @@ const ASSUMPTIONS = normal(readFileSync(join(ROOT, 'docs', 'ASSUMPTIONS.md'), 'u
 
 /** The section of a document a heading names (`Billing projects` names "Billing projects (`{api_url}/billing/v1`, ...)"). */
 export function section(doc: Map<string, string>, name: string): string | undefined {
-	for (const [heading, text] of doc) if (heading === name || heading.startsWith(`${name} (`)) return text;
+	for (const [heading, text] of doc)
+		if (heading === name || heading.startsWith(`${name} (`)) return text;
 	return undefined;
 }
 
 /** A source taken apart: a document's section and words, or a guess's words (undefined: neither form). */
-type ParsedSource = { kind: 'doc'; document: string; section: string; words: string } | { kind: 'guess'; words: string };
+type ParsedSource =
+	| { kind: 'doc'; document: string; section: string; words: string }
+	| { kind: 'guess'; words: string };
 
 export function parseSource(source: string): ParsedSource | undefined {
 	const doc = /^([A-Z][a-z]+), ([^:]+): "(.+)"$/.exec(source);
@@ -99,25 +106,40 @@ export function parseSource(source: string): ParsedSource | undefined {
  * words) but not the document itself. Where the reference is absent that is the default, for
  * every suite that checks sources (the skipped line of the summary names what is not compared).
  */
-export function sourceProblems(source: unknown, opts: { guesses?: boolean; documents?: boolean } = {}): string[] {
+export function sourceProblems(
+	source: unknown,
+	opts: { guesses?: boolean; documents?: boolean } = {},
+): string[] {
 	opts = { documents: REFERENCE_PRESENT, ...opts };
 	if (typeof source !== 'string' || source.trim() === '') return ['no source'];
-	if (!/^[\x20-\x7e]+$/.test(source)) return [`"${source}": not printable ASCII (it travels as a header)`];
+	if (!/^[\x20-\x7e]+$/.test(source))
+		return [`"${source}": not printable ASCII (it travels as a header)`];
 	const parsed = parseSource(source);
 	if (parsed?.kind === 'doc') {
 		const { document, section: name, words } = parsed;
 		const number = DOCUMENTS[document];
-		if (number === undefined) return [`"${source}": no document named ${document} (${Object.keys(DOCUMENTS).join(', ')})`];
+		if (number === undefined)
+			return [`"${source}": no document named ${document} (${Object.keys(DOCUMENTS).join(', ')})`];
 		if (opts.documents === false) return [];
 		const sections = DOCS.get(number);
-		if (!sections) return [`"${source}": the ${document} document is not at ${DOCS_DIR} (the API reference beside the repository)`];
+		if (!sections)
+			return [
+				`"${source}": the ${document} document is not at ${DOCS_DIR} (the API reference beside the repository)`,
+			];
 		const text = section(sections, name);
-		if (text === undefined) return [`"${source}": the ${document} document has no section "${name}"`];
-		return text.includes(normal(words)) ? [] : [`"${source}": section "${name}" of the ${document} document does not say "${words}"`];
+		if (text === undefined)
+			return [`"${source}": the ${document} document has no section "${name}"`];
+		return text.includes(normal(words))
+			? []
+			: [`"${source}": section "${name}" of the ${document} document does not say "${words}"`];
 	}
 	if (parsed?.kind === 'guess') {
 		if (opts.guesses === false) return [];
-		return ASSUMPTIONS.includes(normal(parsed.words)) ? [] : [`"${source}": docs/ASSUMPTIONS.md has no bullet with these words`];
+		return ASSUMPTIONS.includes(normal(parsed.words))
+			? []
+			: [`"${source}": docs/ASSUMPTIONS.md has no bullet with these words`];
 	}
-	return [`"${source}": neither a document section ("<document>, <section>: \\"<words>\\"") nor a listed guess ("guess: <words>")`];
+	return [
+		`"${source}": neither a document section ("<document>, <section>: \\"<words>\\"") nor a listed guess ("guess: <words>")`,
+	];
 }

@@ -8,7 +8,17 @@ import { setImmediate } from '../../host/globals';
 
 /** Fakes the timers only (setTimeout, setInterval): Date, setImmediate, process.nextTick and the network run as usual. */
 export function useFakeTimersOnly(): void {
-	jest.useFakeTimers({ doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	jest.useFakeTimers({
+		doNotFake: [
+			'Date',
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+		],
+	});
 }
 
 /**
@@ -19,7 +29,16 @@ export function useFakeTimersOnly(): void {
  * to do, instead of being left waiting on a timer that will never fire.
  */
 export function useFakeClock(): void {
-	jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+	jest.useFakeTimers({
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+		],
+	});
 }
 
 /** Waits until `ready()` holds, without timers (they may be fake); the test's timeout is the only limit. */

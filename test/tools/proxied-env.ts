@@ -42,7 +42,12 @@ export function useProxiedEnv(opts: EmulatorOptions = {}): ProxiedEnv {
 			accountsUrl: proxied('accountsUrl'),
 			apiUrl: proxied('apiUrl'),
 			projectsUrl: proxied('projectsUrl'),
-			oauthTokenData: { ...token, ...(token.api_domain ? { api_domain: viaProxy(token.api_domain, emulatorBase, holder.proxy.url) } : {}) },
+			oauthTokenData: {
+				...token,
+				...(token.api_domain
+					? { api_domain: viaProxy(token.api_domain, emulatorBase, holder.proxy.url) }
+					: {}),
+			},
 		};
 	});
 	afterAll(async () => await holder.proxy?.close());

@@ -13,11 +13,22 @@ import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { inputProperty } from '../../nodes/shared/describe/fields';
-import { ENTRY_MORE, entryLayout, placement, wrapperMember } from '../../nodes/shared/tables/naming';
+import {
+	ENTRY_MORE,
+	entryLayout,
+	placement,
+	wrapperMember,
+} from '../../nodes/shared/tables/naming';
 import type { Area, Field, FieldType, Operation, Resource } from '../../nodes/shared/tables/spec';
 import { missingConditional } from '../../nodes/shared/tables/problemText';
 
-export const ACTION_AREAS: readonly Area[] = [booksArea, projectsArea, invoiceArea, billingArea, inventoryArea];
+export const ACTION_AREAS: readonly Area[] = [
+	booksArea,
+	projectsArea,
+	invoiceArea,
+	billingArea,
+	inventoryArea,
+];
 
 /** The node type of an area's action node (`vendorBooks`, ...). */
 export const NODE_OF: Record<string, string> = {
@@ -38,7 +49,16 @@ export interface TableOperation {
 
 /** Every operation of every action node, in table order. */
 export function tableOperations(): TableOperation[] {
-	return ACTION_AREAS.flatMap((area) => area.resources.flatMap((resource) => resource.operations.map((op) => ({ id: `${area.value}.${resource.value}.${op.value}`, area, resource, op }))));
+	return ACTION_AREAS.flatMap((area) =>
+		area.resources.flatMap((resource) =>
+			resource.operations.map((op) => ({
+				id: `${area.value}.${resource.value}.${op.value}`,
+				area,
+				resource,
+				op,
+			})),
+		),
+	);
 }
 
 /** The sample value of an ID field, by its name (a record the emulator's demo data holds). */
@@ -89,8 +109,12 @@ function sampleValue(field: Field, t: TableOperation, ids: IdSource): unknown {
 /** The members an entry or object needs: the required ones, and those a sibling's value makes required. */
 function requiredMembers(fields: Field[], t: TableOperation, ids: IdSource): IDataObject {
 	const out: IDataObject = {};
-	for (const f of fields.filter((m) => m.required && !m.readOnly)) out[f.name] = sampleValue(f, t, ids) as IDataObject;
-	for (const f of fields.filter((m) => !m.required && !m.readOnly && missingConditional(m, out, fields))) out[f.name] = sampleValue(f, t, ids) as IDataObject;
+	for (const f of fields.filter((m) => m.required && !m.readOnly))
+		out[f.name] = sampleValue(f, t, ids) as IDataObject;
+	for (const f of fields.filter(
+		(m) => !m.required && !m.readOnly && missingConditional(m, out, fields),
+	))
+		out[f.name] = sampleValue(f, t, ids) as IDataObject;
 	return out;
 }
 
@@ -102,16 +126,20 @@ export function requiredValues(t: TableOperation, ids: IdSource): IDataObject {
 /** One field's value as the form holds it; `nested`: a member of an entry, whose lists and objects are JSON text. */
 function uiValue(area: Area, field: Field, value: unknown, nested = false): unknown {
 	if (value === undefined) return undefined;
-	if (field.locator && inputProperty(area, field).type === 'resourceLocator') return { __rl: true, mode: 'id', value };
+	if (field.locator && inputProperty(area, field).type === 'resourceLocator')
+		return { __rl: true, mode: 'id', value };
 	const wrapped = wrapperMember(field);
-	if (wrapped) return value && typeof value === 'object' ? (value as IDataObject)[wrapped.name] : value;
+	if (wrapped)
+		return value && typeof value === 'object' ? (value as IDataObject)[wrapped.name] : value;
 	switch (field.type) {
 		case 'json':
 			return JSON.stringify(value);
 		case 'object':
 			if (!field.fields) return JSON.stringify(value);
 			if (field.pickMembers && !nested) return membersUi(area, field, value as IDataObject);
-			return nested ? JSON.stringify(value) : { values: membersUi(area, field, value as IDataObject) };
+			return nested
+				? JSON.stringify(value)
+				: { values: membersUi(area, field, value as IDataObject) };
 		case 'array':
 			if (!field.fields) return Array.isArray(value) ? value.map(String).join(',') : value;
 			if (nested) return JSON.stringify(value);
@@ -133,7 +161,8 @@ function membersUi(area: Area, parent: Field, entry: IDataObject): IDataObject {
 			continue;
 		}
 		const ui = uiValue(area, member, value, !parent.membersAsFields) as IDataObject;
-		if (more.includes(member)) out[ENTRY_MORE] = { ...((out[ENTRY_MORE] as IDataObject) ?? {}), [name]: ui };
+		if (more.includes(member))
+			out[ENTRY_MORE] = { ...((out[ENTRY_MORE] as IDataObject) ?? {}), [name]: ui };
 		else out[name] = ui;
 	}
 	return out;
@@ -143,16 +172,25 @@ function membersUi(area: Area, parent: Field, entry: IDataObject): IDataObject {
  * The node parameters of an operation for API-shaped `values`: resource, operation, each field
  * where the form places it; `extra` (Options, Return All, ...) added as given.
  */
-export function nodeParameters(t: TableOperation, values: IDataObject, extra: IDataObject = {}): IDataObject {
+export function nodeParameters(
+	t: TableOperation,
+	values: IDataObject,
+	extra: IDataObject = {},
+): IDataObject {
 	const params: IDataObject = { resource: t.resource.value, operation: t.op.value };
 	for (const field of t.op.fields) {
 		if (field.readOnly || values[field.name] === undefined) continue;
 		const ui = uiValue(t.area, field, values[field.name]);
 		const where = placement(field, t.op);
 		if (where === 'top') params[field.name] = ui as IDataObject;
-		else params[where] = { ...((params[where] as IDataObject) ?? {}), [field.name]: ui } as IDataObject;
+		else
+			params[where] = {
+				...((params[where] as IDataObject) ?? {}),
+				[field.name]: ui,
+			} as IDataObject;
 	}
-	if (t.op.binaryInput) params.binaryPropertyName = t.op.binaryInput.required === false ? '' : 'data';
+	if (t.op.binaryInput)
+		params.binaryPropertyName = t.op.binaryInput.required === false ? '' : 'data';
 	if (t.op.binaryOutput) params.binaryPropertyName = 'data';
 	return { ...params, ...extra };
 }
@@ -162,8 +200,21 @@ function sample(field: Field): unknown {
 	if (field.values?.length) return field.values[0];
 	const wrapped = wrapperMember(field);
 	if (wrapped) return sample(wrapped);
-	const scalars: Partial<Record<FieldType, unknown>> = { id: '1', number: 1, integer: 1, boolean: true, date: '2026-01-01', dateTime: '2026-01-01T09:00:00Z', time: '09:00', email: 'a@example.com', url: 'https://example.com', phone: '5551234', json: '{}' };
-	if (field.type === 'string') return field.numeric ? '1' : 'x'.repeat(Math.max(1, field.minLength ?? 1));
+	const scalars: Partial<Record<FieldType, unknown>> = {
+		id: '1',
+		number: 1,
+		integer: 1,
+		boolean: true,
+		date: '2026-01-01',
+		dateTime: '2026-01-01T09:00:00Z',
+		time: '09:00',
+		email: 'a@example.com',
+		url: 'https://example.com',
+		phone: '5551234',
+		json: '{}',
+	};
+	if (field.type === 'string')
+		return field.numeric ? '1' : 'x'.repeat(Math.max(1, field.minLength ?? 1));
 	if (field.type === 'array') return field.fields ? { values: [sampleEntry(field.fields)] } : '1';
 	if (field.type === 'object') return { values: sampleEntry(field.fields ?? []) };
 	return scalars[field.type];
@@ -171,11 +222,23 @@ function sample(field: Field): unknown {
 
 /** An entry with its required members, and a name where a line needs one to say what it is. */
 export function sampleEntry(members: Field[]): IDataObject {
-	return Object.fromEntries(members.filter((m) => !m.readOnly && (m.required || m.name === 'name')).map((m) => [m.name, sample(m)])) as IDataObject;
+	return Object.fromEntries(
+		members
+			.filter((m) => !m.readOnly && (m.required || m.name === 'name'))
+			.map((m) => [m.name, sample(m)]),
+	) as IDataObject;
 }
 
 /** What the form (of `version`) shows at the top level, filled: the required fields, and those a sampled choice makes required. */
-export function topSamples(op: Operation, byId: (id: string) => unknown, version?: number): IDataObject {
-	const top = op.fields.filter((f) => !f.readOnly && placement(f, op, version) === 'top' && (f.required || f.requiredWhen));
-	return Object.fromEntries(top.map((f) => [f.name, f.locator ? byId(String(sample(f))) : sample(f)])) as IDataObject;
+export function topSamples(
+	op: Operation,
+	byId: (id: string) => unknown,
+	version?: number,
+): IDataObject {
+	const top = op.fields.filter(
+		(f) => !f.readOnly && placement(f, op, version) === 'top' && (f.required || f.requiredWhen),
+	);
+	return Object.fromEntries(
+		top.map((f) => [f.name, f.locator ? byId(String(sample(f))) : sample(f)]),
+	) as IDataObject;
 }

@@ -32,10 +32,30 @@ interface TriggerTable {
 
 export const TRIGGER_TABLES: readonly TriggerTable[] = [
 	{ type: VendorBooksTrigger, name: 'vendorBooksTrigger', area: booksArea, events: booksEvents },
-	{ type: VendorInvoiceTrigger, name: 'vendorInvoiceTrigger', area: invoiceArea, events: invoiceEvents },
-	{ type: VendorProjectsTrigger, name: 'vendorProjectsTrigger', area: projectsArea, events: projectsEvents },
-	{ type: VendorBillingTrigger, name: 'vendorBillingTrigger', area: billingArea, events: billingEvents },
-	{ type: VendorInventoryTrigger, name: 'vendorInventoryTrigger', area: inventoryArea, events: inventoryEvents },
+	{
+		type: VendorInvoiceTrigger,
+		name: 'vendorInvoiceTrigger',
+		area: invoiceArea,
+		events: invoiceEvents,
+	},
+	{
+		type: VendorProjectsTrigger,
+		name: 'vendorProjectsTrigger',
+		area: projectsArea,
+		events: projectsEvents,
+	},
+	{
+		type: VendorBillingTrigger,
+		name: 'vendorBillingTrigger',
+		area: billingArea,
+		events: billingEvents,
+	},
+	{
+		type: VendorInventoryTrigger,
+		name: 'vendorInventoryTrigger',
+		area: inventoryArea,
+		events: inventoryEvents,
+	},
 ];
 
 interface TriggerEventCase extends TriggerTable {
@@ -51,7 +71,10 @@ export function triggerEvents(): TriggerEventCase[] {
 		t.events.map((event) => {
 			const resource = t.area.resources.find((r) => r.value === event.resource);
 			const list = resource?.operations.find((o) => o.value === event.operation);
-			if (!resource || !list) throw new Error(`${t.name}: event ${event.value} names no list ${event.resource}.${event.operation}`);
+			if (!resource || !list)
+				throw new Error(
+					`${t.name}: event ${event.value} names no list ${event.resource}.${event.operation}`,
+				);
 			return { ...t, event, resource, list };
 		}),
 	);

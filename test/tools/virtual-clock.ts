@@ -11,7 +11,11 @@ import { setImmediate } from '../../host/globals';
  * (`Date.now()`) by their length; the Timeout's 200 ms watcher runs on real time (its waits, under
  * a second, are not virtual). Returns the clock's offset from real time.
  */
-export function useVirtualClock(): { offset: () => number; waits: number[]; advance: (ms: number) => void } {
+export function useVirtualClock(): {
+	offset: () => number;
+	waits: number[];
+	advance: (ms: number) => void;
+} {
 	const state = { offset: 0, waits: [] as number[] };
 	const realNow = Date.now.bind(Date);
 	const realPause = wait.pause;

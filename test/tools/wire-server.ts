@@ -33,14 +33,24 @@ async function readBody(stream: http.IncomingMessage): Promise<string> {
 }
 
 /** Starts the server; `answer` changes what it answers (default: a code-0 envelope with the marker in every usual record key). */
-export async function startWireServer(answer?: (request: WireRequest) => { status: number; body: string }): Promise<WireServer> {
+export async function startWireServer(
+	answer?: (request: WireRequest) => { status: number; body: string },
+): Promise<WireServer> {
 	const received: WireRequest[] = [];
 	const server = http.createServer((req, res) => {
 		void readBody(req).then((body) => {
-			const request: WireRequest = { method: (req.method ?? 'GET').toUpperCase(), url: req.url ?? '/', headers: req.headers, body };
+			const request: WireRequest = {
+				method: (req.method ?? 'GET').toUpperCase(),
+				url: req.url ?? '/',
+				headers: req.headers,
+				body,
+			};
 			received.push(request);
 			const made = answer?.(request) ?? { status: 200, body: JSON.stringify(markedEnvelope()) };
-			res.writeHead(made.status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': String(Buffer.byteLength(made.body)) });
+			res.writeHead(made.status, {
+				'Content-Type': 'application/json;charset=UTF-8',
+				'Content-Length': String(Buffer.byteLength(made.body)),
+			});
 			res.end(made.body);
 		});
 	});
@@ -59,6 +69,32 @@ export async function startWireServer(answer?: (request: WireRequest) => { statu
 /** A success envelope whose every common record key holds a record with the marker. */
 function markedEnvelope(): Record<string, unknown> {
 	const record = { id: ELSEWHERE_MARKER, name: ELSEWHERE_MARKER };
-	const keys = ['item', 'items', 'estimate', 'estimates', 'invoice', 'invoices', 'payment', 'customerpayments', 'project', 'projects', 'bill', 'bills', 'comments', 'templates', 'data', 'info', 'payment_refunds', 'portals', 'tasks', 'bin'];
-	return { code: 0, message: ELSEWHERE_MARKER, ...Object.fromEntries(keys.map((k) => [k, k.endsWith('s') ? [record] : record])), count: 1 };
+	const keys = [
+		'item',
+		'items',
+		'estimate',
+		'estimates',
+		'invoice',
+		'invoices',
+		'payment',
+		'customerpayments',
+		'project',
+		'projects',
+		'bill',
+		'bills',
+		'comments',
+		'templates',
+		'data',
+		'info',
+		'payment_refunds',
+		'portals',
+		'tasks',
+		'bin',
+	];
+	return {
+		code: 0,
+		message: ELSEWHERE_MARKER,
+		...Object.fromEntries(keys.map((k) => [k, k.endsWith('s') ? [record] : record])),
+		count: 1,
+	};
 }

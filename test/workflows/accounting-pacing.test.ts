@@ -55,8 +55,18 @@ function setFigure(perMinute: unknown): void {
 beforeAll(async () => {
 	setUpFigure = env.credentials[0].data.accountingRequestsPerMinute;
 	env.em.store.addOrg('us', SECOND_ORG, 'Second Org');
-	itemId = String((await env.call('POST', 'books', '/items', { json: { name: 'Paced', rate: 1 } })).body.item.item_id);
-	secondOrgItem = String((await env.call('POST', 'books', '/items', { org: SECOND_ORG, json: { name: 'Paced too', rate: 1 } })).body.item.item_id);
+	itemId = String(
+		(await env.call('POST', 'books', '/items', { json: { name: 'Paced', rate: 1 } })).body.item
+			.item_id,
+	);
+	secondOrgItem = String(
+		(
+			await env.call('POST', 'books', '/items', {
+				org: SECOND_ORG,
+				json: { name: 'Paced too', rate: 1 },
+			})
+		).body.item.item_id,
+	);
 });
 beforeEach(() => {
 	setPacingRule(ACCOUNTING_RULE, 'accounting'); // fresh pacers
@@ -76,7 +86,11 @@ afterAll(() => setFigure(setUpFigure));
 async function onTestClock<T>(start: () => Promise<T>): Promise<{ value: T; took: number }> {
 	let sending = 0;
 	const original = Limiter.prototype.run;
-	const send = jest.spyOn(Limiter.prototype, 'run').mockImplementation(async function <R>(this: Limiter, task: () => Promise<R>, signal?: AbortSignal): Promise<R> {
+	const send = jest.spyOn(Limiter.prototype, 'run').mockImplementation(async function <R>(
+		this: Limiter,
+		task: () => Promise<R>,
+		signal?: AbortSignal,
+	): Promise<R> {
 		const counted = async (): Promise<R> => {
 			sending++;
 			try {
@@ -85,7 +99,11 @@ async function onTestClock<T>(start: () => Promise<T>): Promise<{ value: T; took
 				sending--;
 			}
 		};
-		return await original.call<Limiter, [() => Promise<R>, AbortSignal | undefined], Promise<R>>(this, counted, signal);
+		return await original.call<Limiter, [() => Promise<R>, AbortSignal | undefined], Promise<R>>(
+			this,
+			counted,
+			signal,
+		);
 	});
 	useFakeClock();
 	try {
@@ -105,7 +123,12 @@ async function onTestClock<T>(start: () => Promise<T>): Promise<{ value: T; took
 }
 
 const input = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
-const get = (id = itemId, organizationId?: string) => items('Get', { operation: 'get', item_id: byId(id), ...(organizationId ? { organizationId } : {}) });
+const get = (id = itemId, organizationId?: string) =>
+	items('Get', {
+		operation: 'get',
+		item_id: byId(id),
+		...(organizationId ? { organizationId } : {}),
+	});
 
 /** The requests of an organization as the server received them (arrival order). */
 const ofOrg = (org = env.org) => env.apiRequests().filter((r) => r.query.organization_id === org);
@@ -113,12 +136,13 @@ const ofOrg = (org = env.org) => env.apiRequests().filter((r) => r.query.organiz
 /** Never more than `limit` requests arriving within any window, as the server counts. */
 function expectWithinLimit(requests: RecordedRequest[], limit = LIMIT): void {
 	const times = requests.map((r) => r.time);
-	for (let i = limit; i < times.length; i++) expect(times[i] - times[i - limit]).toBeGreaterThanOrEqual(MINUTE);
+	for (let i = limit; i < times.length; i++)
+		expect(times[i] - times[i - limit]).toBeGreaterThanOrEqual(MINUTE);
 }
 
 const statuses = (requests: RecordedRequest[]) => requests.map((r) => r.status);
 
-test('1,000 items of Item → Get against 100 a minute: 0 429s, never more than 100 within a minute, at most 1.1x the limit\'s minimum (10 minutes) on the test\'s clock', async () => {
+test("1,000 items of Item → Get against 100 a minute: 0 429s, never more than 100 within a minute, at most 1.1x the limit's minimum (10 minutes) on the test's clock", async () => {
 	const n = 1000;
 	const { value: result, took } = await onTestClock(async () => await env.run([get()], input(n)));
 	expectNoError(result);
@@ -133,8 +157,10 @@ test('1,000 items of Item → Get against 100 a minute: 0 429s, never more than 
 	expect(requests[n - 1].time - requests[0].time).toBeGreaterThanOrEqual(9 * MINUTE);
 }, 180_000);
 
-test('two executions at once share their organization\'s figure: 0 429s, never more than 100 within a minute between them', async () => {
-	const { value: runs, took } = await onTestClock(async () => await Promise.all([env.run([get()], input(150)), env.run([get()], input(150))]));
+test("two executions at once share their organization's figure: 0 429s, never more than 100 within a minute between them", async () => {
+	const { value: runs, took } = await onTestClock(
+		async () => await Promise.all([env.run([get()], input(150)), env.run([get()], input(150))]),
+	);
 	for (const result of runs) {
 		expectNoError(result);
 		expect(json(result, 'Get')).toHaveLength(150);
@@ -147,8 +173,14 @@ test('two executions at once share their organization\'s figure: 0 429s, never m
 	expect(took).toBeGreaterThanOrEqual(2 * MINUTE);
 }, 120_000);
 
-test('two organizations are paced apart: 150 items each at once take one minute\'s wait, not two', async () => {
-	const { value: runs, took } = await onTestClock(async () => await Promise.all([env.run([get()], input(150)), env.run([get(secondOrgItem, SECOND_ORG)], input(150))]));
+test("two organizations are paced apart: 150 items each at once take one minute's wait, not two", async () => {
+	const { value: runs, took } = await onTestClock(
+		async () =>
+			await Promise.all([
+				env.run([get()], input(150)),
+				env.run([get(secondOrgItem, SECOND_ORG)], input(150)),
+			]),
+	);
 	for (const result of runs) expectNoError(result);
 	for (const org of [env.org, SECOND_ORG]) {
 		const requests = ofOrg(org);
@@ -160,7 +192,7 @@ test('two organizations are paced apart: 150 items each at once take one minute\
 	expect(took).toBeLessThan(2 * MINUTE);
 }, 120_000);
 
-test('the credential\'s figure is what this n8n keeps to: at 30 a minute (main + 2 workers), 90 items need three minutes', async () => {
+test("the credential's figure is what this n8n keeps to: at 30 a minute (main + 2 workers), 90 items need three minutes", async () => {
 	setFigure(30);
 	const { value: result, took } = await onTestClock(async () => await env.run([get()], input(90)));
 	expectNoError(result);
@@ -177,7 +209,8 @@ const USED_BEFORE_MS = 45_000;
 /** Another client of the organization uses up the minute (direct calls with the same organization), `USED_BEFORE_MS` before the run. */
 async function anotherClientUsesTheMinute(): Promise<void> {
 	const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-	for (let i = 0; i < LIMIT; i++) expect((await call('GET', 'books', `/items/${itemId}`)).status).toBe(200);
+	for (let i = 0; i < LIMIT; i++)
+		expect((await call('GET', 'books', `/items/${itemId}`)).status).toBe(200);
 	expect((await call('GET', 'books', `/items/${itemId}`)).status).toBe(429);
 	env.em.clearRequests();
 	jest.setSystemTime(Date.now() + USED_BEFORE_MS);
@@ -185,47 +218,65 @@ async function anotherClientUsesTheMinute(): Promise<void> {
 
 test.each([
 	['without Retry-After: held a whole minute', false],
-	['with Retry-After: held as long as it says (the 15 s left of the other client\'s minute)', true],
-])('a 429 (another client used the minute) holds the organization\'s requests, then every item completes without an error: %s', async (_label, retryAfter) => {
-	ENFORCED.retryAfter = retryAfter;
-	const { value: result, took } = await onTestClock(async () => {
-		await anotherClientUsesTheMinute();
-		return await env.run([get()], input(150));
-	});
-	expectNoError(result);
-	const out = json(result, 'Get');
-	expect(out).toHaveLength(150);
-	expect(out.every((o) => o.item_id === itemId && o.error === undefined)).toBe(true);
-	const requests = ofOrg();
-	const refused = requests.filter((r) => r.status === 429);
-	// requests are spaced, never a burst: only the one sent when the minute ran out met it; then none
-	expect(refused).toHaveLength(1);
-	const firstAnswered = requests.findIndex((r) => r.status === 200);
-	expect(statuses(requests.slice(firstAnswered)).filter((s) => s !== 200)).toEqual([]);
-	expect(requests.filter((r) => r.status === 200)).toHaveLength(150);
-	// held until the minute allowed again, no request in between: as long as Retry-After said, else a whole minute
-	const held = requests[firstAnswered].time - refused[refused.length - 1].time;
-	if (retryAfter) expect(held).toBe(MINUTE - USED_BEFORE_MS);
-	else expect(held).toBe(MINUTE);
-	expectWithinLimit(requests.slice(firstAnswered));
-	// the other client's 45 s, the hold (at most a minute), then 150 requests at a pace lowered to 85 a minute and
-	// rising (about 105 s, where the previous bursts took 90 s)
-	expect(took).toBeLessThan(USED_BEFORE_MS + MINUTE + 110_000);
-}, 120_000);
+	["with Retry-After: held as long as it says (the 15 s left of the other client's minute)", true],
+])(
+	"a 429 (another client used the minute) holds the organization's requests, then every item completes without an error: %s",
+	async (_label, retryAfter) => {
+		ENFORCED.retryAfter = retryAfter;
+		const { value: result, took } = await onTestClock(async () => {
+			await anotherClientUsesTheMinute();
+			return await env.run([get()], input(150));
+		});
+		expectNoError(result);
+		const out = json(result, 'Get');
+		expect(out).toHaveLength(150);
+		expect(out.every((o) => o.item_id === itemId && o.error === undefined)).toBe(true);
+		const requests = ofOrg();
+		const refused = requests.filter((r) => r.status === 429);
+		// requests are spaced, never a burst: only the one sent when the minute ran out met it; then none
+		expect(refused).toHaveLength(1);
+		const firstAnswered = requests.findIndex((r) => r.status === 200);
+		expect(statuses(requests.slice(firstAnswered)).filter((s) => s !== 200)).toEqual([]);
+		expect(requests.filter((r) => r.status === 200)).toHaveLength(150);
+		// held until the minute allowed again, no request in between: as long as Retry-After said, else a whole minute
+		const held = requests[firstAnswered].time - refused[refused.length - 1].time;
+		if (retryAfter) expect(held).toBe(MINUTE - USED_BEFORE_MS);
+		else expect(held).toBe(MINUTE);
+		expectWithinLimit(requests.slice(firstAnswered));
+		// the other client's 45 s, the hold (at most a minute), then 150 requests at a pace lowered to 85 a minute and
+		// rising (about 105 s, where the previous bursts took 90 s)
+		expect(took).toBeLessThan(USED_BEFORE_MS + MINUTE + 110_000);
+	},
+	120_000,
+);
 
 test('a write answered 429 was not processed: it is sent again after the wait, and each record is created once', async () => {
-	const create = items('Create', { operation: 'create', name: '={{ "Held " + $json.i }}', rate: 1 });
+	const create = items('Create', {
+		operation: 'create',
+		name: '={{ "Held " + $json.i }}',
+		rate: 1,
+	});
 	const before = env.orgTenant().all('items').length;
 	const { value: result } = await onTestClock(async () => {
 		await anotherClientUsesTheMinute();
 		return await env.run([create], input(5));
 	});
 	expectNoError(result);
-	expect(json(result, 'Create').map((o) => o.name)).toEqual(['Held 0', 'Held 1', 'Held 2', 'Held 3', 'Held 4']);
+	expect(json(result, 'Create').map((o) => o.name)).toEqual([
+		'Held 0',
+		'Held 1',
+		'Held 2',
+		'Held 3',
+		'Held 4',
+	]);
 	const posts = ofOrg().filter((r) => r.method === 'POST');
 	expect(posts.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(1);
 	expect(posts.filter((r) => r.status === 201 || r.status === 200)).toHaveLength(5);
-	const names = env.orgTenant().all('items').slice(before).map((r) => (r as IDataObject).name);
+	const names = env
+		.orgTenant()
+		.all('items')
+		.slice(before)
+		.map((r) => (r as IDataObject).name);
 	expect(names.sort()).toEqual(['Held 0', 'Held 1', 'Held 2', 'Held 3', 'Held 4']);
 }, 120_000);
 
@@ -239,10 +290,19 @@ test('a stop during the hold ends the run at once, without sending anything more
 	expect(took).toBeLessThan(MINUTE);
 }, 120_000);
 
-test('a service that keeps refusing is not waited on for ever: after holds adding up to 5 minutes the item fails with the API\'s 429 (continue-on-fail: an error item)', async () => {
+test("a service that keeps refusing is not waited on for ever: after holds adding up to 5 minutes the item fails with the API's 429 (continue-on-fail: an error item)", async () => {
 	env.em.faults.next(20, { kind: 'status', status: 429 }, 'books');
 	try {
-		const { value: result, took } = await onTestClock(async () => await env.run([items('Get', { operation: 'get', item_id: byId(itemId) }, { onError: 'continueRegularOutput' })]));
+		const { value: result, took } = await onTestClock(
+			async () =>
+				await env.run([
+					items(
+						'Get',
+						{ operation: 'get', item_id: byId(itemId) },
+						{ onError: 'continueRegularOutput' },
+					),
+				]),
+		);
 		const out = json(result, 'Get');
 		expect(out).toHaveLength(1);
 		expect(JSON.stringify(out[0])).toMatch(/too many requests/i);

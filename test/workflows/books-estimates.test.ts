@@ -38,15 +38,29 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 			customer_id: DEMO.customers.acme,
 			line_items: {
 				values: [
-					{ item_id: DEMO.items.consulting, description: 'Discovery workshop', quantity: 3, rate: 120, unit: 'h', additionalFields: { tax_treatment_code: 'uae_others' } },
+					{
+						item_id: DEMO.items.consulting,
+						description: 'Discovery workshop',
+						quantity: 3,
+						rate: 120,
+						unit: 'h',
+						additionalFields: { tax_treatment_code: 'uae_others' },
+					},
 					{ name: 'Travel', quantity: 1, rate: 80, additionalFields: { product_type: 'service' } },
 				],
 			},
 			additionalFields: {
 				...plainFields,
-				billing_address: { values: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' } },
+				billing_address: {
+					values: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' },
+				},
 				shipping_address: { values: { address: 'Dock 4', city: 'Shelbyville', country: 'USA' } },
-				custom_fields: { values: [{ index: 1, value: 'Blue' }, { index: 2, value: 'Large' }] },
+				custom_fields: {
+					values: [
+						{ index: 1, value: 'Blue' },
+						{ index: 2, value: 'Large' },
+					],
+				},
 			},
 			gccFields: { place_of_supply: 'DU' },
 		}),
@@ -56,7 +70,15 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 			estimate_id: byId(created),
 			updateFields: {
 				// keeps the first line with a new quantity; the "Travel" line is omitted, so deleted
-				line_items: { values: [{ line_item_id: "={{ $('Create').item.json.line_items[0].line_item_id }}", quantity: 5, rate: 120 }] },
+				line_items: {
+					values: [
+						{
+							line_item_id: "={{ $('Create').item.json.line_items[0].line_item_id }}",
+							quantity: 5,
+							rate: 120,
+						},
+					],
+				},
 				reference_number: 'PO-78',
 			},
 		}),
@@ -76,7 +98,10 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 		template_id: DEMO.templates.spreadsheet,
 		place_of_supply: 'DU',
 		billing_address: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' },
-		custom_fields: [{ index: 1, value: 'Blue' }, { index: 2, value: 'Large' }],
+		custom_fields: [
+			{ index: 1, value: 'Blue' },
+			{ index: 2, value: 'Large' },
+		],
 		sub_total: 440,
 		total: 455,
 	});
@@ -87,8 +112,12 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 	expect(json(result, 'Get')[0]).toMatchObject({ estimate_id: estimate.estimate_id, total: 455 });
 	const updated = json(result, 'Update')[0];
 	expect(updated).toMatchObject({ reference_number: 'PO-78', total: 615 });
-	expect((updated.line_items as Rec[]).map((l) => [l.line_item_id, l.name, l.quantity, l.item_total])).toEqual([[lines[0].line_item_id, 'Consulting hour', 5, 600]]);
-	expect((json(result, 'Get again')[0].line_items as Rec[]).map((l) => l.name)).toEqual(['Consulting hour']);
+	expect(
+		(updated.line_items as Rec[]).map((l) => [l.line_item_id, l.name, l.quantity, l.item_total]),
+	).toEqual([[lines[0].line_item_id, 'Consulting hour', 5, 600]]);
+	expect((json(result, 'Get again')[0].line_items as Rec[]).map((l) => l.name)).toEqual([
+		'Consulting hour',
+	]);
 	expect(stored(id).line_items).toHaveLength(1);
 
 	const requests = env.apiRequests();
@@ -104,11 +133,21 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 		...plainFields,
 		billing_address: { address: '1 Main St', city: 'Springfield', zip: '12345', country: 'USA' },
 		shipping_address: { address: 'Dock 4', city: 'Shelbyville', country: 'USA' },
-		custom_fields: [{ index: 1, value: 'Blue' }, { index: 2, value: 'Large' }],
+		custom_fields: [
+			{ index: 1, value: 'Blue' },
+			{ index: 2, value: 'Large' },
+		],
 		place_of_supply: 'DU',
 	});
 	expect(sentLines).toEqual([
-		expect.objectContaining({ item_id: DEMO.items.consulting, description: 'Discovery workshop', quantity: 3, rate: 120, unit: 'h', tax_treatment_code: 'uae_others' }),
+		expect.objectContaining({
+			item_id: DEMO.items.consulting,
+			description: 'Discovery workshop',
+			quantity: 3,
+			rate: 120,
+			unit: 'h',
+			tax_treatment_code: 'uae_others',
+		}),
 		expect.objectContaining({ name: 'Travel', quantity: 1, rate: 80, product_type: 'service' }),
 	]);
 	// line members left unset are not sent as the first value of their list
@@ -116,20 +155,35 @@ test('create with line items, addresses, custom fields and regional pickers -> g
 	expect(sentLines[0]).not.toHaveProperty('product_type');
 	expect(requests[0].headers['content-type']).toBe('application/json');
 	expect(requests[2].body).toEqual({
-		line_items: [expect.objectContaining({ line_item_id: String(lines[0].line_item_id), quantity: 5, rate: 120 })],
+		line_items: [
+			expect.objectContaining({
+				line_item_id: String(lines[0].line_item_id),
+				quantity: 5,
+				rate: 120,
+			}),
+		],
 		reference_number: 'PO-78',
 	});
 	expect(requests[1].body).toBeUndefined();
 	expectSignedAndOk();
-	for (const node of ['Create', 'Get', 'Update', 'Get again']) expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+	for (const node of ['Create', 'Get', 'Update', 'Get again'])
+		expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 });
 
 test('update naming a line item the estimate does not have: the API refusal names the line', async () => {
 	const result = await env.run([
-		books('Update', { operation: 'update', estimate_id: byId(DEMO.estimates.expired), updateFields: { line_items: { values: [{ line_item_id: '1', quantity: 2, rate: 10 }] } } }),
+		books('Update', {
+			operation: 'update',
+			estimate_id: byId(DEMO.estimates.expired),
+			updateFields: { line_items: { values: [{ line_item_id: '1', quantity: 2, rate: 10 }] } },
+		}),
 	]);
-	expect(result.error('Update')?.message).toBe('Invalid value passed for line_items[0].line_item_id: no line item 1 in this estimate (code 2) [item 0]');
-	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([['PUT', `/us/api/books/v3/estimates/${DEMO.estimates.expired}`, 400]]);
+	expect(result.error('Update')?.message).toBe(
+		'Invalid value passed for line_items[0].line_item_id: no line item 1 in this estimate (code 2) [item 0]',
+	);
+	expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([
+		['PUT', `/us/api/books/v3/estimates/${DEMO.estimates.expired}`, 400],
+	]);
 	expect(stored(DEMO.estimates.expired).line_items).toHaveLength(1);
 });
 
@@ -138,7 +192,14 @@ test('create refuses a bad date and an unknown enum value before sending, naming
 		[
 			books(
 				'Create',
-				{ operation: 'create', customer_id: DEMO.customers.acme, additionalFields: { expiry_date: '={{ $json.expiry }}', discount_type: '={{ $json.discount }}' } },
+				{
+					operation: 'create',
+					customer_id: DEMO.customers.acme,
+					additionalFields: {
+						expiry_date: '={{ $json.expiry }}',
+						discount_type: '={{ $json.discount }}',
+					},
+				},
 				{ onError: 'continueRegularOutput' },
 			),
 		],
@@ -157,7 +218,12 @@ test('create refuses a bad date and an unknown enum value before sending, naming
 test('get many: every filter reaches the query, sort column and order apply, Return All walks the pages', async () => {
 	for (let i = 0; i < 205; i++) {
 		const res = await env.call('POST', 'books', '/estimates', {
-			json: { customer_id: DEMO.customers.globex, reference_number: `BULK-${String(i).padStart(3, '0')}`, date: '2026-10-15', line_items: [{ name: 'Unit', rate: i + 1, quantity: 1 }] },
+			json: {
+				customer_id: DEMO.customers.globex,
+				reference_number: `BULK-${String(i).padStart(3, '0')}`,
+				date: '2026-10-15',
+				line_items: [{ name: 'Unit', rate: i + 1, quantity: 1 }],
+			},
 		});
 		expect(res.status).toBe(201);
 	}
@@ -179,9 +245,17 @@ test('get many: every filter reaches the query, sort column and order apply, Ret
 	expect(out).toHaveLength(205);
 	expect(out.map((e) => e.total)).toEqual(Array.from({ length: 205 }, (_, i) => 205 - i));
 	// list entries are the documented list form: no lines
-	expect(out[0]).toMatchObject({ customer_name: 'Globex Inc', status: 'draft', reference_number: 'BULK-204' });
+	expect(out[0]).toMatchObject({
+		customer_name: 'Globex Inc',
+		status: 'draft',
+		reference_number: 'BULK-204',
+	});
 	expect(out[0]).not.toHaveProperty('line_items');
-	const query = { ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])), organization_id: org, per_page: '200' };
+	const query = {
+		...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])),
+		organization_id: org,
+		per_page: '200',
+	};
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.query])).toEqual([
 		['GET', '/us/api/books/v3/estimates', { ...query, page: '1' }],
 		['GET', '/us/api/books/v3/estimates', { ...query, page: '2' }],
@@ -190,40 +264,90 @@ test('get many: every filter reaches the query, sort column and order apply, Ret
 
 	env.em.clearRequests();
 	const few = await env.run([
-		books('List', { operation: 'getAll', returnAll: false, limit: 3, filters: { status: 'accepted', sort_column: 'estimate_number', estimate_number_contains: 'EST-' } }),
+		books('List', {
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+			filters: {
+				status: 'accepted',
+				sort_column: 'estimate_number',
+				estimate_number_contains: 'EST-',
+			},
+		}),
 	]);
-	expect(json(few, 'List').map((e) => e.estimate_id)).toEqual([DEMO.estimates.accepted1, DEMO.estimates.accepted2]);
+	expect(json(few, 'List').map((e) => e.estimate_id)).toEqual([
+		DEMO.estimates.accepted1,
+		DEMO.estimates.accepted2,
+	]);
 	expect(env.apiRequests().map((r) => r.query)).toEqual([
-		{ status: 'accepted', sort_column: 'estimate_number', estimate_number_contains: 'EST-', page: '1', per_page: '3', organization_id: org },
+		{
+			status: 'accepted',
+			sort_column: 'estimate_number',
+			estimate_number_contains: 'EST-',
+			page: '1',
+			per_page: '3',
+			organization_id: org,
+		},
 	]);
 });
 
 test('PDF: one estimate -> its own file; 30 ids -> two files of at most 25 estimates, each a binary item', async () => {
-	const one = await env.run([books('PDF', { operation: 'getPdf', estimate_ids: DEMO.estimates.sent })]);
+	const one = await env.run([
+		books('PDF', { operation: 'getPdf', estimate_ids: DEMO.estimates.sent }),
+	]);
 	expectNoError(one);
 	const [file] = one.output('PDF');
-	expect([file.binary?.data.fileName, file.binary?.data.mimeType]).toEqual(['EST-00005.pdf', 'application/pdf']);
+	expect([file.binary?.data.fileName, file.binary?.data.mimeType]).toEqual([
+		'EST-00005.pdf',
+		'application/pdf',
+	]);
 	expect((await readBinary(file, 'data')).subarray(0, 5).toString()).toBe('%PDF-');
-	expect(file.json).toMatchObject({ fileName: 'EST-00005.pdf', mimeType: 'application/pdf', estimate_ids: [DEMO.estimates.sent] });
+	expect(file.json).toMatchObject({
+		fileName: 'EST-00005.pdf',
+		mimeType: 'application/pdf',
+		estimate_ids: [DEMO.estimates.sent],
+	});
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'GET', path: '/books/v3/estimates/pdf', query: { estimate_ids: DEMO.estimates.sent, organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: '/books/v3/estimates/pdf',
+			query: { estimate_ids: DEMO.estimates.sent, organization_id: org },
+			body: undefined,
+		},
 	]);
 	expectSignedAndOk();
 
 	const thirty: string[] = [...Object.values(DEMO.estimates)];
 	while (thirty.length < 30) {
-		const made = await env.call('POST', 'books', '/estimates', { json: { customer_id: DEMO.customers.acme, line_items: [{ name: 'Work', rate: 10, quantity: 1 }] } });
+		const made = await env.call('POST', 'books', '/estimates', {
+			json: {
+				customer_id: DEMO.customers.acme,
+				line_items: [{ name: 'Work', rate: 10, quantity: 1 }],
+			},
+		});
 		thirty.push(String(made.body.estimate.estimate_id));
 	}
 	env.em.clearRequests();
-	const many = await env.run([books('PDF', { operation: 'getPdf', estimate_ids: thirty.join(', '), binaryPropertyName: 'pdf' })]);
+	const many = await env.run([
+		books('PDF', {
+			operation: 'getPdf',
+			estimate_ids: thirty.join(', '),
+			binaryPropertyName: 'pdf',
+		}),
+	]);
 	expectNoError(many);
 	expect(env.apiRequests().map((r) => [r.method, r.path, r.query.estimate_ids])).toEqual([
 		['GET', '/us/api/books/v3/estimates/pdf', thirty.slice(0, 25).join(',')],
 		['GET', '/us/api/books/v3/estimates/pdf', thirty.slice(25).join(',')],
 	]);
 	const files = many.output('PDF');
-	expect(files.map((f) => [f.binary?.pdf.fileName, f.binary?.pdf.mimeType, (f.json.estimate_ids as string[]).length])).toEqual([
+	expect(
+		files.map((f) => [
+			f.binary?.pdf.fileName,
+			f.binary?.pdf.mimeType,
+			(f.json.estimate_ids as string[]).length,
+		]),
+	).toEqual([
 		['estimates-1.pdf', 'application/pdf', 25],
 		['estimates-2.pdf', 'application/pdf', 5],
 	]);
@@ -233,22 +357,37 @@ test('PDF: one estimate -> its own file; 30 ids -> two files of at most 25 estim
 test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, not an empty file', async () => {
 	const bad = `${DEMO.estimates.sent},1399999999999`;
 	const direct = await env.call('GET', 'books', '/estimates/pdf', { query: { estimate_ids: bad } });
-	expect([direct.status, direct.body]).toEqual([200, { code: 0, message: 'Invalid value passed for estimate_ids' }]);
+	expect([direct.status, direct.body]).toEqual([
+		200,
+		{ code: 0, message: 'Invalid value passed for estimate_ids' },
+	]);
 	env.em.clearRequests();
 
 	const strict = await env.run([books('PDF', { operation: 'getPdf', estimate_ids: bad })]);
-	expect(strict.error('PDF')?.message).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]');
-	expect((strict.error('PDF') as { description?: string }).description).toContain(`Sent estimate_ids: ${bad}.`);
+	expect(strict.error('PDF')?.message).toBe(
+		'The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]',
+	);
+	expect((strict.error('PDF') as { description?: string }).description).toContain(
+		`Sent estimate_ids: ${bad}.`,
+	);
 	expect(strict.output('PDF')).toHaveLength(0);
 
 	env.em.clearRequests();
 	const lenient = await env.run(
-		[books('PDF', { operation: 'getPdf', estimate_ids: '={{ $json.ids }}' }, { onError: 'continueRegularOutput' })],
+		[
+			books(
+				'PDF',
+				{ operation: 'getPdf', estimate_ids: '={{ $json.ids }}' },
+				{ onError: 'continueRegularOutput' },
+			),
+		],
 		[{ ids: bad }, { ids: DEMO.estimates.draft }],
 	);
 	expectNoError(lenient);
 	const out = lenient.output('PDF');
-	expect(out[0].json.error).toBe('The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]');
+	expect(out[0].json.error).toBe(
+		'The Vendor API refused the estimate_ids sent: Invalid value passed for estimate_ids (code 0) [item 0]',
+	);
 	expect(out[0].json.description).toContain(`Sent estimate_ids: ${bad}.`);
 	expect(out[0].binary).toBeUndefined();
 	expect(out[1].binary?.data.fileName).toBe('EST-00004.pdf');
@@ -258,11 +397,18 @@ test('PDF: the code-0 JSON answer for invalid ids is an error naming the ids, no
 
 test('print sends the ids joined by commas and answers the envelope', async () => {
 	const ids = [DEMO.estimates.accepted1, DEMO.estimates.declined];
-	const result = await env.run([books('Print', { operation: 'print', estimate_ids: ids.join(',') })]);
+	const result = await env.run([
+		books('Print', { operation: 'print', estimate_ids: ids.join(',') }),
+	]);
 	expectNoError(result);
 	expect(json(result, 'Print')).toEqual([{ code: 0, message: 'success', estimate_ids: ids }]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'GET', path: '/books/v3/estimates/print', query: { estimate_ids: ids.join(','), organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: '/books/v3/estimates/print',
+			query: { estimate_ids: ids.join(','), organization_id: org },
+			body: undefined,
+		},
 	]);
 	expectSignedAndOk();
 });
@@ -270,8 +416,22 @@ test('print sends the ids joined by commas and answers the envelope', async () =
 test('update billing and shipping address: the documented object as the body', async () => {
 	const id = DEMO.estimates.draft;
 	const result = await env.run([
-		books('Billing', { operation: 'updateBillingAddress', estimate_id: byId(id), address: '5 High St', city: 'Leeds', state: 'West Yorkshire', zip: 'LS1 1AA', country: 'UK', fax: '+44 113 000' }),
-		books('Shipping', { operation: 'updateShippingAddress', estimate_id: byId(id), address: 'Unit 9', city: 'York' }),
+		books('Billing', {
+			operation: 'updateBillingAddress',
+			estimate_id: byId(id),
+			address: '5 High St',
+			city: 'Leeds',
+			state: 'West Yorkshire',
+			zip: 'LS1 1AA',
+			country: 'UK',
+			fax: '+44 113 000',
+		}),
+		books('Shipping', {
+			operation: 'updateShippingAddress',
+			estimate_id: byId(id),
+			address: 'Unit 9',
+			city: 'York',
+		}),
 	]);
 	expectNoError(result);
 	expect(json(result, 'Billing')).toEqual([{ code: 0, message: 'Billing address updated.' }]);
@@ -281,12 +441,28 @@ test('update billing and shipping address: the documented object as the body', a
 			method: 'PUT',
 			path: `/books/v3/estimates/${id}/address/billing`,
 			query: { organization_id: org },
-			body: { address: '5 High St', city: 'Leeds', state: 'West Yorkshire', zip: 'LS1 1AA', country: 'UK', fax: '+44 113 000' },
+			body: {
+				address: '5 High St',
+				city: 'Leeds',
+				state: 'West Yorkshire',
+				zip: 'LS1 1AA',
+				country: 'UK',
+				fax: '+44 113 000',
+			},
 		},
-		{ method: 'PUT', path: `/books/v3/estimates/${id}/address/shipping`, query: { organization_id: org }, body: { address: 'Unit 9', city: 'York' } },
+		{
+			method: 'PUT',
+			path: `/books/v3/estimates/${id}/address/shipping`,
+			query: { organization_id: org },
+			body: { address: 'Unit 9', city: 'York' },
+		},
 	]);
 	expectSignedAndOk();
-	expect(stored(id).billing_address).toMatchObject({ address: '5 High St', city: 'Leeds', zip: 'LS1 1AA' });
+	expect(stored(id).billing_address).toMatchObject({
+		address: '5 High St',
+		city: 'Leeds',
+		zip: 'LS1 1AA',
+	});
 	expect(stored(id).shipping_address).toMatchObject({ address: 'Unit 9', city: 'York' });
 });
 
@@ -294,49 +470,108 @@ test('templates: list them, then apply one to an estimate', async () => {
 	const id = DEMO.estimates.sent;
 	const result = await env.run([
 		books('Templates', { resource: 'estimateTemplate', operation: 'getAll', returnAll: true }),
-		books('Apply', { operation: 'applyTemplate', estimate_id: byId(id), template_id: byId(DEMO.templates.spreadsheet) }, { executeOnce: true }),
+		books(
+			'Apply',
+			{
+				operation: 'applyTemplate',
+				estimate_id: byId(id),
+				template_id: byId(DEMO.templates.spreadsheet),
+			},
+			{ executeOnce: true },
+		),
 	]);
 	expectNoError(result);
 	expect(json(result, 'Templates')).toEqual([
 		{ template_id: DEMO.templates.standard, template_name: 'Standard', template_type: 'standard' },
-		{ template_id: DEMO.templates.spreadsheet, template_name: 'Spreadsheet', template_type: 'spreadsheet' },
+		{
+			template_id: DEMO.templates.spreadsheet,
+			template_name: 'Spreadsheet',
+			template_type: 'spreadsheet',
+		},
 	]);
-	expect(json(result, 'Apply')).toEqual([{ code: 0, message: 'Estimate template has been updated.' }]);
+	expect(json(result, 'Apply')).toEqual([
+		{ code: 0, message: 'Estimate template has been updated.' },
+	]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
-		{ method: 'PUT', path: `/books/v3/estimates/${id}/templates/${DEMO.templates.spreadsheet}`, query: { organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: '/books/v3/estimates/templates',
+			query: { organization_id: org },
+			body: undefined,
+		},
+		{
+			method: 'PUT',
+			path: `/books/v3/estimates/${id}/templates/${DEMO.templates.spreadsheet}`,
+			query: { organization_id: org },
+			body: undefined,
+		},
 	]);
 	expectSignedAndOk();
-	expect(stored(id)).toMatchObject({ template_id: DEMO.templates.spreadsheet, template_name: 'Spreadsheet' });
+	expect(stored(id)).toMatchObject({
+		template_id: DEMO.templates.spreadsheet,
+		template_name: 'Spreadsheet',
+	});
 });
 
 test('comments: add, list, update', async () => {
 	const id = DEMO.estimates.accepted2;
 	const result = await env.run([
-		books('Add', { operation: 'addComment', estimate_id: byId(id), description: 'Customer asked for a discount', additionalFields: { show_comment_to_clients: true } }),
+		books('Add', {
+			operation: 'addComment',
+			estimate_id: byId(id),
+			description: 'Customer asked for a discount',
+			additionalFields: { show_comment_to_clients: true },
+		}),
 		books('List', { operation: 'getComments', estimate_id: byId(id) }),
-		books('Edit', { operation: 'updateComment', estimate_id: byId(id), comment_id: '={{ $json.comment_id }}', description: 'Discount granted', additionalFields: { show_comment_to_clients: false } }),
+		books('Edit', {
+			operation: 'updateComment',
+			estimate_id: byId(id),
+			comment_id: '={{ $json.comment_id }}',
+			description: 'Discount granted',
+			additionalFields: { show_comment_to_clients: false },
+		}),
 		books('List again', { operation: 'getComments', estimate_id: byId(id) }),
 	]);
 	expectNoError(result);
 	expect(json(result, 'Add')).toEqual([{ code: 0, message: 'Comments added.' }]);
 	const [comment] = json(result, 'List');
-	expect(comment).toMatchObject({ estimate_id: id, description: 'Customer asked for a discount', comment_type: 'external' });
+	expect(comment).toMatchObject({
+		estimate_id: id,
+		description: 'Customer asked for a discount',
+		comment_type: 'external',
+	});
 	expect(String(comment.comment_id)).toMatch(/^\d+$/);
 	expect(json(result, 'Edit')).toEqual([{ code: 0, message: 'Comment has been updated.' }]);
-	expect(json(result, 'List again')).toEqual([expect.objectContaining({ comment_id: comment.comment_id, description: 'Discount granted' })]);
+	expect(json(result, 'List again')).toEqual([
+		expect.objectContaining({ comment_id: comment.comment_id, description: 'Discount granted' }),
+	]);
 	const base = `/books/v3/estimates/${id}/comments`;
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'POST', path: base, query: { organization_id: org }, body: { description: 'Customer asked for a discount', show_comment_to_clients: true } },
+		{
+			method: 'POST',
+			path: base,
+			query: { organization_id: org },
+			body: { description: 'Customer asked for a discount', show_comment_to_clients: true },
+		},
 		{ method: 'GET', path: base, query: { organization_id: org }, body: undefined },
-		{ method: 'PUT', path: `${base}/${String(comment.comment_id)}`, query: { organization_id: org }, body: { description: 'Discount granted', show_comment_to_clients: false } },
+		{
+			method: 'PUT',
+			path: `${base}/${String(comment.comment_id)}`,
+			query: { organization_id: org },
+			body: { description: 'Discount granted', show_comment_to_clients: false },
+		},
 		{ method: 'GET', path: base, query: { organization_id: org }, body: undefined },
 	]);
 	expectSignedAndOk();
 });
 
 test('the template picker lists the estimate templates by name and filters them', async () => {
-	const templates = env.picker(VendorBooks, 'searchEstimateTemplates', { organizationId: org, resource: 'estimate', operation: 'applyTemplate', template_id: fromList('') });
+	const templates = env.picker(VendorBooks, 'searchEstimateTemplates', {
+		organizationId: org,
+		resource: 'estimate',
+		operation: 'applyTemplate',
+		template_id: fromList(''),
+	});
 	expect(await templates()).toEqual({
 		results: [
 			{ name: 'Standard', value: DEMO.templates.standard },
@@ -344,22 +579,49 @@ test('the template picker lists the estimate templates by name and filters them'
 		],
 		paginationToken: undefined,
 	});
-	expect((await templates({ filter: 'sheet' })).results).toEqual([{ name: 'Spreadsheet', value: DEMO.templates.spreadsheet }]);
+	expect((await templates({ filter: 'sheet' })).results).toEqual([
+		{ name: 'Spreadsheet', value: DEMO.templates.spreadsheet },
+	]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
-		{ method: 'GET', path: '/books/v3/estimates/templates', query: { organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: '/books/v3/estimates/templates',
+			query: { organization_id: org },
+			body: undefined,
+		},
+		{
+			method: 'GET',
+			path: '/books/v3/estimates/templates',
+			query: { organization_id: org },
+			body: undefined,
+		},
 	]);
 	expectSignedAndOk();
 });
 
 test('the estimate picker lists estimates by number and searches with estimate_number_contains', async () => {
-	const estimates = env.picker(VendorBooks, 'searchEstimates', { organizationId: org, resource: 'estimate', operation: 'get', estimate_id: fromList('') });
+	const estimates = env.picker(VendorBooks, 'searchEstimates', {
+		organizationId: org,
+		resource: 'estimate',
+		operation: 'get',
+		estimate_id: fromList(''),
+	});
 	const found = await estimates({ filter: 'EST-0000' });
 	expect(found.results.slice(0, 6)).toEqual(
 		Object.values(DEMO.estimates).map((value, i) => ({ name: `EST-0000${i + 1}`, value })),
 	);
 	expect(env.apiRequests().map(apiCall)).toEqual([
-		{ method: 'GET', path: '/books/v3/estimates', query: { estimate_number_contains: 'EST-0000', page: '1', per_page: '200', organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: '/books/v3/estimates',
+			query: {
+				estimate_number_contains: 'EST-0000',
+				page: '1',
+				per_page: '200',
+				organization_id: org,
+			},
+			body: undefined,
+		},
 	]);
 	expectSignedAndOk();
 });

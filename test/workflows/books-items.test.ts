@@ -18,10 +18,19 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 		books('Create', {
 			operation: 'create',
 			name: 'Widget',
-			additionalFields: { rate: 12.5, description: 'A small widget', sku: 'W-1', product_type: 'goods' },
+			additionalFields: {
+				rate: 12.5,
+				description: 'A small widget',
+				sku: 'W-1',
+				product_type: 'goods',
+			},
 		}),
 		books('Get', { operation: 'get', item_id: byId('={{ $json.item_id }}') }),
-		books('Update', { operation: 'update', item_id: byId(created), updateFields: { name: 'Widget XL', rate: 15 } }),
+		books('Update', {
+			operation: 'update',
+			item_id: byId(created),
+			updateFields: { name: 'Widget XL', rate: 15 },
+		}),
 		books('Inactive', { operation: 'markInactive', item_id: byId(created) }),
 		books('Active', { operation: 'markActive', item_id: byId(created) }),
 		books('Delete', { operation: 'delete', item_id: byId(created) }),
@@ -32,10 +41,18 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 	const id = String(item.item_id);
 	expect(id).toMatch(/^\d+$/);
 	expect(item).toMatchObject({ name: 'Widget', rate: 12.5, sku: 'W-1' });
-	expect(json(result, 'Get')[0]).toMatchObject({ item_id: item.item_id, name: 'Widget', description: 'A small widget' });
+	expect(json(result, 'Get')[0]).toMatchObject({
+		item_id: item.item_id,
+		name: 'Widget',
+		description: 'A small widget',
+	});
 	expect(json(result, 'Update')[0]).toMatchObject({ name: 'Widget XL', rate: 15 });
-	expect(json(result, 'Inactive')).toEqual([{ code: 0, message: 'The item has been marked as inactive.' }]);
-	expect(json(result, 'Delete')).toEqual([{ deleted: true, code: 0, message: 'The item has been deleted.' }]);
+	expect(json(result, 'Inactive')).toEqual([
+		{ code: 0, message: 'The item has been marked as inactive.' },
+	]);
+	expect(json(result, 'Delete')).toEqual([
+		{ deleted: true, code: 0, message: 'The item has been deleted.' },
+	]);
 	// paired items: every output points back at the one input item
 	for (const node of ['Create', 'Get', 'Update', 'Inactive', 'Active', 'Delete']) {
 		expect(result.output(node).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
@@ -47,22 +64,57 @@ test('create -> get -> update -> mark inactive -> mark active -> delete: each re
 			method: 'POST',
 			path: '/books/v3/items',
 			query: { organization_id: org },
-			body: { name: 'Widget', rate: 12.5, description: 'A small widget', sku: 'W-1', product_type: 'goods' },
+			body: {
+				name: 'Widget',
+				rate: 12.5,
+				description: 'A small widget',
+				sku: 'W-1',
+				product_type: 'goods',
+			},
 		},
-		{ method: 'GET', path: `/books/v3/items/${id}`, query: { organization_id: org }, body: undefined },
-		{ method: 'PUT', path: `/books/v3/items/${id}`, query: { organization_id: org }, body: { name: 'Widget XL', rate: 15 } },
-		{ method: 'POST', path: `/books/v3/items/${id}/inactive`, query: { organization_id: org }, body: undefined },
-		{ method: 'POST', path: `/books/v3/items/${id}/active`, query: { organization_id: org }, body: undefined },
-		{ method: 'DELETE', path: `/books/v3/items/${id}`, query: { organization_id: org }, body: undefined },
+		{
+			method: 'GET',
+			path: `/books/v3/items/${id}`,
+			query: { organization_id: org },
+			body: undefined,
+		},
+		{
+			method: 'PUT',
+			path: `/books/v3/items/${id}`,
+			query: { organization_id: org },
+			body: { name: 'Widget XL', rate: 15 },
+		},
+		{
+			method: 'POST',
+			path: `/books/v3/items/${id}/inactive`,
+			query: { organization_id: org },
+			body: undefined,
+		},
+		{
+			method: 'POST',
+			path: `/books/v3/items/${id}/active`,
+			query: { organization_id: org },
+			body: undefined,
+		},
+		{
+			method: 'DELETE',
+			path: `/books/v3/items/${id}`,
+			query: { organization_id: org },
+			body: undefined,
+		},
 	]);
 	env.expectSigned({ org: 'query', ok: true });
 	expect(requests[0].headers['content-type']).toBe('application/json');
-	expect(env.em.requests.filter((r) => r.operation === 'books.item.get' && r.status === 200)).toHaveLength(1);
+	expect(
+		env.em.requests.filter((r) => r.operation === 'books.item.get' && r.status === 200),
+	).toHaveLength(1);
 });
 
 test('get many with Return All reads three pages and every filter reaches the query', async () => {
 	for (let i = 0; i < 450; i++) {
-		const res = await env.call('POST', 'books', '/items', { json: { name: `Bulk ${String(i).padStart(3, '0')}`, rate: i } });
+		const res = await env.call('POST', 'books', '/items', {
+			json: { name: `Bulk ${String(i).padStart(3, '0')}`, rate: i },
+		});
 		expect(res.status).toBe(201 === res.status ? 201 : 200);
 	}
 	env.em.clearRequests();
@@ -83,13 +135,29 @@ test('get many with Return All reads three pages and every filter reaches the qu
 		[1, 2, 3].map((page) => [
 			'GET',
 			'/us/api/books/v3/items',
-			{ name_startswith: 'Bulk', filter_by: 'Status.Active', sort_column: 'rate', page: String(page), per_page: '200', organization_id: org },
+			{
+				name_startswith: 'Bulk',
+				filter_by: 'Status.Active',
+				sort_column: 'rate',
+				page: String(page),
+				per_page: '200',
+				organization_id: org,
+			},
 		]),
 	);
-	expect(result.output('List').every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+	expect(result.output('List').every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(
+		true,
+	);
 
 	env.em.clearRequests();
-	const limited = await env.run([books('List', { operation: 'getAll', returnAll: false, limit: 5, filters: { name_contains: 'Bulk 1' } })]);
+	const limited = await env.run([
+		books('List', {
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+			filters: { name_contains: 'Bulk 1' },
+		}),
+	]);
 	expect(json(limited, 'List')).toHaveLength(5);
 	expect(env.apiRequests().map((r) => r.query.per_page)).toEqual(['5']);
 });
@@ -99,17 +167,13 @@ test('an access token that expires mid-run is refreshed once, stored, and the ca
 	const refreshToken = String(env.storedToken.refresh_token);
 	// The clock passes the token's hour while the workflow runs: right before the Get arrives.
 	let moved = false;
-	env.em.faults.next(
-		1,
-		{ kind: 'hang', ms: 0 },
-		(t) => {
-			if (!moved && t.operation === 'books.item.get') {
-				moved = true;
-				env.em.clock.advance(3601_000);
-			}
-			return false;
-		},
-	);
+	env.em.faults.next(1, { kind: 'hang', ms: 0 }, (t) => {
+		if (!moved && t.operation === 'books.item.get') {
+			moved = true;
+			env.em.clock.advance(3601_000);
+		}
+		return false;
+	});
 	const result = await env.run([
 		books('Create', { operation: 'create', name: 'Expiring' }),
 		books('Get', { operation: 'get', item_id: byId('={{ $json.item_id }}') }),
@@ -125,7 +189,11 @@ test('an access token that expires mid-run is refreshed once, stored, and the ca
 	expect(env.storedToken.refresh_token).toBe(refreshToken); // kept: a refresh answer carries none
 	const refreshes = env.tokenRequests();
 	expect(refreshes).toHaveLength(1);
-	expect(refreshes[0].body).toMatchObject({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: env.em.defaultClient.clientId });
+	expect(refreshes[0].body).toMatchObject({
+		grant_type: 'refresh_token',
+		refresh_token: refreshToken,
+		client_id: env.em.defaultClient.clientId,
+	});
 	expect(JSON.stringify(refreshes[0].body)).toContain(env.em.defaultClient.clientSecret); // in the body, as configured
 
 	const gets = env.apiRequests().filter((r) => r.operation === 'books.item.get');
@@ -141,23 +209,33 @@ test('the item name has no limit of its own (the documents show none): a 250-cha
 	expectNoError(long);
 	expect(env.apiRequests().map((r) => (r.body as { name: string }).name.length)).toEqual([250]);
 	env.em.clearRequests();
-	const result = await env.run([books('List', { operation: 'getAll', filters: { name_contains: 'x'.repeat(101) } })]);
-	expect(result.error('List')?.message).toContain('Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)');
+	const result = await env.run([
+		books('List', { operation: 'getAll', filters: { name_contains: 'x'.repeat(101) } }),
+	]);
+	expect(result.error('List')?.message).toContain(
+		'Name Contains must be at most 100 characters as the API counts them, where an emoji counts as 2 (got 101)',
+	);
 	expect(env.em.requests).toHaveLength(0);
 });
 
 test('a non-zero code envelope becomes a NodeApiError carrying the server message', async () => {
 	// An item used in a transaction cannot be deleted (documented rule).
-	const item = (await env.call('POST', 'books', '/items', { json: { name: 'In use', rate: 3 } })).body.item;
+	const item = (await env.call('POST', 'books', '/items', { json: { name: 'In use', rate: 3 } }))
+		.body.item;
 	const invoice = await env.call('POST', 'books', '/invoices', {
-		json: { customer_id: '1100000000001', line_items: [{ item_id: item.item_id, quantity: 1, rate: 3 }] },
+		json: {
+			customer_id: '1100000000001',
+			line_items: [{ item_id: item.item_id, quantity: 1, rate: 3 }],
+		},
 	});
 	expect(invoice.body.code).toBe(0);
 	const direct = await env.call('DELETE', 'books', `/items/${item.item_id}`);
 	expect(direct.body.code).not.toBe(0);
 	env.em.clearRequests();
 
-	const result = await env.run([books('Delete', { operation: 'delete', item_id: byId(String(item.item_id)) })]);
+	const result = await env.run([
+		books('Delete', { operation: 'delete', item_id: byId(String(item.item_id)) }),
+	]);
 	const error = result.error('Delete');
 	// n8n keeps a plain copy of the error in the run data
 	expect(error).toMatchObject({ name: NodeApiError.name, httpCode: '400' });
@@ -170,7 +248,17 @@ test('a non-zero code envelope becomes a NodeApiError carrying the server messag
 
 test('continueOnFail: one bad item becomes an error item while the others succeed', async () => {
 	const result = await env.run(
-		[books('Create', { operation: 'create', name: '={{ $json.name }}', additionalFields: { rate: '={{ $json.rate }}' } }, { onError: 'continueRegularOutput' })],
+		[
+			books(
+				'Create',
+				{
+					operation: 'create',
+					name: '={{ $json.name }}',
+					additionalFields: { rate: '={{ $json.rate }}' },
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+		],
 		[
 			{ name: 'First', rate: 1 },
 			{ name: 'Second', rate: 'ten' },
@@ -198,11 +286,18 @@ test('update custom fields sends the documented array body to the singular /item
 		books('Fields', {
 			operation: 'updateCustomFields',
 			item_id: byId(id),
-			custom_fields: { values: [{ customfield_id: '501', value: 'blue' }, { customfield_id: '502', value: 'large' }] },
+			custom_fields: {
+				values: [
+					{ customfield_id: '501', value: 'blue' },
+					{ customfield_id: '502', value: 'large' },
+				],
+			},
 		}),
 	]);
 	expectNoError(result);
-	expect(json(result, 'Fields')).toEqual([{ code: 0, message: 'Custom fields have been updated.' }]);
+	expect(json(result, 'Fields')).toEqual([
+		{ code: 0, message: 'Custom fields have been updated.' },
+	]);
 	expect(env.apiRequests().map(apiCall)).toEqual([
 		{
 			method: 'PUT',
@@ -217,13 +312,31 @@ test('update custom fields sends the documented array body to the singular /item
 });
 
 test('the item picker lists items by name, searches with name_contains, and pages', async () => {
-	for (let i = 0; i < 205; i++) await env.call('POST', 'books', '/items', { json: { name: `Pick ${String(i).padStart(3, '0')}` } });
+	for (let i = 0; i < 205; i++)
+		await env.call('POST', 'books', '/items', {
+			json: { name: `Pick ${String(i).padStart(3, '0')}` },
+		});
 	env.em.clearRequests();
-	const items = env.picker(VendorBooks, 'searchItems', { organizationId: org, resource: 'item', operation: 'get', item_id: fromList('') });
+	const items = env.picker(VendorBooks, 'searchItems', {
+		organizationId: org,
+		resource: 'item',
+		operation: 'get',
+		item_id: fromList(''),
+	});
 	const found = await items({ filter: 'Pick 20' });
-	expect(found.results.map((r) => r.name).sort()).toEqual(['Pick 200', 'Pick 201', 'Pick 202', 'Pick 203', 'Pick 204']);
+	expect(found.results.map((r) => r.name).sort()).toEqual([
+		'Pick 200',
+		'Pick 201',
+		'Pick 202',
+		'Pick 203',
+		'Pick 204',
+	]);
 	for (const r of found.results) expect(String(r.value)).toMatch(/^\d+$/);
-	expect(env.apiRequests()[0].query).toMatchObject({ name_contains: 'Pick 20', organization_id: org, page: '1' });
+	expect(env.apiRequests()[0].query).toMatchObject({
+		name_contains: 'Pick 20',
+		organization_id: org,
+		page: '1',
+	});
 
 	const first = await items();
 	expect(first.results).toHaveLength(200);

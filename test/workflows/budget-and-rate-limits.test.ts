@@ -35,7 +35,11 @@ const N = 1000;
 /** The service's clock: follows n8n's (virtual) `Date.now()`. */
 const clock = new Clock({ realTime: true });
 /** The accounting areas' limit as the emulator enforces it; off (huge) unless a test sets the service's figure. */
-const ACCOUNTING: OrganizationRateLimit = { limit: 1_000_000_000, windowMs: MINUTE, retryAfter: false };
+const ACCOUNTING: OrganizationRateLimit = {
+	limit: 1_000_000_000,
+	windowMs: MINUTE,
+	retryAfter: false,
+};
 const env = useWorkflowEnv({ clock, accountingRateLimit: ACCOUNTING });
 const time = useClock();
 const warn = jest.spyOn(Container.get(Logger), 'warn');
@@ -77,12 +81,17 @@ function freshToken(): void {
 // ---------------------------------------------------------------- triggers
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { commonPollingParameters } = require('n8n-core/dist/nodes-loader/constants') as { commonPollingParameters: INodeProperties[] };
+const { commonPollingParameters } = require('n8n-core/dist/nodes-loader/constants') as {
+	commonPollingParameters: INodeProperties[];
+};
 
 /** The node type with n8n's "Poll Times", as n8n's loader hands a polling node to the engine. */
 function withPollTimes(Type: new () => INodeType): new () => INodeType {
 	return class extends Type {
-		description: INodeTypeDescription = { ...this.description, properties: [...commonPollingParameters, ...this.description.properties] };
+		description: INodeTypeDescription = {
+			...this.description,
+			properties: [...commonPollingParameters, ...this.description.properties],
+		};
 	};
 }
 
@@ -133,32 +142,35 @@ describe('what a poll costs: the README table at N = 1,000 records of each kind'
 		['Books: Item Created', 5],
 		['Projects: Project Created', 5],
 		['Payments: Payment Recorded, dated within the last 1 day', 1],
-	])('%s: a quiet poll costs %i call(s); activation the same or up to twice; a poll after one change the same or one more, emitting it once', async (label, quiet) => {
-		const event = eventCase(label);
-		const trigger = new Trigger(event, UNLIMITED);
-		time.advance(1000);
-		const activation = await trigger.poll();
-		expect(activation.ids).toEqual([]);
-		expect(activation.calls.length).toBeGreaterThanOrEqual(quiet);
-		expect(activation.calls.length).toBeLessThanOrEqual(2 * quiet);
+	])(
+		'%s: a quiet poll costs %i call(s); activation the same or up to twice; a poll after one change the same or one more, emitting it once',
+		async (label, quiet) => {
+			const event = eventCase(label);
+			const trigger = new Trigger(event, UNLIMITED);
+			time.advance(1000);
+			const activation = await trigger.poll();
+			expect(activation.ids).toEqual([]);
+			expect(activation.calls.length).toBeGreaterThanOrEqual(quiet);
+			expect(activation.calls.length).toBeLessThanOrEqual(2 * quiet);
 
-		time.advance(MINUTE);
-		const q = await trigger.poll();
-		expect({ ids: q.ids, calls: q.calls.length }).toEqual({ ids: [], calls: quiet });
+			time.advance(MINUTE);
+			const q = await trigger.poll();
+			expect({ ids: q.ids, calls: q.calls.length }).toEqual({ ids: [], calls: quiet });
 
-		time.advance(1000);
-		const changed = event.change(account);
-		time.advance(1000);
-		const after = await trigger.poll();
-		expect(after.ids).toEqual([changed]);
-		expect([quiet, quiet + 1]).toContain(after.calls.length);
+			time.advance(1000);
+			const changed = event.change(account);
+			time.advance(1000);
+			const after = await trigger.poll();
+			expect(after.ids).toEqual([changed]);
+			expect([quiet, quiet + 1]).toContain(after.calls.length);
 
-		// quiet again (one record more: a whole-list read may take one page more)
-		time.advance(MINUTE);
-		const again = await trigger.poll();
-		expect(again.ids).toEqual([]);
-		expect([quiet, quiet + 1]).toContain(again.calls.length);
-	});
+			// quiet again (one record more: a whole-list read may take one page more)
+			time.advance(MINUTE);
+			const again = await trigger.poll();
+			expect(again.ids).toEqual([]);
+			expect([quiet, quiet + 1]).toContain(again.calls.length);
+		},
+	);
 });
 
 describe('Max API Calls per Day', () => {
@@ -204,7 +216,7 @@ describe('Max API Calls per Day', () => {
 		return result;
 	}
 
-	test('the default budget (500), a 1-call event polled every minute for two days: at most 500 calls a day, and every invoice made emitted once (the next day\'s polls catching up)', async () => {
+	test("the default budget (500), a 1-call event polled every minute for two days: at most 500 calls a day, and every invoice made emitted once (the next day's polls catching up)", async () => {
 		const { calls, callingMinutes, made, emitted } = await dayAtTheDefaultBudget();
 		for (const d of [0, 1]) {
 			expect(calls[d]).toBeLessThanOrEqual(500);
@@ -220,9 +232,16 @@ describe('Max API Calls per Day', () => {
 	// worth of credit). The activation's own day may start with a burst (BEHAVIOUR), so the day after it is checked.
 	test('the default budget, a 1-call event: on the day after activation, polls about every 3 minutes in every hour (spread, not spent early)', async () => {
 		const { callingMinutes } = await dayAtTheDefaultBudget();
-		const perHour = Array.from({ length: 24 }, (_, hour) => callingMinutes[1].filter((m) => Math.floor(m / 60) === hour).length);
+		const perHour = Array.from(
+			{ length: 24 },
+			(_, hour) => callingMinutes[1].filter((m) => Math.floor(m / 60) === hour).length,
+		);
 		// about 20 an hour (1,440 / 500 = one every 2.9 minutes)
-		expect(perHour.map((polls, hour) => ({ hour, polls })).filter(({ polls }) => polls < 10 || polls > 30)).toEqual([]);
+		expect(
+			perHour
+				.map((polls, hour) => ({ hour, polls }))
+				.filter(({ polls }) => polls < 10 || polls > 30),
+		).toEqual([]);
 	}, 240_000);
 
 	test('a poll that would overspend is skipped without calling the API and emits nothing; the next poll emits everything new since the last one, once', async () => {
@@ -270,7 +289,9 @@ describe('Max API Calls per Day', () => {
 			const poll = await trigger.poll();
 			calls += poll.calls.length;
 			// a poll reads the whole list or nothing: never a part of it (skipped "without calling the API")
-			const pages = poll.calls.filter((c) => c.method === 'GET' && /\/items$/.test(c.path) && c.status === 200).length;
+			const pages = poll.calls.filter(
+				(c) => c.method === 'GET' && /\/items$/.test(c.path) && c.status === 200,
+			).length;
 			if (poll.calls.length > 0) polls.push(pages);
 			time.advance(5 * MINUTE);
 		}
@@ -314,20 +335,25 @@ describe('Max API Calls per Day', () => {
 		expect(seen.length).toBeLessThanOrEqual(48);
 	}, 180_000);
 
-	test('n8n\'s log warns when the Poll Times would cost more than the budget (Item Created every minute, 500 a day), and not for an hourly 1-call event', async () => {
+	test("n8n's log warns when the Poll Times would cost more than the budget (Item Created every minute, 500 a day), and not for an hourly 1-call event", async () => {
 		const everyMinute = { pollTimes: { item: [{ mode: 'everyMinute' }] } };
 		const expensive = new Trigger(eventCase('Books: Item Created'), everyMinute);
 		for (let i = 0; i < 3; i++) {
 			await expensive.poll();
 			time.advance(HOUR);
 		}
-		const budgetWarnings = () => warn.mock.calls.map(([message]) => String(message)).filter((m) => /Max API Calls per Day/.test(m));
+		const budgetWarnings = () =>
+			warn.mock.calls
+				.map(([message]) => String(message))
+				.filter((m) => /Max API Calls per Day/.test(m));
 		expect(budgetWarnings().length).toBeGreaterThan(0);
 		// the warning names the budget it exceeds
 		expect(budgetWarnings().some((m) => /500/.test(m))).toBe(true);
 
 		warn.mockClear();
-		const cheap = new Trigger(eventCase('Books: Invoice Created'), { pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] } });
+		const cheap = new Trigger(eventCase('Books: Invoice Created'), {
+			pollTimes: { item: [{ mode: 'everyHour', minute: 0 }] },
+		});
 		for (let i = 0; i < 3; i++) {
 			await cheap.poll();
 			time.advance(HOUR);
@@ -349,7 +375,9 @@ function resumesAt(text: string): number {
 function errorText(result: RunResult, node: string): string {
 	const error = result.error(node) as (Error & { description?: string }) | undefined;
 	const items = json(result, node).filter((i) => i.error !== undefined);
-	return [error?.message, error?.description, ...items.map((i) => JSON.stringify(i))].filter(Boolean).join('\n');
+	return [error?.message, error?.description, ...items.map((i) => JSON.stringify(i))]
+		.filter(Boolean)
+		.join('\n');
 }
 
 /** At most `limit` of the requests arrived within any `windowMs`, as the server recorded them. */
@@ -386,14 +414,18 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	/** Another client of the account (same OAuth client) uses up the 2-minute window: the next request starts the block. */
 	async function anotherClientUsesTheWindow(): Promise<void> {
-		for (let i = 0; i < 100; i++) expect((await env.call('GET', 'projects', `/portal/${env.portal}`)).status).toBe(200);
+		for (let i = 0; i < 100; i++)
+			expect((await env.call('GET', 'projects', `/portal/${env.portal}`)).status).toBe(200);
 		env.em.clearRequests();
 	}
 
 	// One request in flight: a pacing wait moves n8n's virtual clock on at once, which would make a request in flight
 	// meanwhile look older than its Timeout (and be retried); the pacing itself is the same.
 	test('250 items (2.5x the limit) are paced, not refused: every item done, no 429, never more than 100 within 2 minutes as the server counts', async () => {
-		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(250));
+		const result = await env.run(
+			[portal()('Portal', { options: { requestsInFlight: 1 } })],
+			input(250),
+		);
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(250);
 		const requests = projectCalls();
@@ -404,7 +436,10 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	test('Projects Requests per 2 Minutes set to 45 (2 workers): 100 items, never more than 45 within 2 minutes, none refused', async () => {
 		env.credentials[0].data.projectsRequestsPerWindow = 45;
-		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(100));
+		const result = await env.run(
+			[portal()('Portal', { options: { requestsInFlight: 1 } })],
+			input(100),
+		);
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(100);
 		const requests = projectCalls();
@@ -414,19 +449,27 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	test('the limit used up by another client: by default one error saying when requests resume (30 minutes on), nothing sent after the block; with Continue On Fail an error item per item, the unsent ones with notSent and blockedUntil', async () => {
 		await anotherClientUsesTheWindow();
-		const result = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } })], input(3));
+		const result = await env.run(
+			[portal()('Portal', { options: { requestsInFlight: 1 } })],
+			input(3),
+		);
 		const requests = projectCalls();
 		expect(statuses(requests)).toEqual([429]);
 		const error = result.error('Portal') as Error & { description?: string };
 		expect(error.message).toMatch(/blocks further requests until/);
-		expect(Math.abs(resumesAt(error.message) - (requests[0].time + 30 * MINUTE))).toBeLessThanOrEqual(2000);
+		expect(
+			Math.abs(resumesAt(error.message) - (requests[0].time + 30 * MINUTE)),
+		).toBeLessThanOrEqual(2000);
 		expect(`${error.message}\n${error.description ?? ''}`).toMatch(/not sent/i);
 
 		time.advance(31 * MINUTE);
 		freshToken();
 		env.em.resetRateLimits();
 		await anotherClientUsesTheWindow();
-		const lenient = await env.run([portal()('Portal', { options: { requestsInFlight: 1 } }, CONTINUE)], input(3));
+		const lenient = await env.run(
+			[portal()('Portal', { options: { requestsInFlight: 1 } }, CONTINUE)],
+			input(3),
+		);
 		const sent = projectCalls();
 		expect(statuses(sent)).toEqual([429]);
 		const out = json(lenient, 'Portal');
@@ -442,7 +485,10 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 
 	test('On Rate-Limit Block = Wait Until It Lifts: the refused read is sent again once after the block, every item done', async () => {
 		await anotherClientUsesTheWindow();
-		const result = await env.run([portal()('Portal', { options: { onRateLimitBlock: 'wait', requestsInFlight: 1 } })], input(3));
+		const result = await env.run(
+			[portal()('Portal', { options: { onRateLimitBlock: 'wait', requestsInFlight: 1 } })],
+			input(3),
+		);
 		expect(errorText(result, 'Portal')).toBe('');
 		expect(json(result, 'Portal')).toHaveLength(3);
 		// a resend before the block lifted would have been refused again
@@ -452,13 +498,20 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 	test('a create answered 429 was not processed: waiting, it is sent again once and the project exists once', async () => {
 		await anotherClientUsesTheWindow();
 		const name = `Budget block ${Date.now()}`;
-		const result = await env.run([project()('Create', { operation: 'create', name, options: { onRateLimitBlock: 'wait' } })]);
+		const result = await env.run([
+			project()('Create', { operation: 'create', name, options: { onRateLimitBlock: 'wait' } }),
+		]);
 		expect(errorText(result, 'Create')).toBe('');
 		const posts = projectCalls().filter((r) => r.method === 'POST');
 		expect(posts).toHaveLength(2);
 		expect(posts[0].status).toBe(429);
 		expect(posts[1].status).toBeLessThan(300);
-		expect(env.portalTenant().all('projects').filter((p) => p.name === name)).toHaveLength(1);
+		expect(
+			env
+				.portalTenant()
+				.all('projects')
+				.filter((p) => p.name === name),
+		).toHaveLength(1);
 	});
 
 	test('a create met by the block, by default: sent once, nothing created, the error says when requests resume and is not "Outcome unknown"', async () => {
@@ -467,7 +520,12 @@ describe('Vendor Projects: 100 requests per 2 minutes, a 30-minute block past it
 		const result = await env.run([project()('Create', { operation: 'create', name })]);
 		const posts = projectCalls().filter((r) => r.method === 'POST');
 		expect(statuses(posts)).toEqual([429]);
-		expect(env.portalTenant().all('projects').filter((p) => p.name === name)).toEqual([]);
+		expect(
+			env
+				.portalTenant()
+				.all('projects')
+				.filter((p) => p.name === name),
+		).toEqual([]);
 		const text = errorText(result, 'Create');
 		expect(text).toMatch(/blocks further requests until/);
 		expect(text).not.toMatch(/outcome unknown/i);
@@ -506,7 +564,10 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 		delete env.credentials[0].data.accountingRequestsPerMinute;
 		org = String(610_000_000 + ++orgCounter);
 		env.em.store.addOrg('us', org, `Budget org ${orgCounter}`);
-		const res = await env.call('POST', 'books', '/items', { org, json: { name: 'Paced item', rate: 1 } });
+		const res = await env.call('POST', 'books', '/items', {
+			org,
+			json: { name: 'Paced item', rate: 1 },
+		});
 		expect(res.status).toBeLessThan(300);
 		item = String((res.body.item as IDataObject).item_id);
 		env.em.resetRateLimits();
@@ -517,12 +578,14 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 		env.em.faults.clear();
 	});
 
-	const get = (settings = {}) => items()('Get', { organizationId: org, operation: 'get', item_id: byId(item) }, settings);
+	const get = (settings = {}) =>
+		items()('Get', { organizationId: org, operation: 'get', item_id: byId(item) }, settings);
 
 	/** Another integration of the organization uses up its minute. */
 	async function anotherClientUsesTheMinute(): Promise<void> {
 		const call = apiClient(env.em, { token: String(env.storedToken.access_token) });
-		for (let i = 0; i < 100; i++) expect((await call('GET', 'books', `/items/${item}`, { org })).status).toBe(200);
+		for (let i = 0; i < 100; i++)
+			expect((await call('GET', 'books', `/items/${item}`, { org })).status).toBe(200);
 		expect((await call('GET', 'books', `/items/${item}`, { org })).status).toBe(429);
 		env.em.clearRequests();
 	}
@@ -539,7 +602,13 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 
 	test('Books and Inventory share one count per organization: 150 item reads then 100 bill lists, no 429', async () => {
 		const bills = env.orgSteps('vendorInventory', { resource: 'bill' });
-		const result = await env.run([get(), bills('Bills', { organizationId: org, operation: 'getAll', returnAll: false, limit: 1 })], input(150));
+		const result = await env.run(
+			[
+				get(),
+				bills('Bills', { organizationId: org, operation: 'getAll', returnAll: false, limit: 1 }),
+			],
+			input(150),
+		);
 		expect(errorText(result, 'Get')).toBe('');
 		expect(errorText(result, 'Bills')).toBe('');
 		const requests = ofOrg();
@@ -551,7 +620,9 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 	test('a 429 without Retry-After (another integration used the minute): the create is held a whole minute and sent again once; one item created, no error', async () => {
 		await anotherClientUsesTheMinute();
 		const before = env.em.store.org('us', org)!.all('items').length;
-		const result = await env.run([items()('Create', { organizationId: org, operation: 'create', name: 'Held write' })]);
+		const result = await env.run([
+			items()('Create', { organizationId: org, operation: 'create', name: 'Held write' }),
+		]);
 		expect(errorText(result, 'Create')).toBe('');
 		expect(json(result, 'Create')).toHaveLength(1);
 		// resent too early, it would have met a 429 again
@@ -570,7 +641,9 @@ describe('the accounting areas: 100 requests a minute per organization, 429 past
 	test('every answer 429: the create gives up after 5 minutes of holds (at most a minute each), creates nothing, and the error says when requests resume, not "Outcome unknown"', async () => {
 		env.em.faults.next(50, { kind: 'status', status: 429 }, 'books.item.create');
 		const before = env.em.store.org('us', org)!.all('items').length;
-		const result = await env.run([items()('Create', { organizationId: org, operation: 'create', name: 'Never through' })]);
+		const result = await env.run([
+			items()('Create', { organizationId: org, operation: 'create', name: 'Never through' }),
+		]);
 		const posts = ofOrg().filter((r) => r.method === 'POST');
 		expect(posts.every((r) => r.status === 429)).toBe(true);
 		// at least 5 holds of at most a minute each; not a stream of resends (ASSUMPTIONS: each hold a whole minute,

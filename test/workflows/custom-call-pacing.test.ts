@@ -20,12 +20,22 @@ afterAll(async () => {
 
 test('15 custom calls (3x the limit) are paced: no 429, never more than the limit in a window', async () => {
 	const custom = steps('vendorProjects', { resource: 'customApiCall' });
-	const result = await env.run([custom('Portal', { customMethod: 'GET', customPath: '/portal/{portal_id}', portal_id: { __rl: true, mode: 'id', value: env.portal } })], Array.from({ length: 15 }, (_, i) => ({ i })));
+	const result = await env.run(
+		[
+			custom('Portal', {
+				customMethod: 'GET',
+				customPath: '/portal/{portal_id}',
+				portal_id: { __rl: true, mode: 'id', value: env.portal },
+			}),
+		],
+		Array.from({ length: 15 }, (_, i) => ({ i })),
+	);
 	expectNoError(result);
 	expect(json(result, 'Portal')).toHaveLength(15);
 	const requests = env.apiRequests();
 	expect(requests.map((r) => r.status)).toEqual(Array(15).fill(200));
 	const times = requests.map((r) => r.time);
-	for (let i = RULE.limit; i < times.length; i++) expect(times[i] - times[i - RULE.limit]).toBeGreaterThanOrEqual(RULE.windowMs);
+	for (let i = RULE.limit; i < times.length; i++)
+		expect(times[i] - times[i - RULE.limit]).toBeGreaterThanOrEqual(RULE.windowMs);
 	env.expectSigned({ ok: true });
 });

@@ -20,7 +20,12 @@ import type { Step } from './support';
 const env = useWorkflowEnv({ demo: true });
 afterEach(() => env.em.faults.clear());
 
-const REFUSAL = { kind: 'html', status: 400, contentType: 'application/json', body: JSON.stringify({ code: 1, message: 'Refused for this test.' }) } as const;
+const REFUSAL = {
+	kind: 'html',
+	status: 400,
+	contentType: 'application/json',
+	body: JSON.stringify({ code: 1, message: 'Refused for this test.' }),
+} as const;
 const UNKNOWN = '1999999999999';
 type Continue = 'continueRegularOutput' | 'continueErrorOutput';
 
@@ -49,25 +54,49 @@ const KINDS: Array<[string, Kind]> = [
 			step: (onError) => items('Op', { operation: 'create', name: '={{ $json.v }}' }, { onError }),
 			input: () => [unique('Ok'), unique('Refused'), unique('Ok')].map((v) => ({ v })),
 			arrange: (input) => env.em.faults.next(1, REFUSAL, (r) => nameOf(r) === input[1].v),
-			expected: [{ ok: 1, failed: 0 }, { ok: 0, failed: 1 }, { ok: 1, failed: 0 }],
+			expected: [
+				{ ok: 1, failed: 0 },
+				{ ok: 0, failed: 1 },
+				{ ok: 1, failed: 0 },
+			],
 			message: /Refused for this test\. \(code 1\) \[item 1\]$/,
 		},
 	],
 	[
 		'an input check refuses a value (nothing sent)',
 		{
-			step: (onError) => items('Op', { operation: 'create', name: '={{ $json.v }}', additionalFields: { rate: '={{ $json.rate }}' } }, { onError }),
-			input: () => [{ v: unique('Ok'), rate: 2 }, { v: unique('Bad rate'), rate: 'ten' }],
-			expected: [{ ok: 1, failed: 0 }, { ok: 0, failed: 1 }],
+			step: (onError) =>
+				items(
+					'Op',
+					{
+						operation: 'create',
+						name: '={{ $json.v }}',
+						additionalFields: { rate: '={{ $json.rate }}' },
+					},
+					{ onError },
+				),
+			input: () => [
+				{ v: unique('Ok'), rate: 2 },
+				{ v: unique('Bad rate'), rate: 'ten' },
+			],
+			expected: [
+				{ ok: 1, failed: 0 },
+				{ ok: 0, failed: 1 },
+			],
 			message: /Rate must be a number.*\[item 1\]$/,
 		},
 	],
 	[
 		'a record is not found',
 		{
-			step: (onError) => items('Op', { operation: 'get', item_id: byId('={{ $json.v }}') }, { onError }),
+			step: (onError) =>
+				items('Op', { operation: 'get', item_id: byId('={{ $json.v }}') }, { onError }),
 			input: () => [DEMO.items.consulting, UNKNOWN, DEMO.items.design].map((v) => ({ v })),
-			expected: [{ ok: 1, failed: 0 }, { ok: 0, failed: 1 }, { ok: 1, failed: 0 }],
+			expected: [
+				{ ok: 1, failed: 0 },
+				{ ok: 0, failed: 1 },
+				{ ok: 1, failed: 0 },
+			],
 			message: /\[item 1\]$/,
 		},
 	],
@@ -85,21 +114,41 @@ const KINDS: Array<[string, Kind]> = [
 		},
 	],
 	[
-		'a write\'s outcome is unknown (the connection dropped after the service made it)',
+		"a write's outcome is unknown (the connection dropped after the service made it)",
 		{
 			step: (onError) => items('Op', { operation: 'create', name: '={{ $json.v }}' }, { onError }),
 			input: () => [unique('Ok'), unique('Dropped')].map((v) => ({ v })),
-			arrange: (input) => env.em.faults.next(1, { kind: 'dropAfterCommit' }, (r) => nameOf(r) === input[1].v),
-			expected: [{ ok: 1, failed: 0 }, { ok: 0, failed: 1 }],
+			arrange: (input) =>
+				env.em.faults.next(1, { kind: 'dropAfterCommit' }, (r) => nameOf(r) === input[1].v),
+			expected: [
+				{ ok: 1, failed: 0 },
+				{ ok: 0, failed: 1 },
+			],
 			message: /^Outcome unknown/,
 		},
 	],
 	[
 		'some ids of a split call fail (Bulk Reminder of 12: the call of the last 2 refused)',
 		{
-			step: (onError) => invoices('Op', { operation: 'bulkReminder', invoice_ids: '={{ $json.ids }}', options: { requestsInFlight: 1 } }, { onError }),
+			step: (onError) =>
+				invoices(
+					'Op',
+					{
+						operation: 'bulkReminder',
+						invoice_ids: '={{ $json.ids }}',
+						options: { requestsInFlight: 1 },
+					},
+					{ onError },
+				),
 			input: () => [{ ids: reminded.join(',') }],
-			arrange: () => env.em.faults.next(1, REFUSAL, (r) => r.operation === 'books.invoice.bulkReminder' && String(r.query?.invoice_ids ?? '').startsWith(reminded[10])),
+			arrange: () =>
+				env.em.faults.next(
+					1,
+					REFUSAL,
+					(r) =>
+						r.operation === 'books.invoice.bulkReminder' &&
+						String(r.query?.invoice_ids ?? '').startsWith(reminded[10]),
+				),
 			expected: [{ ok: 10, failed: 2 }],
 			message: /^Not sent: .*Refused for this test/,
 		},
@@ -107,9 +156,13 @@ const KINDS: Array<[string, Kind]> = [
 	[
 		'a file is not returned (Get PDF of an invoice that does not exist)',
 		{
-			step: (onError) => invoices('Op', { operation: 'getPdf', invoice_ids: '={{ $json.v }}' }, { onError }),
+			step: (onError) =>
+				invoices('Op', { operation: 'getPdf', invoice_ids: '={{ $json.v }}' }, { onError }),
 			input: () => [DEMO.invoices.overdue1, UNKNOWN].map((v) => ({ v })),
-			expected: [{ ok: 1, failed: 0 }, { ok: 0, failed: 1 }],
+			expected: [
+				{ ok: 1, failed: 0 },
+				{ ok: 0, failed: 1 },
+			],
 			message: /\[item 1\]$/,
 		},
 	],
@@ -117,12 +170,14 @@ const KINDS: Array<[string, Kind]> = [
 
 const reminded: string[] = [];
 beforeAll(async () => {
-	for (let i = 0; i < 12; i++) reminded.push((await env.newInvoice(DEMO.customers.acme, 40 + i)).id);
+	for (let i = 0; i < 12; i++)
+		reminded.push((await env.newInvoice(DEMO.customers.acme, 40 + i)).id);
 	for (const id of reminded) env.orgTenant().get('invoices', id)!.status = 'sent';
 });
 
 const itemOf = (o: INodeExecutionData) => (o.pairedItem as { item: number }).item;
-const countBy = (out: INodeExecutionData[], n: number) => Array.from({ length: n }, (_, i) => out.filter((o) => itemOf(o) === i).length);
+const countBy = (out: INodeExecutionData[], n: number) =>
+	Array.from({ length: n }, (_, i) => out.filter((o) => itemOf(o) === i).length);
 
 describe.each(KINDS)('%s', (_name, kind) => {
 	test('Continue (using error output): each failure on the error output, paired to its item, each success on the main output', async () => {
@@ -149,7 +204,12 @@ describe.each(KINDS)('%s', (_name, kind) => {
 		expectNoError(result);
 		const out = result.output('Op', 0, 0);
 		const failures = out.filter((o) => o.json.error !== undefined);
-		expect(countBy(out.filter((o) => o.json.error === undefined), input.length)).toEqual(kind.expected.map((e) => e.ok));
+		expect(
+			countBy(
+				out.filter((o) => o.json.error === undefined),
+				input.length,
+			),
+		).toEqual(kind.expected.map((e) => e.ok));
 		expect(countBy(failures, input.length)).toEqual(kind.expected.map((e) => e.failed));
 		for (const o of failures) expect(String(o.json.error)).toMatch(kind.message);
 	});
@@ -165,13 +225,25 @@ test('the error output holds the same members as the regular output, under error
 
 // last: the block it meets stays on this file's pacer for the block's length
 test('a rate-limit block: the blocked item and the items not sent on the error output, each paired, the done one on the main output', async () => {
-	const step = items('Op', { operation: 'get', item_id: byId('={{ $json.v }}'), options: { requestsInFlight: 1 } }, { onError: 'continueErrorOutput' });
+	const step = items(
+		'Op',
+		{ operation: 'get', item_id: byId('={{ $json.v }}'), options: { requestsInFlight: 1 } },
+		{ onError: 'continueErrorOutput' },
+	);
 	let seen = 0;
-	env.em.faults.next(1, { kind: 'status', status: 429, retryAfter: 3600 }, (r) => r.operation === 'books.item.get' && ++seen === 2);
-	const result = await env.run([step], [DEMO.items.consulting, DEMO.items.design, DEMO.items.hosting].map((v) => ({ v })));
+	env.em.faults.next(
+		1,
+		{ kind: 'status', status: 429, retryAfter: 3600 },
+		(r) => r.operation === 'books.item.get' && ++seen === 2,
+	);
+	const result = await env.run(
+		[step],
+		[DEMO.items.consulting, DEMO.items.design, DEMO.items.hosting].map((v) => ({ v })),
+	);
 	expectNoError(result);
 	expect(result.output('Op', 0, 0).map(itemOf)).toEqual([0]);
 	const errors = result.output('Op', 0, 1);
 	expect(errors.map(itemOf)).toEqual([1, 2]);
-	for (const o of errors) expect(String((o.json.error as IDataObject).message)).toMatch(/blocks further requests until/);
+	for (const o of errors)
+		expect(String((o.json.error as IDataObject).message)).toMatch(/blocks further requests until/);
 });

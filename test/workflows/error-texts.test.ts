@@ -119,22 +119,33 @@ function texts(source: string): string[] {
 
 test.each(FILES)('%s: no "error", "failed" or "failure" in a text a user reads', (file) => {
 	const source = readFileSync(join(ROOT, file), 'utf8');
-	const bad = texts(source).filter((text) => BANNED.test(text.replace(/'On Error'|\\'On Error\\'/g, '')));
+	const bad = texts(source).filter((text) =>
+		BANNED.test(text.replace(/'On Error'|\\'On Error\\'/g, '')),
+	);
 	expect(bad).toEqual([]);
 });
 
-test('the check finds what it is for: a heading, a sentence, a nested template; not a state name or a setting\'s name', () => {
-	const flagged = (source: string) => texts(source).filter((text) => BANNED.test(text.replace(/'On Error'|\\'On Error\\'/g, '')));
-	expect(flagged("const a = `Failed: ${x}.`;")).toHaveLength(1);
+test("the check finds what it is for: a heading, a sentence, a nested template; not a state name or a setting's name", () => {
+	const flagged = (source: string) =>
+		texts(source).filter((text) => BANNED.test(text.replace(/'On Error'|\\'On Error\\'/g, '')));
+	expect(flagged('const a = `Failed: ${x}.`;')).toHaveLength(1);
 	expect(flagged("const a = 'Request failed';")).toHaveLength(1);
 	expect(flagged("const a = `Done.${n ? ` The first failure: ${r}.` : ''}`;")).toHaveLength(1);
-	expect(flagged("const a = `Not sent: ${what} failed: ${m}`;")).toHaveLength(1);
+	expect(flagged('const a = `Not sent: ${what} failed: ${m}`;')).toHaveLength(1);
 	expect(flagged("if (s.state === 'failed') return;")).toHaveLength(0);
-	expect(flagged("const a = 'set the node\\'s \\'On Error\\' setting to \\'Continue\\'';")).toHaveLength(0);
+	expect(
+		flagged("const a = 'set the node\\'s \\'On Error\\' setting to \\'Continue\\'';"),
+	).toHaveLength(0);
 });
 
 test('the item mark: appended once, and left alone on a run report', () => {
-	expect(withItemMark('Invoice does not exist. (code 1002)', 3)).toBe('Invoice does not exist. (code 1002) [item 3]');
-	expect(withItemMark('Invoice does not exist. (code 1002) [item 3]', 3)).toBe('Invoice does not exist. (code 1002) [item 3]');
-	expect(withItemMark('x [item 3; 9 of 10 items done, 0 not sent]', 3)).toBe('x [item 3; 9 of 10 items done, 0 not sent]');
+	expect(withItemMark('Invoice does not exist. (code 1002)', 3)).toBe(
+		'Invoice does not exist. (code 1002) [item 3]',
+	);
+	expect(withItemMark('Invoice does not exist. (code 1002) [item 3]', 3)).toBe(
+		'Invoice does not exist. (code 1002) [item 3]',
+	);
+	expect(withItemMark('x [item 3; 9 of 10 items done, 0 not sent]', 3)).toBe(
+		'x [item 3; 9 of 10 items done, 0 not sent]',
+	);
 });

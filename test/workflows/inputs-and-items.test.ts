@@ -40,15 +40,24 @@ type NodeClass = new () => INodeType;
 function labelOf(nodeType: NodeClass, resource: string, operation: string, path: string[]): string {
 	const fits = (p: INodeProperties) => {
 		const show = p.displayOptions?.show ?? {};
-		return (!show.resource || show.resource.includes(resource)) && (!show.operation || show.operation.includes(operation));
+		return (
+			(!show.resource || show.resource.includes(resource)) &&
+			(!show.operation || show.operation.includes(operation))
+		);
 	};
 	let level: INodeProperties[] = new nodeType().description.properties.filter(fits);
 	let found: INodeProperties | undefined;
 	for (const name of path) {
 		found = level.find((p) => p.name === name);
-		if (!found) throw new Error(`the form of ${resource} → ${operation} has no field ${path.join(' → ')}`);
-		const options = (found.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>;
-		level = found.type === 'fixedCollection' ? options.flatMap((o) => ('values' in o && o.values ? o.values : [])) : (options as INodeProperties[]);
+		if (!found)
+			throw new Error(`the form of ${resource} → ${operation} has no field ${path.join(' → ')}`);
+		const options = (found.options ?? []) as Array<
+			INodeProperties | { values?: INodeProperties[] }
+		>;
+		level =
+			found.type === 'fixedCollection'
+				? options.flatMap((o) => ('values' in o && o.values ? o.values : []))
+				: (options as INodeProperties[]);
 	}
 	return found!.displayName;
 }
@@ -56,7 +65,10 @@ function labelOf(nodeType: NodeClass, resource: string, operation: string, path:
 const expectNoSecrets = (result: RunResult): void => expectNoSecretsOf(env, result);
 
 /** Runs the steps and checks that nothing of the run shows a secret. */
-async function run(steps: Step[], input?: Array<IDataObject | INodeExecutionData>): Promise<RunResult> {
+async function run(
+	steps: Step[],
+	input?: Array<IDataObject | INodeExecutionData>,
+): Promise<RunResult> {
 	const result = await env.run(steps, input);
 	expectNoSecrets(result);
 	return result;
@@ -78,7 +90,8 @@ function pairedTo(item: INodeExecutionData): number | undefined {
 }
 
 /** API requests (accounts server left out) of `method` whose path matches. */
-const sent = (method: string, path: RegExp): RecordedRequest[] => env.apiRequests().filter((r) => r.method === method && path.test(r.path));
+const sent = (method: string, path: RegExp): RecordedRequest[] =>
+	env.apiRequests().filter((r) => r.method === method && path.test(r.path));
 
 const books = (resource: string) => env.orgSteps('vendorBooks', { resource });
 const payments = (resource = 'payment') => env.orgSteps('vendorInvoice', { resource });
@@ -102,14 +115,20 @@ interface BadInput {
 	path: RegExp;
 }
 
-const BILL = { vendor_id: DEMO.vendors.paperCo, bill_number: '={{ "IN-" + $itemIndex + "-" + $runIndex }}', date: '2026-01-15', due_date: '2026-02-15' };
+const BILL = {
+	vendor_id: DEMO.vendors.paperCo,
+	bill_number: '={{ "IN-" + $itemIndex + "-" + $runIndex }}',
+	date: '2026-01-15',
+	due_date: '2026-02-15',
+};
 const PAPER_LINE = { line_items: { values: [{ name: 'Paper', rate: 1, quantity: 1 }] } };
 
 const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Projects Project → Create: Name of 201 characters (max 200)',
 		{
-			step: () => projects('project')('Op', { operation: 'create', name: '={{ $json.v }}' }, CONTINUE),
+			step: () =>
+				projects('project')('Op', { operation: 'create', name: '={{ $json.v }}' }, CONTINUE),
 			good: 'Inputs test project',
 			bad: 'N'.repeat(201),
 			label: () => [labelOf(VendorProjects, 'project', 'create', ['name'])],
@@ -121,10 +140,21 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Projects Project → Create: Start Date written 01/03/2026 (YYYY-MM-DD)',
 		{
-			step: () => projects('project')('Op', { operation: 'create', name: 'Dated project', additionalFields: { start_date: '={{ $json.v }}' } }, CONTINUE),
+			step: () =>
+				projects('project')(
+					'Op',
+					{
+						operation: 'create',
+						name: 'Dated project',
+						additionalFields: { start_date: '={{ $json.v }}' },
+					},
+					CONTINUE,
+				),
 			good: '2026-03-01',
 			bad: '01/03/2026',
-			label: () => [labelOf(VendorProjects, 'project', 'create', ['additionalFields', 'start_date'])],
+			label: () => [
+				labelOf(VendorProjects, 'project', 'create', ['additionalFields', 'start_date']),
+			],
 			rule: /yyyy-mm-dd/i,
 			method: 'POST',
 			path: /\/portal\/\d+\/projects$/,
@@ -133,7 +163,16 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Projects Project → Update: Description added but blank (spaces, no-break and zero-width spaces)',
 		{
-			step: () => projects('project')('Op', { operation: 'update', project_id: byId(DEMO.projects.mobile), updateFields: { description: '={{ $json.v }}' } }, CONTINUE),
+			step: () =>
+				projects('project')(
+					'Op',
+					{
+						operation: 'update',
+						project_id: byId(DEMO.projects.mobile),
+						updateFields: { description: '={{ $json.v }}' },
+					},
+					CONTINUE,
+				),
 			good: 'Changed by the inputs test',
 			bad: ' \u00a0\u200b\t ',
 			label: () => [labelOf(VendorProjects, 'project', 'update', ['updateFields', 'description'])],
@@ -145,7 +184,18 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Billing Project → Create: a negative Rate',
 		{
-			step: () => billing()('Op', { operation: 'create', project_name: '={{ "Fixed " + $itemIndex }}', customer_id: DEMO.customers.acme, billing_type: 'fixed_cost_for_project', rate: '={{ $json.v }}' }, CONTINUE),
+			step: () =>
+				billing()(
+					'Op',
+					{
+						operation: 'create',
+						project_name: '={{ "Fixed " + $itemIndex }}',
+						customer_id: DEMO.customers.acme,
+						billing_type: 'fixed_cost_for_project',
+						rate: '={{ $json.v }}',
+					},
+					CONTINUE,
+				),
 			good: '150',
 			bad: '-5',
 			label: () => [labelOf(VendorBilling, 'project', 'create', ['rate'])],
@@ -157,7 +207,17 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Billing Project → Create: Billing Type fixed_cost_for_project without a Rate (documented mandatory)',
 		{
-			step: () => billing()('Op', { operation: 'create', project_name: '={{ "Typed " + $itemIndex }}', customer_id: DEMO.customers.acme, billing_type: '={{ $json.v }}' }, CONTINUE),
+			step: () =>
+				billing()(
+					'Op',
+					{
+						operation: 'create',
+						project_name: '={{ "Typed " + $itemIndex }}',
+						customer_id: DEMO.customers.acme,
+						billing_type: '={{ $json.v }}',
+					},
+					CONTINUE,
+				),
 			good: 'based_on_task_hours',
 			bad: 'fixed_cost_for_project',
 			label: () => [labelOf(VendorBilling, 'project', 'create', ['rate'])],
@@ -169,7 +229,17 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Invoice Payment → Create: Amount (required) resolving to nothing',
 		{
-			step: () => payments()('Op', { operation: 'create', customer_id: DEMO.customers.acme, amount: '={{ $json.v }}', date: '2026-01-15' }, CONTINUE),
+			step: () =>
+				payments()(
+					'Op',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.acme,
+						amount: '={{ $json.v }}',
+						date: '2026-01-15',
+					},
+					CONTINUE,
+				),
 			good: 13,
 			bad: '',
 			label: () => [labelOf(VendorInvoice, 'payment', 'create', ['amount'])],
@@ -181,10 +251,23 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Invoice Payment → Create: Payment Mode "bitcoin" (not an allowed value)',
 		{
-			step: () => payments()('Op', { operation: 'create', customer_id: DEMO.customers.acme, amount: 14, date: '2026-01-15', additionalFields: { payment_mode: '={{ $json.v }}' } }, CONTINUE),
+			step: () =>
+				payments()(
+					'Op',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.acme,
+						amount: 14,
+						date: '2026-01-15',
+						additionalFields: { payment_mode: '={{ $json.v }}' },
+					},
+					CONTINUE,
+				),
 			good: 'cash',
 			bad: 'bitcoin',
-			label: () => [labelOf(VendorInvoice, 'payment', 'create', ['additionalFields', 'payment_mode'])],
+			label: () => [
+				labelOf(VendorInvoice, 'payment', 'create', ['additionalFields', 'payment_mode']),
+			],
 			rule: /banktransfer|allowed|one of/i,
 			method: 'POST',
 			path: /\/customerpayments$/,
@@ -193,7 +276,12 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Inventory Bill → Create: Due Date written 31.01.2026 (yyyy-mm-dd)',
 		{
-			step: () => bills()('Op', { operation: 'create', ...BILL, due_date: '={{ $json.v }}', ...PAPER_LINE }, CONTINUE),
+			step: () =>
+				bills()(
+					'Op',
+					{ operation: 'create', ...BILL, due_date: '={{ $json.v }}', ...PAPER_LINE },
+					CONTINUE,
+				),
 			good: '2026-02-28',
 			bad: '31.01.2026',
 			label: () => [labelOf(VendorInventory, 'bill', 'create', ['due_date'])],
@@ -205,7 +293,17 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Books Item → Get Many: Name Contains filter of 101 characters (max 100)',
 		{
-			step: () => books('item')('Op', { operation: 'getAll', returnAll: false, limit: 5, filters: { name_contains: '={{ $json.v }}' } }, CONTINUE),
+			step: () =>
+				books('item')(
+					'Op',
+					{
+						operation: 'getAll',
+						returnAll: false,
+						limit: 5,
+						filters: { name_contains: '={{ $json.v }}' },
+					},
+					CONTINUE,
+				),
 			good: 'Consulting',
 			bad: 'c'.repeat(101),
 			label: () => [labelOf(VendorBooks, 'item', 'getAll', ['filters', 'name_contains'])],
@@ -217,7 +315,16 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Books Item → Update: Item ID "abc" (documented as a number)',
 		{
-			step: () => books('item')('Op', { operation: 'update', item_id: byId('={{ $json.v }}'), updateFields: { description: 'Design, per page' } }, CONTINUE),
+			step: () =>
+				books('item')(
+					'Op',
+					{
+						operation: 'update',
+						item_id: byId('={{ $json.v }}'),
+						updateFields: { description: 'Design, per page' },
+					},
+					CONTINUE,
+				),
 			good: DEMO.items.design,
 			bad: 'abc',
 			label: () => [labelOf(VendorBooks, 'item', 'update', ['item_id'])],
@@ -229,7 +336,16 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 	[
 		'Vendor Books Invoice → Create: line 2 of Line Items (JSON) with neither Item ID nor Name',
 		{
-			step: () => books('invoice')('Op', { operation: 'create', customer_id: DEMO.customers.acme, line_itemsJson: '={{ $json.v }}' }, CONTINUE),
+			step: () =>
+				books('invoice')(
+					'Op',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.acme,
+						line_itemsJson: '={{ $json.v }}',
+					},
+					CONTINUE,
+				),
 			good: [
 				{ name: 'Work', rate: 10, quantity: 1 },
 				{ name: 'Extra work', rate: 5, quantity: 1 },
@@ -238,7 +354,11 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 				{ name: 'Work', rate: 10, quantity: 1 },
 				{ description: 'second line, unnamed', rate: 5, quantity: 1 },
 			],
-			label: () => [labelOf(VendorBooks, 'invoice', 'create', ['line_items']), labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'item_id']), labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'name'])],
+			label: () => [
+				labelOf(VendorBooks, 'invoice', 'create', ['line_items']),
+				labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'item_id']),
+				labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'name']),
+			],
 			rule: /line 2/,
 			method: 'POST',
 			path: /\/books\/v3\/invoices$/,
@@ -248,10 +368,29 @@ const BAD_INPUTS: Array<[string, BadInput]> = [
 		'Vendor Books Invoice → Create: Item Order 1.5 on a line (a whole number)',
 		{
 			step: () =>
-				books('invoice')('Op', { operation: 'create', customer_id: DEMO.customers.globex, line_items: { values: [{ name: 'Ordered work', rate: 10, quantity: 1, additionalFields: { item_order: '={{ $json.v }}' } }] } }, CONTINUE),
+				books('invoice')(
+					'Op',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.globex,
+						line_items: {
+							values: [
+								{
+									name: 'Ordered work',
+									rate: 10,
+									quantity: 1,
+									additionalFields: { item_order: '={{ $json.v }}' },
+								},
+							],
+						},
+					},
+					CONTINUE,
+				),
 			good: 1,
 			bad: 1.5,
-			label: () => [labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'additionalFields', 'item_order'])],
+			label: () => [
+				labelOf(VendorBooks, 'invoice', 'create', ['line_items', 'additionalFields', 'item_order']),
+			],
 			rule: /whole|integer/i,
 			method: 'POST',
 			path: /\/books\/v3\/invoices$/,
@@ -283,17 +422,33 @@ describe('bad input is refused naming the field by its label and the rule; nothi
 
 describe('an update sends only the fields the user set', () => {
 	test('Books Item → Update with Description only: the PUT body is that one field', async () => {
-		const result = await run([books('item')('Update', { operation: 'update', item_id: byId(DEMO.items.hosting), updateFields: { description: 'Hosting, billed monthly' } })]);
+		const result = await run([
+			books('item')('Update', {
+				operation: 'update',
+				item_id: byId(DEMO.items.hosting),
+				updateFields: { description: 'Hosting, billed monthly' },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		const puts = sent('PUT', /\/items\/\d+$/);
 		expect(puts.map((r) => r.body)).toEqual([{ description: 'Hosting, billed monthly' }]);
 		// the rest of the record is unchanged
 		const item = env.orgTenant().get('items', DEMO.items.hosting)!;
-		expect([item.name, item.rate, item.description]).toEqual(['Hosting (monthly)', 49, 'Hosting, billed monthly']);
+		expect([item.name, item.rate, item.description]).toEqual([
+			'Hosting (monthly)',
+			49,
+			'Hosting, billed monthly',
+		]);
 	});
 
 	test('Books Item → Update: an entered Rate of 0 is sent; a number field added but left empty is not', async () => {
-		const result = await run([books('item')('Update', { operation: 'update', item_id: byId('1200000000004'), updateFields: { rate: 0, purchase_rate: null } })]);
+		const result = await run([
+			books('item')('Update', {
+				operation: 'update',
+				item_id: byId('1200000000004'),
+				updateFields: { rate: 0, purchase_rate: null },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		expect(sent('PUT', /\/items\/\d+$/).map((r) => r.body)).toEqual([{ rate: 0 }]);
 	});
@@ -301,33 +456,72 @@ describe('an update sends only the fields the user set', () => {
 	test('Books Invoice → Update with Notes only: the PUT body is that one field, the lines are kept', async () => {
 		const before = env.orgTenant().get('invoices', DEMO.invoices.draft)!;
 		const lines = JSON.stringify(before.line_items);
-		const result = await run([books('invoice')('Update', { operation: 'update', invoice_id: byId(DEMO.invoices.draft), updateFields: { notes: 'Thank you' } })]);
+		const result = await run([
+			books('invoice')('Update', {
+				operation: 'update',
+				invoice_id: byId(DEMO.invoices.draft),
+				updateFields: { notes: 'Thank you' },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		expect(sent('PUT', /\/invoices\/\d+$/).map((r) => r.body)).toEqual([{ notes: 'Thank you' }]);
-		expect(JSON.stringify(env.orgTenant().get('invoices', DEMO.invoices.draft)!.line_items)).toBe(lines);
+		expect(JSON.stringify(env.orgTenant().get('invoices', DEMO.invoices.draft)!.line_items)).toBe(
+			lines,
+		);
 	});
 
 	test('Vendor Projects Project → Update with Public Project set to false only: the PATCH body is that one field', async () => {
-		const result = await run([projects('project')('Update', { operation: 'update', project_id: byId(DEMO.projects.website), updateFields: { is_public_project: false } })]);
+		const result = await run([
+			projects('project')('Update', {
+				operation: 'update',
+				project_id: byId(DEMO.projects.website),
+				updateFields: { is_public_project: false },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
-		expect(sent('PATCH', /\/projects\/\d+$/).map((r) => r.body)).toEqual([{ is_public_project: false }]);
+		expect(sent('PATCH', /\/projects\/\d+$/).map((r) => r.body)).toEqual([
+			{ is_public_project: false },
+		]);
 	});
 
 	test('Vendor Invoice Payment → Update with Reference Number only: nothing read first, the PUT body is that one field', async () => {
-		const result = await run([payments()('Update', { operation: 'update', payment_id: byId(DEMO.payments.partial), updateFields: { reference_number: 'REF-INPUTS-1' } })]);
+		const result = await run([
+			payments()('Update', {
+				operation: 'update',
+				payment_id: byId(DEMO.payments.partial),
+				updateFields: { reference_number: 'REF-INPUTS-1' },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		expect(env.apiRequests().map((r) => r.method)).toEqual(['PUT']);
-		expect(sent('PUT', /\/customerpayments\/\d+$/).map((r) => r.body)).toEqual([{ reference_number: 'REF-INPUTS-1' }]);
+		expect(sent('PUT', /\/customerpayments\/\d+$/).map((r) => r.body)).toEqual([
+			{ reference_number: 'REF-INPUTS-1' },
+		]);
 	});
 
 	test('Vendor Billing Project → Update with Description only: the required fields are read first and resent with their current values, nothing else', async () => {
 		const current = { ...env.orgTenant().get('projects', DEMO.billingProjects.support)! };
-		const result = await run([billing()('Update', { operation: 'update', project_id: byId(DEMO.billingProjects.support), updateFields: { description: 'Support, renewed' } })]);
+		const result = await run([
+			billing()('Update', {
+				operation: 'update',
+				project_id: byId(DEMO.billingProjects.support),
+				updateFields: { description: 'Support, renewed' },
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		expect(env.apiRequests().map((r) => r.method)).toEqual(['GET', 'PUT']);
 		const body = sent('PUT', /\/billing\/v1\/projects\/\d+$/)[0].body as IDataObject;
-		expect(Object.keys(body).filter((k) => !['description', 'project_name', 'customer_id', 'billing_type', 'rate'].includes(k))).toEqual([]);
-		expect(body).toMatchObject({ description: 'Support, renewed', project_name: current.project_name, customer_id: current.customer_id, billing_type: current.billing_type });
+		expect(
+			Object.keys(body).filter(
+				(k) => !['description', 'project_name', 'customer_id', 'billing_type', 'rate'].includes(k),
+			),
+		).toEqual([]);
+		expect(body).toMatchObject({
+			description: 'Support, renewed',
+			project_name: current.project_name,
+			customer_id: current.customer_id,
+			billing_type: current.billing_type,
+		});
 		if (body.rate !== undefined) expect(Number(body.rate)).toBe(Number(current.rate));
 	});
 });
@@ -336,46 +530,102 @@ describe('an update sends only the fields the user set', () => {
 
 describe('every input item gives an output or an error, in order, paired with its input', () => {
 	test('Books Item → Get of 6 ids (unknown, blank, a path segment among them) with Continue On Fail: 6 items in input order', async () => {
-		const ids = [DEMO.items.consulting, '1299999999999', DEMO.items.design, '   ', DEMO.items.hosting, '..'];
-		const result = await run([books('item')('Get', { operation: 'get', item_id: byId('={{ $json.id }}') }, CONTINUE)], ids.map((id) => ({ id })));
+		const ids = [
+			DEMO.items.consulting,
+			'1299999999999',
+			DEMO.items.design,
+			'   ',
+			DEMO.items.hosting,
+			'..',
+		];
+		const result = await run(
+			[books('item')('Get', { operation: 'get', item_id: byId('={{ $json.id }}') }, CONTINUE)],
+			ids.map((id) => ({ id })),
+		);
 		const out = result.output('Get');
 		expect(out.map(pairedTo)).toEqual([0, 1, 2, 3, 4, 5]);
-		expect(out.map((i) => (i.json.error === undefined ? String(i.json.item_id) : 'error'))).toEqual([DEMO.items.consulting, 'error', DEMO.items.design, 'error', DEMO.items.hosting, 'error']);
+		expect(out.map((i) => (i.json.error === undefined ? String(i.json.item_id) : 'error'))).toEqual(
+			[DEMO.items.consulting, 'error', DEMO.items.design, 'error', DEMO.items.hosting, 'error'],
+		);
 		for (const i of [1, 3, 5]) expect(itemText(out[i].json)).toContain(`[item ${i}]`);
 		// the blank id and ".." were never sent
-		expect(sent('GET', /\/items\/[^/]*$/).map((r) => r.path.split('/').pop())).toEqual(expect.arrayContaining([DEMO.items.consulting, '1299999999999', DEMO.items.design, DEMO.items.hosting]));
+		expect(sent('GET', /\/items\/[^/]*$/).map((r) => r.path.split('/').pop())).toEqual(
+			expect.arrayContaining([
+				DEMO.items.consulting,
+				'1299999999999',
+				DEMO.items.design,
+				DEMO.items.hosting,
+			]),
+		);
 		expect(sent('GET', /\/items/)).toHaveLength(4);
 	});
 
 	test('Vendor Invoice Payment → Create of 5 items, 2 in flight, bad amounts among them: each output is the payment of its own input', async () => {
 		const amounts: Array<IDataObject['amount']> = [21, 'twenty', 22, null, 23];
 		const result = await run(
-			[payments()('Pay', { operation: 'create', customer_id: DEMO.customers.initech, amount: '={{ $json.amount }}', date: '2026-01-20', additionalFields: { reference_number: '={{ "PAIR-" + $json.n }}' }, options: { requestsInFlight: 2 } }, CONTINUE)],
+			[
+				payments()(
+					'Pay',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.initech,
+						amount: '={{ $json.amount }}',
+						date: '2026-01-20',
+						additionalFields: { reference_number: '={{ "PAIR-" + $json.n }}' },
+						options: { requestsInFlight: 2 },
+					},
+					CONTINUE,
+				),
+			],
 			amounts.map((amount, n) => ({ amount, n })),
 		);
 		const out = result.output('Pay');
 		expect(out.map(pairedTo)).toEqual([0, 1, 2, 3, 4]);
-		expect(out.map((i) => (i.json.error === undefined ? [i.json.amount, i.json.reference_number] : 'error'))).toEqual([[21, 'PAIR-0'], 'error', [22, 'PAIR-2'], 'error', [23, 'PAIR-4']]);
-		expect(itemText(out[1].json)).toContain(labelOf(VendorInvoice, 'payment', 'create', ['amount']));
-		expect(sent('POST', /\/customerpayments$/).map((r) => (r.body as IDataObject).reference_number)).toEqual(expect.arrayContaining(['PAIR-0', 'PAIR-2', 'PAIR-4']));
+		expect(
+			out.map((i) =>
+				i.json.error === undefined ? [i.json.amount, i.json.reference_number] : 'error',
+			),
+		).toEqual([[21, 'PAIR-0'], 'error', [22, 'PAIR-2'], 'error', [23, 'PAIR-4']]);
+		expect(itemText(out[1].json)).toContain(
+			labelOf(VendorInvoice, 'payment', 'create', ['amount']),
+		);
+		expect(
+			sent('POST', /\/customerpayments$/).map((r) => (r.body as IDataObject).reference_number),
+		).toEqual(expect.arrayContaining(['PAIR-0', 'PAIR-2', 'PAIR-4']));
 		expect(sent('POST', /\/customerpayments$/)).toHaveLength(3);
 	});
 
-	test('without Continue On Fail the run ends with the failing item\'s error, saying which item and how many were done', async () => {
-		const result = await run([books('item')('Get', { operation: 'get', item_id: byId('={{ $json.id }}'), options: { requestsInFlight: 1 } })], [{ id: DEMO.items.consulting }, { id: '' }, { id: DEMO.items.design }]);
+	test("without Continue On Fail the run ends with the failing item's error, saying which item and how many were done", async () => {
+		const result = await run(
+			[
+				books('item')('Get', {
+					operation: 'get',
+					item_id: byId('={{ $json.id }}'),
+					options: { requestsInFlight: 1 },
+				}),
+			],
+			[{ id: DEMO.items.consulting }, { id: '' }, { id: DEMO.items.design }],
+		);
 		const text = errorText(result);
 		expect(text).toContain(labelOf(VendorBooks, 'item', 'get', ['item_id']));
 		expect(text).toMatch(/\[item 1; 1 of 3 items done, \d+ not sent\]/);
 		expect(json(result, 'Get')).toEqual([]);
 		// one at a time: the item after the failing one is not started
-		expect(sent('GET', /\/items\//).map((r) => r.path.split('/').pop())).toEqual([DEMO.items.consulting]);
+		expect(sent('GET', /\/items\//).map((r) => r.path.split('/').pop())).toEqual([
+			DEMO.items.consulting,
+		]);
 	});
 });
 
 // ---------------------------------------------------------------- 4. Return All and Limit
 
 describe('Return All reads every page; Limit is kept exactly', () => {
-	const activeItems = () => env.orgTenant().all('items').filter((i) => i.status === 'active').map((i) => String(i.item_id));
+	const activeItems = () =>
+		env
+			.orgTenant()
+			.all('items')
+			.filter((i) => i.status === 'active')
+			.map((i) => String(i.item_id));
 
 	test('Books Item → Get Many, Return All: every active item of three pages, each once', async () => {
 		const result = await run([books('item')('List', { operation: 'getAll', returnAll: true })]);
@@ -384,11 +634,17 @@ describe('Return All reads every page; Limit is kept exactly', () => {
 		expect(activeItems().length).toBeGreaterThan(400);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect([...ids].sort()).toEqual(activeItems().sort());
-		expect(sent('GET', /\/books\/v3\/items$/).map((r) => r.query.page ?? '1')).toEqual(['1', '2', '3']);
+		expect(sent('GET', /\/books\/v3\/items$/).map((r) => r.query.page ?? '1')).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
 	});
 
 	test('Books Item → Get Many, Limit 250 (more than one page): exactly 250 items, each once', async () => {
-		const result = await run([books('item')('List', { operation: 'getAll', returnAll: false, limit: 250 })]);
+		const result = await run([
+			books('item')('List', { operation: 'getAll', returnAll: false, limit: 250 }),
+		]);
 		expect(errorText(result)).toBe('');
 		const ids = json(result, 'List').map((i) => String(i.item_id));
 		expect(ids).toHaveLength(250);
@@ -399,14 +655,17 @@ describe('Return All reads every page; Limit is kept exactly', () => {
 	test.each([
 		['Vendor Books Invoice', 3, () => books('invoice'), 'invoice_id', /\/books\/v3\/invoices$/],
 		['Vendor Invoice Payment', 2, () => payments(), 'payment_id', /\/customerpayments$/],
-	] as const)('%s → Get Many, Limit %i: exactly that many, distinct, one call', async (_label, limit, make, idKey, path) => {
-		const result = await run([make()('List', { operation: 'getAll', returnAll: false, limit })]);
-		expect(errorText(result)).toBe('');
-		const ids = json(result, 'List').map((i) => String(i[idKey]));
-		expect(ids).toHaveLength(limit);
-		expect(new Set(ids).size).toBe(limit);
-		expect(sent('GET', path)).toHaveLength(1);
-	});
+	] as const)(
+		'%s → Get Many, Limit %i: exactly that many, distinct, one call',
+		async (_label, limit, make, idKey, path) => {
+			const result = await run([make()('List', { operation: 'getAll', returnAll: false, limit })]);
+			expect(errorText(result)).toBe('');
+			const ids = json(result, 'List').map((i) => String(i[idKey]));
+			expect(ids).toHaveLength(limit);
+			expect(new Set(ids).size).toBe(limit);
+			expect(sent('GET', path)).toHaveLength(1);
+		},
+	);
 });
 
 // ---------------------------------------------------------------- 5. binary data
@@ -414,7 +673,13 @@ describe('Return All reads every page; Limit is kept exactly', () => {
 describe('files come and go as binary data with a name and a type', () => {
 	test('Invoice → Get PDF of two invoices into "pdf": one PDF file with a file name and application/pdf', async () => {
 		const ids = [DEMO.invoices.overdue1, DEMO.invoices.overdue2];
-		const result = await run([books('invoice')('PDF', { operation: 'getPdf', invoice_ids: ids.join(', '), binaryPropertyName: 'pdf' })]);
+		const result = await run([
+			books('invoice')('PDF', {
+				operation: 'getPdf',
+				invoice_ids: ids.join(', '),
+				binaryPropertyName: 'pdf',
+			}),
+		]);
 		expect(errorText(result)).toBe('');
 		const out = result.output('PDF');
 		expect(out).toHaveLength(1);
@@ -423,7 +688,9 @@ describe('files come and go as binary data with a name and a type', () => {
 		expect(file!.mimeType).toMatch(/^application\/pdf/);
 		expect(file!.fileName ?? '').toMatch(/\S+\.pdf$/i);
 		expect((await readBinary(out[0], 'pdf')).subarray(0, 5).toString()).toBe('%PDF-');
-		expect(sent('GET', /\/invoices\/pdf$/).map((r) => r.query.invoice_ids)).toEqual([ids.join(',')]);
+		expect(sent('GET', /\/invoices\/pdf$/).map((r) => r.query.invoice_ids)).toEqual([
+			ids.join(','),
+		]);
 	});
 
 	test('Invoice → Upload Attachment from "scan", then Download Attachment into "file": the same bytes, name and type', async () => {
@@ -431,16 +698,28 @@ describe('files come and go as binary data with a name and a type', () => {
 		const id = DEMO.invoices.viewed;
 		const result = await run(
 			[
-				books('invoice')('Upload', { operation: 'uploadAttachment', invoice_id: byId(id), binaryPropertyName: 'scan' }),
-				books('invoice')('Download', { operation: 'downloadAttachment', invoice_id: byId(id), binaryPropertyName: 'file' }),
+				books('invoice')('Upload', {
+					operation: 'uploadAttachment',
+					invoice_id: byId(id),
+					binaryPropertyName: 'scan',
+				}),
+				books('invoice')('Download', {
+					operation: 'downloadAttachment',
+					invoice_id: byId(id),
+					binaryPropertyName: 'file',
+				}),
 			],
 			[binaryItem(bytes, 'receipt-42.png', 'image/png', {}, 'scan')],
 		);
 		expect(errorText(result)).toBe('');
 		const [upload] = sent('POST', /\/invoices\/\d+\/attachment$/);
 		// the request log holds a multipart request's parts
-		const files = ((upload.body ?? []) as Array<{ fileName?: string; data: Buffer }>).filter((p) => p.fileName !== undefined);
-		expect(files.map((f) => [f.fileName, Buffer.from(f.data).equals(bytes)])).toEqual([['receipt-42.png', true]]);
+		const files = ((upload.body ?? []) as Array<{ fileName?: string; data: Buffer }>).filter(
+			(p) => p.fileName !== undefined,
+		);
+		expect(files.map((f) => [f.fileName, Buffer.from(f.data).equals(bytes)])).toEqual([
+			['receipt-42.png', true],
+		]);
 		const [item] = result.output('Download');
 		expect(item.binary?.file?.mimeType).toMatch(/^image\/png/);
 		expect(item.binary?.file?.fileName).toBe('receipt-42.png');
@@ -448,10 +727,31 @@ describe('files come and go as binary data with a name and a type', () => {
 	});
 
 	test.each([
-		['a file of a type invoices do not take (setup.exe)', () => binaryItem(Buffer.from('MZ'), 'setup.exe', 'application/octet-stream', {}, 'data'), /gif|png|pdf|allowed|extension|type/i],
-		['an item without the named binary field', () => ({ json: { note: 'no file' } }) as INodeExecutionData, /"data"|'data'|\bdata\b/],
+		[
+			'a file of a type invoices do not take (setup.exe)',
+			() => binaryItem(Buffer.from('MZ'), 'setup.exe', 'application/octet-stream', {}, 'data'),
+			/gif|png|pdf|allowed|extension|type/i,
+		],
+		[
+			'an item without the named binary field',
+			() => ({ json: { note: 'no file' } }) as INodeExecutionData,
+			/"data"|'data'|\bdata\b/,
+		],
 	])('Invoice → Upload Attachment of %s is refused before sending', async (_label, input, rule) => {
-		const result = await run([books('invoice')('Upload', { operation: 'uploadAttachment', invoice_id: byId(DEMO.invoices.sent), binaryPropertyName: 'data' }, CONTINUE)], [input()]);
+		const result = await run(
+			[
+				books('invoice')(
+					'Upload',
+					{
+						operation: 'uploadAttachment',
+						invoice_id: byId(DEMO.invoices.sent),
+						binaryPropertyName: 'data',
+					},
+					CONTINUE,
+				),
+			],
+			[input()],
+		);
 		const out = result.output('Upload');
 		expect(out.map(pairedTo)).toEqual([0]);
 		expect(out[0].json.error).toBeDefined();
@@ -466,8 +766,21 @@ describe('no secret in any output or error', () => {
 	test('a run of refused input, an API refusal and a run-ending error shows no token or client secret', async () => {
 		const result = await env.run(
 			[
-				payments()('Pay', { operation: 'create', customer_id: '={{ $json.customer }}', amount: 5, date: '2026-01-15' }, CONTINUE),
-				billing()('Get', { operation: 'get', project_id: byId('1699999999999') }, { executeOnce: true }),
+				payments()(
+					'Pay',
+					{
+						operation: 'create',
+						customer_id: '={{ $json.customer }}',
+						amount: 5,
+						date: '2026-01-15',
+					},
+					CONTINUE,
+				),
+				billing()(
+					'Get',
+					{ operation: 'get', project_id: byId('1699999999999') },
+					{ executeOnce: true },
+				),
 			],
 			[{ customer: '1199999999999' }, { customer: ' ' }],
 		);

@@ -3,7 +3,11 @@
  * authorize (Accept) -> code -> token -> API call through the node -> token expiry ->
  * refresh -> API call; and the URLs the credential derives from its region.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { DEFAULT_SCOPES, VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { REGIONS } from '../../nodes/shared/api/regions';
@@ -19,15 +23,28 @@ afterAll(async () => await env.stop());
 /** The credential's fields as n8n resolves them (defaults applied, expressions evaluated). */
 function resolved(data: IDataObject): IDataObject {
 	const helper = new HarnessCredentialsHelper(new HarnessCredentialTypes([VendorOAuth2Api]), []);
-	return helper.applyDefaultsAndResolve({} as IWorkflowExecuteAdditionalData, data as ICredentialDataDecryptedObject, 'vendorOAuth2Api', 'manual') as IDataObject;
+	return helper.applyDefaultsAndResolve(
+		{} as IWorkflowExecuteAdditionalData,
+		data as ICredentialDataDecryptedObject,
+		'vendorOAuth2Api',
+		'manual',
+	) as IDataObject;
 }
 
 test('the region decides the authorization and token URLs; Custom uses its own fields', () => {
 	for (const [region, urls] of Object.entries(REGIONS)) {
 		const c = resolved({ region, clientId: 'id', clientSecret: 's' });
-		expect([c.authUrl, c.accessTokenUrl]).toEqual([`${urls.accounts}/oauth/v2/auth`, `${urls.accounts}/oauth/v2/token`]);
+		expect([c.authUrl, c.accessTokenUrl]).toEqual([
+			`${urls.accounts}/oauth/v2/auth`,
+			`${urls.accounts}/oauth/v2/token`,
+		]);
 	}
-	const custom = resolved({ region: 'custom', accountsUrl: 'http://127.0.0.1:9/eu/', clientId: 'id', clientSecret: 's' });
+	const custom = resolved({
+		region: 'custom',
+		accountsUrl: 'http://127.0.0.1:9/eu/',
+		clientId: 'id',
+		clientSecret: 's',
+	});
 	expect(custom).toMatchObject({
 		authUrl: 'http://127.0.0.1:9/eu/oauth/v2/auth',
 		accessTokenUrl: 'http://127.0.0.1:9/eu/oauth/v2/token',
@@ -41,7 +58,14 @@ test('the region decides the authorization and token URLs; Custom uses its own f
 test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> API call', async () => {
 	const { em } = env;
 	const urls = em.regionUrls('us');
-	const settings = resolved({ region: 'custom', accountsUrl: urls.accounts, apiUrl: urls.api, projectsUrl: urls.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+	const settings = resolved({
+		region: 'custom',
+		accountsUrl: urls.accounts,
+		apiUrl: urls.api,
+		projectsUrl: urls.projects,
+		clientId: em.defaultClient.clientId,
+		clientSecret: em.defaultClient.clientSecret,
+	});
 
 	// 1. n8n sends the user to the authorization URL with the credential's parameters.
 	const auth = new URL(String(settings.authUrl));
@@ -76,7 +100,13 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 	// 3. n8n exchanges the code (client credentials in the body) and stores the token.
 	const tokenAnswer = await fetch(String(settings.accessTokenUrl), {
 		method: 'POST',
-		body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+		body: new URLSearchParams({
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: em.defaultClient.redirectUri,
+			client_id: em.defaultClient.clientId,
+			client_secret: em.defaultClient.clientSecret,
+		}),
 	});
 	const token = (await tokenAnswer.json()) as IDataObject;
 	expect(token).toMatchObject({ token_type: 'Bearer', expires_in_sec: 3600, api_domain: urls.api });
@@ -85,16 +115,37 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 		id: CREDENTIAL_ID,
 		name: 'Vendor (emulator)',
 		type: 'vendorOAuth2Api',
-		data: { region: 'custom', accountsUrl: urls.accounts, apiUrl: urls.api, projectsUrl: urls.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret, oauthTokenData: token },
+		data: {
+			region: 'custom',
+			accountsUrl: urls.accounts,
+			apiUrl: urls.api,
+			projectsUrl: urls.projects,
+			clientId: em.defaultClient.clientId,
+			clientSecret: em.defaultClient.clientSecret,
+			oauthTokenData: token,
+		},
 	};
 	env.credentials = [credential];
 
 	// 4. An API call through the node, signed with the new token.
 	em.clearRequests();
-	const list = [{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }];
+	const list = [
+		{
+			name: 'Items',
+			type: 'vendorBooks',
+			parameters: {
+				organizationId: em.organizationId,
+				resource: 'item',
+				operation: 'getAll',
+				returnAll: true,
+			},
+		},
+	];
 	const first = await env.run(list);
 	expectNoError(first);
-	expect(env.apiRequests().map((r) => [r.status, r.headers.authorization])).toEqual([[200, `Vendor-oauthtoken ${token.access_token}`]]);
+	expect(env.apiRequests().map((r) => [r.status, r.headers.authorization])).toEqual([
+		[200, `Vendor-oauthtoken ${token.access_token}`],
+	]);
 
 	// 5. An hour passes: the token expires; the node refreshes once and calls again.
 	em.clock.advance(3601_000);
@@ -111,13 +162,26 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 		['accounts', 200],
 		['books', 200],
 	]);
-	expect(env.apiRequests()[1].headers.authorization).toBe(`Vendor-oauthtoken ${stored.access_token}`);
+	expect(env.apiRequests()[1].headers.authorization).toBe(
+		`Vendor-oauthtoken ${stored.access_token}`,
+	);
 	// The admin route shows that refresh (n8n's own token call) without its secrets.
 	const admin = await (await fetch(`${em.url}/__admin/requests`)).text();
-	for (const secret of [em.defaultClient.clientSecret, String(token.refresh_token), String(token.access_token), String(stored.access_token)]) expect(admin).not.toContain(secret);
-	const refresh = (JSON.parse(admin) as Array<{ area?: string; body?: IDataObject; headers: IDataObject }>).find((r) => r.area === 'accounts' && r.body?.refresh_token !== undefined);
+	for (const secret of [
+		em.defaultClient.clientSecret,
+		String(token.refresh_token),
+		String(token.access_token),
+		String(stored.access_token),
+	])
+		expect(admin).not.toContain(secret);
+	const refresh = (
+		JSON.parse(admin) as Array<{ area?: string; body?: IDataObject; headers: IDataObject }>
+	).find((r) => r.area === 'accounts' && r.body?.refresh_token !== undefined);
 	expect(refresh?.body?.grant_type).toBe('refresh_token');
-	expect([refresh?.body?.refresh_token, refresh?.body?.client_secret ?? refresh?.headers.authorization]).toEqual(['<redacted>', expect.stringContaining('<redacted>')]);
+	expect([
+		refresh?.body?.refresh_token,
+		refresh?.body?.client_secret ?? refresh?.headers.authorization,
+	]).toEqual(['<redacted>', expect.stringContaining('<redacted>')]);
 
 	// 6. A revoked refresh token cannot be used again: the node reports the token problem.
 	em.accounts.revokeRefreshToken(String(token.refresh_token));
@@ -125,7 +189,9 @@ test('authorize (Accept) -> code -> token -> API call -> expiry -> refresh -> AP
 	const third = await env.run(list);
 	const error = third.error('Items');
 	expect(error?.message).toBe('The access token could not be refreshed (invalid_code) [item 0]');
-	expect((error as { description?: string }).description).toMatch(/Reconnect the Vendor credential/);
+	expect((error as { description?: string }).description).toMatch(
+		/Reconnect the Vendor credential/,
+	);
 	expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
 	expect(JSON.stringify(error)).not.toContain(String(token.refresh_token));
 });
@@ -134,20 +200,42 @@ test('an account of another region: Accept names its accounts-server, the token 
 	const { em } = env;
 	const us = em.regionUrls('us');
 	const eu = em.regionUrls('eu');
-	const settings = resolved({ region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+	const settings = resolved({
+		region: 'custom',
+		accountsUrl: us.accounts,
+		apiUrl: us.api,
+		projectsUrl: us.projects,
+		clientId: em.defaultClient.clientId,
+		clientSecret: em.defaultClient.clientSecret,
+	});
 	em.accounts.accountRegion = 'eu';
 	try {
 		em.accounts.autoDecision = 'accept';
 		const auth = new URL(String(settings.authUrl));
-		auth.search = new URLSearchParams({ client_id: em.defaultClient.clientId, redirect_uri: em.defaultClient.redirectUri, response_type: 'code', scope: String(settings.scope), ...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))) }).toString();
+		auth.search = new URLSearchParams({
+			client_id: em.defaultClient.clientId,
+			redirect_uri: em.defaultClient.redirectUri,
+			response_type: 'code',
+			scope: String(settings.scope),
+			...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))),
+		}).toString();
 		const accepted = await fetch(auth, { redirect: 'manual' });
 		const back = new URL(String(accepted.headers.get('location')));
-		expect([back.searchParams.get('location'), back.searchParams.get('accounts-server')]).toEqual(['eu', eu.accounts]);
+		expect([back.searchParams.get('location'), back.searchParams.get('accounts-server')]).toEqual([
+			'eu',
+			eu.accounts,
+		]);
 		const exchange = async (tokenUrl: string) =>
 			(await (
 				await fetch(tokenUrl, {
 					method: 'POST',
-					body: new URLSearchParams({ grant_type: 'authorization_code', code: String(back.searchParams.get('code')), redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+					body: new URLSearchParams({
+						grant_type: 'authorization_code',
+						code: String(back.searchParams.get('code')),
+						redirect_uri: em.defaultClient.redirectUri,
+						client_id: em.defaultClient.clientId,
+						client_secret: em.defaultClient.clientSecret,
+					}),
 				})
 			).json()) as IDataObject;
 
@@ -155,14 +243,43 @@ test('an account of another region: Accept names its accounts-server, the token 
 		const answer = await exchange(String(settings.accessTokenUrl));
 		expect(answer).toEqual({ error: 'invalid_client' });
 		// n8n stores that answer as the credential's token data; the node says what happened and what to do.
-		env.credentials = [{ id: CREDENTIAL_ID, name: 'Vendor (emulator)', type: 'vendorOAuth2Api', data: { ...settings, region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, oauthTokenData: answer } }];
+		env.credentials = [
+			{
+				id: CREDENTIAL_ID,
+				name: 'Vendor (emulator)',
+				type: 'vendorOAuth2Api',
+				data: {
+					...settings,
+					region: 'custom',
+					accountsUrl: us.accounts,
+					apiUrl: us.api,
+					projectsUrl: us.projects,
+					oauthTokenData: answer,
+				},
+			},
+		];
 		em.clearRequests();
-		const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+		const run = await env.run([
+			{
+				name: 'Items',
+				type: 'vendorBooks',
+				parameters: {
+					organizationId: em.organizationId,
+					resource: 'item',
+					operation: 'getAll',
+					returnAll: true,
+				},
+			},
+		]);
 		const error = run.error('Items') as (Error & { description?: string }) | undefined;
-		expect(error?.message).toBe('The credential holds no access token: the token call answered invalid_client [item 0]');
+		expect(error?.message).toBe(
+			'The credential holds no access token: the token call answered invalid_client [item 0]',
+		);
 		expect(error?.description).toMatch(/your account lives in another data-center region/);
 		expect(error?.description).toMatch(/accounts-server/);
-		expect(error?.description).toMatch(/Set Data Center Region to your account's region, or choose Custom with that accounts-server address as Accounts URL/);
+		expect(error?.description).toMatch(
+			/Set Data Center Region to your account's region, or choose Custom with that accounts-server address as Accounts URL/,
+		);
 		expect(em.requests).toHaveLength(0);
 		expect(JSON.stringify(error)).not.toContain(em.defaultClient.clientSecret);
 
@@ -172,7 +289,13 @@ test('an account of another region: Accept names its accounts-server, the token 
 		const fixed = (await (
 			await fetch(`${eu.accounts}/oauth/v2/token`, {
 				method: 'POST',
-				body: new URLSearchParams({ grant_type: 'authorization_code', code: String(code), redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+				body: new URLSearchParams({
+					grant_type: 'authorization_code',
+					code: String(code),
+					redirect_uri: em.defaultClient.redirectUri,
+					client_id: em.defaultClient.clientId,
+					client_secret: em.defaultClient.clientSecret,
+				}),
 			})
 		).json()) as IDataObject;
 		expect(fixed.access_token).toEqual(expect.any(String));
@@ -182,7 +305,7 @@ test('an account of another region: Accept names its accounts-server, the token 
 	}
 });
 
-test('a refresh sent to another region than the token\'s answers invalid_client: the error explains the region mismatch', async () => {
+test("a refresh sent to another region than the token's answers invalid_client: the error explains the region mismatch", async () => {
 	const { em } = env;
 	const tokens = em.issueToken({ region: 'eu' });
 	const us = em.regionUrls('us');
@@ -191,23 +314,55 @@ test('a refresh sent to another region than the token\'s answers invalid_client:
 			id: CREDENTIAL_ID,
 			name: 'Vendor (emulator)',
 			type: 'vendorOAuth2Api',
-			data: { region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret, oauthTokenData: { ...tokens, api_domain: undefined } as unknown as IDataObject },
+			data: {
+				region: 'custom',
+				accountsUrl: us.accounts,
+				apiUrl: us.api,
+				projectsUrl: us.projects,
+				clientId: em.defaultClient.clientId,
+				clientSecret: em.defaultClient.clientSecret,
+				oauthTokenData: { ...tokens, api_domain: undefined } as unknown as IDataObject,
+			},
 		},
 	];
-	const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+	const run = await env.run([
+		{
+			name: 'Items',
+			type: 'vendorBooks',
+			parameters: {
+				organizationId: em.organizationId,
+				resource: 'item',
+				operation: 'getAll',
+				returnAll: true,
+			},
+		},
+	]);
 	const error = run.error('Items') as (Error & { description?: string }) | undefined;
 	expect(error?.message).toBe('The access token could not be refreshed (invalid_client) [item 0]');
 	expect(error?.description).toMatch(/your account lives in another data-center region/);
 	expect(JSON.stringify(error)).not.toContain(String(tokens.refresh_token));
 });
 
-test('the credential\'s comma-separated scope is accepted and a space-separated one refused; a grant code lives one minute', async () => {
+test("the credential's comma-separated scope is accepted and a space-separated one refused; a grant code lives one minute", async () => {
 	const { em } = env;
 	const us = em.regionUrls('us');
-	const settings = resolved({ region: 'custom', accountsUrl: us.accounts, apiUrl: us.api, projectsUrl: us.projects, clientId: em.defaultClient.clientId, clientSecret: em.defaultClient.clientSecret });
+	const settings = resolved({
+		region: 'custom',
+		accountsUrl: us.accounts,
+		apiUrl: us.api,
+		projectsUrl: us.projects,
+		clientId: em.defaultClient.clientId,
+		clientSecret: em.defaultClient.clientSecret,
+	});
 	const authorize = async (scope: string) => {
 		const auth = new URL(String(settings.authUrl));
-		auth.search = new URLSearchParams({ client_id: em.defaultClient.clientId, redirect_uri: em.defaultClient.redirectUri, response_type: 'code', scope, ...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))) }).toString();
+		auth.search = new URLSearchParams({
+			client_id: em.defaultClient.clientId,
+			redirect_uri: em.defaultClient.redirectUri,
+			response_type: 'code',
+			scope,
+			...Object.fromEntries(new URLSearchParams(String(settings.authQueryParameters))),
+		}).toString();
 		return await fetch(auth, { redirect: 'manual', headers: { Accept: 'application/json' } });
 	};
 	em.accounts.autoDecision = 'accept';
@@ -221,7 +376,13 @@ test('the credential\'s comma-separated scope is accepted and a space-separated 
 		em.clock.advance(60_001);
 		const late = await fetch(String(settings.accessTokenUrl), {
 			method: 'POST',
-			body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: em.defaultClient.redirectUri, client_id: em.defaultClient.clientId, client_secret: em.defaultClient.clientSecret }),
+			body: new URLSearchParams({
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: em.defaultClient.redirectUri,
+				client_id: em.defaultClient.clientId,
+				client_secret: em.defaultClient.clientSecret,
+			}),
 		});
 		expect(await late.json()).toEqual({ error: 'invalid_code' });
 	} finally {
@@ -250,7 +411,18 @@ test('a good refresh succeeds although the stored token data still holds the err
 	env.credentials = [credential];
 	em.clock.advance(3601_000); // the access token expires: the next call refreshes
 	em.clearRequests();
-	const run = await env.run([{ name: 'Items', type: 'vendorBooks', parameters: { organizationId: em.organizationId, resource: 'item', operation: 'getAll', returnAll: true } }]);
+	const run = await env.run([
+		{
+			name: 'Items',
+			type: 'vendorBooks',
+			parameters: {
+				organizationId: em.organizationId,
+				resource: 'item',
+				operation: 'getAll',
+				returnAll: true,
+			},
+		},
+	]);
 	expectNoError(run);
 	expect(em.requests.map((r) => [r.area, r.status])).toEqual([
 		['books', 401],
@@ -260,5 +432,7 @@ test('a good refresh succeeds although the stored token data still holds the err
 	]);
 	const stored = credential.data.oauthTokenData as IDataObject;
 	expect(stored.access_token).not.toBe(tokens.access_token);
-	expect(env.apiRequests()[1].headers.authorization).toBe(`Vendor-oauthtoken ${String(stored.access_token)}`);
+	expect(env.apiRequests()[1].headers.authorization).toBe(
+		`Vendor-oauthtoken ${String(stored.access_token)}`,
+	);
 });

@@ -21,20 +21,30 @@ test('every node and trigger of the accounting areas: Organization ID is a locat
 	let withOrganization = 0;
 	for (const type of NODE_TYPES) {
 		const { description } = new type() as INodeType;
-		const property = description.properties.find((p: INodeProperties) => p.name === 'organizationId');
+		const property = description.properties.find(
+			(p: INodeProperties) => p.name === 'organizationId',
+		);
 		if (description.name.startsWith('vendorProjects')) {
 			expect(property).toBeUndefined();
 			continue;
 		}
 		withOrganization++;
-		expect([description.name, property?.type, property?.required]).toEqual([description.name, 'resourceLocator', true]);
+		expect([description.name, property?.type, property?.required]).toEqual([
+			description.name,
+			'resourceLocator',
+			true,
+		]);
 		expect(property?.modes?.map((m) => [m.name, m.typeOptions?.searchListMethod])).toEqual([
 			['list', 'searchOrganizations'],
 			['id', undefined],
 		]);
 		expect(property?.modes?.[0].placeholder).toBe('Select an organization...');
-		expect(property?.description).toContain('If the list stays empty or fails, enter the ID (By ID)');
-		expect(Object.keys((new type() as INodeType).methods?.listSearch ?? {})).toContain('searchOrganizations');
+		expect(property?.description).toContain(
+			'If the list stays empty or fails, enter the ID (By ID)',
+		);
+		expect(Object.keys((new type() as INodeType).methods?.listSearch ?? {})).toContain(
+			'searchOrganizations',
+		);
 	}
 	expect(withOrganization).toBe(8);
 });
@@ -55,7 +65,12 @@ test('the picker lists the organizations with GET /organizations, sending no org
 });
 
 test('a run with the organization picked from the list, and one by ID, send it where the area wants it', async () => {
-	const list = env.orgSteps('vendorBooks', { resource: 'item', operation: 'getAll', returnAll: false, limit: 1 });
+	const list = env.orgSteps('vendorBooks', {
+		resource: 'item',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 1,
+	});
 	for (const organizationId of [fromList(env.org, 'Zylker Demo Org'), byId(env.org)]) {
 		env.em.clearRequests();
 		const result = await env.run([list('List', { organizationId })]);
@@ -65,7 +80,11 @@ test('a run with the organization picked from the list, and one by ID, send it w
 	}
 	const poll = await pollOnce({
 		nodeType: VendorBooksTrigger,
-		node: vendorNode(VendorBooksTrigger, { organizationId: fromList(env.org), event: 'itemCreated' }, 'Trigger'),
+		node: vendorNode(
+			VendorBooksTrigger,
+			{ organizationId: fromList(env.org), event: 'itemCreated' },
+			'Trigger',
+		),
 		credentials: env.credentials,
 		credentialTypes: [VendorOAuth2Api],
 		mode: 'manual',
@@ -78,8 +97,15 @@ test('the organizations call failing: the picker reports it, and By ID still wor
 	env.em.faults.next(4, { kind: 'status', status: 500 }, (r) => r.path.endsWith('/organizations'));
 	await expect(env.picker(VendorBooks, 'searchOrganizations', {})()).rejects.toThrow();
 	env.em.faults.clear();
-	const list = env.orgSteps('vendorBooks', { resource: 'item', operation: 'getAll', returnAll: false, limit: 1 });
-	env.em.faults.next(1_000, { kind: 'status', status: 503 }, (r) => r.path.endsWith('/organizations'));
+	const list = env.orgSteps('vendorBooks', {
+		resource: 'item',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 1,
+	});
+	env.em.faults.next(1_000, { kind: 'status', status: 503 }, (r) =>
+		r.path.endsWith('/organizations'),
+	);
 	const result = await env.run([list('List', { organizationId: byId(env.org) })]);
 	expectNoError(result);
 	env.em.faults.clear();

@@ -15,7 +15,8 @@ const env = useWorkflowEnv({ demo: true, latencyMs: LATENCY_MS });
 const items = env.orgSteps('vendorBooks', { resource: 'item' });
 const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });
 /** Item -> Get of the input item's `id`. */
-const get = (options: IDataObject = {}, settings = {}) => items('Get', { operation: 'get', item_id: byId('={{ $json.id }}'), options }, settings);
+const get = (options: IDataObject = {}, settings = {}) =>
+	items('Get', { operation: 'get', item_id: byId('={{ $json.id }}'), options }, settings);
 const ids: string[] = [];
 /** A well-formed item id the emulator does not know: answered 404. */
 const UNKNOWN = '1999999999999';
@@ -23,14 +24,17 @@ const UNKNOWN = '1999999999999';
 beforeAll(async () => {
 	env.em.setLatency(0);
 	for (let i = 0; i < 40; i++) {
-		const res = await env.call('POST', 'books', '/items', { json: { name: `Parallel ${String(i).padStart(2, '0')}`, rate: i } });
+		const res = await env.call('POST', 'books', '/items', {
+			json: { name: `Parallel ${String(i).padStart(2, '0')}`, rate: i },
+		});
 		ids.push(String(res.body.item.item_id));
 	}
 	env.em.setLatency(LATENCY_MS);
 });
 afterEach(() => env.em.faults.clear());
 
-const pairing = (out: INodeExecutionData[]) => out.map((o) => (o.pairedItem as { item: number }).item);
+const pairing = (out: INodeExecutionData[]) =>
+	out.map((o) => (o.pairedItem as { item: number }).item);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 /** The emulator saw requests in parallel, never more than `bound` at once (reaching the bound depends on the machine's speed, so it is not asserted). */
 const expectInFlight = (bound: number) => {
@@ -39,14 +43,18 @@ const expectInFlight = (bound: number) => {
 };
 /** The item ids of the requests the emulator received, in arrival order. */
 const sentIds = () => env.apiRequests().map((r) => String(r.path.split('/').pop()));
-const hangFor = (id: string, ms: number) => env.em.faults.next(1, { kind: 'hang', ms }, (t) => t.path.endsWith(`/items/${id}`));
+const hangFor = (id: string, ms: number) =>
+	env.em.faults.next(1, { kind: 'hang', ms }, (t) => t.path.endsWith(`/items/${id}`));
 
 test('40 items, 8 in flight: requests in parallel, never more than 8 at once, outputs in input order and paired, though answers arrive out of order', async () => {
 	// the first items answer last
 	hangFor(ids[0], 400);
 	hangFor(ids[1], 250);
 	hangFor(ids[9], 150);
-	const result = await env.run([get({ requestsInFlight: 8 })], ids.map((id) => ({ id })));
+	const result = await env.run(
+		[get({ requestsInFlight: 8 })],
+		ids.map((id) => ({ id })),
+	);
 	expectNoError(result);
 	expectInFlight(8);
 	expect(json(result, 'Get').map((o) => o.item_id)).toEqual(ids);
@@ -61,12 +69,18 @@ test('40 items, 8 in flight: requests in parallel, never more than 8 at once, ou
 test('40 items, 8 in flight: no signal gets a listener per request or per wait (the stop and the Timeout listen once per execution)', async () => {
 	const added = new Map<AbortSignal, number>();
 	const original = AbortSignal.prototype.addEventListener;
-	const spy = jest.spyOn(AbortSignal.prototype, 'addEventListener').mockImplementation(function (this: AbortSignal, ...args: Parameters<AbortSignal['addEventListener']>) {
+	const spy = jest.spyOn(AbortSignal.prototype, 'addEventListener').mockImplementation(function (
+		this: AbortSignal,
+		...args: Parameters<AbortSignal['addEventListener']>
+	) {
 		added.set(this, (added.get(this) ?? 0) + 1);
 		return original.apply(this, args);
 	});
 	try {
-		const result = await env.run([get({ requestsInFlight: 8 })], ids.map((id) => ({ id })));
+		const result = await env.run(
+			[get({ requestsInFlight: 8 })],
+			ids.map((id) => ({ id })),
+		);
 		expectNoError(result);
 		expect(json(result, 'Get').map((o) => o.item_id)).toEqual(ids);
 	} finally {
@@ -97,7 +111,10 @@ test('continue-on-fail: each failing item becomes its own error item in its plac
 	input[3] = { id: 'not-an-id' }; // refused before sending
 	input[11] = { id: UNKNOWN }; // 404 from the API
 	hangFor(ids[2], 200);
-	const result = await env.run([get({ requestsInFlight: 5 }, { onError: 'continueRegularOutput' })], input);
+	const result = await env.run(
+		[get({ requestsInFlight: 5 }, { onError: 'continueRegularOutput' })],
+		input,
+	);
 	expectNoError(result);
 	const out = json(result, 'Get');
 	expect(out).toHaveLength(20);
@@ -136,7 +153,11 @@ test('of several failing items, the run ends with the first in input order among
 	const sent = sentIds();
 	expect(sent).toEqual(expect.arrayContaining([ids[0], UNKNOWN]));
 	expect(sent.filter((id) => ![ids[0], UNKNOWN, ids[2]].includes(id))).toEqual([]);
-	expect(error.message).toMatch(sent.includes(ids[2]) ? /\[item 1; 2 of 10 items done, 6 not sent\]$/ : /\[item 1; 1 of 10 items done, 7 not sent\]$/);
+	expect(error.message).toMatch(
+		sent.includes(ids[2])
+			? /\[item 1; 2 of 10 items done, 6 not sent\]$/
+			: /\[item 1; 1 of 10 items done, 7 not sent\]$/,
+	);
 });
 
 test('a split operation sends its calls in parallel and outputs them in order: 60 invoice PDFs, 3 calls', async () => {
@@ -144,28 +165,46 @@ test('a split operation sends its calls in parallel and outputs them in order: 6
 	const customer = env.orgTenant().all('customers')[0].customer_id as string;
 	const invoiceIds: string[] = [];
 	for (let i = 0; i < 60; i++) {
-		const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] } });
+		const res = await env.call('POST', 'books', '/invoices', {
+			json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] },
+		});
 		invoiceIds.push(String(res.body.invoice.invoice_id));
 	}
 	env.em.setLatency(LATENCY_MS);
 	env.em.clearRequests();
-	const result = await env.run([invoices('PDF', { operation: 'getPdf', invoice_ids: invoiceIds.join(',') })]);
+	const result = await env.run([
+		invoices('PDF', { operation: 'getPdf', invoice_ids: invoiceIds.join(',') }),
+	]);
 	expectNoError(result);
 	expectInFlight(3);
 	const files = result.output('PDF');
-	expect(files.map((f) => f.binary?.data.fileName)).toEqual(['invoices-1.pdf', 'invoices-2.pdf', 'invoices-3.pdf']);
-	expect(files.map((f) => f.json.invoice_ids)).toEqual([invoiceIds.slice(0, 25), invoiceIds.slice(25, 50), invoiceIds.slice(50)]);
+	expect(files.map((f) => f.binary?.data.fileName)).toEqual([
+		'invoices-1.pdf',
+		'invoices-2.pdf',
+		'invoices-3.pdf',
+	]);
+	expect(files.map((f) => f.json.invoice_ids)).toEqual([
+		invoiceIds.slice(0, 25),
+		invoiceIds.slice(25, 50),
+		invoiceIds.slice(50),
+	]);
 	expect(pairing(files)).toEqual([0, 0, 0]);
 
 	// one request slot shared by 3 items of 3 calls each: the calls queue for it, no deadlock, all in order
 	env.em.clearRequests();
-	const pdf = invoices('PDF', { operation: 'getPdf', invoice_ids: invoiceIds.join(','), options: { requestsInFlight: 1 } });
+	const pdf = invoices('PDF', {
+		operation: 'getPdf',
+		invoice_ids: invoiceIds.join(','),
+		options: { requestsInFlight: 1 },
+	});
 	const queued = await env.run([pdf], [{ n: 0 }, { n: 1 }, { n: 2 }]);
 	expectNoError(queued);
 	expect(env.em.inFlight.max).toBe(1);
 	expect(env.apiRequests()).toHaveLength(9);
 	expect(pairing(queued.output('PDF'))).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
-	expect(queued.output('PDF').map((f) => f.binary?.data.fileName)).toEqual(Array(3).fill(['invoices-1.pdf', 'invoices-2.pdf', 'invoices-3.pdf']).flat());
+	expect(queued.output('PDF').map((f) => f.binary?.data.fileName)).toEqual(
+		Array(3).fill(['invoices-1.pdf', 'invoices-2.pdf', 'invoices-3.pdf']).flat(),
+	);
 });
 
 test('bulk reminders send their calls of 10 in parallel; one output item per invoice in the order given', async () => {
@@ -173,18 +212,29 @@ test('bulk reminders send their calls of 10 in parallel; one output item per inv
 	const customer = env.orgTenant().all('customers')[0].customer_id as string;
 	const invoiceIds: string[] = [];
 	for (let i = 0; i < 45; i++) {
-		const res = await env.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] } });
+		const res = await env.call('POST', 'books', '/invoices', {
+			json: { customer_id: customer, line_items: [{ name: 'Work', rate: 100, quantity: 1 }] },
+		});
 		const id = String(res.body.invoice.invoice_id);
 		env.orgTenant().get('invoices', id)!.status = 'sent';
 		invoiceIds.push(id);
 	}
 	env.em.setLatency(LATENCY_MS);
 	env.em.clearRequests();
-	const result = await env.run([invoices('Remind', { operation: 'bulkReminder', invoice_ids: invoiceIds.join(',') })]);
+	const result = await env.run([
+		invoices('Remind', { operation: 'bulkReminder', invoice_ids: invoiceIds.join(',') }),
+	]);
 	expectNoError(result);
 	expectInFlight(5);
 	expect(env.apiRequests()).toHaveLength(5);
-	expect(json(result, 'Remind')).toEqual(invoiceIds.map((invoice_id, i) => ({ invoice_id, sent: true, code: 0, message: `Payment reminders have been sent for ${i < 40 ? 10 : 5} invoice(s).` })));
+	expect(json(result, 'Remind')).toEqual(
+		invoiceIds.map((invoice_id, i) => ({
+			invoice_id,
+			sent: true,
+			code: 0,
+			message: `Payment reminders have been sent for ${i < 40 ? 10 : 5} invoice(s).`,
+		})),
+	);
 	expect(pairing(result.output('Remind')).every((i) => i === 0)).toBe(true);
 });
 
@@ -194,7 +244,11 @@ test('a stopped execution starts no more items: only the requests already in fli
 	useFakeTimersOnly();
 	try {
 		env.em.faults.next(100, { kind: 'hang', ms: 1500 });
-		const run = env.run([get({ requestsInFlight: 3 })], ids.map((id) => ({ id })), { timeoutMs: 300 });
+		const run = env.run(
+			[get({ requestsInFlight: 3 })],
+			ids.map((id) => ({ id })),
+			{ timeoutMs: 300 },
+		);
 		// three requests in flight: none can be answered before the test moves the time
 		await until(() => env.apiRequests().length >= 3);
 		await jest.advanceTimersByTimeAsync(300); // the latency ends and the hangs begin, then the stop
@@ -202,7 +256,9 @@ test('a stopped execution starts no more items: only the requests already in fli
 		expect(result.run.status).toBe('canceled');
 		expect(json(result, 'Get')).toEqual([]);
 		expect(result.error('Get')?.message).toBe('The execution was canceled');
-		expect((result.error('Get') as Error & { description?: string }).description).toMatch(/Not started: items \d+-39\.$/);
+		expect((result.error('Get') as Error & { description?: string }).description).toMatch(
+			/Not started: items \d+-39\.$/,
+		);
 		// three in flight when stopped (at most the item tasks, 2x, until every request carries the stop signal)
 		expect(env.apiRequests().length).toBeGreaterThanOrEqual(3);
 		expect(env.apiRequests().length).toBeLessThanOrEqual(6);

@@ -5,18 +5,35 @@
  * update with the multi-select add / remove form, and refusals before sending.
  */
 import { DEMO } from '../../emulator/demo-data';
-import { byId, expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
+import {
+	byId,
+	expectNoError,
+	json,
+	PROJECTS_ROOT as ROOT,
+	sentRequest,
+	useWorkflowEnv,
+} from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const project = env.portalSteps({ resource: 'project' });
 let portal: string;
 beforeAll(() => (portal = env.portal));
-const cf = (apiName: string, type: string, value: unknown, extra: Record<string, unknown> = {}) => ({ apiName, type, value, ...extra });
+const cf = (
+	apiName: string,
+	type: string,
+	value: unknown,
+	extra: Record<string, unknown> = {},
+) => ({ apiName, type, value, ...extra });
 
 let createdId = '';
 
 /** The budget_info members sent as entered (the amounts are sent as `{ amount }`). */
-const budgetTerms = { billing_method: 'fixed_cost', budget_type: 'amount', currency: 'USD', hourly_budget: '120' };
+const budgetTerms = {
+	billing_method: 'fixed_cost',
+	budget_type: 'amount',
+	currency: 'USD',
+	hourly_budget: '120',
+};
 
 test('create sends every documented create field and typed custom fields in their JSON shapes; get reads it back', async () => {
 	const result = await env.run([
@@ -34,7 +51,12 @@ test('create sends every documented create field and typed custom fields in thei
 				layout: '2',
 				added_via: 'api',
 				is_rollup_project: false,
-				budget_info: { ...budgetTerms, cost_budget: 25000, rate_per_hour: 150, revenue_budget: 40000 },
+				budget_info: {
+					...budgetTerms,
+					cost_budget: 25000,
+					rate_per_hour: 150,
+					revenue_budget: 40000,
+				},
 				project_group: '4',
 				sub_module_settings: '{"tasks":{"enabled":true}}',
 				tags: { values: [{ add: { values: [{ id: '11' }, { id: '12' }] } }] },
@@ -76,7 +98,12 @@ test('create sends every documented create field and typed custom fields in thei
 		layout: { id: '2' },
 		added_via: 'api',
 		is_rollup_project: false,
-		budget_info: { ...budgetTerms, cost_budget: { amount: 25000 }, rate_per_hour: { amount: 150 }, revenue_budget: { amount: 40000 } },
+		budget_info: {
+			...budgetTerms,
+			cost_budget: { amount: 25000 },
+			rate_per_hour: { amount: 150 },
+			revenue_budget: { amount: 40000 },
+		},
 		project_group: { id: '4' },
 		sub_module_settings: { tasks: { enabled: true } },
 		tags: [{ add: [{ id: '11' }, { id: '12' }] }],
@@ -98,13 +125,23 @@ test('create sends every documented create field and typed custom fields in thei
 	const requests = env.apiRequests();
 	expect(requests.map(sentRequest)).toEqual([
 		{ method: 'POST', path: `${ROOT}/portal/${portal}/projects`, query: {}, body },
-		{ method: 'GET', path: `${ROOT}/portal/${portal}/projects/${createdId}`, query: {}, body: undefined },
+		{
+			method: 'GET',
+			path: `${ROOT}/portal/${portal}/projects/${createdId}`,
+			query: {},
+			body: undefined,
+		},
 	]);
 	env.expectSigned();
 	expect(requests[0].headers['content-type']).toBe('application/json');
 	expect(requests.map((r) => r.status)).toEqual([201, 200]);
 	// the server assumed https:// for the URL; the record reads back as stored
-	expect(json(result, 'Get')[0]).toMatchObject({ id: created.id, name: 'Data Migration', cf_url: 'https://zylker.example/migration', cf_multi_select: ['Red', 'Green'] });
+	expect(json(result, 'Get')[0]).toMatchObject({
+		id: created.id,
+		name: 'Data Migration',
+		cf_url: 'https://zylker.example/migration',
+		cf_multi_select: ['Red', 'Green'],
+	});
 	expect(result.output('Get').map((o) => o.pairedItem)).toEqual([{ item: 0 }]);
 });
 
@@ -113,10 +150,18 @@ test('update sends the update fields, archived allowed, and a multi-select chang
 		project('Update', {
 			operation: 'update',
 			project_id: byId(DEMO.projects.website),
-			updateFields: { name: 'Website Relaunch 2', project_type: 'archived', end_date: '2026-12-31' },
+			updateFields: {
+				name: 'Website Relaunch 2',
+				project_type: 'archived',
+				end_date: '2026-12-31',
+			},
 			customFields: {
 				values: [
-					cf('cf_multi_select', 'multiSelect', '', { updateMode: 'addRemove', add: 'Green', remove: 'Red' }),
+					cf('cf_multi_select', 'multiSelect', '', {
+						updateMode: 'addRemove',
+						add: 'Green',
+						remove: 'Red',
+					}),
 					cf('cf_multi_user', 'multiUser', '', { updateMode: 'addRemove', add: '8000000000009' }),
 					cf('cf_single_select', 'singleSelect', 'Low'),
 				],
@@ -159,20 +204,34 @@ test('a 201-character name, a 201-character URL custom field and other broken li
 					operation: 'create',
 					name: '={{ $json.name }}',
 					additionalFields: { project_type: '={{ $json.type }}' },
-					customFields: { values: [cf('={{ $json.cf }}', '={{ $json.cfType }}', '={{ $json.value }}')] },
+					customFields: {
+						values: [cf('={{ $json.cf }}', '={{ $json.cfType }}', '={{ $json.value }}')],
+					},
 				},
 				{ onError: 'continueRegularOutput' },
 			),
 		],
 		[
 			{ name: long, type: 'active', cf: 'cf_single_line', cfType: 'singleLine', value: 'ok' },
-			{ name: 'Fine', type: 'active', cf: 'cf_url', cfType: 'url', value: `example.com/${'p'.repeat(201 - 'example.com/'.length)}` },
+			{
+				name: 'Fine',
+				type: 'active',
+				cf: 'cf_url',
+				cfType: 'url',
+				value: `example.com/${'p'.repeat(201 - 'example.com/'.length)}`,
+			},
 			{ name: 'Fine', type: 'archived', cf: 'cf_single_line', cfType: 'singleLine', value: 'ok' },
 			{ name: 'Fine', type: 'active', cf: 'cf_integer', cfType: 'integer', value: '1.5' },
 			{ name: 'Fine', type: 'active', cf: 'cf_email', cfType: 'email', value: 'not-an-email' },
 			{ name: 'Fine', type: 'active', cf: 'cf_phone', cfType: 'phone', value: '+1 (555) 0100 200' },
 			{ name: 'Fine', type: 'active', cf: 'cf_date', cfType: 'date', value: '2026-02-30' },
-			{ name: 'Fine', type: 'active', cf: 'cf_multi_line', cfType: 'multiLine', value: 'a\n'.repeat(501) },
+			{
+				name: 'Fine',
+				type: 'active',
+				cf: 'cf_multi_line',
+				cfType: 'multiLine',
+				value: 'a\n'.repeat(501),
+			},
 			{ name: 'Fine', type: 'active', cf: 'name', cfType: 'singleLine', value: 'x' },
 		],
 	);
@@ -188,8 +247,12 @@ test('a 201-character name, a 201-character URL custom field and other broken li
 		'Invalid custom field value: "cf_multi_line" must be at most 1000 characters as the API counts them, where an emoji counts as 2 [item 7]',
 		'Invalid custom field value: "name" is a project field, not a custom field: set it in the operation\'s fields [item 8]',
 	]);
-	expect(json(result, 'Create')[1].description).toBe('Nothing was sent to the API. Correct the value and run again.');
-	expect(result.output('Create').map((o) => o.pairedItem)).toEqual(errors.map((_, item) => ({ item })));
+	expect(json(result, 'Create')[1].description).toBe(
+		'Nothing was sent to the API. Correct the value and run again.',
+	);
+	expect(result.output('Create').map((o) => o.pairedItem)).toEqual(
+		errors.map((_, item) => ({ item })),
+	);
 	expect(env.apiRequests()).toHaveLength(0);
 });
 
@@ -204,11 +267,18 @@ test('get many with Return All pages until a short page; Limit asks for that man
 	expectNoError(all);
 	expect(json(all, 'List')).toHaveLength(total);
 	expect(env.apiRequests().map(sentRequest)).toEqual(
-		[1, 2].map((page) => ({ method: 'GET', path: `${ROOT}/portal/${portal}/projects`, query: { page: String(page), per_page: '200' }, body: undefined })),
+		[1, 2].map((page) => ({
+			method: 'GET',
+			path: `${ROOT}/portal/${portal}/projects`,
+			query: { page: String(page), per_page: '200' },
+			body: undefined,
+		})),
 	);
 	env.expectSigned();
 	env.em.clearRequests();
-	const some = await env.run([project('List', { operation: 'getAll', returnAll: false, limit: 3 })]);
+	const some = await env.run([
+		project('List', { operation: 'getAll', returnAll: false, limit: 3 }),
+	]);
 	expect(json(some, 'List')).toHaveLength(3);
 	expect(env.apiRequests().map((r) => r.query)).toEqual([{ page: '1', per_page: '3' }]);
 });

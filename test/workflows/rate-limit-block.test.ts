@@ -18,7 +18,9 @@ jest.mock('../../nodes/shared/api/transport', () => {
 	const actual = jest.requireActual('../../nodes/shared/api/transport');
 	return { ...actual, vendorRequest: jest.fn(actual.vendorRequest) };
 });
-const realVendorRequest = (jest.requireActual('../../nodes/shared/api/transport') as { vendorRequest: typeof vendorRequest }).vendorRequest;
+const realVendorRequest = (
+	jest.requireActual('../../nodes/shared/api/transport') as { vendorRequest: typeof vendorRequest }
+).vendorRequest;
 const transport = vendorRequest as jest.MockedFunction<typeof vendorRequest>;
 
 const env = useWorkflowEnv({ latencyMs: 30 });
@@ -31,21 +33,29 @@ const LIFTS = '2030-01-02T03:04:05Z';
 function blockAfter(allowed: number): void {
 	let calls = 0;
 	transport.mockImplementation(async (run, area, req, opts) => {
-		if (area.family === 'projects' && ++calls > allowed) throw new RateLimitBlockedError(run.ctx.getNode(), UNTIL, opts?.itemIndex);
+		if (area.family === 'projects' && ++calls > allowed)
+			throw new RateLimitBlockedError(run.ctx.getNode(), UNTIL, opts?.itemIndex);
 		return await realVendorRequest(run, area, req, opts);
 	});
 }
 afterEach(() => transport.mockImplementation(realVendorRequest));
 
 const input = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
-const pairing = (items: Array<{ pairedItem?: unknown }>) => items.map((o) => (o.pairedItem as { item: number }).item);
+const pairing = (items: Array<{ pairedItem?: unknown }>) =>
+	items.map((o) => (o.pairedItem as { item: number }).item);
 
 test('by default a block ends the run with one error: when it lifts, which items were done, which were not sent', async () => {
 	blockAfter(4);
 	const result = await env.run([portal('Portal', { options: { requestsInFlight: 1 } })], input(10));
 	const error = result.error('Portal') as Error & { description?: string; httpCode?: string };
-	expect(error.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 4 of 10 items done, 6 not sent`);
-	expect(error.description).toMatch(new RegExp(`^Done: items 0-3\\. Not sent: items 4-9 \\(nothing was sent for them: run them again after ${LIFTS}\\)\\.`));
+	expect(error.message).toBe(
+		`The Vendor API blocks further requests until ${LIFTS}: 4 of 10 items done, 6 not sent`,
+	);
+	expect(error.description).toMatch(
+		new RegExp(
+			`^Done: items 0-3\\. Not sent: items 4-9 \\(nothing was sent for them: run them again after ${LIFTS}\\)\\.`,
+		),
+	);
 	expect(error.description).toContain('On Rate-Limit Block');
 	expect(error.httpCode).toBe('429');
 	expect(json(result, 'Portal')).toEqual([]);
@@ -55,7 +65,10 @@ test('by default a block ends the run with one error: when it lifts, which items
 
 test('with continue-on-fail: the done items as usual, then a "not sent" error item per unsent item, each paired', async () => {
 	blockAfter(4);
-	const result = await env.run([portal('Portal', { options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })], input(10));
+	const result = await env.run(
+		[portal('Portal', { options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })],
+		input(10),
+	);
 	expectNoError(result);
 	const out = json(result, 'Portal');
 	expect(pairing(result.output('Portal'))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -74,7 +87,10 @@ test('with continue-on-fail: the done items as usual, then a "not sent" error it
 
 test('items in parallel: the items in flight settle, none starts after the block, and done + not sent cover every item', async () => {
 	blockAfter(7);
-	const result = await env.run([portal('Portal', { options: { requestsInFlight: 5 } }, { onError: 'continueRegularOutput' })], input(30));
+	const result = await env.run(
+		[portal('Portal', { options: { requestsInFlight: 5 } }, { onError: 'continueRegularOutput' })],
+		input(30),
+	);
 	expectNoError(result);
 	const out = result.output('Portal');
 	expect(pairing(out)).toEqual(Array.from({ length: 30 }, (_, i) => i));
@@ -87,16 +103,22 @@ test('items in parallel: the items in flight settle, none starts after the block
 
 	blockAfter(7);
 	const strict = await env.run([portal('Portal', { options: { requestsInFlight: 5 } })], input(30));
-	expect(strict.error('Portal')?.message).toBe(`The Vendor API blocks further requests until ${LIFTS}: 7 of 30 items done, 23 not sent`);
+	expect(strict.error('Portal')?.message).toBe(
+		`The Vendor API blocks further requests until ${LIFTS}: 7 of 30 items done, 23 not sent`,
+	);
 });
 
 test('a split operation stopped by the block after some of its calls: the records of the done call are done, the others not sent, by id', async () => {
 	const ids = Array.from({ length: 250 }, (_, i) => String(5200000000000 + i));
 	for (const id of ids) env.portalTenant().put('tasks', id, { id, name: `Task ${id}` });
 	blockAfter(1);
-	const result = await env.run([trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } })]);
+	const result = await env.run([
+		trash('Trash', { items: ids.join(','), options: { requestsInFlight: 1 } }),
+	]);
 	const error = result.error('Trash') as Error & { description?: string };
-	expect(error.message).toBe(`Not sent for 150 of 250 items: The Vendor API blocks further requests until ${LIFTS} [item 0]`);
+	expect(error.message).toBe(
+		`Not sent for 150 of 250 items: The Vendor API blocks further requests until ${LIFTS} [item 0]`,
+	);
 	expect(error.description).toContain(`Done (100): ${ids.slice(0, 100).join(', ')}.`);
 	expect(error.description).toContain(`Not sent (150): ${ids.slice(100).join(', ')}.`);
 	// the first 100 really went to the trash, the rest did not
@@ -106,12 +128,20 @@ test('a split operation stopped by the block after some of its calls: the record
 
 	blockAfter(1);
 	const rest = ids.slice(100);
-	const lenient = await env.run([trash('Trash', { items: rest.join(','), options: { requestsInFlight: 1 } }, { onError: 'continueRegularOutput' })]);
+	const lenient = await env.run([
+		trash(
+			'Trash',
+			{ items: rest.join(','), options: { requestsInFlight: 1 } },
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
 	expectNoError(lenient);
 	const out = json(lenient, 'Trash');
 	// the done call's answer with the ids it answers for, then one "not sent" item per id of the blocked calls
 	expect(out[0].items).toEqual(rest.slice(0, 100));
 	expect(out.slice(1).map((o) => [o.id, o.sent])).toEqual(rest.slice(100).map((id) => [id, false]));
-	expect(String(out[1].error)).toBe(`Not sent: The Vendor API blocks further requests until ${LIFTS}`);
+	expect(String(out[1].error)).toBe(
+		`Not sent: The Vendor API blocks further requests until ${LIFTS}`,
+	);
 	expect(String(out[out.length - 1].error)).toMatch(/^Not sent: /);
 });

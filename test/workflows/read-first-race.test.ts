@@ -26,14 +26,22 @@ function changeAfterRead(change: IDataObject): void {
 		action: {
 			replace: (upstream) => {
 				Object.assign(stored(), change);
-				return { status: upstream.status, contentType: String(upstream.headers['content-type']), body: upstream.body };
+				return {
+					status: upstream.status,
+					contentType: String(upstream.headers['content-type']),
+					body: upstream.body,
+				};
 			},
 		},
 	});
 }
 
 const update = (description: string) =>
-	proxied.env.orgSteps('vendorBilling', { resource: 'project' })('Update', { operation: 'update', project_id: byId(id), updateFields: { description } });
+	proxied.env.orgSteps('vendorBilling', { resource: 'project' })('Update', {
+		operation: 'update',
+		project_id: byId(id),
+		updateFields: { description },
+	});
 
 test('no change in between: no warning, and only the description changes', async () => {
 	const { rate, ...before } = { ...stored() };
@@ -56,8 +64,15 @@ test('a field the update does not send changed in between: the output says so, n
 	const [out] = json(result, 'Update');
 	const warning = out.readFirstWarning as IDataObject;
 	expect(warning.changed).toEqual({ budget_type: { read, now: budget } });
-	expect(Object.keys(warning.sentAsRead as IDataObject).sort()).toEqual(['billing_type', 'customer_id', 'project_name', 'rate']);
-	expect(String(warning.message)).toMatch(/^Changed by someone else between this node's read and its write: budget_type/);
+	expect(Object.keys(warning.sentAsRead as IDataObject).sort()).toEqual([
+		'billing_type',
+		'customer_id',
+		'project_name',
+		'rate',
+	]);
+	expect(String(warning.message)).toMatch(
+		/^Changed by someone else between this node's read and its write: budget_type/,
+	);
 });
 
 test('the name changed in between cannot be seen in the answer: it is overwritten with the name read, as the description says', async () => {

@@ -45,8 +45,25 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Invoice Payment → Create (one write): a customer the API refuses',
 		{
-			step: (settings) => payment('Op', { operation: 'create', customer_id: '={{ $json.v }}', amount: 21, date: '2026-01-15', options: ONE_AT_A_TIME }, settings),
-			values: [DEMO.customers.acme, UNKNOWN, DEMO.customers.globex, DEMO.customers.initech, DEMO.customers.umbrella],
+			step: (settings) =>
+				payment(
+					'Op',
+					{
+						operation: 'create',
+						customer_id: '={{ $json.v }}',
+						amount: 21,
+						date: '2026-01-15',
+						options: ONE_AT_A_TIME,
+					},
+					settings,
+				),
+			values: [
+				DEMO.customers.acme,
+				UNKNOWN,
+				DEMO.customers.globex,
+				DEMO.customers.initech,
+				DEMO.customers.umbrella,
+			],
 			requests: (r) => r.method === 'POST' && /\/customerpayments$/.test(r.path),
 			carries: (r, v) => (r.body as IDataObject | undefined)?.customer_id === v,
 		},
@@ -54,8 +71,19 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Books Item → Get (a read): an item that does not exist',
 		{
-			step: (settings) => books('item')('Op', { operation: 'get', item_id: byId('={{ $json.v }}'), options: ONE_AT_A_TIME }, settings),
-			values: [DEMO.items.consulting, UNKNOWN, DEMO.items.design, DEMO.items.hosting, DEMO.items.legacySupport],
+			step: (settings) =>
+				books('item')(
+					'Op',
+					{ operation: 'get', item_id: byId('={{ $json.v }}'), options: ONE_AT_A_TIME },
+					settings,
+				),
+			values: [
+				DEMO.items.consulting,
+				UNKNOWN,
+				DEMO.items.design,
+				DEMO.items.hosting,
+				DEMO.items.legacySupport,
+			],
 			requests: (r) => r.method === 'GET' && /\/items\/\d+$/.test(r.path),
 			carries: inPath,
 		},
@@ -63,8 +91,24 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Billing Project → Update (the record read first, then written): a project that does not exist',
 		{
-			step: (settings) => billing('Op', { operation: 'update', project_id: byId('={{ $json.v }}'), updateFields: { description: 'Halted run' }, options: ONE_AT_A_TIME }, settings),
-			values: [DEMO.billingProjects.website, UNKNOWN, DEMO.billingProjects.support, DEMO.billingProjects.inactive, OTHER[0]],
+			step: (settings) =>
+				billing(
+					'Op',
+					{
+						operation: 'update',
+						project_id: byId('={{ $json.v }}'),
+						updateFields: { description: 'Halted run' },
+						options: ONE_AT_A_TIME,
+					},
+					settings,
+				),
+			values: [
+				DEMO.billingProjects.website,
+				UNKNOWN,
+				DEMO.billingProjects.support,
+				DEMO.billingProjects.inactive,
+				OTHER[0],
+			],
 			requests: (r) => /\/billing\/v1\/projects\/\d+$/.test(r.path),
 			carries: inPath,
 		},
@@ -72,7 +116,12 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Projects Project → Get (the Projects pacer): a project that does not exist',
 		{
-			step: (settings) => env.portalSteps({ resource: 'project' })('Op', { operation: 'get', project_id: byId('={{ $json.v }}'), options: ONE_AT_A_TIME }, settings),
+			step: (settings) =>
+				env.portalSteps({ resource: 'project' })(
+					'Op',
+					{ operation: 'get', project_id: byId('={{ $json.v }}'), options: ONE_AT_A_TIME },
+					settings,
+				),
 			values: [DEMO.projects.website, UNKNOWN, DEMO.projects.mobile, OTHER[0], OTHER[1]],
 			requests: (r) => r.method === 'GET' && /\/projects\/\d+\/?$/.test(r.path),
 			carries: inPath,
@@ -81,8 +130,24 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Books Custom API Call: a path the API does not know',
 		{
-			step: (settings) => books('customApiCall')('Op', { operation: 'customApiCall', customMethod: 'GET', customPath: '=/items/{{ $json.v }}', options: ONE_AT_A_TIME }, settings),
-			values: [DEMO.items.consulting, UNKNOWN, DEMO.items.design, DEMO.items.hosting, DEMO.items.legacySupport],
+			step: (settings) =>
+				books('customApiCall')(
+					'Op',
+					{
+						operation: 'customApiCall',
+						customMethod: 'GET',
+						customPath: '=/items/{{ $json.v }}',
+						options: ONE_AT_A_TIME,
+					},
+					settings,
+				),
+			values: [
+				DEMO.items.consulting,
+				UNKNOWN,
+				DEMO.items.design,
+				DEMO.items.hosting,
+				DEMO.items.legacySupport,
+			],
 			requests: (r) => r.method === 'GET' && /\/items\/\d+$/.test(r.path),
 			carries: inPath,
 		},
@@ -90,17 +155,34 @@ const CASES: Array<[string, Case]> = [
 	[
 		'Vendor Books Invoice → Get PDF (a file): an invoice that does not exist',
 		{
-			step: (settings) => books('invoice')('Op', { operation: 'getPdf', invoice_ids: '={{ $json.v }}', options: ONE_AT_A_TIME }, settings),
-			values: [DEMO.invoices.overdue1, UNKNOWN, DEMO.invoices.overdue2, DEMO.invoices.paid1, DEMO.invoices.sent],
+			step: (settings) =>
+				books('invoice')(
+					'Op',
+					{ operation: 'getPdf', invoice_ids: '={{ $json.v }}', options: ONE_AT_A_TIME },
+					settings,
+				),
+			values: [
+				DEMO.invoices.overdue1,
+				UNKNOWN,
+				DEMO.invoices.overdue2,
+				DEMO.invoices.paid1,
+				DEMO.invoices.sent,
+			],
 			requests: (r) => r.method === 'GET' && /\/invoices\/pdf$/.test(r.path),
 			carries: (r, v) => String(r.query?.invoice_ids ?? '').includes(v),
 		},
 	],
 ];
 
-async function runCase(c: Case, settings?: Step['settings']): Promise<{ result: RunResult; sentFor: boolean[] }> {
+async function runCase(
+	c: Case,
+	settings?: Step['settings'],
+): Promise<{ result: RunResult; sentFor: boolean[] }> {
 	env.em.clearRequests();
-	const result = await env.run([c.step(settings)], c.values.map((v) => ({ v })));
+	const result = await env.run(
+		[c.step(settings)],
+		c.values.map((v) => ({ v })),
+	);
 	expect(new Set(c.values).size).toBe(c.values.length);
 	const requests = env.apiRequests().filter(c.requests);
 	return { result, sentFor: c.values.map((v) => requests.some((r) => c.carries(r, v))) };
@@ -117,8 +199,19 @@ describe('an item failure ends the run: the items that had sent nothing send not
 
 	test('the items before the failing one still go out: item 1 refused before sending (a blank ID) while item 0 prepares', async () => {
 		const c = CASES[1][1];
-		const { result, sentFor } = await runCase({ ...c, values: [DEMO.items.consulting, ' ', DEMO.items.design, DEMO.items.hosting, DEMO.items.legacySupport] });
-		expect((result.error() as Error | undefined)?.message).toMatch(/\[item 1; 1 of 5 items done, 3 not sent\]$/);
+		const { result, sentFor } = await runCase({
+			...c,
+			values: [
+				DEMO.items.consulting,
+				' ',
+				DEMO.items.design,
+				DEMO.items.hosting,
+				DEMO.items.legacySupport,
+			],
+		});
+		expect((result.error() as Error | undefined)?.message).toMatch(
+			/\[item 1; 1 of 5 items done, 3 not sent\]$/,
+		);
 		expect(sentFor).toEqual([true, false, false, false, false]);
 	});
 

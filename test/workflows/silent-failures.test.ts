@@ -18,12 +18,23 @@ const env = useWorkflowEnv({ demo: true });
 const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
 const items = env.orgSteps('vendorBooks', { resource: 'item' });
 const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });
-const custom = env.orgSteps('vendorBooks', { resource: 'customApiCall', operation: 'customApiCall' });
+const custom = env.orgSteps('vendorBooks', {
+	resource: 'customApiCall',
+	operation: 'customApiCall',
+});
 const onError = { onError: 'continueRegularOutput' } as const;
 
 const BAD_ANSWERS: Array<[string, Fault, RegExp]> = [
-	['a proxy\'s HTML page as text/html', { kind: 'html', status: 200 }, /an HTML page, not the API's answer/],
-	['an HTML page labelled application/json', { kind: 'html', status: 200, contentType: 'application/json' }, /an HTML page, not the API's answer/],
+	[
+		"a proxy's HTML page as text/html",
+		{ kind: 'html', status: 200 },
+		/an HTML page, not the API's answer/,
+	],
+	[
+		'an HTML page labelled application/json',
+		{ kind: 'html', status: 200, contentType: 'application/json' },
+		/an HTML page, not the API's answer/,
+	],
 	['JSON cut short (Content-Length matching the cut)', { kind: 'truncated' }, /JSON cut short/],
 	['a gzip body cut short', { kind: 'truncated', gzip: true }, /JSON cut short|cut short/],
 	['an empty body', { kind: 'empty' }, /an empty body/],
@@ -50,7 +61,11 @@ describe('a run that ends on a failing item says what became of every item', () 
 		for (let i = 0; i < 10; i++) invoices.push((await env.newInvoice(DEMO.customers.acme, 40)).id);
 		env.em.clearRequests();
 		let creates = 0;
-		env.em.faults.next(1, { kind: 'status', status: 500 }, (r) => r.method === 'POST' && r.area === 'invoice' && ++creates === 4);
+		env.em.faults.next(
+			1,
+			{ kind: 'status', status: 500 },
+			(r) => r.method === 'POST' && r.area === 'invoice' && ++creates === 4,
+		);
 		const result = await env.run(
 			[
 				payments('Pay', {
@@ -64,7 +79,9 @@ describe('a run that ends on a failing item says what became of every item', () 
 		);
 		const error = result.error('Pay') as (Error & { description?: string }) | undefined;
 		expect(error?.message).toMatch(/^Outcome unknown: the write may have been processed/);
-		const failed = Number(/\[item (\d+); 9 of 10 items done, 0 not sent\]$/.exec(String(error?.message))?.[1]);
+		const failed = Number(
+			/\[item (\d+); 9 of 10 items done, 0 not sent\]$/.exec(String(error?.message))?.[1],
+		);
 		expect(failed).toBeGreaterThanOrEqual(0);
 		// every other item was sent once and created a payment: the error names each with its id
 		const created = env.apiRequests().filter((r) => r.method === 'POST' && r.status === 201);
@@ -76,7 +93,9 @@ describe('a run that ends on a failing item says what became of every item', () 
 			expect(paymentId).toBeDefined();
 			// the id named is the payment the API created for that item
 			const res = await env.call('GET', 'invoice', `/customerpayments/${String(paymentId)}`);
-			expect(((res.body.payment as IDataObject).invoices as IDataObject[])[0].invoice_id).toBe(invoices[itemIndex]);
+			expect(((res.body.payment as IDataObject).invoices as IDataObject[])[0].invoice_id).toBe(
+				invoices[itemIndex],
+			);
 		}
 		expect(description).toContain(`Not done or outcome unknown: item ${failed}.`);
 		expect(description).toContain('Not sent: none.');
@@ -84,48 +103,100 @@ describe('a run that ends on a failing item says what became of every item', () 
 	});
 });
 
-describe('a 2xx answer that is not the API\'s is never taken as success', () => {
+describe("a 2xx answer that is not the API's is never taken as success", () => {
 	// the retries wait their backoff on the test's clock
 	useVirtualClock();
 
-	test.each(BAD_ANSWERS)('Invoice Create answered with %s: "Outcome unknown", sent once, what came back named', async (_label, fault, kind) => {
-		env.em.clearRequests();
-		env.em.faults.next(1, fault, 'books.invoice.create');
-		const result = await env.run([invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] } }, onError)]);
-		const error = errorOf(result, 'Create');
-		expect(error.error).toMatch(/^Outcome unknown: the write may have been processed/);
-		expect(String(error.error)).toMatch(kind);
-		expect(String(error.description)).toMatch(/What came back: .*content type/);
-		expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
-	});
+	test.each(BAD_ANSWERS)(
+		'Invoice Create answered with %s: "Outcome unknown", sent once, what came back named',
+		async (_label, fault, kind) => {
+			env.em.clearRequests();
+			env.em.faults.next(1, fault, 'books.invoice.create');
+			const result = await env.run([
+				invoices(
+					'Create',
+					{
+						operation: 'create',
+						customer_id: DEMO.customers.acme,
+						line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] },
+					},
+					onError,
+				),
+			]);
+			const error = errorOf(result, 'Create');
+			expect(error.error).toMatch(/^Outcome unknown: the write may have been processed/);
+			expect(String(error.error)).toMatch(kind);
+			expect(String(error.description)).toMatch(/What came back: .*content type/);
+			expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
+		},
+	);
 
-	test.each(BAD_ANSWERS)('Item Get answered once with %s: the read is retried and succeeds', async (_label, fault) => {
-		env.em.clearRequests();
-		env.em.faults.next(1, fault, 'books.item.get');
-		const result = await env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting) })]);
-		expectNoError(result);
-		expect(result.output('Get')[0].json.item_id).toBe(DEMO.items.hosting);
-		expect(env.apiRequests().map((r) => r.status)).toEqual([200, 200]);
-	});
+	test.each(BAD_ANSWERS)(
+		'Item Get answered once with %s: the read is retried and succeeds',
+		async (_label, fault) => {
+			env.em.clearRequests();
+			env.em.faults.next(1, fault, 'books.item.get');
+			const result = await env.run([
+				items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting) }),
+			]);
+			expectNoError(result);
+			expect(result.output('Get')[0].json.item_id).toBe(DEMO.items.hosting);
+			expect(env.apiRequests().map((r) => r.status)).toEqual([200, 200]);
+		},
+	);
 
 	test('Item Get Many answered with an HTML page every time: an error after the retries, never an item holding the page', async () => {
 		env.em.clearRequests();
 		env.em.faults.next(4, { kind: 'html', status: 200 }, 'books.item.getAll');
-		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
+		const result = await env.run([
+			items('List', { operation: 'getAll', returnAll: true }, onError),
+		]);
 		const error = errorOf(result, 'List');
-		expect(error.error).toBe("The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried without success [item 0]");
-		expect(String(error.description)).toMatch(/content type text\/html, \d+ bytes: <!DOCTYPE html>/);
+		expect(error.error).toBe(
+			"The Vendor API answered HTTP 200 with an HTML page, not the API's answer; the read was retried without success [item 0]",
+		);
+		expect(String(error.description)).toMatch(
+			/content type text\/html, \d+ bytes: <!DOCTYPE html>/,
+		);
 		expect(env.apiRequests()).toHaveLength(4);
 	});
 
 	test('Custom API Call: a body labelled JSON that does not parse is an error; a real file is still binary data', async () => {
 		env.em.faults.next(1, { kind: 'truncated' }, (r) => r.method === 'POST');
-		const cut = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Cut widget", "rate": 3 }' }, onError)]);
+		const cut = await env.run([
+			custom(
+				'Call',
+				{
+					customMethod: 'POST',
+					customPath: '/items',
+					customBodyType: 'json',
+					customBody: '{ "name": "Cut widget", "rate": 3 }',
+				},
+				onError,
+			),
+		]);
 		expect(errorOf(cut, 'Call').error).toMatch(/^Outcome unknown: .*JSON cut short/);
 		env.em.faults.next(1, { kind: 'html', status: 200 }, (r) => r.method === 'POST');
-		const html = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Proxied widget", "rate": 3 }' }, onError)]);
+		const html = await env.run([
+			custom(
+				'Call',
+				{
+					customMethod: 'POST',
+					customPath: '/items',
+					customBodyType: 'json',
+					customBody: '{ "name": "Proxied widget", "rate": 3 }',
+				},
+				onError,
+			),
+		]);
 		expect(errorOf(html, 'Call').error).toMatch(/^Outcome unknown: .*an HTML page/);
-		const pdf = await env.run([custom('PDF', { customMethod: 'GET', customPath: '/estimates/pdf', customQuery: { parameters: [{ name: 'estimate_ids', value: DEMO.estimates.sent }] } })]);
+		const pdf = await env.run([
+			custom('PDF', {
+				customMethod: 'GET',
+				customPath: '/estimates/pdf',
+				customQuery: { parameters: [{ name: 'estimate_ids', value: DEMO.estimates.sent }] },
+			}),
+		]);
 		expectNoError(pdf);
 		expect(pdf.output('PDF')[0].binary?.data?.mimeType).toBe('application/pdf');
 	});
@@ -141,25 +212,37 @@ describe('Return All always ends', () => {
 		setPageLimit(25);
 		env.em.clearRequests();
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
-		const result = await env.run([items('List', { operation: 'getAll', returnAll: true }, onError)]);
+		const result = await env.run([
+			items('List', { operation: 'getAll', returnAll: true }, onError),
+		]);
 		// the records read are output, then an error item saying where the list stopped
 		const out = result.output('List');
 		expect(out).toHaveLength(5001);
 		const error = out[5000].json;
-		expect(error.error).toBe('Return All stopped after 25 pages (5000 records): the Vendor API still said there were more [item 0]');
+		expect(error.error).toBe(
+			'Return All stopped after 25 pages (5000 records): the Vendor API still said there were more [item 0]',
+		);
 		expect(error.recordsRead).toBe(5000);
-		expect(out.slice(0, 5000).every((o) => typeof o.json.item_id === 'string' && o.json.error === undefined)).toBe(true);
+		expect(
+			out
+				.slice(0, 5000)
+				.every((o) => typeof o.json.item_id === 'string' && o.json.error === undefined),
+		).toBe(true);
 		expect(env.apiRequests()).toHaveLength(25);
 	});
 
 	test('the same for Payment Get Many and a Custom API Call with Return All', async () => {
 		setPageLimit(10);
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'invoice.payment.getAll');
-		const pay = await env.run([payments('List', { operation: 'getAll', returnAll: true }, onError)]);
+		const pay = await env.run([
+			payments('List', { operation: 'getAll', returnAll: true }, onError),
+		]);
 		expect(lastOf(pay, 'List').error).toMatch(/^Return All stopped after 10 pages \(\d+ records\)/);
 		env.em.faults.clear();
 		env.em.faults.next(1_000_000, { kind: 'endlessPages' }, 'books.item.getAll');
-		const call = await env.run([custom('Call', { customMethod: 'GET', customPath: '/items', customReturnAll: true }, onError)]);
+		const call = await env.run([
+			custom('Call', { customMethod: 'GET', customPath: '/items', customReturnAll: true }, onError),
+		]);
 		expect(lastOf(call, 'Call').error).toMatch(/^Return All stopped after 10 pages/);
 	});
 });
@@ -170,8 +253,21 @@ describe('the Timeout covers the whole request', () => {
 	test('Invoice Create whose answer drips in: ends at the Timeout with "Outcome unknown", sent once', async () => {
 		env.em.clearRequests();
 		env.em.faults.next(1, drip, 'books.invoice.create');
-		const result = await env.run([invoices('Create', { operation: 'create', customer_id: DEMO.customers.acme, line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] }, options: { timeout: 1 } }, onError)]);
-		expect(errorOf(result, 'Create').error).toBe('Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API did not answer in time after the request was sent [item 0]');
+		const result = await env.run([
+			invoices(
+				'Create',
+				{
+					operation: 'create',
+					customer_id: DEMO.customers.acme,
+					line_items: { values: [{ item_id: DEMO.items.hosting, quantity: 1, rate: 10 }] },
+					options: { timeout: 1 },
+				},
+				onError,
+			),
+		]);
+		expect(errorOf(result, 'Create').error).toBe(
+			'Outcome unknown: the write may have been processed. Check the record before running again: the Vendor API did not answer in time after the request was sent [item 0]',
+		);
 		expect(env.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
 	});
 
@@ -183,7 +279,13 @@ describe('the Timeout covers the whole request', () => {
 		try {
 			env.em.clearRequests();
 			env.em.faults.next(1, drip, 'books.item.get');
-			const run = env.run([items('Get', { operation: 'get', item_id: byId(DEMO.items.hosting), options: { timeout: 1 } })]);
+			const run = env.run([
+				items('Get', {
+					operation: 'get',
+					item_id: byId(DEMO.items.hosting),
+					options: { timeout: 1 },
+				}),
+			]);
 			// the answer drips: the time moves a timer at a time (a byte, a Timeout check) until the Timeout has cut
 			// it short and the node waits its 1 s before the retry
 			while (!waits.mock.calls.some(([ms]) => ms === 1000)) {
@@ -203,7 +305,19 @@ describe('the Timeout covers the whole request', () => {
 
 	test('Custom API Call whose answer drips in: ends at the Timeout', async () => {
 		env.em.faults.next(1, drip, (r) => r.method === 'POST');
-		const result = await env.run([custom('Call', { customMethod: 'POST', customPath: '/items', customBodyType: 'json', customBody: '{ "name": "Drip widget", "rate": 3 }', options: { timeout: 1 } }, onError)]);
+		const result = await env.run([
+			custom(
+				'Call',
+				{
+					customMethod: 'POST',
+					customPath: '/items',
+					customBodyType: 'json',
+					customBody: '{ "name": "Drip widget", "rate": 3 }',
+					options: { timeout: 1 },
+				},
+				onError,
+			),
+		]);
 		expect(errorOf(result, 'Call').error).toMatch(/^Outcome unknown: .*did not answer in time/);
 	});
 });

@@ -23,7 +23,9 @@ import { byId, expectNoError, json, useWorkflowEnv } from './support';
 const env = useWorkflowEnv({ demo: true });
 
 function op(area: Area, resource: string, value: string): Operation {
-	const found = area.resources.find((r) => r.value === resource)?.operations.find((o) => o.value === value);
+	const found = area.resources
+		.find((r) => r.value === resource)
+		?.operations.find((o) => o.value === value);
 	if (!found) throw new Error(`no ${resource}.${value}`);
 	return found;
 }
@@ -42,8 +44,19 @@ describe('the table rule', () => {
 	test('IDs documented as strings take any text', () => {
 		expect(refusal(op(invoiceArea, 'payment', 'get'), { payment_id: 'PAY-7a' })).toBe('accepted');
 		expect(refusal(op(billingArea, 'project', 'get'), { project_id: 'bp_42' })).toBe('accepted');
-		expect(refusal(op(projectsArea, 'project', 'create'), { portal_id: '1', name: 'P', owner: { zpuid: 'user-9f' } })).toBe('accepted');
-		expect(refusal(op(booksArea, 'item', 'updateCustomFields'), { item_id: '1', custom_fields: [{ customfield_id: 'cf_colour', value: 'Blue' }] })).toBe('accepted');
+		expect(
+			refusal(op(projectsArea, 'project', 'create'), {
+				portal_id: '1',
+				name: 'P',
+				owner: { zpuid: 'user-9f' },
+			}),
+		).toBe('accepted');
+		expect(
+			refusal(op(booksArea, 'item', 'updateCustomFields'), {
+				item_id: '1',
+				custom_fields: [{ customfield_id: 'cf_colour', value: 'Blue' }],
+			}),
+		).toBe('accepted');
 		// a number from an expression is still an ID
 		expect(refusal(op(invoiceArea, 'payment', 'get'), { payment_id: 1001 })).toBe('accepted');
 	});
@@ -51,10 +64,27 @@ describe('the table rule', () => {
 	test('blanks, control characters and "." / ".." are refused, naming the field by its label', () => {
 		const get = op(invoiceArea, 'payment', 'get');
 		expect(refusal(get, { payment_id: ' \u200b' })).toBe('Invalid input: Payment ID is required');
-		expect(refusal(get, { payment_id: 'PAY\n7' })).toBe('Invalid input: Payment ID must not hold control characters (line breaks, tabs) (got 5 characters)');
-		expect(refusal(get, { payment_id: '..' })).toBe('Invalid input: Payment ID cannot be "." or ".." (got "..")');
-		expect(refusal(op(projectsArea, 'project', 'create'), { portal_id: '1', name: 'P', owner: { zpuid: 'a\tb' } })).toMatch(/^Invalid input: Owner.*must not hold control characters/);
-		expect([idTextProblem(''), idTextProblem('a\u0000'), idTextProblem('a\u007f'), idTextProblem('\u0085x'), idTextProblem('.'), idTextProblem('ok.id')]).toEqual([
+		expect(refusal(get, { payment_id: 'PAY\n7' })).toBe(
+			'Invalid input: Payment ID must not hold control characters (line breaks, tabs) (got 5 characters)',
+		);
+		expect(refusal(get, { payment_id: '..' })).toBe(
+			'Invalid input: Payment ID cannot be "." or ".." (got "..")',
+		);
+		expect(
+			refusal(op(projectsArea, 'project', 'create'), {
+				portal_id: '1',
+				name: 'P',
+				owner: { zpuid: 'a\tb' },
+			}),
+		).toMatch(/^Invalid input: Owner.*must not hold control characters/);
+		expect([
+			idTextProblem(''),
+			idTextProblem('a\u0000'),
+			idTextProblem('a\u007f'),
+			idTextProblem('\u0085x'),
+			idTextProblem('.'),
+			idTextProblem('ok.id'),
+		]).toEqual([
 			'is blank',
 			'must not hold control characters (line breaks, tabs)',
 			'must not hold control characters (line breaks, tabs)',
@@ -65,12 +95,22 @@ describe('the table rule', () => {
 	});
 
 	test('IDs the documents give as digit strings keep the digit rule: portal and project of a search', () => {
-		expect(refusal(op(projectsArea, 'search', 'searchInProject'), { portal_id: 'abc', project_id: '1', search_term: 'x', module: 'all' })).toBe(
-			'Invalid input: Portal (portal_id) must be an ID made of digits (got "abc")',
-		);
-		expect(refusal(op(projectsArea, 'search', 'searchInProject'), { portal_id: '1', project_id: 'p-1', search_term: 'x', module: 'all' })).toBe(
-			'Invalid input: Project (project_id) must be an ID made of digits (got "p-1")',
-		);
+		expect(
+			refusal(op(projectsArea, 'search', 'searchInProject'), {
+				portal_id: 'abc',
+				project_id: '1',
+				search_term: 'x',
+				module: 'all',
+			}),
+		).toBe('Invalid input: Portal (portal_id) must be an ID made of digits (got "abc")');
+		expect(
+			refusal(op(projectsArea, 'search', 'searchInProject'), {
+				portal_id: '1',
+				project_id: 'p-1',
+				search_term: 'x',
+				module: 'all',
+			}),
+		).toBe('Invalid input: Project (project_id) must be an ID made of digits (got "p-1")');
 	});
 });
 
@@ -83,11 +123,20 @@ describe('end to end', () => {
 		const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
 		const result = await env.run([
 			payments('Get', { operation: 'get', payment_id: byId(id) }),
-			payments('Update', { operation: 'update', payment_id: byId(id), updateFields: { reference_number: 'R-7a' } }),
+			payments('Update', {
+				operation: 'update',
+				payment_id: byId(id),
+				updateFields: { reference_number: 'R-7a' },
+			}),
 		]);
 		expectNoError(result);
 		expect(json(result, 'Get')[0]).toMatchObject({ payment_id: id });
-		expect(json(result, 'Update')[0]).toMatchObject({ payment_id: id, reference_number: 'R-7a', customer_id: stored.customer_id, amount: stored.amount });
+		expect(json(result, 'Update')[0]).toMatchObject({
+			payment_id: id,
+			reference_number: 'R-7a',
+			customer_id: stored.customer_id,
+			amount: stored.amount,
+		});
 		expect(env.apiRequests().map((r) => [r.method, r.path, r.status])).toEqual([
 			['GET', '/us/api/invoice/v3/customerpayments/PAY-7a', 200],
 			['PUT', '/us/api/invoice/v3/customerpayments/PAY-7a', 200],
@@ -99,8 +148,16 @@ describe('end to end', () => {
 
 	test('an id with a line break is refused before anything is sent', async () => {
 		const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });
-		const result = await env.run([payments('Get', { operation: 'get', payment_id: byId('={{ "PAY\\n7" }}') }, { onError: 'continueRegularOutput' })]);
-		expect(String(json(result, 'Get')[0].error)).toMatch(/^Invalid input: Payment ID must not hold control characters \(line breaks, tabs\)/);
+		const result = await env.run([
+			payments(
+				'Get',
+				{ operation: 'get', payment_id: byId('={{ "PAY\\n7" }}') },
+				{ onError: 'continueRegularOutput' },
+			),
+		]);
+		expect(String(json(result, 'Get')[0].error)).toMatch(
+			/^Invalid input: Payment ID must not hold control characters \(line breaks, tabs\)/,
+		);
 		expect(env.apiRequests()).toEqual([]);
 	});
 });

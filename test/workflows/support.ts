@@ -11,7 +11,19 @@ import type { EmulatorOptions, RecordedRequest } from '../../emulator/server';
 import { pollOnce } from '../../harness';
 import { vendorNode, WorkflowEnv as HarnessWorkflowEnv } from '../../harness/workflows';
 
-export { byId, chain, connectedCredential, CREDENTIAL_ID, CREDENTIAL_NAME, expectNoError, isRedirectCheck, json, NODE_TYPES, steps, vendorNode } from '../../harness/workflows';
+export {
+	byId,
+	chain,
+	connectedCredential,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	expectNoError,
+	isRedirectCheck,
+	json,
+	NODE_TYPES,
+	steps,
+	vendorNode,
+} from '../../harness/workflows';
 export type { Step } from '../../harness/workflows';
 
 /** The root of the Projects API paths in the emulator's US region. */
@@ -20,8 +32,10 @@ export const PROJECTS_ROOT = '/us/projects/api/v3';
 /** Where an API area expects the organisation ID: the `organization_id` query (Books, Inventory) or its header (Invoice, Billing). */
 const ORG_PLACES = {
 	query: (r: RecordedRequest): string | undefined => r.query.organization_id,
-	invoiceHeader: (r: RecordedRequest): string | undefined => r.headers['x-com-vendor-invoice-organizationid'],
-	subscriptionsHeader: (r: RecordedRequest): string | undefined => r.headers['x-com-vendor-subscriptions-organizationid'],
+	invoiceHeader: (r: RecordedRequest): string | undefined =>
+		r.headers['x-com-vendor-invoice-organizationid'],
+	subscriptionsHeader: (r: RecordedRequest): string | undefined =>
+		r.headers['x-com-vendor-subscriptions-organizationid'],
 };
 export type OrgPlace = keyof typeof ORG_PLACES;
 
@@ -36,9 +50,14 @@ interface SignedExpectation {
 export class WorkflowEnv extends HarnessWorkflowEnv {
 	/** A new open invoice of `customer` for `rate` (one line), through the books area. */
 	async newInvoice(customer: string, rate: number): Promise<{ id: string; number: string }> {
-		const res = await this.call('POST', 'books', '/invoices', { json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] } });
+		const res = await this.call('POST', 'books', '/invoices', {
+			json: { customer_id: customer, line_items: [{ name: 'Work', rate, quantity: 1 }] },
+		});
 		expect(res.body.code).toBe(0);
-		return { id: String(res.body.invoice.invoice_id), number: String(res.body.invoice.invoice_number) };
+		return {
+			id: String(res.body.invoice.invoice_id),
+			number: String(res.body.invoice.invoice_number),
+		};
 	}
 
 	/**
@@ -70,8 +89,16 @@ export class WorkflowEnv extends HarnessWorkflowEnv {
  * (`org`, undefined for the others).
  */
 export function apiCall(r: RecordedRequest): IDataObject {
-	const org = r.headers['x-com-vendor-invoice-organizationid'] ?? r.headers['x-com-vendor-subscriptions-organizationid'];
-	return { method: r.method, path: r.path.replace(/^\/[a-z]+\/api(?=\/)/, ''), query: r.query, org, body: r.body as IDataObject };
+	const org =
+		r.headers['x-com-vendor-invoice-organizationid'] ??
+		r.headers['x-com-vendor-subscriptions-organizationid'];
+	return {
+		method: r.method,
+		path: r.path.replace(/^\/[a-z]+\/api(?=\/)/, ''),
+		query: r.query,
+		org,
+		body: r.body as IDataObject,
+	};
 }
 
 /** A recorded request as sent: method, full path, query and body (the Projects areas carry no organisation). */
@@ -93,8 +120,9 @@ export function useWorkflowEnv(opts: EmulatorOptions = {}): WorkflowEnv {
 
 /** A resource-locator value in "From list" mode, optionally with the name the editor shows for the picked entry. */
 export const fromList = (value: string, cachedResultName?: string): IDataObject =>
-	cachedResultName === undefined ? { __rl: true, mode: 'list', value } : { __rl: true, mode: 'list', value, cachedResultName };
-
+	cachedResultName === undefined
+		? { __rl: true, mode: 'list', value }
+		: { __rl: true, mode: 'list', value, cachedResultName };
 
 /**
  * A trigger node in a workflow; each poll (`pollTrigger`) runs with the static data the
@@ -110,7 +138,9 @@ export class PolledTrigger {
 	) {}
 
 	/** One poll: the emitted items' JSON and the API requests it made (a manual one leaves the static data alone). */
-	async pollTrigger(mode: 'trigger' | 'manual' = 'trigger'): Promise<{ items: IDataObject[]; calls: RecordedRequest[] }> {
+	async pollTrigger(
+		mode: 'trigger' | 'manual' = 'trigger',
+	): Promise<{ items: IDataObject[]; calls: RecordedRequest[] }> {
 		this.env.em.clearRequests();
 		const result = await pollOnce({
 			nodeType: this.type,

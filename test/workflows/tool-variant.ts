@@ -2,7 +2,16 @@
  * A node's AI-tool variant, made the way n8n makes it for a `usableAsTool` node when it loads it
  * (shared by the suites that run the nodes as tools: ai-tool, options-and-ai-tools).
  */
-import type { IConnections, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
@@ -32,7 +41,11 @@ export function toolVariant(Node: NodeClass): NodeClass {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{
+						name: 'Set Automatically',
+						value: 'auto',
+						description: 'Automatically set based on resource and operation',
+					},
 					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
 				],
 				default: 'auto',
@@ -56,7 +69,11 @@ export function toolVariant(Node: NodeClass): NodeClass {
 				outputs: [NodeConnectionTypes.AiTool],
 				properties: [descriptionType, toolDescription, ...base.properties],
 			};
-			return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, { description });
+			return Object.assign(
+				Object.create(Object.getPrototypeOf(node) as object) as INodeType,
+				node,
+				{ description },
+			);
 		}
 	} as unknown as NodeClass;
 }
@@ -81,7 +98,10 @@ class ToolCaller {
 		version: 1,
 		description: 'Calls the connected tool once per item (test harness)',
 		defaults: { name: 'Tool Caller' },
-		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, maxConnections: 1, required: true }],
+		inputs: [
+			NodeConnectionTypes.Main,
+			{ type: NodeConnectionTypes.AiTool, maxConnections: 1, required: true },
+		],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [],
 	};
@@ -102,7 +122,15 @@ class ToolCaller {
 			} catch (error) {
 				response = { thrown: (error as Error).message };
 			}
-			out.push({ json: { name: tool.name, description: tool.description, parameters: Object.keys(shape), response } as IDataObject, pairedItem: { item: i } });
+			out.push({
+				json: {
+					name: tool.name,
+					description: tool.description,
+					parameters: Object.keys(shape),
+					response,
+				} as IDataObject,
+				pairedItem: { item: i },
+			});
 		}
 		return [out];
 	}
@@ -113,11 +141,39 @@ class ToolCaller {
  * (type `<package>.<name>Tool`, one of `nodeTypes`) on its ai_tool input; `node` adds to the tool
  * node (its settings).
  */
-export async function runToolCall(env: WorkflowEnv, nodeTypes: NodeClass[], type: string, parameters: IDataObject, args: IDataObject[] = [{}], node: Partial<INode> = {}): Promise<RunResult> {
+export async function runToolCall(
+	env: WorkflowEnv,
+	nodeTypes: NodeClass[],
+	type: string,
+	parameters: IDataObject,
+	args: IDataObject[] = [{}],
+	node: Partial<INode> = {},
+): Promise<RunResult> {
 	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} },
-		{ id: 'agent', name: 'Agent', type: 'n8n-nodes-vendor.toolCaller', typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'input',
+			name: 'Input',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [100, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'Agent',
+			type: 'n8n-nodes-vendor.toolCaller',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		},
 		{
 			id: 'tool',
 			name: 'Vendor Tool',

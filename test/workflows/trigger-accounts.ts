@@ -15,7 +15,10 @@ export { eventCases, localDay } from '../../harness/trigger-events';
 export type { EventCase } from '../../harness/trigger-events';
 
 /** A case's parameters for the emulator `env` (its organisation and portal), with a budget that never skips a poll. */
-export function withIds(parameters: IDataObject, env: { org: string; portal: string }): IDataObject {
+export function withIds(
+	parameters: IDataObject,
+	env: { org: string; portal: string },
+): IDataObject {
 	const out: IDataObject = { ...parameters, maxCallsPerDay: 1_000_000 };
 	if (out.organizationId) out.organizationId = env.org;
 	if (out.portal_id) out.portal_id = { __rl: true, mode: 'id', value: env.portal };

@@ -21,7 +21,13 @@ import type { Reply } from '../../emulator/rules/context';
 import { day, timestampMs } from '../../emulator/rules/formats';
 import { Container } from '../../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
-import { type Account, type EventCase, eventCases, localDay, seedAccount } from './trigger-accounts';
+import {
+	type Account,
+	type EventCase,
+	eventCases,
+	localDay,
+	seedAccount,
+} from './trigger-accounts';
 
 const N = 10_000;
 /** Noon UTC: the same date in the workflow's time zone as in UTC. */
@@ -37,7 +43,18 @@ function later(ms: number): void {
 	jest.setSystemTime(clock.now());
 }
 
-const REAL = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const REAL = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+] as const;
 
 beforeAll(async () => {
 	// only Date is faked; no pacing in the way (the budget is what is tested)
@@ -62,12 +79,17 @@ interface Poll {
 }
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { commonPollingParameters } = require('n8n-core/dist/nodes-loader/constants') as { commonPollingParameters: INodeProperties[] };
+const { commonPollingParameters } = require('n8n-core/dist/nodes-loader/constants') as {
+	commonPollingParameters: INodeProperties[];
+};
 
 /** The node type with n8n's "Poll Times" parameter, as n8n's loader hands a polling node to the engine. */
 function withPollTimes(Type: new () => INodeType): new () => INodeType {
 	return class extends Type {
-		description: INodeTypeDescription = { ...this.description, properties: [...commonPollingParameters, ...this.description.properties] };
+		description: INodeTypeDescription = {
+			...this.description,
+			properties: [...commonPollingParameters, ...this.description.properties],
+		};
 	};
 }
 
@@ -123,30 +145,48 @@ describe('calls per poll at N = 10,000 records of each kind', () => {
 		'Payments: Payment Recorded, dated within the last 1 day': 1,
 	};
 
-	test.each(Object.keys(QUIET))('%s: the quiet poll, then one change found and emitted once', async (label) => {
-		const event = caseOf(label);
-		const trigger = new Trigger(event.nodeType, { ...event.parameters, ...UNLIMITED }, event.idField);
-		later(1000);
-		expect((await trigger.poll()).ids).toEqual([]);
-		later(60_000);
-		const quiet = await trigger.poll();
-		const cost = QUIET[label] === -1 ? pages(account.portal.all('projects').length) : QUIET[label];
-		expect([quiet.ids, quiet.calls]).toEqual([[], cost]);
-		later(1000);
-		const changed = event.change(account);
-		const next = await trigger.poll();
-		expect(next.ids).toEqual([changed]);
-		expect(next.calls).toBeLessThanOrEqual(cost + 1);
-		later(60_000);
-		expect((await trigger.poll()).ids).toEqual([]);
-	});
+	test.each(Object.keys(QUIET))(
+		'%s: the quiet poll, then one change found and emitted once',
+		async (label) => {
+			const event = caseOf(label);
+			const trigger = new Trigger(
+				event.nodeType,
+				{ ...event.parameters, ...UNLIMITED },
+				event.idField,
+			);
+			later(1000);
+			expect((await trigger.poll()).ids).toEqual([]);
+			later(60_000);
+			const quiet = await trigger.poll();
+			const cost =
+				QUIET[label] === -1 ? pages(account.portal.all('projects').length) : QUIET[label];
+			expect([quiet.ids, quiet.calls]).toEqual([[], cost]);
+			later(1000);
+			const changed = event.change(account);
+			const next = await trigger.poll();
+			expect(next.ids).toEqual([changed]);
+			expect(next.calls).toBeLessThanOrEqual(cost + 1);
+			later(60_000);
+			expect((await trigger.poll()).ids).toEqual([]);
+		},
+	);
 
 	test('Payment Recorded dated within the last day: across midnight the day before is read once more (2 calls), and a payment dated earlier is never emitted', async () => {
 		const event = caseOf('Payments: Payment Recorded, dated within the last 1 day');
-		const trigger = new Trigger(VendorInvoiceTrigger, { ...event.parameters, ...UNLIMITED }, 'payment_id');
+		const trigger = new Trigger(
+			VendorInvoiceTrigger,
+			{ ...event.parameters, ...UNLIMITED },
+			'payment_id',
+		);
 		const put = (date: string) => {
 			const id = env.em.store.nextId();
-			account.org.put('customerpayments', id, { payment_id: id, payment_number: `P-${id}`, date, payment_mode: 'cash', amount: 1 });
+			account.org.put('customerpayments', id, {
+				payment_id: id,
+				payment_number: `P-${id}`,
+				date,
+				payment_mode: 'cash',
+				amount: 1,
+			});
 			return id;
 		};
 		// the next midnight in the workflow's time zone
@@ -180,7 +220,10 @@ describe('a guessed sort that the server ignores is noticed in the answer: the p
 	});
 
 	/** The estimate list as a server that ignores the sort answers it; `answer` may change the page's `page_context`. */
-	function ignoreSort(order: (records: IDataObject[]) => IDataObject[], answer: (context: IDataObject) => void): void {
+	function ignoreSort(
+		order: (records: IDataObject[]) => IDataObject[],
+		answer: (context: IDataObject) => void,
+	): void {
 		RULES[LIST] = {
 			handle: (ctx) => {
 				const query = { ...ctx.query };
@@ -203,7 +246,11 @@ describe('a guessed sort that the server ignores is noticed in the answer: the p
 	}
 
 	async function missesNothing(): Promise<void> {
-		const trigger = new Trigger(VendorBooksTrigger, { organizationId: env.org, event: 'estimateCreated', ...UNLIMITED }, 'estimate_id');
+		const trigger = new Trigger(
+			VendorBooksTrigger,
+			{ organizationId: env.org, event: 'estimateCreated', ...UNLIMITED },
+			'estimate_id',
+		);
 		later(1000);
 		await trigger.poll();
 		later(1000);
@@ -220,7 +267,10 @@ describe('a guessed sort that the server ignores is noticed in the answer: the p
 	test('the server answers in its own order, newest first by date as it happens, the new estimate last, and says so (page_context sort_column "date"): the echo alone gives it away', async () => {
 		// page 1 alone looks newest first by created_time: only the echoed sort column shows the order is another
 		ignoreSort(
-			(records) => [...records.filter((r) => !String(r.estimate_number).startsWith('EST-new')), ...records.filter((r) => String(r.estimate_number).startsWith('EST-new'))],
+			(records) => [
+				...records.filter((r) => !String(r.estimate_number).startsWith('EST-new')),
+				...records.filter((r) => String(r.estimate_number).startsWith('EST-new')),
+			],
 			(context) => {
 				context.sort_column = 'date';
 				context.sort_order = 'D';
@@ -231,7 +281,8 @@ describe('a guessed sort that the server ignores is noticed in the answer: the p
 
 	test('the server answers oldest first and echoes no sort: the order of the records gives it away', async () => {
 		ignoreSort(
-			(records) => [...records].sort((a, b) => String(a.created_time).localeCompare(String(b.created_time))),
+			(records) =>
+				[...records].sort((a, b) => String(a.created_time).localeCompare(String(b.created_time))),
 			(context) => {
 				delete context.sort_column;
 				delete context.sort_order;
@@ -254,9 +305,20 @@ describe('a daily budget', () => {
 		for (let i = 0; i < BILLS; i++) {
 			const id = store.nextId();
 			const created = timestampMs(clock.now() - (i + 1) * 1000);
-			tenant.put('bills', id, { bill_id: id, bill_number: `B-${i}`, status: 'open', created_time: created, last_modified_time: created });
+			tenant.put('bills', id, {
+				bill_id: id,
+				bill_number: `B-${i}`,
+				status: 'open',
+				created_time: created,
+				last_modified_time: created,
+			});
 		}
-		const parameters = { organizationId: '70000000001', event: 'billCreated', maxCallsPerDay: 1000, pollTimes: { item: [{ mode: 'everyMinute' }] } };
+		const parameters = {
+			organizationId: '70000000001',
+			event: 'billCreated',
+			maxCallsPerDay: 1000,
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		};
 		const trigger = new Trigger(VendorInventoryTrigger, parameters, 'bill_id');
 		const dayStart = Date.parse(`${day(clock.now(), 1)}T00:00:00Z`);
 		later(dayStart - clock.now());
@@ -266,7 +328,8 @@ describe('a daily budget', () => {
 		let callsToday = 0;
 		let polls = 0;
 		for (let minute = 0; minute < 1440; minute++) {
-			if (minute % 37 === 5) made.push(caseOf('Purchase Bills: Bill Created').change(budgetAccount));
+			if (minute % 37 === 5)
+				made.push(caseOf('Purchase Bills: Bill Created').change(budgetAccount));
 			const poll = await trigger.poll();
 			callsToday += poll.calls;
 			if (poll.calls) polls++;
@@ -285,13 +348,21 @@ describe('a daily budget', () => {
 		expect(trigger.budget()).toMatchObject({ cost: 50 });
 		// the log said why: the cost, the poll times and the budget
 		expect(warn.mock.calls.map(([message]) => String(message))).toEqual(
-			expect.arrayContaining([expect.stringMatching(/A poll costs 50 API calls .*every minute: 1,440 polls a day.* 72,000 calls a day, above its Max API Calls per Day \(1,000\)/)]),
+			expect.arrayContaining([
+				expect.stringMatching(
+					/A poll costs 50 API calls .*every minute: 1,440 polls a day.* 72,000 calls a day, above its Max API Calls per Day \(1,000\)/,
+				),
+			]),
 		);
 	}, 120_000);
 
 	test('a skipped poll makes no call, and the next real poll emits what was made meanwhile, once; the default budget is declared on every trigger', async () => {
 		// 240 a day: 10 calls of credit an hour; a poll costs about 50
-		const trigger = new Trigger(VendorInventoryTrigger, { organizationId: env.org, event: 'billCreated', maxCallsPerDay: 240 }, 'bill_id');
+		const trigger = new Trigger(
+			VendorInventoryTrigger,
+			{ organizationId: env.org, event: 'billCreated', maxCallsPerDay: 240 },
+			'bill_id',
+		);
 		const pages = () => Math.ceil(account.org.all('bills').length / 200);
 		later(MINUTE);
 		expect((await trigger.poll()).calls).toBe(pages());
@@ -307,33 +378,71 @@ describe('a daily budget', () => {
 		expect((await trigger.poll()).calls).toBe(0);
 		expect(trigger.budget()).toMatchObject({ cost: pages() });
 		for (const T of [VendorBooksTrigger, VendorInvoiceTrigger, VendorInventoryTrigger]) {
-			expect(new T().description.properties.find((p) => p.name === 'maxCallsPerDay')).toMatchObject({ displayName: 'Max API Calls per Day', type: 'number', default: DEFAULT_MAX_CALLS_PER_DAY });
+			expect(new T().description.properties.find((p) => p.name === 'maxCallsPerDay')).toMatchObject(
+				{
+					displayName: 'Max API Calls per Day',
+					type: 'number',
+					default: DEFAULT_MAX_CALLS_PER_DAY,
+				},
+			);
 		}
 	});
 });
 
 describe('the cost is visible', () => {
 	test('Fetch Test Event: the test item says what a poll costs (estimated from its one call, then as measured)', async () => {
-		const parameters = { organizationId: env.org, event: 'billCreated', pollTimes: { item: [{ mode: 'everyMinute' }] } };
+		const parameters = {
+			organizationId: env.org,
+			event: 'billCreated',
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		};
 		const trigger = new Trigger(VendorInventoryTrigger, parameters, 'bill_id');
 		const test = await trigger.poll('manual');
 		expect(test.calls).toBe(1);
 		expect(test.items).toHaveLength(1);
-		expect(test.items[0]._pollCost).toMatchObject({ callsPerPoll: 2, atLeast: true, pollsPerDay: 1440, maxCallsPerDay: DEFAULT_MAX_CALLS_PER_DAY });
-		expect(String((test.items[0]._pollCost as IDataObject).summary)).toMatch(/^A poll costs at least 2 API calls \(every page of the list is read/);
+		expect(test.items[0]._pollCost).toMatchObject({
+			callsPerPoll: 2,
+			atLeast: true,
+			pollsPerDay: 1440,
+			maxCallsPerDay: DEFAULT_MAX_CALLS_PER_DAY,
+		});
+		expect(String((test.items[0]._pollCost as IDataObject).summary)).toMatch(
+			/^A poll costs at least 2 API calls \(every page of the list is read/,
+		);
 
 		later(60_000);
 		await trigger.poll();
 		const measured = await trigger.poll('manual');
 		const pages = Math.ceil(account.org.all('bills').length / 200);
-		expect(measured.items[0]._pollCost).toMatchObject({ callsPerPoll: pages, atLeast: false, callsPerDay: pages * 1440 });
+		expect(measured.items[0]._pollCost).toMatchObject({
+			callsPerPoll: pages,
+			atLeast: false,
+			callsPerDay: pages * 1440,
+		});
 		const every = Math.round((pages * 1440) / 500);
-		expect(String((measured.items[0]._pollCost as IDataObject).summary)).toContain(`above its Max API Calls per Day (500): polls are spaced to about one every ${every} minutes`);
+		expect(String((measured.items[0]._pollCost as IDataObject).summary)).toContain(
+			`above its Max API Calls per Day (500): polls are spaced to about one every ${every} minutes`,
+		);
 
-		const newest = new Trigger(VendorBooksTrigger, { organizationId: env.org, event: 'estimateCreated', pollTimes: { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] } }, 'estimate_id');
+		const newest = new Trigger(
+			VendorBooksTrigger,
+			{
+				organizationId: env.org,
+				event: 'estimateCreated',
+				pollTimes: { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] },
+			},
+			'estimate_id',
+		);
 		const cheap = await newest.poll('manual');
-		expect(cheap.items[0]._pollCost).toMatchObject({ callsPerPoll: 1, atLeast: false, pollsPerDay: 288, callsPerDay: 288 });
-		expect(String((cheap.items[0]._pollCost as IDataObject).summary)).toMatch(/within its Max API Calls per Day \(500\)/);
+		expect(cheap.items[0]._pollCost).toMatchObject({
+			callsPerPoll: 1,
+			atLeast: false,
+			pollsPerDay: 288,
+			callsPerDay: 288,
+		});
+		expect(String((cheap.items[0]._pollCost as IDataObject).summary)).toMatch(
+			/within its Max API Calls per Day \(500\)/,
+		);
 		// real events never carry it
 		later(1000);
 		await newest.poll();
@@ -345,8 +454,16 @@ describe('the cost is visible', () => {
 	});
 
 	test('Poll Times given as cron expressions are counted', async () => {
-		const cron = (cronExpression: string) => ({ organizationId: env.org, event: 'estimateCreated', pollTimes: { item: [{ mode: 'custom', cronExpression }] } });
-		const perDay = async (expression: string) => ((await new Trigger(VendorBooksTrigger, cron(expression), 'estimate_id').poll('manual')).items[0]._pollCost as IDataObject).pollsPerDay;
+		const cron = (cronExpression: string) => ({
+			organizationId: env.org,
+			event: 'estimateCreated',
+			pollTimes: { item: [{ mode: 'custom', cronExpression }] },
+		});
+		const perDay = async (expression: string) =>
+			(
+				(await new Trigger(VendorBooksTrigger, cron(expression), 'estimate_id').poll('manual'))
+					.items[0]._pollCost as IDataObject
+			).pollsPerDay;
 		expect(await perDay('*/10 * * * *')).toBe(144);
 		expect(await perDay('0 */2 9-17 * * MON-FRI')).toBeCloseTo((30 * 9 * 261) / 365, 5);
 		expect(await perDay('not a cron')).toBeNull();

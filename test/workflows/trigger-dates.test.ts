@@ -23,18 +23,45 @@ const MOMENTS: Array<[string, string]> = [
 const CASES = triggerEvents().flatMap(({ type, area, event, list }) =>
 	filterFields(event, list)
 		.filter((f) => f.type === 'date')
-		.flatMap((field) => MOMENTS.map(([how, value]) => [`${area.value} ${event.value} ${field.name}`, how, type, area, event, field.name, value] as const)),
+		.flatMap((field) =>
+			MOMENTS.map(
+				([how, value]) =>
+					[
+						`${area.value} ${event.value} ${field.name}`,
+						how,
+						type,
+						area,
+						event,
+						field.name,
+						value,
+					] as const,
+			),
+		),
 );
 
 test('there are date filters to check', () => expect(CASES.length).toBeGreaterThan(0));
 
-test.each(CASES)('%s given as %s: sent as the day in the workflow\'s zone', async (_name, _how, type, area, event, field, value) => {
-	env.em.clearRequests();
-	const place = area.org ? { organizationId: byId(env.org) } : { portal_id: byId(env.portal) };
-	const status = event.status ? { status: event.status.values[0] } : {};
-	const node = vendorNode(type, { ...place, event: event.value, ...status, filters: { [field]: value } }, 'Trigger');
-	await pollOnce({ nodeType: type, node, credentials: env.credentials, credentialTypes: [VendorOAuth2Api], mode: 'manual', settings: { timezone: ZONE } });
-	const sent = env.apiRequests().map((r) => r.query[field]);
-	expect(sent.length).toBeGreaterThan(0);
-	expect(sent.every((v) => v === '2026-03-05')).toBe(true);
-});
+test.each(CASES)(
+	"%s given as %s: sent as the day in the workflow's zone",
+	async (_name, _how, type, area, event, field, value) => {
+		env.em.clearRequests();
+		const place = area.org ? { organizationId: byId(env.org) } : { portal_id: byId(env.portal) };
+		const status = event.status ? { status: event.status.values[0] } : {};
+		const node = vendorNode(
+			type,
+			{ ...place, event: event.value, ...status, filters: { [field]: value } },
+			'Trigger',
+		);
+		await pollOnce({
+			nodeType: type,
+			node,
+			credentials: env.credentials,
+			credentialTypes: [VendorOAuth2Api],
+			mode: 'manual',
+			settings: { timezone: ZONE },
+		});
+		const sent = env.apiRequests().map((r) => r.query[field]);
+		expect(sent.length).toBeGreaterThan(0);
+		expect(sent.every((v) => v === '2026-03-05')).toBe(true);
+	},
+);

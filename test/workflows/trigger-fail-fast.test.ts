@@ -54,7 +54,16 @@ function eventsUnderTest(): EventUnderTest[] {
 			});
 			const one = { trigger: description.displayName, event: e.name, type, parameters };
 			// a date window reads once a day of it: the same answer to every call
-			return e.window ? [one, { ...one, event: `${e.name}, ${e.window.label} = 3`, parameters: () => ({ ...parameters(), windowDays: 3 }) }] : [one];
+			return e.window
+				? [
+						one,
+						{
+							...one,
+							event: `${e.name}, ${e.window.label} = 3`,
+							parameters: () => ({ ...parameters(), windowDays: 3 }),
+						},
+					]
+				: [one];
 		});
 	});
 }
@@ -66,7 +75,6 @@ const ANSWERS: Array<{ answer: string; fault: Fault }> = [
 ];
 
 const CASES = eventsUnderTest().flatMap((e) => ANSWERS.map((a) => ({ ...e, ...a })));
-
 
 const active: ActiveTrigger[] = [];
 
@@ -92,11 +100,18 @@ afterEach(async () => {
 });
 
 /** Activates while every API call gets `fault`; moves the fake time until the activation settles. Returns the simulated time it took. */
-async function activateAgainst(c: (typeof CASES)[number]): Promise<{ trigger: ActiveTrigger; tookMs: number }> {
+async function activateAgainst(
+	c: (typeof CASES)[number],
+): Promise<{ trigger: ActiveTrigger; tookMs: number }> {
 	env.em.faults.next(1_000, c.fault, (r) => r.area !== 'accounts');
 	let trigger: ActiveTrigger | undefined;
 	let failure: unknown;
-	const activating = activateTrigger({ nodeType: c.type, node: vendorNode(c.type, c.parameters(), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).then(
+	const activating = activateTrigger({
+		nodeType: c.type,
+		node: vendorNode(c.type, c.parameters(), 'Trigger'),
+		credentials: env.credentials,
+		credentialTypes: [VendorOAuth2Api],
+	}).then(
 		(t) => void (trigger = t),
 		(error: unknown) => void (failure = error),
 	);
@@ -105,28 +120,42 @@ async function activateAgainst(c: (typeof CASES)[number]): Promise<{ trigger: Ac
 		await jest.advanceTimersByTimeAsync(500);
 		tookMs += 500;
 	}
-	if (!trigger && !failure) throw new Error(`the activation had not settled after ${GIVE_UP_MS / 1000} s of simulated time`);
+	if (!trigger && !failure)
+		throw new Error(
+			`the activation had not settled after ${GIVE_UP_MS / 1000} s of simulated time`,
+		);
 	await activating;
 	if (failure) throw failure;
 	active.push(trigger as ActiveTrigger);
 	return { trigger: trigger as ActiveTrigger, tookMs };
 }
 
-test.each(CASES)('$trigger, $event, every call answered $answer: the activation returns within 30 s and keeps the trigger', async (c) => {
-	const { trigger, tookMs } = await activateAgainst(c);
-	expect(tookMs).toBeLessThanOrEqual(DEADLINE_MS);
-	expect(trigger.isActive()).toBe(true);
-	expect(trigger.scheduled).toBe(1);
-	expect(trigger.emitted).toEqual([]);
-	// one call, not retried nor sent again after a hold
-	expect(env.apiRequests().length).toBeLessThanOrEqual(1);
-	expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/^The first poll of "Trigger" at the activation of workflow ".*" did not succeed: .*The workflow stays active/)]);
-	// the pending state: when activation began, on the service's clock
-	expect((trigger.staticData()['node:Trigger'] as IDataObject).vendorPoll).toMatchObject({ since: Math.floor(clock.now() / 1000) * 1000 });
-});
+test.each(CASES)(
+	'$trigger, $event, every call answered $answer: the activation returns within 30 s and keeps the trigger',
+	async (c) => {
+		const { trigger, tookMs } = await activateAgainst(c);
+		expect(tookMs).toBeLessThanOrEqual(DEADLINE_MS);
+		expect(trigger.isActive()).toBe(true);
+		expect(trigger.scheduled).toBe(1);
+		expect(trigger.emitted).toEqual([]);
+		// one call, not retried nor sent again after a hold
+		expect(env.apiRequests().length).toBeLessThanOrEqual(1);
+		expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+			expect.stringMatching(
+				/^The first poll of "Trigger" at the activation of workflow ".*" did not succeed: .*The workflow stays active/,
+			),
+		]);
+		// the pending state: when activation began, on the service's clock
+		expect((trigger.staticData()['node:Trigger'] as IDataObject).vendorPoll).toMatchObject({
+			since: Math.floor(clock.now() / 1000) * 1000,
+		});
+	},
+);
 
 test('a hold learned at activation applies to the next polls: a 429 with Retry-After 60 at activation; the scheduled poll 10 s later sends nothing (the hold ends past its 30 s deadline), the poll after the hold sends', async () => {
-	const books = CASES.find((c) => c.event === 'Invoice Created' && c.answer === '429 with Retry-After 60') as (typeof CASES)[number];
+	const books = CASES.find(
+		(c) => c.event === 'Invoice Created' && c.answer === '429 with Retry-After 60',
+	) as (typeof CASES)[number];
 	const activatedAt = Date.now();
 	const { trigger } = await activateAgainst(books);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
@@ -148,7 +177,9 @@ test('a hold learned at activation applies to the next polls: a 429 with Retry-A
 	// a wait that would end past the poll's deadline is not waited: a transient failure at once, no call, the state as it was
 	expect(await pollNow()).toBeLessThanOrEqual(1_000);
 	expect(env.apiRequests().map((r) => r.status)).toEqual([429]);
-	expect(trigger.errors.map((e) => e.message)).toEqual([expect.stringMatching(/holds further requests until/)]);
+	expect(trigger.errors.map((e) => e.message)).toEqual([
+		expect.stringMatching(/holds further requests until/),
+	]);
 	expect((trigger.staticData()['node:Trigger'] as IDataObject).vendorPoll).toEqual(pending);
 	await jest.advanceTimersByTimeAsync(60_000 - (Date.now() - activatedAt) + 1_000);
 	await pollNow();

@@ -26,13 +26,19 @@ import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
-import { type Account, changeOf, type EventCase, eventCases, seedAccount, withIds } from './trigger-accounts';
+import {
+	type Account,
+	changeOf,
+	type EventCase,
+	eventCases,
+	seedAccount,
+	withIds,
+} from './trigger-accounts';
 
 const env = new WorkflowEnv();
 /** The service's clock: follows n8n's (fake) `Date.now()`. */
 const clock = new Clock({ realTime: true });
 let account: Account;
-
 
 /** Every event of every trigger node, from the events tables, with its change (harness/trigger-events.ts); an event without one fails here. */
 function eventsUnderTest(): Array<EventCase & { event: string }> {
@@ -40,7 +46,10 @@ function eventsUnderTest(): Array<EventCase & { event: string }> {
 	return TRIGGER_TABLES.flatMap(({ type, events }) =>
 		events.flatMap((e) => {
 			const mine = cases.filter((c) => c.nodeType === type && c.parameters.event === e.value);
-			if (!mine.length) throw new Error(`no change for ${new type().description.displayName}: ${e.name} in harness/trigger-events.ts`);
+			if (!mine.length)
+				throw new Error(
+					`no change for ${new type().description.displayName}: ${e.name} in harness/trigger-events.ts`,
+				);
 			return mine.map((c) => ({ ...c, event: c.label }));
 		}),
 	);
@@ -54,9 +63,6 @@ const ANSWERS: Array<{ answer: string; fault: Fault }> = [
 ];
 
 const CASES = eventsUnderTest().flatMap((e) => ANSWERS.map((a) => ({ ...e, ...a })));
-
-
-
 
 const active: ActiveTrigger[] = [];
 
@@ -90,14 +96,20 @@ afterEach(async () => {
 
 /** Moves the fake time by `ms`, half a second at a time (the answers and waits in between run). */
 async function pass(ms: number): Promise<void> {
-	for (let left = ms; left > 0; left -= 500) await jest.advanceTimersByTimeAsync(Math.min(500, left));
+	for (let left = ms; left > 0; left -= 500)
+		await jest.advanceTimersByTimeAsync(Math.min(500, left));
 }
 
 /** Activates the case's trigger (no fault): its poll at activation takes the baseline. */
 async function activate(c: (typeof CASES)[number]): Promise<ActiveTrigger> {
 	let trigger: ActiveTrigger | undefined;
 	let failure: unknown;
-	const activating = activateTrigger({ nodeType: c.nodeType, node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'), credentials: env.credentials, credentialTypes: [VendorOAuth2Api] }).then(
+	const activating = activateTrigger({
+		nodeType: c.nodeType,
+		node: vendorNode(c.nodeType, withIds(c.parameters, env), 'Trigger'),
+		credentials: env.credentials,
+		credentialTypes: [VendorOAuth2Api],
+	}).then(
 		(t) => void (trigger = t),
 		(error: unknown) => void (failure = error),
 	);
@@ -108,57 +120,72 @@ async function activate(c: (typeof CASES)[number]): Promise<ActiveTrigger> {
 	return trigger as ActiveTrigger;
 }
 
-const budgetOf = (trigger: ActiveTrigger) => (trigger.staticData()['node:Trigger'] as IDataObject).vendorBudget as IDataObject;
+const budgetOf = (trigger: ActiveTrigger) =>
+	(trigger.staticData()['node:Trigger'] as IDataObject).vendorBudget as IDataObject;
 
-test.each(CASES)('$event, polls every 10 s on one poll context while the service answers $answer: each new record emitted once; the kept cost is one poll\'s calls', async (c) => {
-	const trigger = await activate(c);
-	const change = changeOf(c);
-	// past n8n's first scheduled poll right after activation (skipped without a call)
-	await pass(60_000);
-	// a quiet poll: what one poll costs when the service answers
-	env.em.clearRequests();
-	await trigger.poll();
-	const quiet = env.apiRequests().length;
-	expect(trigger.emitted).toEqual([]);
-	expect(budgetOf(trigger).cost).toBe(quiet);
+test.each(CASES)(
+	"$event, polls every 10 s on one poll context while the service answers $answer: each new record emitted once; the kept cost is one poll's calls",
+	async (c) => {
+		const trigger = await activate(c);
+		const change = changeOf(c);
+		// past n8n's first scheduled poll right after activation (skipped without a call)
+		await pass(60_000);
+		// a quiet poll: what one poll costs when the service answers
+		env.em.clearRequests();
+		await trigger.poll();
+		const quiet = env.apiRequests().length;
+		expect(trigger.emitted).toEqual([]);
+		expect(budgetOf(trigger).cost).toBe(quiet);
 
-	const made: string[] = [];
-	const polls: Array<Promise<void>> = [];
-	/** How long each poll took, in simulated time. */
-	const took: number[] = [];
-	const tick = async () => {
-		await pass(1_000);
-		made.push(change(account));
-		await pass(1_000);
-		// n8n's cron does not wait for the last poll
-		const started = Date.now();
-		polls.push(trigger.poll().finally(() => took.push(Date.now() - started)));
-		await pass(8_000);
-	};
-	env.em.faults.next(1_000_000, c.fault, (r) => r.area !== 'accounts');
-	for (let i = 0; i < 4; i++) await tick();
-	env.em.faults.clear();
-	// past any hold (a 429 without Retry-After blocks Vendor Projects for 30 minutes) and every poll still running
-	await pass(c.fault.kind === 'status' && c.fault.status === 429 && c.parameters.portal_id ? 31 * 60_000 : 2 * 60_000);
-	// a poll that was held and then answered kept the cost of one poll, not of its resends (a read of the
-	// whole list that stopped at its deadline after a page and goes on at the next poll: less)
-	expect(budgetOf(trigger).cost).toBeGreaterThanOrEqual(1);
-	expect(budgetOf(trigger).cost).toBeLessThanOrEqual(quiet);
-	for (let i = 0; i < 2; i++) await tick();
-	await pass(60_000);
-	await Promise.all(polls);
+		const made: string[] = [];
+		const polls: Array<Promise<void>> = [];
+		/** How long each poll took, in simulated time. */
+		const took: number[] = [];
+		const tick = async () => {
+			await pass(1_000);
+			made.push(change(account));
+			await pass(1_000);
+			// n8n's cron does not wait for the last poll
+			const started = Date.now();
+			polls.push(trigger.poll().finally(() => took.push(Date.now() - started)));
+			await pass(8_000);
+		};
+		env.em.faults.next(1_000_000, c.fault, (r) => r.area !== 'accounts');
+		for (let i = 0; i < 4; i++) await tick();
+		env.em.faults.clear();
+		// past any hold (a 429 without Retry-After blocks Vendor Projects for 30 minutes) and every poll still running
+		await pass(
+			c.fault.kind === 'status' && c.fault.status === 429 && c.parameters.portal_id
+				? 31 * 60_000
+				: 2 * 60_000,
+		);
+		// a poll that was held and then answered kept the cost of one poll, not of its resends (a read of the
+		// whole list that stopped at its deadline after a page and goes on at the next poll: less)
+		expect(budgetOf(trigger).cost).toBeGreaterThanOrEqual(1);
+		expect(budgetOf(trigger).cost).toBeLessThanOrEqual(quiet);
+		for (let i = 0; i < 2; i++) await tick();
+		await pass(60_000);
+		await Promise.all(polls);
 
-	const emitted = trigger.emitted.flatMap((run) => run[0].map((item) => String(item.json[c.idField])));
-	expect([...emitted].sort()).toEqual([...made].sort());
-	// no poll outlasts n8n's durable scheduler's poll timeout (45 s): none waits past its 30 s deadline
-	expect(Math.max(...took)).toBeLessThanOrEqual(45_000);
-	expect(budgetOf(trigger).cost).toBe(quiet);
-	// every failure was a transient one of the service's (an error execution each; the state kept)
-	for (const error of trigger.errors) expect([error.message, isTransientFailure(error)]).toEqual([error.message, true]);
-});
+		const emitted = trigger.emitted.flatMap((run) =>
+			run[0].map((item) => String(item.json[c.idField])),
+		);
+		expect([...emitted].sort()).toEqual([...made].sort());
+		// no poll outlasts n8n's durable scheduler's poll timeout (45 s): none waits past its 30 s deadline
+		expect(Math.max(...took)).toBeLessThanOrEqual(45_000);
+		expect(budgetOf(trigger).cost).toBe(quiet);
+		// every failure was a transient one of the service's (an error execution each; the state kept)
+		for (const error of trigger.errors)
+			expect([error.message, isTransientFailure(error)]).toEqual([error.message, true]);
+	},
+);
 
 describe('the mark of a running poll', () => {
-	const contextOf = (workflowId: string, nodeId: string) => ({ getNode: () => ({ id: nodeId, name: 'Trigger' }), getWorkflow: () => ({ id: workflowId, name: 'W' }) }) as unknown as IPollFunctions;
+	const contextOf = (workflowId: string, nodeId: string) =>
+		({
+			getNode: () => ({ id: nodeId, name: 'Trigger' }),
+			getWorkflow: () => ({ id: workflowId, name: 'W' }),
+		}) as unknown as IPollFunctions;
 
 	test('is one per workflow node (two poll contexts of it, as after a re-activation, share it), goes when released and lapses after its hold', () => {
 		const first = markPoll(contextOf('w1', 'n1'), 10_000);

@@ -19,10 +19,12 @@ export async function datedByServiceClock(env: WorkflowEnv, clock: Clock): Promi
 	proxy.serviceClock = () => clock.now();
 	env.credentials = env.credentials.map((credential) => {
 		const data = { ...credential.data };
-		for (const key of ['accountsUrl', 'apiUrl', 'projectsUrl']) data[key] = String(data[key]).replace(env.em.url, proxy.url);
+		for (const key of ['accountsUrl', 'apiUrl', 'projectsUrl'])
+			data[key] = String(data[key]).replace(env.em.url, proxy.url);
 		// the stored token's api_domain is where the accounting areas are called
 		const token = { ...(data.oauthTokenData as IDataObject) };
-		if (typeof token.api_domain === 'string') token.api_domain = token.api_domain.replace(env.em.url, proxy.url);
+		if (typeof token.api_domain === 'string')
+			token.api_domain = token.api_domain.replace(env.em.url, proxy.url);
 		return { ...credential, data: { ...data, oauthTokenData: token } };
 	});
 	return proxy;
@@ -43,13 +45,24 @@ interface TriggerAccount {
  * `clock`, before the suite's tests, and stops both after them; `account` is filled in before the
  * tests run.
  */
-export function useDatedTriggerEnv(env: WorkflowEnv, clock: Clock, account: (started: TriggerAccount) => void): void {
+export function useDatedTriggerEnv(
+	env: WorkflowEnv,
+	clock: Clock,
+	account: (started: TriggerAccount) => void,
+): void {
 	let proxy: AnswerProxy | undefined;
 	beforeAll(async () => {
 		await env.start({ demo: true, clock });
 		proxy = await datedByServiceClock(env, clock);
 		const tenant = env.orgTenant();
-		account({ proxy, org: env.em.organizationId, portal: env.em.portalId, tenant, portalTenant: env.portalTenant(), customer: String(tenant.all('customers')[0].customer_id) });
+		account({
+			proxy,
+			org: env.em.organizationId,
+			portal: env.em.portalId,
+			tenant,
+			portalTenant: env.portalTenant(),
+			customer: String(tenant.all('customers')[0].customer_id),
+		});
 	});
 	afterAll(async () => {
 		await proxy?.close();

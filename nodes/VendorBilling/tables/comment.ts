@@ -78,7 +78,9 @@ const operations: Operation[] = [
 				description: 'ID of the comment',
 			},
 		],
-		sources: { path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/comments/{comment_id}"' },
+		sources: {
+			path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/comments/{comment_id}"',
+		},
 	},
 ];
 

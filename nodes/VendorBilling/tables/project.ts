@@ -40,7 +40,8 @@ const projectInput: Field[] = [
 		required: true,
 		maxLength: 100,
 		description: 'Name of the project',
-		sources: 'Payments, Billing project: "project_name | string, required on create and update, max 100"',
+		sources:
+			'Payments, Billing project: "project_name | string, required on create and update, max 100"',
 	},
 	{
 		name: 'customer_id',
@@ -63,7 +64,8 @@ const projectInput: Field[] = [
 		description: 'How the project is billed',
 		sources: {
 			required: 'Payments, Billing project: "billing_type | string, required"',
-			values: 'Payments, Billing project: "billing_type | string, required; allowed fixed_cost_for_project, based_on_project_hours, based_on_staff_hours, based_on_task_hours"',
+			values:
+				'Payments, Billing project: "billing_type | string, required; allowed fixed_cost_for_project, based_on_project_hours, based_on_staff_hours, based_on_task_hours"',
 			keepCurrent: 'Payments, Billing project: "billing_type | string, required"',
 		},
 	},
@@ -73,14 +75,19 @@ const projectInput: Field[] = [
 		numeric: true,
 		min: 0,
 		top: true,
-		requiredWhen: { field: 'billing_type', values: ['fixed_cost_for_project', 'based_on_project_hours'] },
+		requiredWhen: {
+			field: 'billing_type',
+			values: ['fixed_cost_for_project', 'based_on_project_hours'],
+		},
 		description:
 			"Rate of the project (a number, sent as text; not negative). Required when 'Billing Type' is Fixed Cost for Project (the fixed price) or Based on Project Hours (the hourly rate).",
 		sources: {
-			requiredWhen: 'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+			requiredWhen:
+				'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
 			min: 'guess: Billing project amounts are not negative',
 			numeric: 'Payments, Billing project: "rate | string on input (number in responses)"',
-			keepCurrent: 'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
+			keepCurrent:
+				'Payments, Billing project: "rate | string on input (number in responses); mandatory when billing_type is fixed_cost_for_project or based_on_project_hours"',
 		},
 	},
 	{
@@ -102,7 +109,8 @@ const projectInput: Field[] = [
 			hours_per_staff: 'Hours per Staff',
 		},
 		description: 'How the project budget is set',
-		sources: 'Payments, Billing project: "budget_type | string; allowed total_project_cost, total_project_hours, hours_per_task, hours_per_staff"',
+		sources:
+			'Payments, Billing project: "budget_type | string; allowed total_project_cost, total_project_hours, hours_per_task, hours_per_staff"',
 	},
 	{ name: 'budget_hours', type: 'string', description: 'Budgeted hours' },
 	{
@@ -110,7 +118,8 @@ const projectInput: Field[] = [
 		type: 'string',
 		numeric: true,
 		min: 0,
-		description: 'Budgeted amount (a number, sent as text; not negative); given when estimating the total project cost',
+		description:
+			'Budgeted amount (a number, sent as text; not negative); given when estimating the total project cost',
 		sources: 'guess: Billing project amounts are not negative',
 	},
 	{
@@ -134,7 +143,8 @@ const projectInput: Field[] = [
 				maxLength: 500,
 				multiline: true,
 				description: 'Description of the task',
-				sources: 'Payments, Billing project: "task_name (required on input, max 100), description (max 500)"',
+				sources:
+					'Payments, Billing project: "task_name (required on input, max 100), description (max 500)"',
 			},
 			{
 				name: 'rate',
@@ -144,7 +154,12 @@ const projectInput: Field[] = [
 				sources: 'guess: Billing project amounts are not negative',
 			},
 			{ name: 'budget_hours', type: 'string', description: 'Budgeted hours of the task' },
-			{ name: 'is_billable', type: 'boolean', label: 'Billable', description: 'Whether the task is billable (left empty: not sent)' },
+			{
+				name: 'is_billable',
+				type: 'boolean',
+				label: 'Billable',
+				description: 'Whether the task is billable (left empty: not sent)',
+			},
 		],
 	},
 	{
@@ -153,7 +168,13 @@ const projectInput: Field[] = [
 		jsonAlternative: true,
 		description: 'Staff users of the project',
 		fields: [
-			{ name: 'user_id', type: 'id', required: true, description: 'ID of the user', sources: 'Payments, Billing project: "user_id (required on input)"' },
+			{
+				name: 'user_id',
+				type: 'id',
+				required: true,
+				description: 'ID of the user',
+				sources: 'Payments, Billing project: "user_id (required on input)"',
+			},
 			{
 				name: 'user_role',
 				type: 'enum',
@@ -162,8 +183,20 @@ const projectInput: Field[] = [
 				description: 'Role of the user in the project (left empty: not sent, the server decides)',
 				sources: 'Payments, Billing project: "user_role (allowed staff, admin, timesheetstaff)"',
 			},
-			{ name: 'user_name', type: 'string', maxLength: 200, description: 'Name of the user', sources: 'Payments, Billing project: "user_name (max 200)"' },
-			{ name: 'email', type: 'email', maxLength: 100, description: 'Email address of the user', sources: 'Payments, Billing project: "email (max 100)"' },
+			{
+				name: 'user_name',
+				type: 'string',
+				maxLength: 200,
+				description: 'Name of the user',
+				sources: 'Payments, Billing project: "user_name (max 200)"',
+			},
+			{
+				name: 'email',
+				type: 'email',
+				maxLength: 100,
+				description: 'Email address of the user',
+				sources: 'Payments, Billing project: "email (max 100)"',
+			},
 			{
 				name: 'rate',
 				type: 'number',
@@ -177,7 +210,7 @@ const projectInput: Field[] = [
 ];
 
 const BILLING_RATE_NOTE =
-	'rate is required when billing_type is fixed_cost_for_project or based_on_project_hours: the field\'s requiredWhen rule, checked before sending.';
+	"rate is required when billing_type is fixed_cost_for_project or based_on_project_hours: the field's requiredWhen rule, checked before sending.";
 
 const INPUT_NOTE =
 	'The create body is not listed field by field; its fields are the writable fields of the project record. currency_code and show_in_dashboard appear only in the record and are not offered as input.';
@@ -231,7 +264,8 @@ const operations: Operation[] = [
 					'Status.Inactive': 'Inactive',
 				},
 				description: 'Only projects of this status',
-				sources: 'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
+				sources:
+					'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
 			},
 			{ name: 'customer_id', type: 'id', description: 'Only projects of this customer' },
 			{
@@ -245,12 +279,12 @@ const operations: Operation[] = [
 					created_time: 'Created Time',
 				},
 				description: 'Column to sort by',
-				sources: 'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
+				sources:
+					'Payments, Billing projects: "GET | /projects | READ | query filter_by (Status.All, Status.Active, Status.Inactive), customer_id, sort_column (project_name, customer_name, rate, created_time)"',
 			},
 			{
 				...sortOrder,
-				description:
-					'Ascending or descending order',
+				description: 'Ascending or descending order',
 			},
 		],
 		responseKey: 'projects',
@@ -259,7 +293,7 @@ const operations: Operation[] = [
 		inferredNote: GUESSED_PAGING,
 		notice: PAGING_NOTICE,
 		notes:
-			'Inferred pagination: not shown for billing projects; accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists\' page_context names it (the Billing Trigger reads newest first with it).',
+			"Inferred pagination: not shown for billing projects; accounting lists in the Accounting document page with page / per_page and answer page_context, so the same is assumed here. Inferred parameter: sort_order (A / D), as the accounting lists' page_context names it (the Billing Trigger reads newest first with it).",
 		sources: { pagination: `guess: ${GUESSED_PAGING}` },
 	},
 	{
@@ -296,7 +330,9 @@ const operations: Operation[] = [
 			},
 		],
 		notes: 'Scope: not stated in the documents. The answer is the envelope only.',
-		sources: { path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/users/{user_id}"' },
+		sources: {
+			path: 'Payments, Billing projects: "DELETE | /projects/{project_id}/users/{user_id}"',
+		},
 	},
 	{
 		value: 'getInvoices',
@@ -321,7 +357,8 @@ const operations: Operation[] = [
 					created_time: 'Created Time',
 				},
 				description: 'Column to sort by',
-				sources: 'Payments, Billing projects: "GET | /projects/{project_id}/invoices | READ | query sort_column (invoice_number, date, total, balance, created_time)"',
+				sources:
+					'Payments, Billing projects: "GET | /projects/{project_id}/invoices | READ | query sort_column (invoice_number, date, total, balance, created_time)"',
 			},
 		],
 		responseKey: 'invoices',
@@ -346,5 +383,16 @@ export const project: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (billing project list entry fields of the documents). */
-	simplify: ['project_id', 'project_name', 'customer_id', 'customer_name', 'status', 'billing_type', 'rate', 'currency_code', 'total_hours', 'billable_hours'],
+	simplify: [
+		'project_id',
+		'project_name',
+		'customer_id',
+		'customer_name',
+		'status',
+		'billing_type',
+		'rate',
+		'currency_code',
+		'total_hours',
+		'billable_hours',
+	],
 };

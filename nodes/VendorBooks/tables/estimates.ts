@@ -124,17 +124,26 @@ export const placeOfSupply: Field = {
 	group: 'GCC',
 	description:
 		"Place of supply: a UAE emirate or a GCC country; when omitted the contact's place is used",
-	sources: 'Accounting, Reference values shared by estimates and invoices: "place_of_supply (UAE emirates) | AB, AJ, DU, FU, RA, SH, UM | | place_of_supply (GCC countries) | AE, SA, BH, KW, OM, QA"',
+	sources:
+		'Accounting, Reference values shared by estimates and invoices: "place_of_supply (UAE emirates) | AB, AJ, DU, FU, RA, SH, UM | | place_of_supply (GCC countries) | AE, SA, BH, KW, OM, QA"',
 };
 export const gstTreatment: Field = {
 	name: 'gst_treatment',
 	type: 'enum',
 	values: GST_TREATMENTS,
 	group: 'India',
-	description: 'How GST applies to the customer: registered business, unregistered business, overseas or consumer',
-	sources: 'Accounting, Reference values shared by estimates and invoices: "gst_treatment (India) | business_gst, business_none, overseas, consumer"',
+	description:
+		'How GST applies to the customer: registered business, unregistered business, overseas or consumer',
+	sources:
+		'Accounting, Reference values shared by estimates and invoices: "gst_treatment (India) | business_gst, business_none, overseas, consumer"',
 };
-export const gstNo: Field = { name: 'gst_no', type: 'string', label: 'GST No', group: 'India', description: 'GST number' };
+export const gstNo: Field = {
+	name: 'gst_no',
+	type: 'string',
+	label: 'GST No',
+	group: 'India',
+	description: 'GST number',
+};
 export const isPreGst: Field = {
 	name: 'is_pre_gst',
 	type: 'boolean',
@@ -149,7 +158,8 @@ export const taxTreatment: Field = {
 	valueLabels: TAX_TREATMENT_LABELS,
 	description:
 		'How tax applies to the customer, for organizations in the GCC, the UAE and Mexico; each choice names its region.',
-	sources: 'Accounting, Reference values shared by estimates and invoices: "tax_treatment (GCC, UAE, other) | vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc; dz_vat_registered and dz_vat_not_registered (UAE only) | | tax_treatment (Mexico) | home_country_mexico, border_region_mexico, non_mexico"',
+	sources:
+		'Accounting, Reference values shared by estimates and invoices: "tax_treatment (GCC, UAE, other) | vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc; dz_vat_registered and dz_vat_not_registered (UAE only) | | tax_treatment (Mexico) | home_country_mexico, border_region_mexico, non_mexico"',
 };
 export const vatTreatment: Field = {
 	name: 'vat_treatment',
@@ -157,15 +167,18 @@ export const vatTreatment: Field = {
 	values: VAT_TREATMENTS,
 	valueLabels: VAT_TREATMENT_LABELS,
 	group: 'UK',
-	description: 'How VAT applies to the customer (the EU choices apply to transactions before the 2021 exit only)',
-	sources: 'Accounting, Reference values shared by estimates and invoices: "vat_treatment (UK) | uk, eu_vat_registered, overseas; before the 2021 exit also eu_vat_not_registered, non_eu"',
+	description:
+		'How VAT applies to the customer (the EU choices apply to transactions before the 2021 exit only)',
+	sources:
+		'Accounting, Reference values shared by estimates and invoices: "vat_treatment (UK) | uk, eu_vat_registered, overseas; before the 2021 exit also eu_vat_not_registered, non_eu"',
 };
 export const discountType: Field = {
 	name: 'discount_type',
 	type: 'enum',
 	values: DISCOUNT_TYPES,
 	description: 'Whether the discount applies to the whole transaction or per line item',
-	sources: 'Accounting, Reference values shared by estimates and invoices: "discount_type | entity_level, item_level"',
+	sources:
+		'Accounting, Reference values shared by estimates and invoices: "discount_type | entity_level, item_level"',
 };
 export const taxTreatmentCode: Field = {
 	name: 'tax_treatment_code',
@@ -175,10 +188,13 @@ export const taxTreatmentCode: Field = {
 	group: 'GCC',
 	// A member of every line: left unset unless chosen (n8n fills a line's members with their defaults).
 	default: '',
-	description: 'Tax treatment code of the line (UAE, Bahrain or Saudi Arabia; each choice names its country)',
+	description:
+		'Tax treatment code of the line (UAE, Bahrain or Saudi Arabia; each choice names its country)',
 	sources: {
-		values: 'Accounting, Reference values shared by estimates and invoices: "tax_treatment_code (UAE) | uae_same_tax_group, uae_reimbursed_expense, uae_others | | tax_treatment_code (Bahrain) | bahrain_same_tax_group, bahrain_transfer_of_concern, bahrain_disbursement, bahrain_head_to_branch_transaction, bahrain_warranty_repair_services, bahrain_others | | tax_treatment_code (Saudi Arabia) | ksa_pvt_health, ksa_pvt_edu, ksa_reimbursed_expense, ksa_house_sales"',
-		default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+		values:
+			'Accounting, Reference values shared by estimates and invoices: "tax_treatment_code (UAE) | uae_same_tax_group, uae_reimbursed_expense, uae_others | | tax_treatment_code (Bahrain) | bahrain_same_tax_group, bahrain_transfer_of_concern, bahrain_disbursement, bahrain_head_to_branch_transaction, bahrain_warranty_repair_services, bahrain_others | | tax_treatment_code (Saudi Arabia) | ksa_pvt_health, ksa_pvt_edu, ksa_reimbursed_expense, ksa_house_sales"',
+		default:
+			'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
 	},
 };
 export const lineProductType: Field = {
@@ -189,7 +205,8 @@ export const lineProductType: Field = {
 	description: 'Whether the line is goods, a service or a digital service',
 	sources: {
 		values: 'Accounting, Item: "product_type | goods, service or digital_service"',
-		default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+		default:
+			'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
 	},
 };
 
@@ -229,19 +246,50 @@ const lineItems: Field = {
 			description: 'ID of the item',
 			sources: 'Accounting, Item: "item_id | number"',
 		},
-		{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, description: 'ID of the line item (to change an existing line)' },
+		{
+			name: 'line_item_id',
+			top: true,
+			type: 'id',
+			updateOnly: true,
+			description: 'ID of the line item (to change an existing line)',
+		},
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
-		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
+		{
+			name: 'description',
+			top: true,
+			type: 'string',
+			multiline: true,
+			description: 'Description of the line item',
+		},
 		{
 			name: 'item_order',
 			type: 'integer',
 			description: 'Position of the line',
-			sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+			sources:
+				'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
 		},
 		lineProductType,
-		{ name: 'hsn_or_sac', type: 'string', label: 'HSN or SAC', group: 'India', description: 'HSN or SAC code' },
-		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
-		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
+		{
+			name: 'hsn_or_sac',
+			type: 'string',
+			label: 'HSN or SAC',
+			group: 'India',
+			description: 'HSN or SAC code',
+		},
+		{
+			name: 'sat_item_key_code',
+			type: 'string',
+			label: 'SAT Item Key Code',
+			group: 'Mexico',
+			description: 'SAT item key code',
+		},
+		{
+			name: 'unitkey_code',
+			type: 'string',
+			label: 'Unit Key Code',
+			group: 'Mexico',
+			description: 'Unit key code',
+		},
 		{
 			name: 'bcy_rate',
 			type: 'number',
@@ -288,13 +336,13 @@ const lineItems: Field = {
 export function customerId(required: boolean): Field {
 	return required
 		? {
-			name: 'customer_id',
-			type: 'id',
-			required: true,
-			inferredRule: 'required on create (an estimate or invoice needs a customer)',
-			description: 'ID of the customer',
-			sources: 'guess: required on create (an estimate or invoice needs a customer)',
-		}
+				name: 'customer_id',
+				type: 'id',
+				required: true,
+				inferredRule: 'required on create (an estimate or invoice needs a customer)',
+				description: 'ID of the customer',
+				sources: 'guess: required on create (an estimate or invoice needs a customer)',
+			}
 		: { name: 'customer_id', type: 'id', description: 'ID of the customer' };
 }
 
@@ -302,9 +350,23 @@ export function customerId(required: boolean): Field {
 const estimateBodyFields: Field[] = [
 	lineItems,
 	{ name: 'estimate_number', type: 'string', description: 'Number of the estimate' },
-	{ name: 'reference_number', type: 'string', description: 'Your reference for the estimate, e.g. a project code' },
-	{ name: 'date', type: 'date', description: 'Date of the estimate (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
-	{ name: 'expiry_date', type: 'date', description: 'Expiry date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
+	{
+		name: 'reference_number',
+		type: 'string',
+		description: 'Your reference for the estimate, e.g. a project code',
+	},
+	{
+		name: 'date',
+		type: 'date',
+		description: 'Date of the estimate (yyyy-mm-dd)',
+		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+	},
+	{
+		name: 'expiry_date',
+		type: 'date',
+		description: 'Expiry date (yyyy-mm-dd)',
+		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+	},
 	{
 		name: 'contact_persons',
 		type: 'array',
@@ -318,14 +380,34 @@ const estimateBodyFields: Field[] = [
 		type: 'string',
 		description: 'Discount (an amount, or a percentage such as 10%)',
 	},
-	{ name: 'is_discount_before_tax', type: 'boolean', label: 'Discount Before Tax', description: 'Whether the discount applies before tax' },
+	{
+		name: 'is_discount_before_tax',
+		type: 'boolean',
+		label: 'Discount Before Tax',
+		description: 'Whether the discount applies before tax',
+	},
 	discountType,
-	{ name: 'is_inclusive_tax', type: 'boolean', label: 'Rates Include Tax', description: 'Whether the rates include tax' },
+	{
+		name: 'is_inclusive_tax',
+		type: 'boolean',
+		label: 'Rates Include Tax',
+		description: 'Whether the rates include tax',
+	},
 	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
 	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
 	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
-	{ name: 'billing_address', type: 'object', fields: estimateAddressMembers, description: 'Billing address of the estimate' },
-	{ name: 'shipping_address', type: 'object', fields: estimateAddressMembers, description: 'Shipping address of the estimate' },
+	{
+		name: 'billing_address',
+		type: 'object',
+		fields: estimateAddressMembers,
+		description: 'Billing address of the estimate',
+	},
+	{
+		name: 'shipping_address',
+		type: 'object',
+		fields: estimateAddressMembers,
+		description: 'Shipping address of the estimate',
+	},
 	{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the estimate' },
 	{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 	{
@@ -338,12 +420,18 @@ const estimateBodyFields: Field[] = [
 				name: 'index',
 				type: 'integer',
 				description: 'Index of the custom field',
-				sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+				sources:
+					'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
 			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
-	{ name: 'template_id', type: 'id', locator: 'estimateTemplate', description: 'ID of the PDF template, picked from the estimate templates' },
+	{
+		name: 'template_id',
+		type: 'id',
+		locator: 'estimateTemplate',
+		description: 'ID of the PDF template, picked from the estimate templates',
+	},
 	{ name: 'salesperson_name', type: 'string', description: 'Name of the salesperson' },
 	{ name: 'salesperson_id', type: 'id', description: 'ID of the salesperson' },
 	{ name: 'project_id', type: 'id', description: 'ID of the project' },
@@ -351,8 +439,18 @@ const estimateBodyFields: Field[] = [
 	{ name: 'custom_body', type: 'string', multiline: true, description: 'Body of the email' },
 	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption' },
 	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'Use code in AvaTax (the reason for an exemption)' },
-	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exemption Number', description: 'Exemption number in AvaTax' },
+	{
+		name: 'avatax_use_code',
+		type: 'string',
+		label: 'AvaTax Use Code',
+		description: 'Use code in AvaTax (the reason for an exemption)',
+	},
+	{
+		name: 'avatax_exempt_no',
+		type: 'string',
+		label: 'AvaTax Exemption Number',
+		description: 'Exemption number in AvaTax',
+	},
 	// Region-only fields.
 	placeOfSupply,
 	isPreGst,
@@ -366,8 +464,18 @@ const estimateBodyFields: Field[] = [
 const addressInput: Field[] = estimateAddressMembers.map((f) => ({ ...f, top: true }));
 
 const commentFields: Field[] = [
-	{ name: 'description', type: 'string', top: true, multiline: true, description: 'Text of the comment' },
-	{ name: 'show_comment_to_clients', type: 'boolean', description: 'Whether clients see the comment' },
+	{
+		name: 'description',
+		type: 'string',
+		top: true,
+		multiline: true,
+		description: 'Text of the comment',
+	},
+	{
+		name: 'show_comment_to_clients',
+		type: 'boolean',
+		description: 'Whether clients see the comment',
+	},
 ];
 
 const operations: Operation[] = [
@@ -398,12 +506,36 @@ const operations: Operation[] = [
 		pagination: 'pageContext',
 		perPage: 200,
 		fields: [
-			{ name: 'estimate_number_startswith', type: 'string', description: 'Only estimates whose number starts with this text' },
-			{ name: 'estimate_number_contains', type: 'string', description: 'Only estimates whose number contains this text' },
-			{ name: 'reference_number_startswith', type: 'string', description: 'Only estimates whose reference number starts with this text' },
-			{ name: 'reference_number_contains', type: 'string', description: 'Only estimates whose reference number contains this text' },
-			{ name: 'customer_name_startswith', type: 'string', description: 'Only estimates whose customer name starts with this text' },
-			{ name: 'customer_name_contains', type: 'string', description: 'Only estimates whose customer name contains this text' },
+			{
+				name: 'estimate_number_startswith',
+				type: 'string',
+				description: 'Only estimates whose number starts with this text',
+			},
+			{
+				name: 'estimate_number_contains',
+				type: 'string',
+				description: 'Only estimates whose number contains this text',
+			},
+			{
+				name: 'reference_number_startswith',
+				type: 'string',
+				description: 'Only estimates whose reference number starts with this text',
+			},
+			{
+				name: 'reference_number_contains',
+				type: 'string',
+				description: 'Only estimates whose reference number contains this text',
+			},
+			{
+				name: 'customer_name_startswith',
+				type: 'string',
+				description: 'Only estimates whose customer name starts with this text',
+			},
+			{
+				name: 'customer_name_contains',
+				type: 'string',
+				description: 'Only estimates whose customer name contains this text',
+			},
 			{
 				name: 'item_name_startswith',
 				type: 'string',
@@ -432,12 +564,36 @@ const operations: Operation[] = [
 				description: 'Only estimates with an item whose description contains this text',
 				sources: FILTER_LIMIT_GUESS,
 			},
-			{ name: 'custom_field_startswith', type: 'string', description: 'Only estimates with a custom field value starting with this text' },
-			{ name: 'custom_field_contains', type: 'string', description: 'Only estimates with a custom field value containing this text' },
-			{ name: 'total_less_than', type: 'number', description: 'Only estimates with a total below this' },
-			{ name: 'total_less_equals', type: 'number', description: 'Only estimates with a total of at most this' },
-			{ name: 'total_greater_than', type: 'number', description: 'Only estimates with a total above this' },
-			{ name: 'total_greater_equals', type: 'number', description: 'Only estimates with a total of at least this' },
+			{
+				name: 'custom_field_startswith',
+				type: 'string',
+				description: 'Only estimates with a custom field value starting with this text',
+			},
+			{
+				name: 'custom_field_contains',
+				type: 'string',
+				description: 'Only estimates with a custom field value containing this text',
+			},
+			{
+				name: 'total_less_than',
+				type: 'number',
+				description: 'Only estimates with a total below this',
+			},
+			{
+				name: 'total_less_equals',
+				type: 'number',
+				description: 'Only estimates with a total of at most this',
+			},
+			{
+				name: 'total_greater_than',
+				type: 'number',
+				description: 'Only estimates with a total above this',
+			},
+			{
+				name: 'total_greater_equals',
+				type: 'number',
+				description: 'Only estimates with a total of at least this',
+			},
 			{
 				name: 'date_start',
 				type: 'date',
@@ -483,8 +639,7 @@ const operations: Operation[] = [
 					'Status.Expired',
 				],
 				inferred: true,
-				description:
-					'Only estimates with this status (another form of the status filter)',
+				description: 'Only estimates with this status (another form of the status filter)',
 				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
@@ -492,8 +647,7 @@ const operations: Operation[] = [
 				type: 'enum',
 				values: ['customer_name', 'estimate_number', 'date', 'total', 'created_time'],
 				inferred: true,
-				description:
-					'Field to sort the estimates by',
+				description: 'Field to sort the estimates by',
 				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
@@ -501,7 +655,8 @@ const operations: Operation[] = [
 		notes: 'The item name / item description filters carry the documented 100-character limit.',
 		sources: {
 			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
-			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+			pagination:
+				'Accounting, What the service does: "The list envelope also carries `page_context`"',
 		},
 	},
 	{
@@ -549,19 +704,24 @@ const operations: Operation[] = [
 				required: true,
 				of: { name: 'estimate_id', type: 'id', locator: 'estimate' },
 				separator: ',',
-				inferredRule: 'split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)',
+				inferredRule:
+					'split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)',
 				description: 'IDs of the estimates, sent joined by commas in calls of 25 IDs, one PDF each',
 				sources: {
 					required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
-					separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+					separator:
+						'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
 				},
 			},
 		],
 		batch: { field: 'estimate_ids', size: 25 },
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'estimates.pdf' },
 		notes:
-			'Inferred rule: the batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids), marked inferredRule on estimate_ids. An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get\'s json/pdf/html selector is not named).',
-		sources: { batch: 'guess: split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)' },
+			"Inferred rule: the batch size 25 is documented for bulk print of estimates; applied to PDF as well (one file per 25 ids), marked inferredRule on estimate_ids. An invalid value answers code 0 with a message naming estimate_ids and no PDF: an error naming the ids sent (engine: fetchFile). One estimate as PDF: this call with one id (the get's json/pdf/html selector is not named).",
+		sources: {
+			batch:
+				'guess: split into calls of 25 IDs, one PDF each (25 is documented for estimate print and invoice PDFs, not for estimate PDFs)',
+		},
 	},
 	{
 		value: 'print',
@@ -582,12 +742,16 @@ const operations: Operation[] = [
 				description: 'IDs of the estimates (sent joined by commas)',
 				sources: {
 					required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
-					separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+					separator:
+						'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
 				},
 			},
 		],
 		batch: { field: 'estimate_ids', size: 25 },
-		sources: { batch: 'Accounting, Estimates: "GET | /estimates/print | READ | query `estimate_ids` (max 25)"' },
+		sources: {
+			batch:
+				'Accounting, Estimates: "GET | /estimates/print | READ | query `estimate_ids` (max 25)"',
+		},
 	},
 	{
 		value: 'updateBillingAddress',
@@ -634,7 +798,9 @@ const operations: Operation[] = [
 				description: 'ID of the template (picked from the estimate templates)',
 			},
 		],
-		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/templates/{template_id}"' },
+		sources: {
+			path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/templates/{template_id}"',
+		},
 	},
 	{
 		value: 'addComment',
@@ -661,7 +827,8 @@ const operations: Operation[] = [
 		responseKey: 'comments',
 		pagination: 'none',
 		sources: {
-			pagination: 'Accounting, Estimates: "GET | /estimates/{estimate_id}/comments | READ | none | `comments`"',
+			pagination:
+				'Accounting, Estimates: "GET | /estimates/{estimate_id}/comments | READ | none | `comments`"',
 			path: 'Accounting, Estimates: "GET | /estimates/{estimate_id}/comments"',
 		},
 	},
@@ -679,7 +846,9 @@ const operations: Operation[] = [
 			{ name: 'comment_id', type: 'id', required: true, description: 'ID of the comment' },
 			...commentFields,
 		],
-		sources: { path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/comments/{comment_id}"' },
+		sources: {
+			path: 'Accounting, Estimates: "PUT | /estimates/{estimate_id}/comments/{comment_id}"',
+		},
 	},
 ];
 
@@ -691,7 +860,18 @@ export const estimate: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (estimate list entry fields of the documents). */
-	simplify: ['estimate_id', 'estimate_number', 'reference_number', 'customer_id', 'customer_name', 'status', 'date', 'expiry_date', 'currency_code', 'total'],
+	simplify: [
+		'estimate_id',
+		'estimate_number',
+		'reference_number',
+		'customer_id',
+		'customer_name',
+		'status',
+		'date',
+		'expiry_date',
+		'currency_code',
+		'total',
+	],
 };
 
 /**
@@ -718,7 +898,10 @@ export const estimateTemplate: Resource = {
 			responseKey: 'templates',
 			pagination: 'none',
 			notes: 'The list is answered whole (no page_context shown); Limit cuts it on the node side.',
-			sources: { pagination: 'Accounting, Estimates: "GET | /estimates/templates | READ | none | `templates`"' },
+			sources: {
+				pagination:
+					'Accounting, Estimates: "GET | /estimates/templates | READ | none | `templates`"',
+			},
 		},
 	],
 };

@@ -117,7 +117,8 @@ const invoiceIds: Field = {
 	description: 'IDs of the invoices (sent joined by commas)',
 	sources: {
 		required: 'guess: The IDs of a PDF, print or bulk reminder call are required',
-		separator: 'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
+		separator:
+			'guess: ID lists sent in the query (`estimate_ids`, `invoice_ids`) are joined with commas',
 	},
 };
 
@@ -148,7 +149,13 @@ const lineItems: Field = {
 			description: 'ID of the item',
 			sources: 'Accounting, Item: "item_id | number"',
 		},
-		{ name: 'line_item_id', top: true, type: 'id', updateOnly: true, description: 'ID of the line item (to change an existing line)' },
+		{
+			name: 'line_item_id',
+			top: true,
+			type: 'id',
+			updateOnly: true,
+			description: 'ID of the line item (to change an existing line)',
+		},
 		{ name: 'project_id', type: 'id', description: 'ID of the project' },
 		{
 			name: 'time_entry_ids',
@@ -160,12 +167,19 @@ const lineItems: Field = {
 		lineProductType,
 		{ name: 'expense_id', type: 'id', description: 'ID of the expense billed on this line' },
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
-		{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
+		{
+			name: 'description',
+			top: true,
+			type: 'string',
+			multiline: true,
+			description: 'Description of the line item',
+		},
 		{
 			name: 'item_order',
 			type: 'integer',
 			description: 'Position of the line',
-			sources: 'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
+			sources:
+				'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
 		},
 		{
 			name: 'bcy_rate',
@@ -214,8 +228,20 @@ const lineItems: Field = {
 		},
 		{ name: 'header_name', type: 'string', description: 'Name of the line group header' },
 		{ name: 'header_id', type: 'id', description: 'ID of the line group header' },
-		{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
-		{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
+		{
+			name: 'sat_item_key_code',
+			type: 'string',
+			label: 'SAT Item Key Code',
+			group: 'Mexico',
+			description: 'SAT item key code',
+		},
+		{
+			name: 'unitkey_code',
+			type: 'string',
+			label: 'Unit Key Code',
+			group: 'Mexico',
+			description: 'Unit key code',
+		},
 		{
 			name: 'hsn_or_sac',
 			type: 'string',
@@ -231,11 +257,30 @@ const lineItems: Field = {
 const invoiceBodyFields: Field[] = [
 	lineItems,
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
-	{ name: 'reference_number', type: 'string', description: 'Your reference for the invoice, e.g. a purchase order number' },
-	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
-	{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days', sources: 'Accounting, Invoice: "payment_terms (integer days)"' },
+	{
+		name: 'reference_number',
+		type: 'string',
+		description: 'Your reference for the invoice, e.g. a purchase order number',
+	},
+	{
+		name: 'date',
+		type: 'date',
+		description: 'Date of the invoice (yyyy-mm-dd)',
+		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+	},
+	{
+		name: 'payment_terms',
+		type: 'integer',
+		description: 'Payment terms in days',
+		sources: 'Accounting, Invoice: "payment_terms (integer days)"',
+	},
 	{ name: 'payment_terms_label', type: 'string', description: 'Label of the payment terms' },
-	{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
+	{
+		name: 'due_date',
+		type: 'date',
+		description: 'Due date (yyyy-mm-dd)',
+		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+	},
 	{
 		name: 'contact_persons',
 		type: 'array',
@@ -249,13 +294,27 @@ const invoiceBodyFields: Field[] = [
 		type: 'string',
 		description: 'Discount (an amount, or a percentage such as 10%)',
 	},
-	{ name: 'is_discount_before_tax', type: 'boolean', label: 'Discount Before Tax', description: 'Whether the discount applies before tax' },
+	{
+		name: 'is_discount_before_tax',
+		type: 'boolean',
+		label: 'Discount Before Tax',
+		description: 'Whether the discount applies before tax',
+	},
 	discountType,
-	{ name: 'is_inclusive_tax', type: 'boolean', label: 'Rates Include Tax', description: 'Whether the rates include tax' },
+	{
+		name: 'is_inclusive_tax',
+		type: 'boolean',
+		label: 'Rates Include Tax',
+		description: 'Whether the rates include tax',
+	},
 	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
 	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
 	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
-	{ name: 'allow_partial_payments', type: 'boolean', description: 'Whether partial payments are allowed' },
+	{
+		name: 'allow_partial_payments',
+		type: 'boolean',
+		description: 'Whether partial payments are allowed',
+	},
 	{
 		name: 'recurring_invoice_id',
 		type: 'id',
@@ -283,7 +342,8 @@ const invoiceBodyFields: Field[] = [
 						description: 'Additional gateway setting',
 						sources: {
 							values: 'Accounting, Invoice: "additional_field1 (standard or adaptive)"',
-							default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+							default:
+								'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
 						},
 					},
 					{
@@ -293,8 +353,10 @@ const invoiceBodyFields: Field[] = [
 						default: '',
 						description: 'Name of the gateway',
 						sources: {
-							values: 'Accounting, Invoice: "with gateway_name in paypal, authorize_net, payflow_pro, stripe, 2checkout, braintree"',
-							default: 'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
+							values:
+								'Accounting, Invoice: "with gateway_name in paypal, authorize_net, payflow_pro, stripe, 2checkout, braintree"',
+							default:
+								'guess: No choice is preselected unless the API reference documents its default (Item Type: sales).',
 						},
 					},
 				],
@@ -302,8 +364,18 @@ const invoiceBodyFields: Field[] = [
 		],
 		sources: COMPUTED_MEMBER,
 	},
-	{ name: 'billing_address', type: 'object', fields: invoiceAddressMembers, description: 'Billing address of the invoice' },
-	{ name: 'shipping_address', type: 'object', fields: invoiceAddressMembers, description: 'Shipping address of the invoice' },
+	{
+		name: 'billing_address',
+		type: 'object',
+		fields: invoiceAddressMembers,
+		description: 'Billing address of the invoice',
+	},
+	{
+		name: 'shipping_address',
+		type: 'object',
+		fields: invoiceAddressMembers,
+		description: 'Shipping address of the invoice',
+	},
 	{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the invoice' },
 	{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 	{
@@ -312,7 +384,12 @@ const invoiceBodyFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
-			{ name: 'customfield_id', type: 'id', label: 'Custom Field ID', description: 'ID of the custom field' },
+			{
+				name: 'customfield_id',
+				type: 'id',
+				label: 'Custom Field ID',
+				description: 'ID of the custom field',
+			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
@@ -325,7 +402,11 @@ const invoiceBodyFields: Field[] = [
 		description: 'Date the payment is expected',
 		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
 	},
-	{ name: 'payment_reminder_enabled', type: 'boolean', description: 'Whether payment reminders are sent for the invoice' },
+	{
+		name: 'payment_reminder_enabled',
+		type: 'boolean',
+		description: 'Whether payment reminders are sent for the invoice',
+	},
 	// Input-only fields.
 	{
 		name: 'invoiced_estimate_id',
@@ -339,9 +420,24 @@ const invoiceBodyFields: Field[] = [
 	{ name: 'reason', type: 'string', description: 'Reason for the change' },
 	{ name: 'tax_authority_id', type: 'id', description: 'ID of the tax authority' },
 	{ name: 'tax_exemption_id', type: 'id', description: 'ID of the tax exemption' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'Use code in AvaTax (the reason for an exemption)' },
-	{ name: 'avatax_exempt_no', type: 'string', label: 'AvaTax Exemption Number', description: 'Exemption number in AvaTax' },
-	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'Tax code in AvaTax' },
+	{
+		name: 'avatax_use_code',
+		type: 'string',
+		label: 'AvaTax Use Code',
+		description: 'Use code in AvaTax (the reason for an exemption)',
+	},
+	{
+		name: 'avatax_exempt_no',
+		type: 'string',
+		label: 'AvaTax Exemption Number',
+		description: 'Exemption number in AvaTax',
+	},
+	{
+		name: 'avatax_tax_code',
+		type: 'string',
+		label: 'AvaTax Tax Code',
+		description: 'Tax code in AvaTax',
+	},
 	// Region-only fields.
 	placeOfSupply,
 	isPreGst,
@@ -349,7 +445,12 @@ const invoiceBodyFields: Field[] = [
 	gstTreatment,
 	taxTreatment,
 	vatTreatment,
-	{ name: 'vat_reg_no', type: 'string', label: 'VAT Registration Number', description: 'VAT registration number of the customer' },
+	{
+		name: 'vat_reg_no',
+		type: 'string',
+		label: 'VAT Registration Number',
+		description: 'VAT registration number of the customer',
+	},
 	{
 		name: 'cfdi_usage',
 		type: 'enum',
@@ -358,7 +459,8 @@ const invoiceBodyFields: Field[] = [
 		valueLabels: CFDI_USAGE_LABELS,
 		group: 'Mexico',
 		description: 'What the customer uses the invoice for (Mexican CFDI)',
-		sources: 'Accounting, Reference values shared by estimates and invoices: "cfdi_usage (Mexico) | acquisition_of_merchandise, return_discount_bonus, general_expense, buildings, furniture_office_equipment, transport_equipment, computer_equipmentdye_molds_tools, telephone_communication, satellite_communication, other_machinery_equipment, hospital_expense, medical_expense_disability, funeral_expense, donation, interest_mortage_loans, contribution_sar, medical_expense_insurance_pormium, school_transportation_expense, deposit_saving_account, payment_educational_service, no_tax_effect, payment, payroll"',
+		sources:
+			'Accounting, Reference values shared by estimates and invoices: "cfdi_usage (Mexico) | acquisition_of_merchandise, return_discount_bonus, general_expense, buildings, furniture_office_equipment, transport_equipment, computer_equipmentdye_molds_tools, telephone_communication, satellite_communication, other_machinery_equipment, hospital_expense, medical_expense_disability, funeral_expense, donation, interest_mortage_loans, contribution_sar, medical_expense_insurance_pormium, school_transportation_expense, deposit_saving_account, payment_educational_service, no_tax_effect, payment, payroll"',
 	},
 	{
 		name: 'cfdi_reference_type',
@@ -366,8 +468,10 @@ const invoiceBodyFields: Field[] = [
 		label: 'CFDI Reference Type',
 		values: CFDI_REFERENCE_TYPES,
 		group: 'Mexico',
-		description: 'How this CFDI relates to the referenced invoice, e.g. a substitution of a previous CFDI',
-		sources: 'Accounting, Reference values shared by estimates and invoices: "cfdi_reference_type (Mexico) | return_of_merchandise, substitution_previous_cfdi, transfer_of_goods, invoice_generated_from_order, cfdi_for_advance"',
+		description:
+			'How this CFDI relates to the referenced invoice, e.g. a substitution of a previous CFDI',
+		sources:
+			'Accounting, Reference values shared by estimates and invoices: "cfdi_reference_type (Mexico) | return_of_merchandise, substitution_previous_cfdi, transfer_of_goods, invoice_generated_from_order, cfdi_for_advance"',
 	},
 	{
 		name: 'reference_invoice_id',
@@ -385,14 +489,24 @@ const mailFields: Field[] = [
 		type: 'array',
 		top: true,
 		label: 'To Email Addresses',
-		of: { name: 'email', type: 'email', sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"' },
+		of: {
+			name: 'email',
+			type: 'email',
+			sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"',
+		},
 		description: 'Email addresses of the recipients',
 	},
-	{ name: 'cc_mail_ids', type: 'array', label: 'CC Email Addresses', of: {
-		name: 'email',
-		type: 'email',
-		sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"',
-	}, description: 'Email addresses to send a copy to' },
+	{
+		name: 'cc_mail_ids',
+		type: 'array',
+		label: 'CC Email Addresses',
+		of: {
+			name: 'email',
+			type: 'email',
+			sources: 'Accounting, Invoices: "to_mail_ids: [email], cc_mail_ids: [email]"',
+		},
+		description: 'Email addresses to send a copy to',
+	},
 	{ name: 'subject', type: 'string', description: 'Subject of the email' },
 	{ name: 'body', type: 'string', multiline: true, description: 'Body of the email (HTML)' },
 	{
@@ -452,27 +566,43 @@ const operations: Operation[] = [
 				required: true,
 				locator: 'estimate',
 				description: 'ID of the estimate to invoice',
-				sources: "guess: the vendor's API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).",
+				sources:
+					"guess: the vendor's API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).",
 			},
 			{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
-			{ name: 'reference_number', type: 'string', description: 'Your reference for the invoice, e.g. a purchase order number' },
+			{
+				name: 'reference_number',
+				type: 'string',
+				description: 'Your reference for the invoice, e.g. a purchase order number',
+			},
 			{
 				name: 'date',
 				type: 'date',
 				description: 'Date of the invoice (yyyy-mm-dd)',
 				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
 			},
-			{ name: 'payment_terms', type: 'integer', description: 'Payment terms in days', sources: 'Accounting, Invoice: "payment_terms (integer days)"' },
+			{
+				name: 'payment_terms',
+				type: 'integer',
+				description: 'Payment terms in days',
+				sources: 'Accounting, Invoice: "payment_terms (integer days)"',
+			},
 			{ name: 'payment_terms_label', type: 'string', description: 'Label of the payment terms' },
-			{ name: 'due_date', type: 'date', description: 'Due date (yyyy-mm-dd)', sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"' },
+			{
+				name: 'due_date',
+				type: 'date',
+				description: 'Due date (yyyy-mm-dd)',
+				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
+			},
 			{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the invoice' },
 			{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 		],
 		responseKey: 'invoice',
 		inferred: true,
 		inferredNote:
-			'the vendor\'s API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).',
-		notice: 'Two calls: the estimate is read, then the invoice is created from its customer and lines (fields set here override them)',
+			"the vendor's API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).",
+		notice:
+			'Two calls: the estimate is read, then the invoice is created from its customer and lines (fields set here override them)',
 		special: 'fromEstimate',
 		notes:
 			'Not a documented call: composed by the node from GET /estimates/{estimate_id} and POST /invoices. estimate_id is not sent as such: the node reads the estimate and builds the invoice body (customer_id, line_items, currency and the other copied header fields, invoiced_estimate_id = estimate_id), then overlays the fields given here.',
@@ -495,45 +625,59 @@ const operations: Operation[] = [
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices whose number starts with this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
 			{
 				name: 'invoice_number_contains',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices whose number contains this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
 			{
 				name: 'item_name_startswith',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices with an item whose name starts with this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
 			{
 				name: 'item_name_contains',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices with an item whose name contains this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
 			{
 				name: 'item_description_startswith',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices with an item whose description starts with this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
 			{
 				name: 'item_description_contains',
 				type: 'string',
 				maxLength: 100,
 				description: 'Only invoices with an item whose description contains this text',
-				sources: 'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
+				sources:
+					'Accounting, Invoices: "invoice_number, item_name, item_description (each with _startswith / _contains, max length 100)"',
 			},
-			{ name: 'custom_field_startswith', type: 'string', description: 'Only invoices with a custom field value starting with this text' },
-			{ name: 'custom_field_contains', type: 'string', description: 'Only invoices with a custom field value containing this text' },
+			{
+				name: 'custom_field_startswith',
+				type: 'string',
+				description: 'Only invoices with a custom field value starting with this text',
+			},
+			{
+				name: 'custom_field_contains',
+				type: 'string',
+				description: 'Only invoices with a custom field value containing this text',
+			},
 			{
 				name: 'due_date_start',
 				type: 'date',
@@ -589,17 +733,25 @@ const operations: Operation[] = [
 			{
 				name: 'sort_column',
 				type: 'enum',
-				values: ['customer_name', 'invoice_number', 'date', 'due_date', 'total', 'balance', 'created_time'],
+				values: [
+					'customer_name',
+					'invoice_number',
+					'date',
+					'due_date',
+					'total',
+					'balance',
+					'created_time',
+				],
 				inferred: true,
-				description:
-					'Field to sort the invoices by',
+				description: 'Field to sort the invoices by',
 				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
 		],
 		sources: {
 			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
-			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+			pagination:
+				'Accounting, What the service does: "The list envelope also carries `page_context`"',
 		},
 	},
 	{
@@ -670,7 +822,8 @@ const operations: Operation[] = [
 		value: 'bulkReminder',
 		name: 'Bulk Reminder',
 		action: 'Send payment reminders for invoices',
-		description: 'Email payment reminders for several invoices (at most 10 per call); one output item per invoice: sent, not sent or unknown',
+		description:
+			'Email payment reminders for several invoices (at most 10 per call); one output item per invoice: sent, not sent or unknown',
 		kind: 'action',
 		method: 'POST',
 		path: '/invoices/paymentreminder',
@@ -680,8 +833,11 @@ const operations: Operation[] = [
 		responseKey: 'info',
 		special: 'bulkReminder',
 		notes:
-			'Ids are split into calls of at most 10; each invoice gets one item, `sent` true only when the answer\'s sent_count accounts for it (false when named in email_errors_info or sent_count is 0, null when it cannot be told), with the answer\'s `info.code` and message.',
-		sources: { batch: 'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"' },
+			"Ids are split into calls of at most 10; each invoice gets one item, `sent` true only when the answer's sent_count accounts for it (false when named in email_errors_info or sent_count is 0, null when it cannot be told), with the answer's `info.code` and message.",
+		sources: {
+			batch:
+				'Accounting, Invoices: "POST | /invoices/paymentreminder | CREATE | query `invoice_ids` (max 10)"',
+		},
 	},
 	{
 		value: 'disableReminder',
@@ -693,7 +849,9 @@ const operations: Operation[] = [
 		path: '/invoices/{invoice_id}/paymentreminder/disable',
 		scope: `${S}.CREATE`,
 		fields: [invoiceId],
-		sources: { path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/paymentreminder/disable"' },
+		sources: {
+			path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/paymentreminder/disable"',
+		},
 	},
 	{
 		value: 'getPdf',
@@ -709,7 +867,10 @@ const operations: Operation[] = [
 		binaryOutput: { mimeType: 'application/pdf', fileName: 'invoices.pdf' },
 		notes:
 			'At most 25 invoices per PDF: more ids give one PDF per batch of 25. A code-0 answer without a PDF is an error.',
-		sources: { batch: 'Accounting, Invoices: "GET | /invoices/pdf | READ | query `invoice_ids` (max 25, one PDF)"' },
+		sources: {
+			batch:
+				'Accounting, Invoices: "GET | /invoices/pdf | READ | query `invoice_ids` (max 25, one PDF)"',
+		},
 	},
 	{
 		value: 'print',
@@ -722,7 +883,9 @@ const operations: Operation[] = [
 		scope: `${S}.READ`,
 		fields: [invoiceIds],
 		batch: { field: 'invoice_ids', size: 25 },
-		sources: { batch: 'Accounting, Invoices: "GET | /invoices/print | READ | query `invoice_ids` (max 25)"' },
+		sources: {
+			batch: 'Accounting, Invoices: "GET | /invoices/print | READ | query `invoice_ids` (max 25)"',
+		},
 	},
 	{
 		value: 'uploadAttachment',
@@ -738,8 +901,10 @@ const operations: Operation[] = [
 		notes:
 			'The multipart field name of the file is not shown in the documents; `attachment` is used (inferred). Extensions outside the documented list are refused before sending.',
 		sources: {
-			'binaryInput.extensions': 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
-			'binaryInput.required': 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file"',
+			'binaryInput.extensions':
+				'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file; allowed extensions gif, png, jpeg, jpg, bmp, pdf"',
+			'binaryInput.required':
+				'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment | CREATE | a file"',
 			path: 'Accounting, Invoices: "POST | /invoices/{invoice_id}/attachment"',
 		},
 	},
@@ -760,9 +925,11 @@ const operations: Operation[] = [
 				label: 'Attach to Email',
 				in: 'query',
 				required: true,
-				inferredRule: 'required (the only input of this call; not marked required in the vendor\'s API reference)',
+				inferredRule:
+					"required (the only input of this call; not marked required in the vendor's API reference)",
 				description: 'Whether the attachment is sent with the invoice email',
-				sources: "guess: required (the only input of this call; not marked required in the vendor's API reference)",
+				sources:
+					"guess: required (the only input of this call; not marked required in the vendor's API reference)",
 			},
 		],
 		sources: { path: 'Accounting, Invoices: "PUT | /invoices/{invoice_id}/attachment"' },
@@ -836,7 +1003,8 @@ const operations: Operation[] = [
 					},
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
-				sources: "guess: The list of values of an item's or invoice's Update Custom Fields is required",
+				sources:
+					"guess: The list of values of an item's or invoice's Update Custom Fields is required",
 			},
 		],
 		notes: 'Path uses the singular `/invoice/`, as documented.',
@@ -869,7 +1037,8 @@ const operations: Operation[] = [
 		responseKey: 'comments',
 		pagination: 'none',
 		sources: {
-			pagination: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/comments | READ | none | `comments`"',
+			pagination:
+				'Accounting, Invoices: "GET | /invoices/{invoice_id}/comments | READ | none | `comments`"',
 			path: 'Accounting, Invoices: "GET | /invoices/{invoice_id}/comments"',
 		},
 	},
@@ -903,7 +1072,9 @@ const operations: Operation[] = [
 			{ name: 'credit_id', type: 'id', required: true, description: 'ID of the applied credit' },
 		],
 		notes: 'Scope not stated in the documents.',
-		sources: { path: 'Accounting, Invoices: "DELETE | /invoices/{invoice_id}/creditsapplied/{credit_id}"' },
+		sources: {
+			path: 'Accounting, Invoices: "DELETE | /invoices/{invoice_id}/creditsapplied/{credit_id}"',
+		},
 	},
 ];
 
@@ -915,5 +1086,16 @@ export const invoice: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (invoice list entry fields of the documents). */
-	simplify: ['invoice_id', 'invoice_number', 'customer_id', 'customer_name', 'status', 'date', 'due_date', 'currency_code', 'total', 'balance'],
+	simplify: [
+		'invoice_id',
+		'invoice_number',
+		'customer_id',
+		'customer_name',
+		'status',
+		'date',
+		'due_date',
+		'currency_code',
+		'total',
+		'balance',
+	],
 };

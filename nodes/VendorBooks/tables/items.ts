@@ -8,9 +8,27 @@ import { GET_MANY } from '../../shared/tables/spec';
 
 /** The tax members the service names and computes from a line's `tax_id` (read-only): name, type, and the percentage as `percentage` describes it. */
 export const computedTax = (percentage: string): Field[] => [
-	{ name: 'tax_name', type: 'string', readOnly: true, description: 'Name of the tax', sources: COMPUTED_MEMBER },
-	{ name: 'tax_type', type: 'string', readOnly: true, description: 'Type of the tax', sources: COMPUTED_MEMBER },
-	{ name: 'tax_percentage', type: 'string', readOnly: true, description: percentage, sources: COMPUTED_MEMBER },
+	{
+		name: 'tax_name',
+		type: 'string',
+		readOnly: true,
+		description: 'Name of the tax',
+		sources: COMPUTED_MEMBER,
+	},
+	{
+		name: 'tax_type',
+		type: 'string',
+		readOnly: true,
+		description: 'Type of the tax',
+		sources: COMPUTED_MEMBER,
+	},
+	{
+		name: 'tax_percentage',
+		type: 'string',
+		readOnly: true,
+		description: percentage,
+		sources: COMPUTED_MEMBER,
+	},
 ];
 
 const S = 'VendorBooks.settings';
@@ -19,7 +37,8 @@ export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
 const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
-export const CUSTOM_FIELD_ENTRY_RULE = 'required in each entry (not marked required in the vendor\'s API reference; an entry without it names no field)';
+export const CUSTOM_FIELD_ENTRY_RULE =
+	"required in each entry (not marked required in the vendor's API reference; an entry without it names no field)";
 
 /** The source of the 100-character limit of the item list's and the estimate list's text filters. */
 export const FILTER_LIMIT_GUESS =
@@ -46,7 +65,12 @@ const itemFields: Field[] = [
 	{ name: 'description', type: 'string', multiline: true, description: 'Description of the item' },
 	{ name: 'rate', type: 'number', description: 'Sales rate of the item' },
 	{ name: 'unit', type: 'string', description: 'Unit of the item' },
-	{ name: 'sku', type: 'string', label: 'SKU', description: 'Stock keeping unit: your code for the item' },
+	{
+		name: 'sku',
+		type: 'string',
+		label: 'SKU',
+		description: 'Stock keeping unit: your code for the item',
+	},
 	{
 		name: 'product_type',
 		type: 'enum',
@@ -59,8 +83,10 @@ const itemFields: Field[] = [
 		type: 'enum',
 		values: ITEM_TYPES,
 		default: 'sales',
-		description: 'Whether the item is sold, purchased or both, or tracked as inventory (the default is sales)',
-		sources: 'Accounting, Item: "item_type (allowed sales, purchases, sales_and_purchases, inventory; default sales)"',
+		description:
+			'Whether the item is sold, purchased or both, or tracked as inventory (the default is sales)',
+		sources:
+			'Accounting, Item: "item_type (allowed sales, purchases, sales_and_purchases, inventory; default sales)"',
 	},
 	{
 		name: 'tax_id',
@@ -92,8 +118,20 @@ const itemFields: Field[] = [
 		group: 'India',
 		description: 'HSN code of the goods or SAC code of the service',
 	},
-	{ name: 'sat_item_key_code', type: 'string', label: 'SAT Item Key Code', group: 'Mexico', description: 'SAT item key code' },
-	{ name: 'unitkey_code', type: 'string', label: 'Unit Key Code', group: 'Mexico', description: 'Unit key code' },
+	{
+		name: 'sat_item_key_code',
+		type: 'string',
+		label: 'SAT Item Key Code',
+		group: 'Mexico',
+		description: 'SAT item key code',
+	},
+	{
+		name: 'unitkey_code',
+		type: 'string',
+		label: 'Unit Key Code',
+		group: 'Mexico',
+		description: 'Unit key code',
+	},
 	{
 		name: 'item_tax_preferences',
 		type: 'array',
@@ -107,7 +145,11 @@ const itemFields: Field[] = [
 				description: 'ID of the tax',
 				sources: 'Accounting, Item: "tax_id, purchase_tax_rule_id, sales_tax_rule_id | number"',
 			},
-			{ name: 'tax_specification', type: 'string', description: 'Tax specification of the preference' },
+			{
+				name: 'tax_specification',
+				type: 'string',
+				description: 'Tax specification of the preference',
+			},
 		],
 	},
 	{
@@ -116,20 +158,40 @@ const itemFields: Field[] = [
 		jsonAlternative: true,
 		description: 'Custom field values',
 		fields: [
-			{ name: 'customfield_id', type: 'id', label: 'Custom Field ID', description: 'ID of the custom field' },
+			{
+				name: 'customfield_id',
+				type: 'id',
+				label: 'Custom Field ID',
+				description: 'ID of the custom field',
+			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
 	},
 	// Write-only fields accepted on create and update.
-	{ name: 'is_taxable', type: 'boolean', label: 'Taxable', description: 'Whether the item is taxable' },
+	{
+		name: 'is_taxable',
+		type: 'boolean',
+		label: 'Taxable',
+		description: 'Whether the item is taxable',
+	},
 	{
 		name: 'tax_exemption_id',
 		type: 'id',
 		description: "ID of the tax exemption; used when 'Taxable' is off",
 	},
 	{ name: 'account_id', type: 'id', description: 'ID of the sales account' },
-	{ name: 'avatax_tax_code', type: 'string', label: 'AvaTax Tax Code', description: 'Tax code of the item in AvaTax' },
-	{ name: 'avatax_use_code', type: 'string', label: 'AvaTax Use Code', description: 'Use code of the item in AvaTax (the reason for an exemption)' },
+	{
+		name: 'avatax_tax_code',
+		type: 'string',
+		label: 'AvaTax Tax Code',
+		description: 'Tax code of the item in AvaTax',
+	},
+	{
+		name: 'avatax_use_code',
+		type: 'string',
+		label: 'AvaTax Use Code',
+		description: 'Use code of the item in AvaTax (the reason for an exemption)',
+	},
 	{
 		name: 'purchase_description',
 		type: 'string',
@@ -140,7 +202,11 @@ const itemFields: Field[] = [
 	{ name: 'purchase_account_id', type: 'id', description: 'ID of the purchase account' },
 	{ name: 'inventory_account_id', type: 'id', description: 'ID of the inventory account' },
 	{ name: 'vendor_id', type: 'id', description: 'ID of the preferred vendor' },
-	{ name: 'reorder_level', type: 'number', description: 'Stock level at which the item should be reordered' },
+	{
+		name: 'reorder_level',
+		type: 'number',
+		description: 'Stock level at which the item should be reordered',
+	},
 	{ name: 'initial_stock', type: 'number', description: 'Opening stock' },
 	{ name: 'initial_stock_rate', type: 'number', description: 'Rate of the opening stock' },
 ];
@@ -157,7 +223,8 @@ const operations: Operation[] = [
 		scope: `${S}.CREATE`,
 		fields: itemFields,
 		responseKey: 'item',
-		notes: 'Requiredness of item fields is not shown in the documents; no field is marked required.',
+		notes:
+			'Requiredness of item fields is not shown in the documents; no field is marked required.',
 	},
 	{
 		value: 'getAll',
@@ -201,18 +268,38 @@ const operations: Operation[] = [
 				sources: FILTER_LIMIT_GUESS,
 			},
 			{ name: 'rate_less_than', type: 'number', description: 'Only items with a rate below this' },
-			{ name: 'rate_less_equals', type: 'number', description: 'Only items with a rate of at most this' },
-			{ name: 'rate_greater_than', type: 'number', description: 'Only items with a rate above this' },
-			{ name: 'rate_greater_equals', type: 'number', description: 'Only items with a rate of at least this' },
-			{ name: 'is_taxable', type: 'boolean', label: 'Taxable', description: 'Only taxable (on) or non-taxable (off) items' },
+			{
+				name: 'rate_less_equals',
+				type: 'number',
+				description: 'Only items with a rate of at most this',
+			},
+			{
+				name: 'rate_greater_than',
+				type: 'number',
+				description: 'Only items with a rate above this',
+			},
+			{
+				name: 'rate_greater_equals',
+				type: 'number',
+				description: 'Only items with a rate of at least this',
+			},
+			{
+				name: 'is_taxable',
+				type: 'boolean',
+				label: 'Taxable',
+				description: 'Only taxable (on) or non-taxable (off) items',
+			},
 			{
 				name: 'filter_by',
 				type: 'enum',
 				values: ['Status.All', 'Status.Active', 'Status.Inactive'],
-				valueLabels: { 'Status.All': 'All', 'Status.Active': 'Active', 'Status.Inactive': 'Inactive' },
+				valueLabels: {
+					'Status.All': 'All',
+					'Status.Active': 'Active',
+					'Status.Inactive': 'Inactive',
+				},
 				inferred: true,
-				description:
-					'Only items with this status',
+				description: 'Only items with this status',
 				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			{
@@ -220,15 +307,15 @@ const operations: Operation[] = [
 				type: 'enum',
 				values: ['name', 'rate', 'tax_name'],
 				inferred: true,
-				description:
-					'Field to sort the items by',
+				description: 'Field to sort the items by',
 				sources: 'guess: Inferred names, marked `inferred` in the tables',
 			},
 			sortOrder,
 		],
 		sources: {
 			perPage: 'Accounting, Page context: "per_page (200 in the sample)"',
-			pagination: 'Accounting, What the service does: "The list envelope also carries `page_context`"',
+			pagination:
+				'Accounting, What the service does: "The list envelope also carries `page_context`"',
 		},
 	},
 	{
@@ -299,7 +386,8 @@ const operations: Operation[] = [
 					},
 					{ name: 'value', type: 'string', description: 'Value of the custom field' },
 				],
-				sources: "guess: The list of values of an item's or invoice's Update Custom Fields is required",
+				sources:
+					"guess: The list of values of an item's or invoice's Update Custom Fields is required",
 			},
 		],
 		notes: 'Path uses the singular `/item/`, as documented.',

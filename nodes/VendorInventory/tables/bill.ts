@@ -11,7 +11,8 @@ import { COMPUTED_MEMBER, GUESSED_PAGING, PAGING_NOTICE } from '../../shared/tab
 const SCOPE = 'VendorInventory.bills.';
 
 /** The GST number's rule, a guess listed in docs/ASSUMPTIONS.md (the Payments document says "15-digit string"). */
-const GST_NO_RULE = '15 characters of letters and digits where the Payments document says a 15-digit string, since real GST numbers carry letters';
+const GST_NO_RULE =
+	'15 characters of letters and digits where the Payments document says a 15-digit string, since real GST numbers carry letters';
 
 /** Documented line-item members the server fills in (names from ids, totals, item images). */
 export const RESPONSE_ONLY_LINE_MEMBERS = [
@@ -51,7 +52,8 @@ const lineItemFields: Field[] = [
 		updateOnly: true,
 		numeric: true,
 		description: 'ID of an existing line item (when updating)',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
 	{
 		name: 'purchaseorder_item_id',
@@ -59,14 +61,16 @@ const lineItemFields: Field[] = [
 		numeric: true,
 		label: 'Purchase Order Item ID',
 		description: 'ID of the purchase-order line billed',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
 	{
 		name: 'receive_item_id',
 		type: 'id',
 		numeric: true,
 		description: 'ID of the received line billed',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
 	{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 	{
@@ -75,16 +79,24 @@ const lineItemFields: Field[] = [
 		type: 'id',
 		numeric: true,
 		description: 'ID of the expense account',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
 	{
 		name: 'warehouse_id',
 		type: 'id',
 		numeric: true,
 		description: 'ID of the warehouse',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
-	{ name: 'description', top: true, type: 'string', multiline: true, description: 'Description of the line item' },
+	{
+		name: 'description',
+		top: true,
+		type: 'string',
+		multiline: true,
+		description: 'Description of the line item',
+	},
 	{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
 	{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
 	{ name: 'unit', top: true, type: 'string', description: 'Unit of the quantity' },
@@ -94,7 +106,8 @@ const lineItemFields: Field[] = [
 		type: 'id',
 		numeric: true,
 		description: 'ID of the tax applied',
-		sources: 'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
+		sources:
+			'Payments, Bill: "Bill line item: purchaseorder_item_id, receive_item_id, line_item_id, account_id, warehouse_id, tax_id (long)"',
 	},
 	{
 		name: 'item_order',
@@ -138,13 +151,15 @@ const lineItemFields: Field[] = [
 	},
 	// Response-only (inferred): named or computed by the server from the ids above and the
 	// bill's currency; the documents list them in the line item without saying which are input.
-	...RESPONSE_ONLY_LINE_MEMBERS.map((name): Field => ({
-		name,
-		type: LINE_MEMBER_TYPES[name] ?? 'string',
-		readOnly: true,
-		inferred: true,
-		sources: COMPUTED_MEMBER,
-	})),
+	...RESPONSE_ONLY_LINE_MEMBERS.map(
+		(name): Field => ({
+			name,
+			type: LINE_MEMBER_TYPES[name] ?? 'string',
+			readOnly: true,
+			inferred: true,
+			sources: COMPUTED_MEMBER,
+		}),
+	),
 ];
 
 /** The bill create input; the update takes the same fields with the same required ones. */
@@ -157,10 +172,17 @@ const billInput: Field[] = [
 		description: 'ID of the vendor',
 		sources: {
 			required: 'Payments, Bill: "vendor_id (required)"',
-			numeric: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+			numeric:
+				'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
 		},
 	},
-	{ name: 'bill_number', type: 'string', required: true, description: 'Number of the bill', sources: 'Payments, Bill: "bill_number (required)"' },
+	{
+		name: 'bill_number',
+		type: 'string',
+		required: true,
+		description: 'Number of the bill',
+		sources: 'Payments, Bill: "bill_number (required)"',
+	},
 	{
 		name: 'date',
 		type: 'date',
@@ -200,7 +222,8 @@ const billInput: Field[] = [
 		numeric: true,
 		label: 'Purchase Order ID',
 		description: 'ID of the purchase order billed',
-		sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+		sources:
+			'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
 	},
 	{ name: 'reference_number', type: 'string', description: 'Reference number of the bill' },
 	{
@@ -208,7 +231,8 @@ const billInput: Field[] = [
 		type: 'id',
 		numeric: true,
 		description: 'ID of the currency',
-		sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+		sources:
+			'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
 	},
 	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the bill currency' },
 	{
@@ -237,7 +261,8 @@ const billInput: Field[] = [
 				numeric: true,
 				label: 'Custom Field ID',
 				description: 'ID of the custom field',
-				sources: 'Payments, Bill: "custom_fields | array of `{ customfield_id: long, value: string }`"',
+				sources:
+					'Payments, Bill: "custom_fields | array of `{ customfield_id: long, value: string }`"',
 			},
 			{ name: 'value', type: 'string', description: 'Value of the custom field' },
 		],
@@ -254,7 +279,8 @@ const billInput: Field[] = [
 			consumer: 'Consumer',
 		},
 		description: 'GST treatment of the bill (India only)',
-		sources: 'Payments, Bill: "gst_treatment (India only) | business_gst, business_none, overseas, consumer"',
+		sources:
+			'Payments, Bill: "gst_treatment (India only) | business_gst, business_none, overseas, consumer"',
 	},
 	{
 		name: 'gst_no',
@@ -292,7 +318,8 @@ const billInput: Field[] = [
 			non_mexico: 'Non Mexico',
 		},
 		description: 'Tax treatment of the bill (Mexico only)',
-		sources: 'Payments, Bill: "tax_treatment (Mexico only, input) | home_country_mexico, border_region_mexico, non_mexico"',
+		sources:
+			'Payments, Bill: "tax_treatment (Mexico only, input) | home_country_mexico, border_region_mexico, non_mexico"',
 	},
 ];
 
@@ -315,7 +342,10 @@ const operations: Operation[] = [
 		},
 		notes:
 			'An attachment file (gif, png, jpeg, jpg, bmp, pdf) may accompany the bill; with one the request is multipart (JSONString + attachment), without one plain JSON. Line items: account_name, tax_name, tax_type, tax_percentage, bcy_rate, item_total, image_id, image_name, image_type and the reverse_charge_tax name, percentage and amount are taken as response-only (inferred: the server names or computes them from the ids), marked readOnly. is_pre_gst and is_reverse_charge_applied appear in the record (India only) but not in the create input, so they are not offered. Error codes for bills are not shown.',
-		sources: { 'binaryInput.extensions': 'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf"' },
+		sources: {
+			'binaryInput.extensions':
+				'Payments, Bill: "An extra `attachment` file is accepted with extensions gif, png, jpeg, jpg, bmp, pdf"',
+		},
 	},
 	{
 		value: 'getAll',
@@ -353,18 +383,22 @@ const operations: Operation[] = [
 				required: true,
 				locator: 'bill',
 				description: 'ID of the bill',
-				sources: 'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
+				sources:
+					'Payments, Bill: "bill_id, purchaseorder_id, vendor_id, currency_id, reference_id | long"',
 			},
 			...billInput,
 		],
 		responseKey: 'bill',
 		inferred: true,
-		inferredNote: 'this call is not in the vendor\'s API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.',
+		inferredNote:
+			"this call is not in the vendor's API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.",
 		notice:
 			'If this fails with "not found", bills cannot be updated in this account: change the bill in the Vendor app. If it says "Outcome unknown" because the answer came without bill, the update may have been made under another answer key: check the bill (Bill → Get Many) before running again.',
 		notes:
 			'Inferred operation: path and response not shown; implied by the create path; same required fields as create. Inferred response key: bill, as the create answer. An attachment on update is not documented and not offered.',
-		sources: { path: "guess: this call is not in the vendor's API reference; it is sent as PUT /bills/{bill_id} and answered like bill create." },
+		sources: {
+			path: "guess: this call is not in the vendor's API reference; it is sent as PUT /bills/{bill_id} and answered like bill create.",
+		},
 	},
 ];
 
@@ -376,5 +410,16 @@ export const bill: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (bill fields of the documents). */
-	simplify: ['bill_id', 'bill_number', 'vendor_id', 'vendor_name', 'status', 'date', 'due_date', 'currency_code', 'sub_total', 'balance'],
+	simplify: [
+		'bill_id',
+		'bill_number',
+		'vendor_id',
+		'vendor_name',
+		'status',
+		'date',
+		'due_date',
+		'currency_code',
+		'sub_total',
+		'balance',
+	],
 };

@@ -8,10 +8,23 @@ import { refund } from './refund';
  * balance due on the invoice (code 24016). Lower Amount Applied ...".
  */
 export const PAYMENT_ERROR_CODES: NonNullable<Area['errorCodes']> = {
-	3004: { meaning: 'The customer field is blank or incorrect', resolution: 'Set Customer ID to the ID of an existing customer' },
-	9521: { meaning: 'A retainer invoice cannot be paid partially', resolution: 'Record the full payment of the retainer invoice' },
-	9523: { meaning: 'The amount paid to a retainer invoice cannot be changed', resolution: 'Delete the payment and record it again' },
-	24016: { meaning: 'The amount entered exceeds the balance due on the invoice', resolution: 'Lower Amount Applied to at most the invoice\'s balance due; the rest of the payment stays unused and can be refunded' },
+	3004: {
+		meaning: 'The customer field is blank or incorrect',
+		resolution: 'Set Customer ID to the ID of an existing customer',
+	},
+	9521: {
+		meaning: 'A retainer invoice cannot be paid partially',
+		resolution: 'Record the full payment of the retainer invoice',
+	},
+	9523: {
+		meaning: 'The amount paid to a retainer invoice cannot be changed',
+		resolution: 'Delete the payment and record it again',
+	},
+	24016: {
+		meaning: 'The amount entered exceeds the balance due on the invoice',
+		resolution:
+			"Lower Amount Applied to at most the invoice's balance due; the rest of the payment stays unused and can be refunded",
+	},
 };
 
 /**

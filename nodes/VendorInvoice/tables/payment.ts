@@ -77,7 +77,8 @@ const paymentIdPath: Field = {
 };
 
 /** The rule of the two members every `invoices` entry carries (not marked required in the documents). */
-const INVOICE_ENTRY_RULE = 'required in each entry (the vendor\'s API reference gives an entry as { invoice_id, amount_applied })';
+const INVOICE_ENTRY_RULE =
+	"required in each entry (the vendor's API reference gives an entry as { invoice_id, amount_applied })";
 
 /** Members of one entry of `invoices` on create (documented create input). */
 const invoiceEntryFields: Field[] = [
@@ -98,9 +99,22 @@ const invoiceEntryFields: Field[] = [
 		sources: `guess: ${INVOICE_ENTRY_RULE}`,
 	},
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
-	{ name: 'date', type: 'date', description: 'Date of the invoice (yyyy-mm-dd)', sources: 'Payments, Customer payment: "date | string `yyyy-mm-dd`"' },
-	{ name: 'invoice_amount', type: 'number', description: 'Total amount of the invoice (left empty: not sent; an entered 0 is sent)' },
-	{ name: 'balance_amount', type: 'number', description: 'Balance due on the invoice (left empty: not sent; an entered 0 is sent)' },
+	{
+		name: 'date',
+		type: 'date',
+		description: 'Date of the invoice (yyyy-mm-dd)',
+		sources: 'Payments, Customer payment: "date | string `yyyy-mm-dd`"',
+	},
+	{
+		name: 'invoice_amount',
+		type: 'number',
+		description: 'Total amount of the invoice (left empty: not sent; an entered 0 is sent)',
+	},
+	{
+		name: 'balance_amount',
+		type: 'number',
+		description: 'Balance due on the invoice (left empty: not sent; an entered 0 is sent)',
+	},
 ];
 
 /**
@@ -115,12 +129,14 @@ function customerAndAmount(kind: 'create' | 'update'): Field[] {
 			{
 				name: 'customer_id',
 				type: 'id',
-				description: 'ID of the paying customer. Left out, it is not sent; if the service answers code 3004 (customer blank or incorrect), set it.',
+				description:
+					'ID of the paying customer. Left out, it is not sent; if the service answers code 3004 (customer blank or incorrect), set it.',
 			},
 			{
 				name: 'amount',
 				type: 'number',
-				description: 'Amount received. Left out, it is not sent; if the service refuses the update without it, set it.',
+				description:
+					'Amount received. Left out, it is not sent; if the service refuses the update without it, set it.',
 			},
 		];
 	}
@@ -137,9 +153,11 @@ function customerAndAmount(kind: 'create' | 'update'): Field[] {
 			name: 'amount',
 			type: 'number',
 			required: true,
-			inferredRule: 'required (not marked required in the vendor\'s API reference; a payment needs an amount)',
+			inferredRule:
+				"required (not marked required in the vendor's API reference; a payment needs an amount)",
 			description: 'Amount received',
-			sources: "guess: required (not marked required in the vendor's API reference; a payment needs an amount)",
+			sources:
+				"guess: required (not marked required in the vendor's API reference; a payment needs an amount)",
 		},
 	];
 }
@@ -154,7 +172,8 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		maxLength: 100,
 		description:
 			'How the customer paid. With Auto Transaction, refunds go to the card the customer supplied.',
-		sources: 'Payments, Customer payment: "payment_mode | string, max 100; allowed check, cash, creditcard, banktransfer, bankremittance, autotransaction, others"',
+		sources:
+			'Payments, Customer payment: "payment_mode | string, max 100; allowed check, cash, creditcard, banktransfer, bankremittance, autotransaction, others"',
 	},
 	{
 		name: 'date',
@@ -170,7 +189,12 @@ const paymentFieldsBeforeInvoices: Field[] = [
 		description: 'Reference number of the payment, e.g. a cheque number',
 		sources: 'Payments, Customer payment: "reference_number | string, max 100"',
 	},
-	{ name: 'description', type: 'string', multiline: true, description: 'Description of the payment' },
+	{
+		name: 'description',
+		type: 'string',
+		multiline: true,
+		description: 'Description of the payment',
+	},
 ];
 
 const paymentFieldsAfterInvoices: Field[] = [
@@ -232,42 +256,79 @@ const listFilters: Field[] = [
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose customer name starts with this text',
-		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
+		sources:
+			'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'customer_name_contains',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose customer name contains this text',
-		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
+		sources:
+			'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'reference_number_startswith',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose reference number starts with this text',
-		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
+		sources:
+			'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
 	{
 		name: 'reference_number_contains',
 		type: 'string',
 		maxLength: 100,
 		description: 'Only payments whose reference number contains this text',
-		sources: 'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
+		sources:
+			'Payments, Customer payments: "customer_name and reference_number (each with _startswith / _contains, max 100)"',
 	},
-	{ name: 'date', type: 'date', description: 'Only payments of this date (yyyy-mm-dd)', sources: 'Payments, Customer payments: "date (`yyyy-mm-dd`)"' },
-	{ name: 'amount_less_than', type: 'number', description: 'Only payments with an amount below this' },
-	{ name: 'amount_less_equals', type: 'number', description: 'Only payments with an amount of at most this' },
-	{ name: 'amount_greater_than', type: 'number', description: 'Only payments with an amount above this' },
+	{
+		name: 'date',
+		type: 'date',
+		description: 'Only payments of this date (yyyy-mm-dd)',
+		sources: 'Payments, Customer payments: "date (`yyyy-mm-dd`)"',
+	},
+	{
+		name: 'amount_less_than',
+		type: 'number',
+		description: 'Only payments with an amount below this',
+	},
+	{
+		name: 'amount_less_equals',
+		type: 'number',
+		description: 'Only payments with an amount of at most this',
+	},
+	{
+		name: 'amount_greater_than',
+		type: 'number',
+		description: 'Only payments with an amount above this',
+	},
 	{
 		name: 'amount_greater_equals',
 		type: 'number',
 		description: 'Only payments with an amount of at least this',
 	},
-	{ name: 'notes_startswith', type: 'string', description: 'Only payments whose notes start with this text' },
-	{ name: 'notes_contains', type: 'string', description: 'Only payments whose notes contain this text' },
-	{ name: 'payment_mode_startswith', type: 'string', description: 'Only payments whose payment mode starts with this text' },
-	{ name: 'payment_mode_contains', type: 'string', description: 'Only payments whose payment mode contains this text' },
+	{
+		name: 'notes_startswith',
+		type: 'string',
+		description: 'Only payments whose notes start with this text',
+	},
+	{
+		name: 'notes_contains',
+		type: 'string',
+		description: 'Only payments whose notes contain this text',
+	},
+	{
+		name: 'payment_mode_startswith',
+		type: 'string',
+		description: 'Only payments whose payment mode starts with this text',
+	},
+	{
+		name: 'payment_mode_contains',
+		type: 'string',
+		description: 'Only payments whose payment mode contains this text',
+	},
 	{
 		name: 'filter_by',
 		type: 'enum',
@@ -276,8 +337,7 @@ const listFilters: Field[] = [
 		valueLabels: PAYMENT_MODE_FILTER_LABELS,
 		maxLength: 100,
 		inferred: true,
-		description:
-			'Only payments of this mode',
+		description: 'Only payments of this mode',
 		sources: 'guess: Inferred names, marked `inferred` in the tables',
 	},
 ];
@@ -367,5 +427,16 @@ export const payment: Resource = {
 	listOperation: GET_MANY,
 	operations,
 	/** Simplify: the fields kept (payment record and list entry fields of the documents). */
-	simplify: ['payment_id', 'payment_number', 'invoice_number', 'customer_id', 'customer_name', 'payment_mode', 'date', 'reference_number', 'amount', 'currency_code'],
+	simplify: [
+		'payment_id',
+		'payment_number',
+		'invoice_number',
+		'customer_id',
+		'customer_name',
+		'payment_mode',
+		'date',
+		'reference_number',
+		'amount',
+		'currency_code',
+	],
 };

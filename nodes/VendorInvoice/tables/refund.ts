@@ -21,9 +21,11 @@ const refundInput: Field[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		inferredRule: 'required (not marked required in the vendor\'s API reference; a refund needs an amount)',
+		inferredRule:
+			"required (not marked required in the vendor's API reference; a refund needs an amount)",
 		description: 'Amount refunded',
-		sources: "guess: required (not marked required in the vendor's API reference; a refund needs an amount)",
+		sources:
+			"guess: required (not marked required in the vendor's API reference; a refund needs an amount)",
 	},
 	{
 		name: 'date',
@@ -49,7 +51,12 @@ const refundInput: Field[] = [
 	},
 	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the refund currency' },
 	{ name: 'payment_form', type: 'string', description: 'Form of the refund payment' },
-	{ name: 'description', type: 'string', multiline: true, description: 'Description of the refund' },
+	{
+		name: 'description',
+		type: 'string',
+		multiline: true,
+		description: 'Description of the refund',
+	},
 ];
 
 const operations: Operation[] = [
@@ -66,7 +73,9 @@ const operations: Operation[] = [
 		responseKey: 'payment_refunds',
 		notes:
 			'The answer holds payment_refunds as an array. For payments of mode autotransaction the refund goes to the card the customer supplied.',
-		sources: { path: 'Payments, Customer payments: "POST | /customerpayments/{payment_id}/refunds"' },
+		sources: {
+			path: 'Payments, Customer payments: "POST | /customerpayments/{payment_id}/refunds"',
+		},
 	},
 	{
 		value: 'getAll',
@@ -81,13 +90,15 @@ const operations: Operation[] = [
 		responseKey: 'payment_refunds',
 		pagination: 'none',
 		inferred: true,
-		inferredNote: 'this list is not in the vendor\'s API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.',
+		inferredNote:
+			"this list is not in the vendor's API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.",
 		notice:
 			'If this fails with "not found", the account does not list refunds here: read the payment instead (Payment → Get). If it fails saying the answer came without payment_refunds, the refunds are under another key: the message names the members the answer has; read them with Custom API Call.',
 		notes:
 			'Inferred operation: path not shown; implied by the create path (POST /customerpayments/{payment_id}/refunds). Inferred response key: the answer is documented only as "refund records"; payment_refunds is the key of the create answer. Pagination is not shown; the refunds of one payment are taken in one call.',
 		sources: {
-			pagination: "guess: this list is not in the vendor's API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.",
+			pagination:
+				"guess: this list is not in the vendor's API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.",
 			path: "guess: this list is not in the vendor's API reference; it is read from GET /customerpayments/{payment_id}/refunds, the path of refund create.",
 		},
 	},

@@ -50,13 +50,28 @@ export interface CustomFieldType {
 	/** What the value is and its limit, in a user's words (the description of the Type option). */
 	description: string;
 	/** Where each of the type's rules comes from (see `Sources`): its limits, the format its shape checks, its update form and default protocol. */
-	sources?: Sources<'maxLength' | 'maxDigits' | 'maxItems' | 'maxOptions' | 'addRemoveOnUpdate' | 'defaultProtocol' | 'date' | 'time' | 'dateTime' | 'integer' | 'email' | 'phone' | 'url'>;
+	sources?: Sources<
+		| 'maxLength'
+		| 'maxDigits'
+		| 'maxItems'
+		| 'maxOptions'
+		| 'addRemoveOnUpdate'
+		| 'defaultProtocol'
+		| 'date'
+		| 'time'
+		| 'dateTime'
+		| 'integer'
+		| 'email'
+		| 'phone'
+		| 'url'
+	>;
 }
 
 /** The records whose custom fields can be addressed by API name. */
 export const customFieldModules = ['projects', 'tasks'] as const;
 /** Where `customFieldModules` comes from. */
-export const CUSTOM_FIELD_MODULES_SOURCE = 'Conventions, Custom field values: "API names for custom fields are supported for tasks and projects only"';
+export const CUSTOM_FIELD_MODULES_SOURCE =
+	'Conventions, Custom field values: "API names for custom fields are supported for tasks and projects only"';
 
 export const customFieldTypes: CustomFieldType[] = [
 	{
@@ -73,7 +88,8 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'multiline',
 		maxLength: 1000,
 		description: 'Text of several lines, at most 1000 characters',
-		sources: 'Conventions, Custom field values: "Multi-line text | string, lines separated by a newline character | max 1000 characters"',
+		sources:
+			'Conventions, Custom field values: "Multi-line text | string, lines separated by a newline character | max 1000 characters"',
 	},
 	{
 		value: 'singleSelect',
@@ -81,7 +97,8 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'select',
 		maxOptions: 50,
 		description: 'One option from a predefined list (at most 50 options)',
-		sources: 'Conventions, Custom field values: "Single select | string from a predefined list | max 50 options"',
+		sources:
+			'Conventions, Custom field values: "Single select | string from a predefined list | max 50 options"',
 	},
 	{
 		value: 'multiSelect',
@@ -93,9 +110,12 @@ export const customFieldTypes: CustomFieldType[] = [
 		description:
 			'Several options from a predefined list (at most 100 options); an update replaces all values or adds and removes some',
 		sources: {
-			maxItems: 'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values | max 100 selectable options"',
-			maxOptions: 'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values | max 100 selectable options"',
-			addRemoveOnUpdate: 'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
+			maxItems:
+				'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values | max 100 selectable options"',
+			maxOptions:
+				'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values | max 100 selectable options"',
+			addRemoveOnUpdate:
+				'Conventions, Custom field values: "Multi select | create: array of strings; update: array holding one object `{ add: [strings], remove: [strings] }`, or the create form to replace all values"',
 		},
 	},
 	{
@@ -113,8 +133,10 @@ export const customFieldTypes: CustomFieldType[] = [
 		description:
 			'Several users, by user ID (at most 500); an update replaces all users or adds and removes some',
 		sources: {
-			maxItems: 'Conventions, Custom field values: "Multi user | create: array of `{ zpuid }`; update: array holding one object `{ add: [ {zpuid} ], remove: [ {zpuid} ] }`, or the create form to replace | max 500 users"',
-			addRemoveOnUpdate: 'Conventions, Custom field values: "Multi user | create: array of `{ zpuid }`; update: array holding one object `{ add: [ {zpuid} ], remove: [ {zpuid} ] }`, or the create form to replace"',
+			maxItems:
+				'Conventions, Custom field values: "Multi user | create: array of `{ zpuid }`; update: array holding one object `{ add: [ {zpuid} ], remove: [ {zpuid} ] }`, or the create form to replace | max 500 users"',
+			addRemoveOnUpdate:
+				'Conventions, Custom field values: "Multi user | create: array of `{ zpuid }`; update: array holding one object `{ add: [ {zpuid} ], remove: [ {zpuid} ] }`, or the create form to replace"',
 		},
 	},
 	{
@@ -137,7 +159,8 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'dateTime',
 		description:
 			'Date and time with seconds, 2026-01-31T09:30:00Z (UTC) or 2026-01-31T09:30:00+05:30',
-		sources: 'Conventions, Custom field values: "Date-time | string, ISO 8601: `yyyy-MM-dd\'T\'HH:mm:ss\'Z\'` for UTC"',
+		sources:
+			"Conventions, Custom field values: \"Date-time | string, ISO 8601: `yyyy-MM-dd'T'HH:mm:ss'Z'` for UTC\"",
 	},
 	{
 		value: 'checkbox',
@@ -151,7 +174,8 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'currency',
 		maxLength: 100,
 		description: 'Amount of money, at most 100 characters',
-		sources: 'Conventions, Custom field values: "Currency | object with `amount` (number) | max 100 characters"',
+		sources:
+			'Conventions, Custom field values: "Currency | object with `amount` (number) | max 100 characters"',
 	},
 	{
 		value: 'percentage',
@@ -191,7 +215,8 @@ export const customFieldTypes: CustomFieldType[] = [
 		shape: 'phone',
 		maxLength: 15,
 		description: 'Phone number, at most 15 characters including + and parentheses',
-		sources: 'Conventions, Custom field values: "Phone | string | max 15 characters including + and parentheses"',
+		sources:
+			'Conventions, Custom field values: "Phone | string | max 15 characters including + and parentheses"',
 	},
 	{
 		value: 'url',
@@ -201,9 +226,11 @@ export const customFieldTypes: CustomFieldType[] = [
 		defaultProtocol: 'https://',
 		description: 'Web address, at most 200 characters; https:// is assumed when none is given',
 		sources: {
-			maxLength: 'Conventions, Custom field values: "URL | string; `https://` is assumed when no protocol is given | max 200 characters"',
+			maxLength:
+				'Conventions, Custom field values: "URL | string; `https://` is assumed when no protocol is given | max 200 characters"',
 			url: 'Conventions, Custom field values: "URL | string; `https://` is assumed when no protocol is given | max 200 characters"',
-			defaultProtocol: 'Conventions, Custom field values: "URL | string; `https://` is assumed when no protocol is given"',
+			defaultProtocol:
+				'Conventions, Custom field values: "URL | string; `https://` is assumed when no protocol is given"',
 		},
 	},
 ];

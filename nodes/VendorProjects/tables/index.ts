@@ -5,7 +5,11 @@ import { project } from './project';
 import { search } from './search';
 import { trash } from './trash';
 
-export { CUSTOM_FIELD_MODULES_SOURCE, customFieldModules, customFieldTypes } from './customFieldTypes';
+export {
+	CUSTOM_FIELD_MODULES_SOURCE,
+	customFieldModules,
+	customFieldTypes,
+} from './customFieldTypes';
 export type { CustomFieldShape, CustomFieldType } from './customFieldTypes';
 
 /**

@@ -27,7 +27,8 @@ export const myTasks: Resource = {
 				},
 			],
 			pagination: 'none',
-			notes: 'Scope not stated; no input besides the portal; the answer is a list of tasks, but no pagination is documented (one call answers everything). Response body not shown.',
+			notes:
+				'Scope not stated; no input besides the portal; the answer is a list of tasks, but no pagination is documented (one call answers everything). Response body not shown.',
 			sources: {
 				pagination: 'guess: My Tasks answers a list with no documented paging: one call.',
 				path: 'Conventions, Endpoints: "14 | GET | /api/v3/portal/{portal_id}/mytasks"',

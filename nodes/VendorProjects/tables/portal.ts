@@ -10,7 +10,7 @@ import { GET_MANY } from '../../shared/tables/spec';
  * page / per_page parameters but not their answers.
  */
 export const GUESSED_PAGE_END =
-	'this list\'s answer is not in the vendor\'s API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer\'s page_info says more follow.';
+	"this list's answer is not in the vendor's API reference; 200 records per page are asked for, and Return All stops at a shorter page unless the answer's page_info says more follow.";
 
 export const portal: Resource = {
 	value: 'portal',
@@ -32,8 +32,12 @@ export const portal: Resource = {
 			scope: 'VendorProjects.portals.READ',
 			fields: [],
 			pagination: 'none',
-			notes: 'Response body not shown; the record fields used by the portal picker (id, name) are inferred.',
-			sources: { pagination: 'Conventions, Endpoints: "1 | GET | /api/v3/portals | VendorProjects.portals.READ | none"' },
+			notes:
+				'Response body not shown; the record fields used by the portal picker (id, name) are inferred.',
+			sources: {
+				pagination:
+					'Conventions, Endpoints: "1 | GET | /api/v3/portals | VendorProjects.portals.READ | none"',
+			},
 		},
 		{
 			value: 'get',

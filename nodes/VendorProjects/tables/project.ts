@@ -4,7 +4,8 @@ import { PAGING_NOTICE } from '../../shared/tables/inferred';
 import { GUESSED_PAGE_END } from './portal';
 
 /** The source of the required member of `owner`, `status`, `layout`, `project_group` and the tags' `add` / `remove` entries. */
-const REFERENCE_MEMBER = "guess: The one member of a project's reference objects is required when the object is given";
+const REFERENCE_MEMBER =
+	"guess: The one member of a project's reference objects is required when the object is given";
 
 const portalId: Field = {
 	name: 'portal_id',
@@ -29,34 +30,42 @@ const projectId: Field = {
 };
 
 /** Members of the `{ id }` reference objects. */
-const statusIdObject: Field[] = [{
-	name: 'id',
-	type: 'id',
-	required: true,
-	description: 'Status ID',
-	sources: REFERENCE_MEMBER,
-}];
-const layoutIdObject: Field[] = [{
-	name: 'id',
-	type: 'id',
-	required: true,
-	description: 'Layout ID',
-	sources: REFERENCE_MEMBER,
-}];
-const groupIdObject: Field[] = [{
-	name: 'id',
-	type: 'id',
-	required: true,
-	description: 'Group ID',
-	sources: REFERENCE_MEMBER,
-}];
-const tagIdObject: Field[] = [{
-	name: 'id',
-	type: 'id',
-	required: true,
-	description: 'Tag ID',
-	sources: REFERENCE_MEMBER,
-}];
+const statusIdObject: Field[] = [
+	{
+		name: 'id',
+		type: 'id',
+		required: true,
+		description: 'Status ID',
+		sources: REFERENCE_MEMBER,
+	},
+];
+const layoutIdObject: Field[] = [
+	{
+		name: 'id',
+		type: 'id',
+		required: true,
+		description: 'Layout ID',
+		sources: REFERENCE_MEMBER,
+	},
+];
+const groupIdObject: Field[] = [
+	{
+		name: 'id',
+		type: 'id',
+		required: true,
+		description: 'Group ID',
+		sources: REFERENCE_MEMBER,
+	},
+];
+const tagIdObject: Field[] = [
+	{
+		name: 'id',
+		type: 'id',
+		required: true,
+		description: 'Tag ID',
+		sources: REFERENCE_MEMBER,
+	},
+];
 
 const amountObject: Field[] = [{ name: 'amount', type: 'number', description: 'Amount' }];
 
@@ -101,7 +110,8 @@ const isRollupProject: Field = {
 	description: 'Whether the project is a rollup project',
 };
 
-const scalarNotShown = 'Sent as the text or number you enter; if the service does not accept it, the call fails with its message';
+const scalarNotShown =
+	'Sent as the text or number you enter; if the service does not accept it, the call fails with its message';
 
 const createFields: Field[] = [
 	portalId,
@@ -125,13 +135,15 @@ const createFields: Field[] = [
 		name: 'owner',
 		type: 'object',
 		description: 'Project owner',
-		fields: [{
-			name: 'zpuid',
-			type: 'id',
-			required: true,
-			description: 'User ID of the owner',
-			sources: REFERENCE_MEMBER,
-		}],
+		fields: [
+			{
+				name: 'zpuid',
+				type: 'id',
+				required: true,
+				description: 'User ID of the owner',
+				sources: REFERENCE_MEMBER,
+			},
+		],
 	},
 	isPublicProject,
 	startDate,
@@ -152,25 +164,73 @@ const createFields: Field[] = [
 			{ name: 'currency', type: 'string', description: scalarNotShown },
 			{ name: 'hourly_budget', type: 'string', description: scalarNotShown },
 			{ name: 'hourly_budget_threshold', type: 'string', description: scalarNotShown },
-			{ name: 'cost_budget', type: 'object', description: 'Cost budget, as an amount', fields: amountObject },
-			{ name: 'rate_per_hour', type: 'object', description: 'Rate per hour, as an amount', fields: amountObject },
-			{ name: 'budget_threshold', type: 'object', description: 'Budget threshold, as an amount', fields: amountObject },
-			{ name: 'fixed_cost', type: 'object', description: 'Fixed cost, as an amount', fields: amountObject },
-			{ name: 'cost_per_hour', type: 'object', description: 'Cost per hour, as an amount', fields: amountObject },
-			{ name: 'revenue_budget', type: 'object', description: 'Revenue budget, as an amount', fields: amountObject },
+			{
+				name: 'cost_budget',
+				type: 'object',
+				description: 'Cost budget, as an amount',
+				fields: amountObject,
+			},
+			{
+				name: 'rate_per_hour',
+				type: 'object',
+				description: 'Rate per hour, as an amount',
+				fields: amountObject,
+			},
+			{
+				name: 'budget_threshold',
+				type: 'object',
+				description: 'Budget threshold, as an amount',
+				fields: amountObject,
+			},
+			{
+				name: 'fixed_cost',
+				type: 'object',
+				description: 'Fixed cost, as an amount',
+				fields: amountObject,
+			},
+			{
+				name: 'cost_per_hour',
+				type: 'object',
+				description: 'Cost per hour, as an amount',
+				fields: amountObject,
+			},
+			{
+				name: 'revenue_budget',
+				type: 'object',
+				description: 'Revenue budget, as an amount',
+				fields: amountObject,
+			},
 		],
 	},
-	{ name: 'project_group', type: 'object', description: 'ID of the group the project belongs to', fields: groupIdObject },
+	{
+		name: 'project_group',
+		type: 'object',
+		description: 'ID of the group the project belongs to',
+		fields: groupIdObject,
+	},
 	{ name: 'sub_module_settings', type: 'json', description: 'Sub-module settings (JSON object)' },
 	{
 		name: 'tags',
 		type: 'array',
 		jsonAlternative: true,
 		membersAsFields: true,
-		description: 'Tags of the project: in each entry, the IDs of the tags to add and to remove, or one tag ID',
+		description:
+			'Tags of the project: in each entry, the IDs of the tags to add and to remove, or one tag ID',
 		fields: [
-			{ name: 'add', type: 'array', label: 'Tags to Add', description: 'IDs of the tags to add', fields: tagIdObject },
-			{ name: 'remove', type: 'array', label: 'Tags to Remove', description: 'IDs of the tags to remove', fields: tagIdObject },
+			{
+				name: 'add',
+				type: 'array',
+				label: 'Tags to Add',
+				description: 'IDs of the tags to add',
+				fields: tagIdObject,
+			},
+			{
+				name: 'remove',
+				type: 'array',
+				label: 'Tags to Remove',
+				description: 'IDs of the tags to remove',
+				fields: tagIdObject,
+			},
 			{ name: 'id', type: 'id', description: 'Tag ID' },
 		],
 	},
@@ -233,7 +293,9 @@ export const project: Resource = {
 			fields: createFields,
 			special: 'customFields',
 			notes: `${CUSTOM_FIELDS_NOTE} The types of the budget_info scalar members are not shown (offered as strings). Response body not shown.`,
-			sources: { path: 'Conventions, Endpoints: "12 | POST | /api/v3/portal/{portal_id}/projects"' },
+			sources: {
+				path: 'Conventions, Endpoints: "12 | POST | /api/v3/portal/{portal_id}/projects"',
+			},
 		},
 		{
 			value: 'get',
@@ -246,7 +308,9 @@ export const project: Resource = {
 			scope: 'VendorProjects.projects.READ',
 			fields: [portalId, projectId],
 			notes: 'Response body not shown.',
-			sources: { path: 'Conventions, Endpoints: "11 | GET | /api/v3/portal/{portal_id}/projects/{project_id}"' },
+			sources: {
+				path: 'Conventions, Endpoints: "11 | GET | /api/v3/portal/{portal_id}/projects/{project_id}"',
+			},
 		},
 		{
 			value: 'getAll',
@@ -262,7 +326,8 @@ export const project: Resource = {
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
-			notes: 'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
+			notes:
+				'Response body not shown; the record fields used by the project picker (id, name) are inferred.',
 			sources: {
 				pagination: `guess: ${GUESSED_PAGE_END}`,
 				path: 'Conventions, Endpoints: "10 | GET | /api/v3/portal/{portal_id}/projects"',
@@ -280,7 +345,9 @@ export const project: Resource = {
 			fields: updateFields,
 			special: 'customFields',
 			notes: `The update body also accepts a completed-time string whose field name is not shown; it is left out. ${CUSTOM_FIELDS_NOTE} Response body not shown.`,
-			sources: { path: 'Conventions, Endpoints: "13 | PATCH | /api/v3/portal/{portal_id}/projects/{project_id}"' },
+			sources: {
+				path: 'Conventions, Endpoints: "13 | PATCH | /api/v3/portal/{portal_id}/projects/{project_id}"',
+			},
 		},
 	],
 	/**

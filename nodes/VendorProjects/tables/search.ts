@@ -20,7 +20,8 @@ const searchTerm: Field = {
 	type: 'string',
 	required: true,
 	description: 'Text to search for',
-	sources: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
+	sources:
+		'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
 };
 
 /*
@@ -29,7 +30,8 @@ const searchTerm: Field = {
  */
 
 /** The form's words for the extra search parameters (their types are not shown: sent as the text entered). */
-const EXTRA = 'Sent as the text you enter; if the service does not accept it, the search fails with its message';
+const EXTRA =
+	'Sent as the text you enter; if the service does not accept it, the search fails with its message';
 
 /** The extra search parameters whose types are not shown: optional strings. */
 const extraParameters: Field[] = [
@@ -61,11 +63,23 @@ export const search: Resource = {
 					name: 'module',
 					type: 'enum',
 					required: true,
-					values: ['all', 'projects', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
+					values: [
+						'all',
+						'projects',
+						'milestones',
+						'tasklists',
+						'tasks',
+						'bugs',
+						'forums',
+						'events',
+						'status',
+					],
 					description: 'Module to search in',
 					sources: {
-						required: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
-						values: 'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status"',
+						required:
+							'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
+						values:
+							'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status"',
 					},
 				},
 				{
@@ -75,8 +89,10 @@ export const search: Resource = {
 					values: ['all', 'active', 'archived', 'template'],
 					description: 'Status of the projects to search in',
 					sources: {
-						required: 'Conventions, Endpoints: "`status` (string, required for the portal-wide search only"',
-						values: 'Conventions, Endpoints: "`status` (string, required for the portal-wide search only; allowed all, active, archived, template)"',
+						required:
+							'Conventions, Endpoints: "`status` (string, required for the portal-wide search only"',
+						values:
+							'Conventions, Endpoints: "`status` (string, required for the portal-wide search only; allowed all, active, archived, template)"',
 					},
 				},
 				...extraParameters,
@@ -85,7 +101,8 @@ export const search: Resource = {
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
-			notes: 'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+			notes:
+				'index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 			sources: {
 				pagination: `guess: ${GUESSED_PAGE_END}`,
 				path: 'Conventions, Endpoints: "8 | GET | /api/v3/portal/{portal_id}/search"',
@@ -120,8 +137,10 @@ export const search: Resource = {
 					values: ['all', 'milestones', 'tasklists', 'tasks', 'bugs', 'forums', 'events', 'status'],
 					description: 'Module to search in',
 					sources: {
-						required: 'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
-						values: 'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status. For the project-scoped search: all, milestones, tasklists, tasks, bugs, forums, events, status"',
+						required:
+							'Conventions, Endpoints: "`search_term` (string, required), `module` (string, required)"',
+						values:
+							'Conventions, Endpoints: "Allowed `module` values for the portal-wide search: all, projects, milestones, tasklists, tasks, bugs, forums, events, status. For the project-scoped search: all, milestones, tasklists, tasks, bugs, forums, events, status"',
 					},
 				},
 				...extraParameters,
@@ -130,7 +149,8 @@ export const search: Resource = {
 			inferred: true,
 			inferredNote: GUESSED_PAGE_END,
 			notice: PAGING_NOTICE,
-			notes: 'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
+			notes:
+				'No status parameter. index, range, category_id, path, sortbyfield and is_zia are accepted but their types are not shown: offered as optional strings. Response body not shown.',
 			sources: {
 				pagination: `guess: ${GUESSED_PAGE_END}`,
 				path: 'Conventions, Endpoints: "9 | GET | /api/v3/portal/{portal_id}/projects/{project_id}/search"',

@@ -24,7 +24,8 @@ const moduleField: Field = {
 	description: 'Module the records belong to',
 	sources: {
 		required: 'Conventions, Trash request item: "module: string (required)"',
-		values: 'Conventions, Trash request item: "The allowed `module` values are projects, phases, tasklists, tasks, issues"',
+		values:
+			'Conventions, Trash request item: "The allowed `module` values are projects, phases, tasklists, tasks, issues"',
 	},
 };
 
@@ -75,7 +76,8 @@ export const trash: Resource = {
 					top: true,
 					required: true,
 					maxItems: undefined,
-					description: 'IDs of the records; more than 100 are sent in the fewest calls of at most 100',
+					description:
+						'IDs of the records; more than 100 are sent in the fewest calls of at most 100',
 					sources: {
 						required: 'guess: The record IDs (`items`) of a move to the trash are required',
 						minItems: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
@@ -83,7 +85,8 @@ export const trash: Resource = {
 				},
 			],
 			batch: { field: 'items', size: 100 },
-			notes: 'The body is a single trash request item { module, items } of at most 100 IDs; more IDs are split into the fewest calls (one output item per call). Response body not shown.',
+			notes:
+				'The body is a single trash request item { module, items } of at most 100 IDs; more IDs are split into the fewest calls (one output item per call). Response body not shown.',
 			sources: {
 				batch: 'Conventions, Limits: "Trash request `items` | 0 to 100 ids"',
 				path: 'Conventions, Endpoints: "4 | POST | /api/v3/portal/{portal_id}/trash"',
@@ -104,10 +107,12 @@ export const trash: Resource = {
 					name: 'sort_by',
 					type: 'string',
 					sortFields: ['trashed_time', 'name'],
-					inferredRule: 'desc(field) offered besides asc(field), the only form the vendor\'s API reference shows',
+					inferredRule:
+						"desc(field) offered besides asc(field), the only form the vendor's API reference shows",
 					description:
-						"Field and direction to sort the records by. If the service refuses Descending or the records come in the wrong order, choose Ascending.",
-					sources: "guess: desc(field) offered besides asc(field), the only form the vendor's API reference shows",
+						'Field and direction to sort the records by. If the service refuses Descending or the records come in the wrong order, choose Ascending.',
+					sources:
+						"guess: desc(field) offered besides asc(field), the only form the vendor's API reference shows",
 				},
 				{
 					name: 'filter',
@@ -121,12 +126,18 @@ export const trash: Resource = {
 							type: 'array',
 							description: 'Conditions on the records',
 							fields: [
-								{ name: 'cfid', type: 'string', label: 'Field ID', description: 'ID of the field to compare, as the service names it' },
+								{
+									name: 'cfid',
+									type: 'string',
+									label: 'Field ID',
+									description: 'ID of the field to compare, as the service names it',
+								},
 								{
 									name: 'criteria_condition',
 									type: 'string',
 									label: 'Condition',
-									description: 'How to compare, as the service names it; a condition it does not know fails the call with its message',
+									description:
+										'How to compare, as the service names it; a condition it does not know fails the call with its message',
 								},
 								{
 									name: 'value',
@@ -137,7 +148,11 @@ export const trash: Resource = {
 								},
 							],
 						},
-						{ name: 'pattern', type: 'string', description: 'How the criteria combine, as the service names it' },
+						{
+							name: 'pattern',
+							type: 'string',
+							description: 'How the criteria combine, as the service names it',
+						},
 					],
 				},
 			],
@@ -162,8 +177,11 @@ export const trash: Resource = {
 			path: '/portal/{portal_id}/bin/restore',
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId, trashRequestItems],
-			notes: 'The body is a JSON array of { module, items }, each items list at most 100 IDs. Records can be restored within 30 days of trashing. Response body not shown.',
-			sources: { path: 'Conventions, Endpoints: "6 | POST | /api/v3/portal/{portal_id}/bin/restore"' },
+			notes:
+				'The body is a JSON array of { module, items }, each items list at most 100 IDs. Records can be restored within 30 days of trashing. Response body not shown.',
+			sources: {
+				path: 'Conventions, Endpoints: "6 | POST | /api/v3/portal/{portal_id}/bin/restore"',
+			},
 		},
 		{
 			value: 'deletePermanently',
@@ -175,7 +193,8 @@ export const trash: Resource = {
 			path: '/portal/{portal_id}/bin',
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId, trashRequestItems],
-			notes: 'DELETE with a JSON-array body of { module, items }, each items list at most 100 IDs. Response body not shown.',
+			notes:
+				'DELETE with a JSON-array body of { module, items }, each items list at most 100 IDs. Response body not shown.',
 			sources: { path: 'Conventions, Endpoints: "5 | DELETE | /api/v3/portal/{portal_id}/bin"' },
 		},
 		{
@@ -189,7 +208,9 @@ export const trash: Resource = {
 			scope: 'VendorProjects.portals.CREATE',
 			fields: [portalId],
 			notes: 'Response body not shown.',
-			sources: { path: 'Conventions, Endpoints: "7 | DELETE | /api/v3/portal/{portal_id}/empty-bin"' },
+			sources: {
+				path: 'Conventions, Endpoints: "7 | DELETE | /api/v3/portal/{portal_id}/empty-bin"',
+			},
 		},
 	],
 };

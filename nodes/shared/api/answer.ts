@@ -20,7 +20,11 @@ export function headerText(headers: IDataObject, name: string): string | undefin
 /** The first byte that is not a UTF-8 byte-order mark or JSON whitespace; undefined when there is none. */
 function firstSignificantByte(raw: Buffer): number | undefined {
 	let i = raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
-	while (i < raw.length && (raw[i] === 0x20 || raw[i] === 0x09 || raw[i] === 0x0a || raw[i] === 0x0d)) i++;
+	while (
+		i < raw.length &&
+		(raw[i] === 0x20 || raw[i] === 0x09 || raw[i] === 0x0a || raw[i] === 0x0d)
+	)
+		i++;
 	return i < raw.length ? raw[i] : undefined;
 }
 
@@ -30,7 +34,8 @@ function firstSignificantByte(raw: Buffer): number | undefined {
  */
 export function parseBody(raw: Buffer, contentType: string, binary = false): unknown {
 	const first = firstSignificantByte(raw);
-	if (!/json/i.test(contentType) && (binary || (first !== 0x7b && first !== 0x5b))) return undefined;
+	if (!/json/i.test(contentType) && (binary || (first !== 0x7b && first !== 0x5b)))
+		return undefined;
 	try {
 		return parseJson(raw.toString('utf8'));
 	} catch {
@@ -40,7 +45,14 @@ export function parseBody(raw: Buffer, contentType: string, binary = false): unk
 
 /** What came back, for an error: the first bytes as text, whitespace folded, tokens redacted. */
 function firstBytes(raw: Buffer): string {
-	const text = redactTokens(raw.subarray(0, 120).toString('utf8').replace(/^\uFEFF/, '').replace(/\s+/g, ' ').trim());
+	const text = redactTokens(
+		raw
+			.subarray(0, 120)
+			.toString('utf8')
+			.replace(/^\uFEFF/, '')
+			.replace(/\s+/g, ' ')
+			.trim(),
+	);
 	return raw.length > 120 ? `${text}...` : text;
 }
 
@@ -49,18 +61,25 @@ function firstBytes(raw: Buffer): string {
  * JSON where JSON is expected (a file may be anything but an HTML page or broken JSON). A
  * proxy's HTML page, JSON cut short or an empty body must never pass as the API's answer.
  */
-export function unexpectedAnswer(raw: Buffer, contentType: string, parsed: unknown, binary: boolean): string | undefined {
+export function unexpectedAnswer(
+	raw: Buffer,
+	contentType: string,
+	parsed: unknown,
+	binary: boolean,
+): string | undefined {
 	if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) return undefined;
 	const labelledJson = /json/i.test(contentType);
 	const html = /html/i.test(contentType) || (labelledJson && firstSignificantByte(raw) === 0x3c);
-	const what = (kind: string) => `${kind} (content type ${contentType || 'none'}, ${raw.length} bytes${raw.length ? `: ${firstBytes(raw)}` : ''})`;
+	const what = (kind: string) =>
+		`${kind} (content type ${contentType || 'none'}, ${raw.length} bytes${raw.length ? `: ${firstBytes(raw)}` : ''})`;
 	if (html) return what("an HTML page, not the API's answer");
 	if (binary && !labelledJson) return undefined;
 	if (raw.length === 0) return what('an empty body');
 	try {
 		parseJson(raw.toString('utf8'));
 	} catch (error) {
-		if (/end of (JSON )?input|unterminated/i.test((error as Error).message)) return what('JSON cut short');
+		if (/end of (JSON )?input|unterminated/i.test((error as Error).message))
+			return what('JSON cut short');
 		return what('a body that is not JSON');
 	}
 	return what('JSON that is not an object or a list');
@@ -76,7 +95,10 @@ export function envelopeFailed(body: unknown): boolean {
 
 /** A 401, or an `INVALID_OAUTHTOKEN` envelope: the token, not the request, was refused. */
 export function isTokenProblem(status: number, body: unknown): boolean {
-	return status === 401 || (!!body && typeof body === 'object' && (body as IDataObject).errorCode === 'INVALID_OAUTHTOKEN');
+	return (
+		status === 401 ||
+		(!!body && typeof body === 'object' && (body as IDataObject).errorCode === 'INVALID_OAUTHTOKEN')
+	);
 }
 
 /**

@@ -11,7 +11,12 @@
 const offsets = new Map<string, number>();
 
 /** Notes a `Date` header of an answer to a request sent at `sentAt` and answered at `answeredAt` (local epoch ms). */
-export function noteServerDate(server: string, date: unknown, sentAt: number, answeredAt: number = Date.now()): void {
+export function noteServerDate(
+	server: string,
+	date: unknown,
+	sentAt: number,
+	answeredAt: number = Date.now(),
+): void {
 	if (typeof date !== 'string' || date === '') return;
 	const at = Date.parse(date);
 	if (Number.isNaN(at)) return;

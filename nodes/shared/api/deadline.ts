@@ -52,7 +52,12 @@ export interface RequestDeadline {
 
 /** A deadline `ms` from now for one request, also ended by the execution's `outer` signal. */
 export function deadline(ms: number, outer?: AbortSignal): RequestDeadline {
-	const entry: Deadline = { at: Date.now() + ms, controller: new AbortController(), expired: false, outer };
+	const entry: Deadline = {
+		at: Date.now() + ms,
+		controller: new AbortController(),
+		expired: false,
+		outer,
+	};
 	if (outer?.aborted) entry.controller.abort(outer.reason);
 	else if (outer) {
 		listenOnce(watchedSignals, outer, () => {

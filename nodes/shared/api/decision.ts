@@ -25,9 +25,37 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { backoffMs, envelopeFailed, headerText, isTokenProblem, parseBody, redirectTarget, retryAfterMs, unexpectedAnswer } from './answer';
-import { apiError, connectionLost, heldUntil, notTheApisAnswer, partlyAnswered, redirected, refusedUntil, sendingStopped, stopped } from './nodeErrors';
-import { isNetworkFailure, isOutcomeUnknown, isTransientFailure, ItemNotStarted, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError, transientFailure } from './failureKinds';
+import {
+	backoffMs,
+	envelopeFailed,
+	headerText,
+	isTokenProblem,
+	parseBody,
+	redirectTarget,
+	retryAfterMs,
+	unexpectedAnswer,
+} from './answer';
+import {
+	apiError,
+	connectionLost,
+	heldUntil,
+	notTheApisAnswer,
+	partlyAnswered,
+	redirected,
+	refusedUntil,
+	sendingStopped,
+	stopped,
+} from './nodeErrors';
+import {
+	isNetworkFailure,
+	isOutcomeUnknown,
+	isTransientFailure,
+	ItemNotStarted,
+	OUTCOME_UNKNOWN,
+	outcomeUnknown,
+	RateLimitBlockedError,
+	transientFailure,
+} from './failureKinds';
 import type { Area } from '../tables/spec';
 
 /** A 429's Retry-After up to this long is waited; longer counts as a block. */
@@ -88,7 +116,12 @@ export interface AttemptState {
 	heldMs: number;
 }
 
-export const FIRST_ATTEMPT: Readonly<AttemptState> = { attempt: 0, refreshed: false, waitedBlock: false, heldMs: 0 };
+export const FIRST_ATTEMPT: Readonly<AttemptState> = {
+	attempt: 0,
+	refreshed: false,
+	waitedBlock: false,
+	heldMs: 0,
+};
 
 /** The pacer holds its key for `ms` from now; `block`: a block a run may end on. */
 interface Hold {
@@ -103,11 +136,23 @@ export type Step =
 	| { kind: 'fail'; error: Error; unknown: boolean; transient: boolean; hold?: Hold };
 
 function fail(error: Error, hold?: Hold): Step {
-	return { kind: 'fail', error, unknown: isOutcomeUnknown(error), transient: isTransientFailure(error), ...(hold ? { hold } : {}) };
+	return {
+		kind: 'fail',
+		error,
+		unknown: isOutcomeUnknown(error),
+		transient: isTransientFailure(error),
+		...(hold ? { hold } : {}),
+	};
 }
 
 /** What a sending means for the request: the one decision of the request path. */
-export function decide(sent: Sent, request: RequestFacts, rule: RuleFacts, state: AttemptState, now: number): Step {
+export function decide(
+	sent: Sent,
+	request: RequestFacts,
+	rule: RuleFacts,
+	state: AttemptState,
+	now: number,
+): Step {
 	switch (sent.kind) {
 		case 'cancelled':
 			return fail(stopped(request.node, request.itemIndex));
@@ -123,17 +168,39 @@ export function decide(sent: Sent, request: RequestFacts, rule: RuleFacts, state
 }
 
 /** A held key: waited again (the pacer waits out the hold), unless the context may not wait or a block may not be waited. */
-function notSent(sent: { until: number; block: boolean }, request: RequestFacts, state: AttemptState): Step {
-	if (sent.block && (request.failOnBlock || request.failFast)) return fail(new RateLimitBlockedError(request.node, sent.until, request.itemIndex));
+function notSent(
+	sent: { until: number; block: boolean },
+	request: RequestFacts,
+	state: AttemptState,
+): Step {
+	if (sent.block && (request.failOnBlock || request.failFast))
+		return fail(new RateLimitBlockedError(request.node, sent.until, request.itemIndex));
 	if (request.failFast) return fail(heldUntil(request.node, sent.until, request.itemIndex));
 	return { kind: 'retry', afterMs: 0, next: state };
 }
 
-function noAnswer(sent: { error: unknown; expired: boolean }, request: RequestFacts, state: AttemptState): Step {
+function noAnswer(
+	sent: { error: unknown; expired: boolean },
+	request: RequestFacts,
+	state: AttemptState,
+): Step {
 	const { node, idempotent, itemIndex } = request;
-	if (!isNetworkFailure(sent.error)) return fail(sendingStopped(node, sent.error, idempotent, itemIndex));
-	if (idempotent && !request.failFast && state.attempt < MAX_RETRIES) return { kind: 'retry', afterMs: backoffMs(state.attempt), next: { ...state, attempt: state.attempt + 1 } };
-	return fail(connectionLost(node, sent.error as Error, { idempotent, retried: !request.failFast, expired: sent.expired, itemIndex }));
+	if (!isNetworkFailure(sent.error))
+		return fail(sendingStopped(node, sent.error, idempotent, itemIndex));
+	if (idempotent && !request.failFast && state.attempt < MAX_RETRIES)
+		return {
+			kind: 'retry',
+			afterMs: backoffMs(state.attempt),
+			next: { ...state, attempt: state.attempt + 1 },
+		};
+	return fail(
+		connectionLost(node, sent.error as Error, {
+			idempotent,
+			retried: !request.failFast,
+			expired: sent.expired,
+			itemIndex,
+		}),
+	);
 }
 
 /** A read may be retried: not under failFast, and not past the retries. */
@@ -141,31 +208,65 @@ function mayRetry(request: RequestFacts, state: AttemptState): boolean {
 	return request.idempotent && !request.failFast && state.attempt < MAX_RETRIES;
 }
 
-function answered(sent: { status: number; headers: IDataObject; raw: Buffer }, request: RequestFacts, rule: RuleFacts, state: AttemptState, now: number): Step {
+function answered(
+	sent: { status: number; headers: IDataObject; raw: Buffer },
+	request: RequestFacts,
+	rule: RuleFacts,
+	state: AttemptState,
+	now: number,
+): Step {
 	const { status, headers, raw } = sent;
 	const contentType = headerText(headers, 'content-type') ?? '';
 	const parsed = parseBody(raw, contentType, request.binary);
-	if (isTokenProblem(status, parsed) && !state.refreshed) return { kind: 'refresh', next: { ...state, refreshed: true } };
-	if (status >= 300 && status < 400) return fail(redirected(request.node, status, redirectTarget(headerText(headers, 'location'), request.url), request.itemIndex));
+	if (isTokenProblem(status, parsed) && !state.refreshed)
+		return { kind: 'refresh', next: { ...state, refreshed: true } };
+	if (status >= 300 && status < 400)
+		return fail(
+			redirected(
+				request.node,
+				status,
+				redirectTarget(headerText(headers, 'location'), request.url),
+				request.itemIndex,
+			),
+		);
 	if (status === 429) return tooMany(sent, parsed, request, rule, state, now);
 	const retryAfter = () => retryAfterMs(headers, now) ?? backoffMs(state.attempt);
-	if (status >= 500 && mayRetry(request, state)) return { kind: 'retry', afterMs: retryAfter(), next: { ...state, attempt: state.attempt + 1 } };
+	if (status >= 500 && mayRetry(request, state))
+		return { kind: 'retry', afterMs: retryAfter(), next: { ...state, attempt: state.attempt + 1 } };
 	if (status >= 400 || envelopeFailed(parsed)) return fail(refusal(status, parsed, raw, request));
-	if (status === 206 || status === 207) return fail(partlyAnswered(request.node, status, request.idempotent, request.itemIndex));
+	if (status === 206 || status === 207)
+		return fail(partlyAnswered(request.node, status, request.idempotent, request.itemIndex));
 	// 204 No Content: done, with nothing to show (a file's empty bytes, else an empty object)
-	if (status === 204 && raw.length === 0) return { kind: 'done', status, headers, body: request.binary ? raw : {} };
+	if (status === 204 && raw.length === 0)
+		return { kind: 'done', status, headers, body: request.binary ? raw : {} };
 	const problem = unexpectedAnswer(raw, contentType, parsed, request.binary);
-	if (problem === undefined) return { kind: 'done', status, headers, body: parsed === undefined ? raw : parsed };
+	if (problem === undefined)
+		return { kind: 'done', status, headers, body: parsed === undefined ? raw : parsed };
 	// a read is retried as other transient failures are; a write may have been processed
-	if (mayRetry(request, state)) return { kind: 'retry', afterMs: retryAfter(), next: { ...state, attempt: state.attempt + 1 } };
-	return fail(notTheApisAnswer(request.node, status, problem, { idempotent: request.idempotent, retried: !request.failFast, itemIndex: request.itemIndex }));
+	if (mayRetry(request, state))
+		return { kind: 'retry', afterMs: retryAfter(), next: { ...state, attempt: state.attempt + 1 } };
+	return fail(
+		notTheApisAnswer(request.node, status, problem, {
+			idempotent: request.idempotent,
+			retried: !request.failFast,
+			itemIndex: request.itemIndex,
+		}),
+	);
 }
 
 /** An answer of 4xx / 5xx or a refusing envelope: the API's refusal; a write answered 5xx may have been processed (never repeated). */
 function refusal(status: number, parsed: unknown, raw: Buffer, request: RequestFacts): Error {
-	const failure = { status, body: parsed ?? { message: raw.toString('utf8').slice(0, 300) }, area: request.area };
+	const failure = {
+		status,
+		body: parsed ?? { message: raw.toString('utf8').slice(0, 300) },
+		area: request.area,
+	};
 	if (status < 500) return apiError(request.node, failure, request.itemIndex);
-	const failed = request.idempotent ? apiError(request.node, failure, request.itemIndex) : outcomeUnknown(apiError(request.node, failure, request.itemIndex, undefined, OUTCOME_UNKNOWN));
+	const failed = request.idempotent
+		? apiError(request.node, failure, request.itemIndex)
+		: outcomeUnknown(
+				apiError(request.node, failure, request.itemIndex, undefined, OUTCOME_UNKNOWN),
+			);
 	return transientFailure(failed);
 }
 
@@ -173,17 +274,42 @@ function refusal(status: number, parsed: unknown, raw: Buffer, request: RequestF
  * A 429: how long the key is held (its Retry-After, else the rule's wait), whether that is a
  * block, and whether this request waits it and is sent again (it was not processed).
  */
-function tooMany(sent: { headers: IDataObject; raw: Buffer }, parsed: unknown, request: RequestFacts, rule: RuleFacts, state: AttemptState, now: number): Step {
+function tooMany(
+	sent: { headers: IDataObject; raw: Buffer },
+	parsed: unknown,
+	request: RequestFacts,
+	rule: RuleFacts,
+	state: AttemptState,
+	now: number,
+): Step {
 	const told = retryAfterMs(sent.headers, now);
 	const ms = told ?? rule.holdAfterRefusal ?? rule.blockMs ?? rule.windowMs;
-	const hold: Hold = { ms, block: told === undefined ? rule.blockMs !== undefined : told > SHORT_WAIT_MS };
+	const hold: Hold = {
+		ms,
+		block: told === undefined ? rule.blockMs !== undefined : told > SHORT_WAIT_MS,
+	};
 	const until = now + ms;
-	if (hold.block && (request.failOnBlock || request.failFast)) return fail(new RateLimitBlockedError(request.node, until, request.itemIndex), hold);
-	const failure = { status: 429, body: parsed ?? { message: sent.raw.toString('utf8').slice(0, 300) }, area: request.area };
-	if (request.failFast) return fail(refusedUntil(request.node, failure, until, request.itemIndex), hold);
+	if (hold.block && (request.failOnBlock || request.failFast))
+		return fail(new RateLimitBlockedError(request.node, until, request.itemIndex), hold);
+	const failure = {
+		status: 429,
+		body: parsed ?? { message: sent.raw.toString('utf8').slice(0, 300) },
+		area: request.area,
+	};
+	if (request.failFast)
+		return fail(refusedUntil(request.node, failure, until, request.itemIndex), hold);
 	const minute = !hold.block && rule.blockMs === undefined;
-	const waits = hold.block ? !state.waitedBlock : minute ? state.heldMs + ms <= MAX_HELD_WINDOWS * rule.windowMs : state.attempt < MAX_RETRIES;
+	const waits = hold.block
+		? !state.waitedBlock
+		: minute
+			? state.heldMs + ms <= MAX_HELD_WINDOWS * rule.windowMs
+			: state.attempt < MAX_RETRIES;
 	if (!waits) return fail(refusedUntil(request.node, failure, until, request.itemIndex), hold);
-	const next = { ...state, attempt: state.attempt + 1, waitedBlock: state.waitedBlock || hold.block, heldMs: state.heldMs + (minute ? ms : 0) };
+	const next = {
+		...state,
+		attempt: state.attempt + 1,
+		waitedBlock: state.waitedBlock || hold.block,
+		heldMs: state.heldMs + (minute ? ms : 0),
+	};
 	return { kind: 'retry', afterMs: ms, next, hold };
 }

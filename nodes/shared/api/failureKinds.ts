@@ -75,11 +75,15 @@ export function transientFailure<E extends Error>(error: E): E {
  * 400/404, an unknown organization, refused input, an unexpected exception) is not.
  */
 export function isTransientFailure(error: unknown): boolean {
-	return error instanceof RateLimitBlockedError || (typeof error === 'object' && error !== null && transientFailures.has(error));
+	return (
+		error instanceof RateLimitBlockedError ||
+		(typeof error === 'object' && error !== null && transientFailures.has(error))
+	);
 }
 
 /** The headline of a write whose outcome is unknown: it may have been processed, and is never repeated. */
-export const OUTCOME_UNKNOWN = 'Outcome unknown: the write may have been processed. Check the record before running again';
+export const OUTCOME_UNKNOWN =
+	'Outcome unknown: the write may have been processed. Check the record before running again';
 
 /** Failures that leave a write's outcome unknown (see `outcomeUnknown`). */
 const unknownOutcomes = new WeakSet<object>();

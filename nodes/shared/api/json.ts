@@ -17,7 +17,10 @@ const LONG_DIGITS = new RegExp('\\d'.repeat(16));
  * that always makes the text invalid (a string closed, then digits: no JSON has that), so it is
  * never taken: the exact scan below reads such a text.
  */
-const LONG_INTEGER = new RegExp(`-?[1-9]${'\\d'.repeat(15)}\\d*(?=[ \\t\\r\\n]*(?:[,\\]}]|$))`, 'g');
+const LONG_INTEGER = new RegExp(
+	`-?[1-9]${'\\d'.repeat(15)}\\d*(?=[ \\t\\r\\n]*(?:[,\\]}]|$))`,
+	'g',
+);
 
 /** Whether the text before `offset` is what a value follows: `:`, `[`, `,` (and whitespace) or nothing. */
 function standsAsValue(text: string, offset: number): boolean {
@@ -48,7 +51,8 @@ const NAME_AFTER = /[ \t\r\n]*:/y;
 
 function quoteUnsafe(text: string): string {
 	return text.replace(TOKEN, (token: string, offset: number) => {
-		if (token.charCodeAt(0) === 34 /* " */ || token.length < 16 || !INTEGER.test(token)) return token;
+		if (token.charCodeAt(0) === 34 /* " */ || token.length < 16 || !INTEGER.test(token))
+			return token;
 		if (Number.isSafeInteger(Number(token))) return token;
 		NAME_AFTER.lastIndex = offset + token.length;
 		if (NAME_AFTER.test(text)) return token;

@@ -36,16 +36,19 @@ export const RUN_OPTIONS_PROPERTY: INodeProperties = {
 				{
 					name: 'Stop With an Error',
 					value: 'fail',
-					description: 'End the run with an error that says when the block lifts, which items were done and which were not sent',
+					description:
+						'End the run with an error that says when the block lifts, which items were done and which were not sent',
 				},
 				{
 					name: 'Wait Until It Lifts',
 					value: 'wait',
-					description: 'Wait out the block (up to 30 minutes for Vendor Projects), then go on; stopping the execution ends the wait',
+					description:
+						'Wait out the block (up to 30 minutes for Vendor Projects), then go on; stopping the execution ends the wait',
 				},
 			],
 			default: 'fail',
-			description: 'What to do when the API blocks further requests for a while (HTTP 429): Vendor Projects past its limit, or any area asking for a wait of more than a minute. A wait of a minute or less is always waited.',
+			description:
+				'What to do when the API blocks further requests for a while (HTTP 429): Vendor Projects past its limit, or any area asking for a wait of more than a minute. A wait of a minute or less is always waited.',
 		},
 		{
 			displayName: 'Requests in Flight',
@@ -54,7 +57,7 @@ export const RUN_OPTIONS_PROPERTY: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_IN_FLIGHT },
 			default: DEFAULT_REQUESTS_IN_FLIGHT,
 			description:
-				'How many requests this node sends at once, across items and batches (at most 50). Output order and item pairing stay as the input. Each area still keeps to its pace: Vendor Projects 100 requests per 2 minutes, the others the credential\'s Accounting Requests per Minute per organization.',
+				"How many requests this node sends at once, across items and batches (at most 50). Output order and item pairing stay as the input. Each area still keeps to its pace: Vendor Projects 100 requests per 2 minutes, the others the credential's Accounting Requests per Minute per organization.",
 		},
 		{
 			displayName: 'Timeout (Seconds)',
@@ -84,7 +87,12 @@ export function readRunOptions(ctx: object): RunOptions {
 		raw = ((ctx as IExecuteFunctions).getNodeParameter('options', 0, {}) as IDataObject) ?? {};
 	}
 	const options: RunOptions = {
-		requestsInFlight: clamp(raw.requestsInFlight, 1, MAX_REQUESTS_IN_FLIGHT, DEFAULT_REQUESTS_IN_FLIGHT),
+		requestsInFlight: clamp(
+			raw.requestsInFlight,
+			1,
+			MAX_REQUESTS_IN_FLIGHT,
+			DEFAULT_REQUESTS_IN_FLIGHT,
+		),
 		timeoutMs: clamp(raw.timeout, 1, MAX_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS) * 1000,
 		onRateLimitBlock: raw.onRateLimitBlock === 'wait' ? 'wait' : 'fail',
 	};

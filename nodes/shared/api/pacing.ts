@@ -52,12 +52,15 @@ interface PacingRule {
 	blockMs?: number;
 }
 
-
 /** How much of a hold may be left when a wait of its length ends (see above): waited out, never failed on. */
 const TIMER_SLACK_MS = 10;
 
 /** The project-management area (the Conventions document). */
-export const DOCUMENTED_RULE: Readonly<Required<PacingRule>> = { limit: 100, windowMs: 120_000, blockMs: 1_800_000 };
+export const DOCUMENTED_RULE: Readonly<Required<PacingRule>> = {
+	limit: 100,
+	windowMs: 120_000,
+	blockMs: 1_800_000,
+};
 
 /** The accounting areas, per organization: the service's help pages (a listed guess), no block. */
 export const ACCOUNTING_RULE: Readonly<PacingRule> = { limit: 100, windowMs: 60_000 };
@@ -100,7 +103,11 @@ export function marginMs(r: PacingRule = PACERS.rule('projects')): number {
  * and rejects when `signal` aborts; leaves no timer or listener behind (the timer is
  * the package's `pause`, cut short through its own signal when woken first).
  */
-async function waitFor(ms: number | undefined, wake: Promise<void>, signal?: AbortSignal): Promise<void> {
+async function waitFor(
+	ms: number | undefined,
+	wake: Promise<void>,
+	signal?: AbortSignal,
+): Promise<void> {
 	if (signal?.aborted) throw aborted(signal);
 	const timer = new AbortController();
 	const stop = onAbort(signal);
@@ -240,12 +247,16 @@ export class Pacer {
 	 * when `signal` aborts; during a block, `failWhenBlocked` (if given) gives the error to
 	 * end with instead of waiting (not for the last `TIMER_SLACK_MS` of it).
 	 */
-	async take(signal?: AbortSignal, failWhenBlocked?: (until: number) => Error): Promise<(sent?: boolean) => void> {
+	async take(
+		signal?: AbortSignal,
+		failWhenBlocked?: (until: number) => Error,
+	): Promise<(sent?: boolean) => void> {
 		const turn = this.queue.then(async () => {
 			for (;;) {
 				const t = this.now();
 				// the remainder a timer of the hold's length can leave is waited, not a block met
-				if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS) throw failWhenBlocked(this.blockedUntil);
+				if (failWhenBlocked && this.blockedUntil - t > TIMER_SLACK_MS)
+					throw failWhenBlocked(this.blockedUntil);
 				const span = this.span;
 				let wait: Promise<void>;
 				if (t < this.holdUntil) {
@@ -257,8 +268,13 @@ export class Pacer {
 					wait = pause(spaced, signal);
 				} else {
 					// the earliest answered request leaves the window first; with all in flight, the next answer is awaited
-					const oldest = this.first < this.answeredAt.length ? this.answeredAt[this.first] : undefined;
-					wait = waitFor(oldest === undefined ? undefined : oldest + span - t + 1, this.answered.promise, signal);
+					const oldest =
+						this.first < this.answeredAt.length ? this.answeredAt[this.first] : undefined;
+					wait = waitFor(
+						oldest === undefined ? undefined : oldest + span - t + 1,
+						this.answered.promise,
+						signal,
+					);
 				}
 				this.waits++;
 				try {
@@ -304,7 +320,10 @@ export class Pacer {
 		this.lastAnswer = answer;
 		if (answer.letThroughAt <= this.loweredAt || this.paceNow === Infinity) return;
 		const pace = this.pace;
-		const calm = Math.max(0, (answer.at - this.loweredAt) / this.rule.windowMs - ADAPTIVE.calmWindows);
+		const calm = Math.max(
+			0,
+			(answer.at - this.loweredAt) / this.rule.windowMs - ADAPTIVE.calmWindows,
+		);
 		this.paceNow = Math.min(this.ceiling, pace + (2 ** calm * ADAPTIVE.rise * this.ceiling) / pace);
 	}
 
@@ -325,13 +344,17 @@ export class Pacer {
 	 * has left it (the server has then freed its place; the lowered pace spaces the rest).
 	 */
 	get holdAfterRefusal(): number {
-		if (this.rule.blockMs !== undefined || !this.adaptive) return this.rule.blockMs ?? this.rule.windowMs;
+		if (this.rule.blockMs !== undefined || !this.adaptive)
+			return this.rule.blockMs ?? this.rule.windowMs;
 		const t = this.now();
 		this.counted(t, this.span);
 		// the answer of the 429 being handled is no request the server counted
 		const end = this.answeredAt.length - (this.lastAnswer?.at === t ? 1 : 0);
 		if (this.first >= end) return this.rule.windowMs;
-		return Math.min(this.rule.windowMs, Math.max(1, this.answeredAt[this.first] + this.span - t + 1));
+		return Math.min(
+			this.rule.windowMs,
+			Math.max(1, this.answeredAt[this.first] + this.span - t + 1),
+		);
 	}
 
 	/** Holds every request for `ms` (after a 429); `lasting` (a block, not a short Retry-After) lets a run that may not wait end on it. */
@@ -350,13 +373,22 @@ export class Pacer {
 		const t = this.now();
 		const last = this.lastAnswer;
 		this.lastAnswer = undefined;
-		if (last?.at === t && this.answeredAt[this.answeredAt.length - 1] === t && this.answeredAt.length > this.first) this.answeredAt.pop();
+		if (
+			last?.at === t &&
+			this.answeredAt[this.answeredAt.length - 1] === t &&
+			this.answeredAt.length > this.first
+		)
+			this.answeredAt.pop();
 		// one lowering per window: the 429s that follow within it meet the same crowd
-		if ((last && last.letThroughAt <= this.loweredAt) || t - this.loweredAt < this.rule.windowMs) return;
+		if ((last && last.letThroughAt <= this.loweredAt) || t - this.loweredAt < this.rule.windowMs)
+			return;
 		const gotThrough = this.counted(t, this.span) - this.outstanding;
 		const before = this.pace;
 		// none of its requests within the window (others filled it): a mild lowering, the hold waits them out
-		const share = gotThrough > 0 ? Math.max(ADAPTIVE.keep * gotThrough, ADAPTIVE.atLeastOfPace * before) : ADAPTIVE.keep * before;
+		const share =
+			gotThrough > 0
+				? Math.max(ADAPTIVE.keep * gotThrough, ADAPTIVE.atLeastOfPace * before)
+				: ADAPTIVE.keep * before;
 		const next = Math.min(before, Math.max(ADAPTIVE.floor * this.ceiling, share));
 		this.paceNow = next;
 		this.loweredAt = t;
@@ -387,7 +419,10 @@ class PacerRegistry {
 	private readonly pacers = new Map<string, Pacer>();
 
 	constructor(rules: Partial<Record<Family, PacingRule>> = {}) {
-		this.rules = { projects: { ...(rules.projects ?? DOCUMENTED_RULE) }, accounting: { ...(rules.accounting ?? ACCOUNTING_RULE) } };
+		this.rules = {
+			projects: { ...(rules.projects ?? DOCUMENTED_RULE) },
+			accounting: { ...(rules.accounting ?? ACCOUNTING_RULE) },
+		};
 	}
 
 	/** The rule of `family` (its pacers read it on every use). */

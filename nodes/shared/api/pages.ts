@@ -49,7 +49,8 @@ interface Refusal {
 function codeZeroRefusal(body: unknown): Refusal | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const { code, message } = body as IDataObject;
-	if ((code !== 0 && code !== '0') || typeof message !== 'string' || !/\binvalid\b/i.test(message)) return undefined;
+	if ((code !== 0 && code !== '0') || typeof message !== 'string' || !/\binvalid\b/i.test(message))
+		return undefined;
 	const field = /invalid value passed for\s+["'`]?([A-Za-z0-9_.[\]]+)/i.exec(message)?.[1];
 	return { message, field };
 }
@@ -63,7 +64,10 @@ function isRecord(value: unknown): value is IDataObject {
 
 /** Whether an operation reads a list (Get Many, a paged read, a picker's list). */
 function isListRead(op: Operation): boolean {
-	return op.method === 'GET' && (op.kind === 'list' || (op.pagination !== undefined && op.pagination !== 'none'));
+	return (
+		op.method === 'GET' &&
+		(op.kind === 'list' || (op.pagination !== undefined && op.pagination !== 'none'))
+	);
 }
 
 /** An answer to a list read that holds nothing: a 204 No Content (given by the transport as `{}`) or `{}`. */
@@ -88,12 +92,14 @@ function evidenceIn(area: Area, op: Operation, body: unknown): Evidence {
 	if (op.responseKey) {
 		const value = isRecord(body) ? body[op.responseKey] : undefined;
 		if (isRecord(value)) return { records: [value] };
-		if (Array.isArray(value) && (value.length > 0 || op.method === 'GET')) return { records: value as IDataObject[] };
+		if (Array.isArray(value) && (value.length > 0 || op.method === 'GET'))
+			return { records: value as IDataObject[] };
 		return refusal ? { refusal } : { missing: op.responseKey };
 	}
 	if (refusal) return { refusal };
 	// An empty answer to a single read (a 204 No Content, `{}`) holds no record: it does not show the record.
-	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0) return { missing: 'record' };
+	if (op.method === 'GET' && isRecord(body) && Object.keys(body).length === 0)
+		return { missing: 'record' };
 	if (area.family === 'accounting' && !Array.isArray(body)) {
 		const code = isRecord(body) ? body.code : undefined;
 		if (code !== 0 && code !== '0') return { missing: 'code 0' };
@@ -112,7 +118,11 @@ export function apiWords(body: unknown): string {
 
 /** A value as sent, in a few words. */
 function sentText(value: unknown): string {
-	const text = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const text = Array.isArray(value)
+		? value.map(String).join(',')
+		: typeof value === 'object'
+			? JSON.stringify(value)
+			: String(value);
 	return redactTokens(text.length > 200 ? `${text.slice(0, 200)}...` : text);
 }
 
@@ -133,31 +143,70 @@ export function answerRecords(
 	if ('records' in evidence) return evidence.records;
 	const { itemIndex, values = {} } = options;
 	if ('refusal' in evidence) return refusedBy(node, body, evidence.refusal, itemIndex, values);
-	const what = evidence.missing === 'code 0' ? 'its success code (code 0)' : `the ${evidence.missing} ${op.inferred ? 'this call is expected to answer with (its answer is not documented)' : 'its documented answer carries'}`;
+	const what =
+		evidence.missing === 'code 0'
+			? 'its success code (code 0)'
+			: `the ${evidence.missing} ${op.inferred ? 'this call is expected to answer with (its answer is not documented)' : 'its documented answer carries'}`;
 	const write = op.method !== 'GET';
 	const message = `${write ? `${OUTCOME_UNKNOWN}: ` : ''}the Vendor API answered without ${what} (${apiWords(body)})`;
 	const description = write
 		? 'Nothing in the answer shows the write was done, nor that it was refused. It was not repeated: check the record before running again.'
 		: 'Nothing in the answer holds what was read.';
-	return noEvidence(node, body, message.charAt(0).toUpperCase() + message.slice(1), description, itemIndex, write);
+	return noEvidence(
+		node,
+		body,
+		message.charAt(0).toUpperCase() + message.slice(1),
+		description,
+		itemIndex,
+		write,
+	);
 }
 
 /** A code-0 refusal in any answer (Custom API Call's too) is an error naming the API's message and the value sent. */
-export function assertNotRefused(node: INode, body: unknown, itemIndex?: number, values: IDataObject = {}): void {
+export function assertNotRefused(
+	node: INode,
+	body: unknown,
+	itemIndex?: number,
+	values: IDataObject = {},
+): void {
 	const refusal = codeZeroRefusal(body);
 	if (refusal) refusedBy(node, body, refusal, itemIndex, values);
 }
 
-function refusedBy(node: INode, body: unknown, refusal: Refusal, itemIndex: number | undefined, values: IDataObject): never {
+function refusedBy(
+	node: INode,
+	body: unknown,
+	refusal: Refusal,
+	itemIndex: number | undefined,
+	values: IDataObject,
+): never {
 	const { message: said, field } = refusal;
 	const named = field !== undefined && values[field] !== undefined ? field : undefined;
 	const message = `The Vendor API refused ${named ? `the ${named} sent` : 'the request'}: ${redactTokens(said)} (code 0)`;
-	return noEvidence(node, body, message, `${named ? `Sent ${named}: ${sentText(values[named])}. ` : ''}The answer carried code 0 with a message saying a value is invalid: nothing is taken as done.`, itemIndex);
+	return noEvidence(
+		node,
+		body,
+		message,
+		`${named ? `Sent ${named}: ${sentText(values[named])}. ` : ''}The answer carried code 0 with a message saying a value is invalid: nothing is taken as done.`,
+		itemIndex,
+	);
 }
 
-function noEvidence(node: INode, body: unknown, message: string, description: string, itemIndex: number | undefined, unknown = false): never {
-	const code = isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
-	const error = new NodeApiError(node, { message, ...(code === undefined ? {} : { code }) }, { message, description, httpCode: '200', itemIndex });
+function noEvidence(
+	node: INode,
+	body: unknown,
+	message: string,
+	description: string,
+	itemIndex: number | undefined,
+	unknown = false,
+): never {
+	const code =
+		isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
+	const error = new NodeApiError(
+		node,
+		{ message, ...(code === undefined ? {} : { code }) },
+		{ message, description, httpCode: '200', itemIndex },
+	);
 	throw unknown ? outcomeUnknown(error) : error;
 }
 
@@ -168,7 +217,8 @@ function noEvidence(node: INode, body: unknown, message: string, description: st
  * size it states (`per_page`: a server that gives fewer records than asked says so there).
  */
 export function pagingFacts(body: unknown): { more?: boolean; perPage?: number } {
-	const facts = pageContext(body) ?? (isRecord(body) && isRecord(body.page_info) ? body.page_info : undefined);
+	const facts =
+		pageContext(body) ?? (isRecord(body) && isRecord(body.page_info) ? body.page_info : undefined);
 	if (!isRecord(facts)) return {};
 	const more = facts.has_more_page ?? facts.has_next_page;
 	const perPage = Number(facts.per_page);
@@ -184,7 +234,12 @@ export function pagingFacts(body: unknown): { more?: boolean; perPage?: number }
  * the answer says there is more; an answer that does not say goes on only after a full page
  * (full by the page size it states, if smaller than the one asked). Unpaged lists: never.
  */
-export function hasMore(op: Operation, body: unknown, entries: IDataObject[], pageSize: number): boolean {
+export function hasMore(
+	op: Operation,
+	body: unknown,
+	entries: IDataObject[],
+	pageSize: number,
+): boolean {
 	if (op.pagination !== 'pageContext' && op.pagination !== 'pageSize') return false;
 	const { more, perPage } = pagingFacts(body);
 	if (more !== undefined) return more;
@@ -228,19 +283,33 @@ function pageFingerprint(entries: IDataObject[], idField?: string): string {
  * whole content: the same content again is the same record pushed on. In a list with one, a
  * record missing its id is kept. `seen` holds the keys given so far.
  */
-function unseen(entries: IDataObject[], idField: string | undefined, seen: Set<string>): IDataObject[] {
+function unseen(
+	entries: IDataObject[],
+	idField: string | undefined,
+	seen: Set<string>,
+): IDataObject[] {
 	return entries.filter((record) => {
 		const id = idOf(record, idField);
 		// in a list whose records carry ids, one without its id is not told apart: kept
 		if (id === undefined && idField !== undefined) return true;
-		const key = id === undefined ? `=${createHash('sha1').update(JSON.stringify(record) ?? '').digest('base64')}` : `#${id}`;
+		const key =
+			id === undefined
+				? `=${createHash('sha1')
+						.update(JSON.stringify(record) ?? '')
+						.digest('base64')}`
+				: `#${id}`;
 		if (seen.has(key)) return false;
 		seen.add(key);
 		return true;
 	});
 }
 
-function pagingStopped(ctx: VendorContext, message: string, description: string, itemIndex?: number): NodeApiError {
+function pagingStopped(
+	ctx: VendorContext,
+	message: string,
+	description: string,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
 }
 
@@ -253,7 +322,13 @@ function pageLimitReached(ctx: VendorContext, records: number, itemIndex?: numbe
 	);
 }
 
-function repeatedPages(ctx: VendorContext, page: number, records: number, repeats: number, itemIndex?: number): NodeApiError {
+function repeatedPages(
+	ctx: VendorContext,
+	page: number,
+	records: number,
+	repeats: number,
+	itemIndex?: number,
+): NodeApiError {
 	return pagingStopped(
 		ctx,
 		`Return All stopped at page ${page} (${records} records): the Vendor API said there were more records but answered ${repeats} pages in a row that it had already sent`,
@@ -301,7 +376,12 @@ export async function* listPages(
 	const seen = new Set<string>();
 	if (!op.pagination || op.pagination === 'none') {
 		const { body, headers } = await vendorRequest(run, area, req, { itemIndex });
-		yield { entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen), body, headers, page: 1 };
+		yield {
+			entries: unseen(answerRecords(ctx.getNode(), area, op, body, { itemIndex }), idField, seen),
+			body,
+			headers,
+			page: 1,
+		};
 		return;
 	}
 	const pagesSeen = new Set<string>();
@@ -309,7 +389,9 @@ export async function* listPages(
 	let repeats = 0;
 	for (let page = 1; ; page++) {
 		if (page > pageLimit) throw pageLimitReached(ctx, records, itemIndex);
-		const { body, headers } = await vendorRequest(run, area, pageRequest(req, page, pageSize), { itemIndex });
+		const { body, headers } = await vendorRequest(run, area, pageRequest(req, page, pageSize), {
+			itemIndex,
+		});
 		const entries = answerRecords(ctx.getNode(), area, op, body, { itemIndex });
 		const fingerprint = entries.length > 0 ? pageFingerprint(entries, idField) : '';
 		if (page > 1 && entries.length > 0 && pagesSeen.has(fingerprint)) {

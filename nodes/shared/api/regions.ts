@@ -13,17 +13,42 @@ interface RegionUrls {
 }
 
 export const REGIONS: Readonly<Record<'us' | 'eu' | 'in' | 'au' | 'cn', RegionUrls>> = {
-	us: { accounts: 'https://accounts.vendor.com', api: 'https://www.vendorapis.com', projects: 'https://projectsapi.vendor.com' },
-	eu: { accounts: 'https://accounts.vendor.eu', api: 'https://www.vendorapis.eu', projects: 'https://projectsapi.vendor.eu' },
-	in: { accounts: 'https://accounts.vendor.in', api: 'https://www.vendorapis.in', projects: 'https://projectsapi.vendor.in' },
-	au: { accounts: 'https://accounts.vendor.com.au', api: 'https://www.vendorapis.com.au', projects: 'https://projectsapi.vendor.com.au' },
-	cn: { accounts: 'https://accounts.vendor.com.cn', api: 'https://www.vendorapis.com.cn', projects: 'https://projectsapi.vendor.com.cn' },
+	us: {
+		accounts: 'https://accounts.vendor.com',
+		api: 'https://www.vendorapis.com',
+		projects: 'https://projectsapi.vendor.com',
+	},
+	eu: {
+		accounts: 'https://accounts.vendor.eu',
+		api: 'https://www.vendorapis.eu',
+		projects: 'https://projectsapi.vendor.eu',
+	},
+	in: {
+		accounts: 'https://accounts.vendor.in',
+		api: 'https://www.vendorapis.in',
+		projects: 'https://projectsapi.vendor.in',
+	},
+	au: {
+		accounts: 'https://accounts.vendor.com.au',
+		api: 'https://www.vendorapis.com.au',
+		projects: 'https://projectsapi.vendor.com.au',
+	},
+	cn: {
+		accounts: 'https://accounts.vendor.com.cn',
+		api: 'https://www.vendorapis.com.cn',
+		projects: 'https://projectsapi.vendor.com.cn',
+	},
 };
 
 type RegionKey = keyof typeof REGIONS | 'custom';
 
 /** The roots to use for a credential's settings. */
-export function regionUrls(credentials: { region?: string; accountsUrl?: string; apiUrl?: string; projectsUrl?: string }): RegionUrls {
+export function regionUrls(credentials: {
+	region?: string;
+	accountsUrl?: string;
+	apiUrl?: string;
+	projectsUrl?: string;
+}): RegionUrls {
 	const region = (credentials.region ?? 'us') as RegionKey;
 	if (region === 'custom') {
 		return {

@@ -84,7 +84,10 @@ function writeKey(id: WriteIdentity): string {
  * `keep` to remember what this one comes to. Undefined when no try follows (Retry On Fail off)
  * or for a read.
  */
-export function writeSlot<A>(replay: Replay | undefined, id: WriteIdentity): { prior?: PriorWrite<A>; keep: (outcome: PriorWrite<A>) => void } | undefined {
+export function writeSlot<A>(
+	replay: Replay | undefined,
+	id: WriteIdentity,
+): { prior?: PriorWrite<A>; keep: (outcome: PriorWrite<A>) => void } | undefined {
 	if (id.method === 'GET' || !replay) return undefined;
 	const { memory, occurrences: counts } = replay;
 	const key = writeKey(id);
@@ -105,9 +108,14 @@ export function writeSlot<A>(replay: Replay | undefined, id: WriteIdentity): { p
  * try sent (its answer given again, and what the answer shows judged again: an answer without
  * evidence stays *Outcome unknown*) says it was not sent again. Other failures as they are.
  */
-export function withReplayNote<E extends Error>(replay: Replay | undefined, itemIndex: number, error: E): E {
+export function withReplayNote<E extends Error>(
+	replay: Replay | undefined,
+	itemIndex: number,
+	error: E,
+): E {
 	if (!replay?.replayedItems.has(itemIndex) || !isOutcomeUnknown(error)) return error;
 	const said = (error as { description?: string | null }).description ?? '';
-	if (!said.includes(NOT_SENT_AGAIN)) (error as { description?: string }).description = `${said ? `${said} ` : ''}${NOT_SENT_AGAIN}`;
+	if (!said.includes(NOT_SENT_AGAIN))
+		(error as { description?: string }).description = `${said ? `${said} ` : ''}${NOT_SENT_AGAIN}`;
 	return error;
 }

@@ -6,7 +6,14 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { inputFailure } from './nodeErrors';
 
-import { ENTRY_MORE, FORM_VERSION, jsonAlternativeLabel, jsonAlternativeName, placement, wrapperMember } from '../tables/naming';
+import {
+	ENTRY_MORE,
+	FORM_VERSION,
+	jsonAlternativeLabel,
+	jsonAlternativeName,
+	placement,
+	wrapperMember,
+} from '../tables/naming';
 import { InputError } from '../tables/inputError';
 import type { Area, Field, HttpMethod, Operation } from '../tables/spec';
 import { decimalNumber, decimalText, isBlank, trimBlank } from '../tables/textRules';
@@ -29,7 +36,10 @@ function isEmpty(value: unknown): boolean {
 		value === null ||
 		value === '' ||
 		// a JS Date has no keys of its own, yet it is a value (a date field reads it)
-		(typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && Object.keys(value as object).length === 0)
+		(typeof value === 'object' &&
+			!Array.isArray(value) &&
+			!(value instanceof Date) &&
+			Object.keys(value as object).length === 0)
 	);
 }
 
@@ -57,12 +67,22 @@ interface DateTimeLike {
 }
 
 function isDateTimeLike(value: unknown): value is DateTimeLike {
-	return typeof value === 'object' && value !== null && typeof (value as DateTimeLike).toISODate === 'function' && typeof (value as DateTimeLike).setZone === 'function';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as DateTimeLike).toISODate === 'function' &&
+		typeof (value as DateTimeLike).setZone === 'function'
+	);
 }
 
 /** The day (yyyy-mm-dd) of a JS Date in `zone` (an IANA name; UTC when none is known). */
 function dayOf(date: Date, zone = 'UTC'): string {
-	const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+	const parts = new Intl.DateTimeFormat('en-CA', {
+		timeZone: zone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).formatToParts(date);
 	const part = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
 	return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -97,11 +117,23 @@ function dateFromUi(value: unknown, zone?: string): unknown {
  */
 export function normaliseScalar(field: Field, value: unknown, zone?: string): unknown {
 	// a record ID given as a number past 2^53 stays a number, for validation to refuse (its digits are lost)
-	if ((field.type === 'string' || field.type === 'enum') && typeof value === 'number' && Number.isFinite(value) && !unsafeId(field, value)) return decimalText(value);
-	if (field.type === 'string' && field.numeric && typeof value === 'string') return numericText(value);
+	if (
+		(field.type === 'string' || field.type === 'enum') &&
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		!unsafeId(field, value)
+	)
+		return decimalText(value);
+	if (field.type === 'string' && field.numeric && typeof value === 'string')
+		return numericText(value);
 	if (field.type === 'date') return dateFromUi(value, zone);
 	if (field.type === 'id' && typeof value === 'string') return trimBlank(value);
-	if ((field.type === 'number' || field.type === 'integer') && typeof value === 'string' && !isBlank(value)) return decimalNumber(value) ?? value;
+	if (
+		(field.type === 'number' || field.type === 'integer') &&
+		typeof value === 'string' &&
+		!isBlank(value)
+	)
+		return decimalNumber(value) ?? value;
 	if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
 	return value;
 }
@@ -116,7 +148,9 @@ function numericText(value: string): string {
 
 /** A resource locator's value (`{ __rl, mode, value }`), or the value itself. */
 function located(value: unknown): unknown {
-	return value && typeof value === 'object' && '__rl' in (value as IDataObject) ? (value as IDataObject).value : value;
+	return value && typeof value === 'object' && '__rl' in (value as IDataObject)
+		? (value as IDataObject).value
+		: value;
 }
 
 /** Whether a parameter as the workflow stores it is an expression: n8n marks one with a leading `=`. */
@@ -127,7 +161,9 @@ export function isExpression(raw: unknown): boolean {
 
 /** `raw[key]` of a parameter as stored (an entry, a member), if it has one. */
 function rawPart(raw: unknown, key: string | number): unknown {
-	return raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
+	return raw !== null && typeof raw === 'object'
+		? (raw as Record<string, unknown>)[key]
+		: undefined;
 }
 
 /**
@@ -158,7 +194,9 @@ interface Reading {
 /** `how` for the part of a field at `path` below it. */
 function below(how: Reading | undefined, path: string): Reading | undefined {
 	const read = how?.read;
-	return how && { zone: how.zone, read: read && ((sub, fallback) => read(`${path}.${sub}`, fallback)) };
+	return (
+		how && { zone: how.zone, read: read && ((sub, fallback) => read(`${path}.${sub}`, fallback)) }
+	);
 }
 
 /**
@@ -176,7 +214,12 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, how?: Readin
 	if (field.sortFields) return sortFromUi(field, value);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
-		if (typeof value === 'object' && !Array.isArray(value) && value !== null && wrapped.name in (value as object)) {
+		if (
+			typeof value === 'object' &&
+			!Array.isArray(value) &&
+			value !== null &&
+			wrapped.name in (value as object)
+		) {
 			return value; // already in API shape (from an expression)
 		}
 		return { [wrapped.name]: normaliseScalar(wrapped, value, zone) };
@@ -189,7 +232,13 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, how?: Readin
 			// anything but an object (a number, a list) is left as it is, for validation to refuse naming the field
 			if (!isPlainObject(value)) return value;
 			const entry = value.values;
-			return membersFromUi(field.fields ?? [], (entry ?? value) as IDataObject, entry !== undefined, entry !== undefined ? rawPart(raw, 'values') : undefined, entry !== undefined ? below(how, 'values') : { zone });
+			return membersFromUi(
+				field.fields ?? [],
+				(entry ?? value) as IDataObject,
+				entry !== undefined,
+				entry !== undefined ? rawPart(raw, 'values') : undefined,
+				entry !== undefined ? below(how, 'values') : { zone },
+			);
 		}
 		case 'array': {
 			if (typeof value === 'string') {
@@ -197,16 +246,29 @@ export function fromUi(field: Field, value: unknown, raw?: unknown, how?: Readin
 				return splitList(value).map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			if (Array.isArray(value)) {
-				return field.fields ? value.map((v) => membersFromUi(field.fields ?? [], v as IDataObject, false, undefined, { zone })) : value.map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
+				return field.fields
+					? value.map((v) =>
+							membersFromUi(field.fields ?? [], v as IDataObject, false, undefined, { zone }),
+						)
+					: value.map((v) => (field.of ? normaliseScalar(field.of, v, zone) : v));
 			}
 			// one number from an expression is a list of one (an ID); anything else but the entry form's value is refused as not a list
-			if (typeof value === 'number' && !field.fields) return [field.of ? normaliseScalar(field.of, value, zone) : value];
+			if (typeof value === 'number' && !field.fields)
+				return [field.of ? normaliseScalar(field.of, value, zone) : value];
 			if (!isPlainObject(value) || !('values' in value)) return value;
 			const entries = value.values;
 			const list = Array.isArray(entries) ? entries : entries ? [entries] : [];
 			const stored = rawPart(raw, 'values');
 			const rawList = Array.isArray(stored) ? stored : stored ? [stored] : [];
-			return list.map((v, i) => membersFromUi(field.fields ?? [], v as IDataObject, true, rawList[i], below(how, Array.isArray(entries) ? `values[${i}]` : 'values')));
+			return list.map((v, i) =>
+				membersFromUi(
+					field.fields ?? [],
+					v as IDataObject,
+					true,
+					rawList[i],
+					below(how, Array.isArray(entries) ? `values[${i}]` : 'values'),
+				),
+			);
 		}
 		default:
 			return normaliseScalar(field, value, zone);
@@ -226,7 +288,13 @@ function isPlainObject(value: unknown): value is IDataObject {
  * given). Response-only members (`readOnly`) are never sent, as the entry form never offers
  * them. An entry that is not an object is left as it is, for validation to refuse.
  */
-function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = false, raw?: unknown, how?: Reading): IDataObject {
+function membersFromUi(
+	fields: Field[],
+	obj: IDataObject,
+	fixedCollection = false,
+	raw?: unknown,
+	how?: Reading,
+): IDataObject {
 	if (obj !== undefined && obj !== null && !isPlainObject(obj)) return obj;
 	// the entry's less common members come in its Additional Fields
 	if (fixedCollection && isPlainObject(obj?.[ENTRY_MORE])) {
@@ -237,10 +305,14 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 	const known = new Set(fields.map((f) => f.name));
 	for (const f of fields) {
 		if (f.readOnly) continue;
-		const inMore = rawPart(raw, f.name) === undefined && rawPart(rawPart(raw, ENTRY_MORE), f.name) !== undefined;
+		const inMore =
+			rawPart(raw, f.name) === undefined && rawPart(rawPart(raw, ENTRY_MORE), f.name) !== undefined;
 		const stored = inMore ? rawPart(rawPart(raw, ENTRY_MORE), f.name) : rawPart(raw, f.name);
 		// a date member an expression gives, read by its own path: a DateTime as itself (see `Reading`)
-		const given = f.type === 'date' && isExpression(stored) && how?.read ? how.read(inMore ? `${ENTRY_MORE}.${f.name}` : f.name, obj?.[f.name]) : obj?.[f.name];
+		const given =
+			f.type === 'date' && isExpression(stored) && how?.read
+				? how.read(inMore ? `${ENTRY_MORE}.${f.name}` : f.name, obj?.[f.name])
+				: obj?.[f.name];
 		const blank = givenBlank(given, stored);
 		const v = blank !== undefined ? blank : fromUi(f, given, stored, how && { zone: how.zone });
 		// an entry form fills every member with its default: an optional `[]` or `{}` there is "not entered"
@@ -252,7 +324,14 @@ function membersFromUi(fields: Field[], obj: IDataObject, fixedCollection = fals
 }
 
 /** buildRequest for a node: refused input becomes the node's error, and nothing is sent. */
-export function nodeRequest(node: INode, area: Area, op: Operation, values: IDataObject, organizationId?: string, description?: string): ApiRequest {
+export function nodeRequest(
+	node: INode,
+	area: Area,
+	op: Operation,
+	values: IDataObject,
+	organizationId?: string,
+	description?: string,
+): ApiRequest {
 	try {
 		return buildRequest(area, op, values, organizationId);
 	} catch (error) {
@@ -263,12 +342,20 @@ export function nodeRequest(node: INode, area: Area, op: Operation, values: IDat
 /** `{ field, direction }` (or a `direction(field)` string from an expression) -> `direction(field)`, checked. */
 function sortFromUi(field: Field, value: unknown): string | undefined {
 	const picked = isPlainObject(value) && isPlainObject(value.values) ? value.values : value;
-	const text = isPlainObject(picked) ? `${String(picked.direction ?? 'asc')}(${String(picked.field ?? '')})` : Array.isArray(picked) ? '' : trimBlank(String(picked));
+	const text = isPlainObject(picked)
+		? `${String(picked.direction ?? 'asc')}(${String(picked.field ?? '')})`
+		: Array.isArray(picked)
+			? ''
+			: trimBlank(String(picked));
 	const fields = field.sortFields ?? [];
 	const match = /^(asc|desc)\((\w+)\)$/.exec(text);
 	if (!match || !fields.includes(match[2])) {
-		const got = Array.isArray(picked) ? `a list of ${picked.length} ${picked.length === 1 ? 'entry' : 'entries'}` : `"${text}"`;
-		throw new InputError(`${formName(field)} must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got ${got})`);
+		const got = Array.isArray(picked)
+			? `a list of ${picked.length} ${picked.length === 1 ? 'entry' : 'entries'}`
+			: `"${text}"`;
+		throw new InputError(
+			`${formName(field)} must be written asc(field) or desc(field) with field one of: ${fields.join(', ')} (got ${got})`,
+		);
 	}
 	return text;
 }
@@ -281,17 +368,29 @@ function sortFromUi(field: Field, value: unknown): string | undefined {
  */
 function jsonAlternative(field: Field, raw: unknown, zone?: string): unknown {
 	if (isEmpty(raw)) return undefined;
-	const value = typeof raw === 'string' ? parseJson({ ...field, name: jsonAlternativeName(field), label: jsonAlternativeLabel(field) }, raw) : raw;
+	const value =
+		typeof raw === 'string'
+			? parseJson(
+					{ ...field, name: jsonAlternativeName(field), label: jsonAlternativeLabel(field) },
+					raw,
+				)
+			: raw;
 	if (noEntries(value)) return undefined;
 	const members = field.fields;
 	if (!members) return value;
-	if (field.type === 'array' && Array.isArray(value)) return value.map((entry) => membersFromUi(members, entry as IDataObject, false, undefined, { zone }));
-	if (field.type === 'object' && isPlainObject(value)) return membersFromUi(members, value, false, undefined, { zone });
+	if (field.type === 'array' && Array.isArray(value))
+		return value.map((entry) =>
+			membersFromUi(members, entry as IDataObject, false, undefined, { zone }),
+		);
+	if (field.type === 'object' && isPlainObject(value))
+		return membersFromUi(members, value, false, undefined, { zone });
 	return value;
 }
 
 /** `text` parsed as JSON, or why it is not JSON. */
-export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function tryParseJson(
+	text: string,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (error) {
@@ -331,20 +430,26 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 		const asStored = where === 'top' ? stored[field.name] : rawPart(stored[where], field.name);
 		if (where === 'top') {
 			raw = ctx.getNodeParameter(field.name, i, undefined, { extractValue: true });
-			if (field.jsonAlternative) rawJson = ctx.getNodeParameter(jsonAlternativeName(field), i, undefined);
+			if (field.jsonAlternative)
+				rawJson = ctx.getNodeParameter(jsonAlternativeName(field), i, undefined);
 		} else {
-			if (!collections.has(where)) collections.set(where, ctx.getNodeParameter(where, i, {}) as IDataObject);
+			if (!collections.has(where))
+				collections.set(where, ctx.getNodeParameter(where, i, {}) as IDataObject);
 			const collection = collections.get(where) ?? {};
 			raw = collection[field.name];
 			rawJson = collection[jsonAlternativeName(field)];
 			// n8n hands a collection's DateTime over as text in the DateTime's own zone; read by its own path it is the DateTime itself
-			if (field.type === 'date' && isExpression(asStored)) raw = ctx.getNodeParameter(`${where}.${field.name}`, i, raw);
+			if (field.type === 'date' && isExpression(asStored))
+				raw = ctx.getNodeParameter(`${where}.${field.name}`, i, raw);
 		}
 		// added to a collection and given blank: kept for validation to refuse, not taken as left out
 		const blank = where === 'top' ? undefined : givenBlank(raw, asStored);
 		// a part of the field read by its own path (a date member's DateTime, see `Reading`)
 		const base = where === 'top' ? field.name : `${where}.${field.name}`;
-		const how: Reading = { zone, read: (path, fallback) => ctx.getNodeParameter(`${base}.${path}`, i, fallback) };
+		const how: Reading = {
+			zone,
+			read: (path, fallback) => ctx.getNodeParameter(`${base}.${path}`, i, fallback),
+		};
 		let value = blank !== undefined ? blank : fromUi(field, raw, asStored, how);
 		if (where === 'top' && !field.required && isBlank(value)) value = undefined;
 		if (field.jsonAlternative) {
@@ -353,7 +458,9 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
 			if (json !== undefined) {
 				// A fixed collection whose entries were all removed is empty, not given.
 				if (!noEntries(value)) {
-					throw new InputError(`Give ${formName(field)} either as fields or as ${jsonAlternativeLabel(field)}, not both`);
+					throw new InputError(
+						`Give ${formName(field)} either as fields or as ${jsonAlternativeLabel(field)}, not both`,
+					);
 				}
 				value = json;
 			}
@@ -370,7 +477,10 @@ export function readValues(ctx: IExecuteFunctions, i: number, op: Operation): ID
  */
 function checkOrganizationId(organizationId: string): void {
 	const problem = idTextProblem(organizationId);
-	if (problem) throw new InputError(`Organization ID ${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`);
+	if (problem)
+		throw new InputError(
+			`Organization ID ${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`,
+		);
 }
 
 function encodeQuery(field: Field, value: unknown): unknown {
@@ -381,7 +491,12 @@ function encodeQuery(field: Field, value: unknown): unknown {
 }
 
 /** Places validated API-shaped values into a request for the operation. */
-export function buildRequest(area: Area, op: Operation, values: IDataObject, organizationId?: string): ApiRequest {
+export function buildRequest(
+	area: Area,
+	op: Operation,
+	values: IDataObject,
+	organizationId?: string,
+): ApiRequest {
 	const qs: IDataObject = {};
 	const headers: IDataObject = {};
 	let body: IDataObject | unknown[] | undefined;

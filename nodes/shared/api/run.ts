@@ -34,7 +34,8 @@ interface RetryContext {
 /** This try's view of its node run's memory, when n8n may run it again (Retry On Fail on); undefined otherwise. Looked up once per try (its run state). */
 function replayOf(ctx: object): Replay | undefined {
 	const c = ctx as RetryContext;
-	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true) return undefined;
+	if (typeof c.getExecuteData !== 'function' || c.getNode?.().retryOnFail !== true)
+		return undefined;
 	const run = c.getExecuteData();
 	if (typeof run !== 'object' || run === null) return undefined;
 	let memory = memories.get(run);
@@ -149,7 +150,12 @@ export class RunState<C extends VendorContext = VendorContext> {
 
 	/** Whether item `itemIndex` may not send: the run was halted at an earlier item before this one sent anything. Never for a request of no item. */
 	haltedBefore(itemIndex: number | undefined): boolean {
-		return this.haltedAt !== undefined && itemIndex !== undefined && itemIndex > this.haltedAt && !this.sending.has(itemIndex);
+		return (
+			this.haltedAt !== undefined &&
+			itemIndex !== undefined &&
+			itemIndex > this.haltedAt &&
+			!this.sending.has(itemIndex)
+		);
 	}
 
 	/** Item `itemIndex` sends a request: from now on it has started, and a halt lets it finish. */

@@ -7,7 +7,13 @@
  * refused refresh is remembered for a while, so that many executions make one refused call.
  * Under failFast patience (api/run.ts) a refresh is waited at most `FAIL_FAST_REFRESH_MS`.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
@@ -49,8 +55,16 @@ export function credentialKey(ctx: VendorContext): string {
 
 /** What the token endpoint answered, as n8n's OAuth2 client reports it on the error it throws. */
 function tokenEndpointAnswer(error: unknown): { status?: number; endpointCode?: string } {
-	const e = (error ?? {}) as { status?: number; statusCode?: number; body?: { error?: unknown }; response?: { status?: number } };
-	return { status: e.status ?? e.statusCode ?? e.response?.status, endpointCode: typeof e.body?.error === 'string' ? redactTokens(e.body.error) : undefined };
+	const e = (error ?? {}) as {
+		status?: number;
+		statusCode?: number;
+		body?: { error?: unknown };
+		response?: { status?: number };
+	};
+	return {
+		status: e.status ?? e.statusCode ?? e.response?.status,
+		endpointCode: typeof e.body?.error === 'string' ? redactTokens(e.body.error) : undefined,
+	};
 }
 
 /** The token endpoint said no (an error code, a 4xx), as opposed to no answer, a 5xx or an exception. */
@@ -67,11 +81,22 @@ function refusedByTokenEndpoint(error: unknown): boolean {
 export function refreshFailureCause(error: unknown): string {
 	const e = (error ?? {}) as { code?: unknown; name?: string; message?: string };
 	const { status, endpointCode } = tokenEndpointAnswer(error);
-	if (endpointCode) return `the token endpoint answered ${endpointCode}${status ? ` with HTTP ${status}` : ''}`;
+	if (endpointCode)
+		return `the token endpoint answered ${endpointCode}${status ? ` with HTTP ${status}` : ''}`;
 	if (status) return `the token endpoint answered HTTP ${status}`;
-	if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && !['EAUTH', 'ESTATUS'].includes(e.code)) {
+	if (
+		typeof e.code === 'string' &&
+		/^E[A-Z]+$/.test(e.code) &&
+		!['EAUTH', 'ESTATUS'].includes(e.code)
+	) {
 		// in words: n8n replaces a message that names a system code with its own stock text
-		const words: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection closed', ETIMEDOUT: 'timed out', ECONNABORTED: 'timed out', ENOTFOUND: 'host not found' };
+		const words: Record<string, string> = {
+			ECONNREFUSED: 'connection refused',
+			ECONNRESET: 'connection closed',
+			ETIMEDOUT: 'timed out',
+			ECONNABORTED: 'timed out',
+			ENOTFOUND: 'host not found',
+		};
 		return `the token call got no answer: ${words[e.code] ?? 'no network answer'}`;
 	}
 	return `an unexpected exception: ${e.name ?? 'Error'}: ${redactTokens(String(e.message ?? error))}`;
@@ -79,7 +104,12 @@ export function refreshFailureCause(error: unknown): string {
 
 type OAuth2Helpers = {
 	refreshOAuth2Token?: (this: unknown, type: string, options: IDataObject) => Promise<IDataObject>;
-	requestOAuth2?: (this: unknown, type: string, request: IDataObject, options: IDataObject) => Promise<unknown>;
+	requestOAuth2?: (
+		this: unknown,
+		type: string,
+		request: IDataObject,
+		options: IDataObject,
+	) => Promise<unknown>;
 };
 
 /**
@@ -89,7 +119,10 @@ type OAuth2Helpers = {
  * this request already had, the second (signed in memory with the new token) is answered at
  * once. The new token is then read back from the credential, where n8n stored it.
  */
-async function refreshThroughRequestHelper(ctx: VendorContext, requestOAuth2: NonNullable<OAuth2Helpers['requestOAuth2']>): Promise<TokenData> {
+async function refreshThroughRequestHelper(
+	ctx: VendorContext,
+	requestOAuth2: NonNullable<OAuth2Helpers['requestOAuth2']>,
+): Promise<TokenData> {
 	let calls = 0;
 	const answered = async () => ({ statusCode: calls++ === 0 ? 401 : 200, headers: {}, body: '' });
 	const context = {
@@ -98,8 +131,18 @@ async function refreshThroughRequestHelper(ctx: VendorContext, requestOAuth2: No
 		logger: ctx.logger,
 		helpers: { request: answered },
 	};
-	const blank = { method: 'GET', uri: 'http://127.0.0.1/', url: 'http://127.0.0.1/', headers: {}, resolveWithFullResponse: true, simple: false };
-	await requestOAuth2.call(context, CREDENTIAL, blank, { tokenType: 'Bearer', includeCredentialsOnRefreshOnBody: true });
+	const blank = {
+		method: 'GET',
+		uri: 'http://127.0.0.1/',
+		url: 'http://127.0.0.1/',
+		headers: {},
+		resolveWithFullResponse: true,
+		simple: false,
+	};
+	await requestOAuth2.call(context, CREDENTIAL, blank, {
+		tokenType: 'Bearer',
+		includeCredentialsOnRefreshOnBody: true,
+	});
 	if (calls < 2) throw new Error("n8n's OAuth2 request helper did not refresh the token");
 	return ((await ctx.getCredentials(CREDENTIAL)).oauthTokenData ?? {}) as TokenData;
 }
@@ -112,16 +155,36 @@ const refusals = new Map<string, { until: number; message: string; description: 
 /** The stored credential's state a refusal belongs to: a Reconnect or a changed token URL is a new state. */
 function refusalKey(ctx: VendorContext, credentials: IDataObject): string {
 	const token = (credentials.oauthTokenData ?? {}) as IDataObject;
-	const state = [credentialKey(ctx), token.refresh_token, token.access_token, credentials.accessTokenUrl, credentials.clientId].map((v) => String(v ?? '')).join('\u0000');
+	const state = [
+		credentialKey(ctx),
+		token.refresh_token,
+		token.access_token,
+		credentials.accessTokenUrl,
+		credentials.clientId,
+	]
+		.map((v) => String(v ?? ''))
+		.join('\u0000');
 	return createHash('sha256').update(state).digest('hex');
 }
 
-function refusedError(ctx: VendorContext, refusal: { message: string; description: string }): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: 'Token refresh refused' }, { message: refusal.message, description: refusal.description, httpCode: '401' });
+function refusedError(
+	ctx: VendorContext,
+	refusal: { message: string; description: string },
+): NodeApiError {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: 'Token refresh refused' },
+		{ message: refusal.message, description: refusal.description, httpCode: '401' },
+	);
 }
 
 /** Remembers a refused refresh of this stored state and returns its error. */
-function rememberRefusal(ctx: VendorContext, memoryKey: string, message: string, description: string): NodeApiError {
+function rememberRefusal(
+	ctx: VendorContext,
+	memoryKey: string,
+	message: string,
+	description: string,
+): NodeApiError {
 	refusals.set(memoryKey, {
 		until: Date.now() + REFUSAL_MEMORY_MS,
 		message,
@@ -143,7 +206,10 @@ const REDIRECT_CHECK_MS = 10_000;
  * then reports its own failure). A server that redirects only requests carrying secrets is not
  * seen this way (docs/BEHAVIOUR.md).
  */
-async function assertTokenEndpointStaysHome(ctx: VendorContext, stored: IDataObject): Promise<void> {
+async function assertTokenEndpointStaysHome(
+	ctx: VendorContext,
+	stored: IDataObject,
+): Promise<void> {
 	const url = typeof stored.accessTokenUrl === 'string' ? stored.accessTokenUrl : '';
 	if (!/^https?:\/\//i.test(url)) return;
 	let answer: { statusCode?: number; headers?: IDataObject } | undefined;
@@ -165,30 +231,52 @@ async function assertTokenEndpointStaysHome(ctx: VendorContext, stored: IDataObj
 	const status = Number(answer?.statusCode);
 	if (!(status >= 300 && status < 400)) return;
 	const location = answer?.headers?.location;
-	throw tokenEndpointRedirected(ctx.getNode(), status, redirectTarget(typeof location === 'string' ? location : undefined, url));
+	throw tokenEndpointRedirected(
+		ctx.getNode(),
+		status,
+		redirectTarget(typeof location === 'string' ? location : undefined, url),
+	);
 }
 
 /** The token call through the helper this n8n release offers; a failure becomes the node's error (a refusal remembered). */
-async function callTokenEndpoint(ctx: VendorContext, memoryKey: string, stored: IDataObject): Promise<TokenData> {
+async function callTokenEndpoint(
+	ctx: VendorContext,
+	memoryKey: string,
+	stored: IDataObject,
+): Promise<TokenData> {
 	const helpers = ctx.helpers as unknown as OAuth2Helpers;
 	await assertTokenEndpointStaysHome(ctx, stored);
 	try {
 		if (typeof helpers.refreshOAuth2Token === 'function') {
-			return (await helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, { includeCredentialsOnRefreshOnBody: true })) as TokenData;
+			return (await helpers.refreshOAuth2Token.call(ctx, CREDENTIAL, {
+				includeCredentialsOnRefreshOnBody: true,
+			})) as TokenData;
 		}
-		if (typeof helpers.requestOAuth2 === 'function') return await refreshThroughRequestHelper(ctx, helpers.requestOAuth2);
+		if (typeof helpers.requestOAuth2 === 'function')
+			return await refreshThroughRequestHelper(ctx, helpers.requestOAuth2);
 		throw new Error('this n8n release offers no OAuth2 refresh helper to a node');
 	} catch (error) {
 		const message = `The access token could not be refreshed (${refreshFailureCause(error)})`;
 		// a refusal is remembered; no answer, a 5xx or an exception is not
-		if (refusedByTokenEndpoint(error)) throw rememberRefusal(ctx, memoryKey, message, tokenRefusal(undefined));
-		const failed = new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(undefined), httpCode: '401' });
+		if (refusedByTokenEndpoint(error))
+			throw rememberRefusal(ctx, memoryKey, message, tokenRefusal(undefined));
+		const failed = new NodeApiError(
+			ctx.getNode(),
+			{ message },
+			{ message, description: tokenRefusal(undefined), httpCode: '401' },
+		);
 		// no answer or a 5xx: the token endpoint may answer later (an exception is not transient)
-		throw isNetworkFailure(error) || (tokenEndpointAnswer(error).status ?? 0) >= 500 ? transientFailure(failed) : failed;
+		throw isNetworkFailure(error) || (tokenEndpointAnswer(error).status ?? 0) >= 500
+			? transientFailure(failed)
+			: failed;
 	}
 }
 
-async function refresh(ctx: VendorContext, stored: IDataObject, previous?: string): Promise<IDataObject> {
+async function refresh(
+	ctx: VendorContext,
+	stored: IDataObject,
+	previous?: string,
+): Promise<IDataObject> {
 	const key = credentialKey(ctx);
 	const memoryKey = refusalKey(ctx, stored);
 	const known = refusals.get(memoryKey);
@@ -206,7 +294,10 @@ async function refresh(ctx: VendorContext, stored: IDataObject, previous?: strin
 			}
 			refusals.delete(memoryKey);
 			const seconds = Number(data.expires_in_sec ?? data.expires_in ?? 3600);
-			tokenExpiry.set(data.access_token, Date.now() + (seconds > 100_000 ? seconds : seconds * 1000));
+			tokenExpiry.set(
+				data.access_token,
+				Date.now() + (seconds > 100_000 ? seconds : seconds * 1000),
+			);
 			return data;
 		})().finally(() => refreshing.delete(key));
 		refreshing.set(key, pending);
@@ -227,10 +318,24 @@ async function within<T>(ctx: VendorContext, work: Promise<T>, ms: number): Prom
 	// settled late, its failure is nobody's (the next request refreshes again)
 	work.catch(() => undefined);
 	const timer = new AbortController();
-	const late = pause(ms, timer.signal).then(() => {
-		const message = `The token endpoint did not answer a refresh within ${ms / 1000} s`;
-		throw transientFailure(new NodeApiError(ctx.getNode(), { message }, { message, description: 'The access token could not be refreshed in time; the next poll tries again.', httpCode: '401' }));
-	}, () => undefined as never);
+	const late = pause(ms, timer.signal).then(
+		() => {
+			const message = `The token endpoint did not answer a refresh within ${ms / 1000} s`;
+			throw transientFailure(
+				new NodeApiError(
+					ctx.getNode(),
+					{ message },
+					{
+						message,
+						description:
+							'The access token could not be refreshed in time; the next poll tries again.',
+						httpCode: '401',
+					},
+				),
+			);
+		},
+		() => undefined as never,
+	);
 	try {
 		return await Promise.race([work, late]);
 	} finally {
@@ -262,7 +367,11 @@ export class Signer {
 		if (!signer.token && stored.error) {
 			// n8n stores a token answer of HTTP 200 `{ error }` as if connected.
 			const message = `The credential holds no access token: the token call answered ${String(stored.error)}`;
-			throw new NodeApiError(ctx.getNode(), { message }, { message, description: tokenRefusal(String(stored.error)), httpCode: '401', itemIndex });
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message },
+				{ message, description: tokenRefusal(String(stored.error)), httpCode: '401', itemIndex },
+			);
 		}
 		if (!signer.token || isExpired(signer.token)) await signer.refresh();
 		return signer;
@@ -288,7 +397,10 @@ export class Signer {
 			this.credentials = latest;
 		} else {
 			const data = await refresh(this.ctx, latest, this.token);
-			this.credentials = { ...this.credentials, oauthTokenData: { ...((this.credentials.oauthTokenData as IDataObject) ?? {}), ...data } };
+			this.credentials = {
+				...this.credentials,
+				oauthTokenData: { ...((this.credentials.oauthTokenData as IDataObject) ?? {}), ...data },
+			};
 		}
 		this.run.keepCredentials(this.credentials as ICredentialDataDecryptedObject);
 	}

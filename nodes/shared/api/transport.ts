@@ -70,8 +70,16 @@ function shareOf(value: unknown, limit: number): number {
  * Minute. Per process: every execution of this n8n process with the credential shares it.
  */
 function pacerOf(ctx: VendorContext, area: Area, req: ApiRequest, credentials: IDataObject): Pacer {
-	if (area.family === 'projects') return pacerFor(`${credentialKey(ctx)}:${area.value}`, shareOf(credentials.projectsRequestsPerWindow, DOCUMENTED_RULE.limit));
-	return pacerFor(`accounting:${credentialKey(ctx)}:${organizationOf(area, req)}`, shareOf(credentials.accountingRequestsPerMinute, ACCOUNTING_RULE.limit), 'accounting');
+	if (area.family === 'projects')
+		return pacerFor(
+			`${credentialKey(ctx)}:${area.value}`,
+			shareOf(credentials.projectsRequestsPerWindow, DOCUMENTED_RULE.limit),
+		);
+	return pacerFor(
+		`accounting:${credentialKey(ctx)}:${organizationOf(area, req)}`,
+		shareOf(credentials.accountingRequestsPerMinute, ACCOUNTING_RULE.limit),
+		'accounting',
+	);
 }
 
 /** The root URL of an area for these credentials. */
@@ -106,23 +114,46 @@ interface SendResult {
 }
 
 function asAnswer(response: IN8nHttpFullResponse): Sent {
-	const raw = Buffer.isBuffer(response.body) ? response.body : Buffer.from((response.body as ArrayBuffer) ?? []);
-	return { kind: 'answer', status: response.statusCode, headers: (response.headers ?? {}) as IDataObject, raw };
+	const raw = Buffer.isBuffer(response.body)
+		? response.body
+		: Buffer.from((response.body as ArrayBuffer) ?? []);
+	return {
+		kind: 'answer',
+		status: response.statusCode,
+		headers: (response.headers ?? {}) as IDataObject,
+		raw,
+	};
 }
 
 /** Sends once: the pacer's turn (counted until its answer is back), a slot, the deadline, the call. */
-async function sendOnce(run: RunState, pacer: Pacer, http: IHttpRequestOptions, how: Sending): Promise<SendResult> {
+async function sendOnce(
+	run: RunState,
+	pacer: Pacer,
+	http: IHttpRequestOptions,
+	how: Sending,
+): Promise<SendResult> {
 	const none = () => {};
-	const heldNow = () => ({ kind: 'notSent' as const, until: pacer.heldTill, block: pacer.blockedTill > Date.now() });
+	const heldNow = () => ({
+		kind: 'notSent' as const,
+		until: pacer.heldTill,
+		block: pacer.blockedTill > Date.now(),
+	});
 	// a run that may not wait (or not that long) meets a hold before its turn: nothing is sent
-	if ((how.failFast || pacer.heldTill > how.until) && pacer.heldTill > Date.now()) return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
+	if ((how.failFast || pacer.heldTill > how.until) && pacer.heldTill > Date.now())
+		return { sent: heldNow(), release: none, sentAt: 0, answeredAt: 0 };
 	// an item that has sent nothing, in a run an earlier item's failure ended: it does not wait its turn
-	if (run.haltedBefore(how.itemIndex)) return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
+	if (run.haltedBefore(how.itemIndex))
+		return { sent: { kind: 'halted' }, release: none, sentAt: 0, answeredAt: 0 };
 	const answered = await pacer.take(how.signal, how.failWhenBlocked);
 	// a turn that came past the run's deadline is not used: nothing is sent
 	if (Date.now() > how.until) {
 		answered(false);
-		return { sent: { kind: 'notSent', until: Date.now(), block: false }, release: none, sentAt: 0, answeredAt: 0 };
+		return {
+			sent: { kind: 'notSent', until: Date.now(), block: false },
+			release: none,
+			sentAt: 0,
+			answeredAt: 0,
+		};
 	}
 	let timer: RequestDeadline | undefined;
 	let sentAt = 0;
@@ -140,32 +171,59 @@ async function sendOnce(run: RunState, pacer: Pacer, http: IHttpRequestOptions, 
 			run.calls.sent++;
 			if (how.resend) run.calls.resent++;
 			try {
-				return asAnswer((await run.ctx.helpers.httpRequest({ ...http, abortSignal: timer.signal })) as IN8nHttpFullResponse);
+				return asAnswer(
+					(await run.ctx.helpers.httpRequest({
+						...http,
+						abortSignal: timer.signal,
+					})) as IN8nHttpFullResponse,
+				);
 			} finally {
 				timer.clear();
 			}
 		}, how.signal);
-		return { sent, release: () => answered(sent.kind !== 'notSent' && sent.kind !== 'halted'), sentAt, answeredAt: Date.now() };
+		return {
+			sent,
+			release: () => answered(sent.kind !== 'notSent' && sent.kind !== 'halted'),
+			sentAt,
+			answeredAt: Date.now(),
+		};
 	} catch (error) {
 		answered();
-		const sent: Sent = how.signal?.aborted ? { kind: 'cancelled' } : { kind: 'noAnswer', error, expired: timer?.expired() ?? false };
+		const sent: Sent = how.signal?.aborted
+			? { kind: 'cancelled' }
+			: { kind: 'noAnswer', error, expired: timer?.expired() ?? false };
 		return { sent, release: none, sentAt, answeredAt: Date.now() };
 	}
 }
 
 /** The body as sent: a multipart form, JSON, or none. */
-function payloadOf(req: ApiRequest, opts: SendOptions): { body: Buffer | string; contentType: string } | undefined {
+function payloadOf(
+	req: ApiRequest,
+	opts: SendOptions,
+): { body: Buffer | string; contentType: string } | undefined {
 	if (opts.multipart) return { body: opts.multipart.body, contentType: opts.multipart.contentType };
-	return req.body !== undefined ? { body: JSON.stringify(req.body), contentType: 'application/json' } : undefined;
+	return req.body !== undefined
+		? { body: JSON.stringify(req.body), contentType: 'application/json' }
+		: undefined;
 }
 
 /** n8n's request: the raw bytes and the full answer whatever its status, signed, never following a redirect. */
-function httpOptions(req: ApiRequest, url: string, payload: ReturnType<typeof payloadOf>, token: string, timeoutMs: number): IHttpRequestOptions {
+function httpOptions(
+	req: ApiRequest,
+	url: string,
+	payload: ReturnType<typeof payloadOf>,
+	token: string,
+	timeoutMs: number,
+): IHttpRequestOptions {
 	return {
 		method: req.method,
 		url,
 		qs: req.qs,
-		headers: { ...req.headers, ...(payload ? { 'Content-Type': payload.contentType } : {}), Authorization: `Vendor-oauthtoken ${token}` },
+		headers: {
+			...req.headers,
+			...(payload ? { 'Content-Type': payload.contentType } : {}),
+			Authorization: `Vendor-oauthtoken ${token}`,
+		},
 		body: payload?.body,
 		returnFullResponse: true,
 		timeout: timeoutMs,
@@ -187,33 +245,57 @@ function identityBody(payload: ReturnType<typeof payloadOf>): Buffer | string | 
 
 /** An answer or failure as kept for a later try, and as given to it: a copy, so no try changes another's. */
 function copyAnswer(answer: ApiResponse): ApiResponse {
-	const body = Buffer.isBuffer(answer.body) ? Buffer.from(answer.body) : structuredClone(answer.body);
+	const body = Buffer.isBuffer(answer.body)
+		? Buffer.from(answer.body)
+		: structuredClone(answer.body);
 	return { body, headers: { ...answer.headers }, statusCode: answer.statusCode };
 }
 
 function copyError(error: Error): Error {
-	return outcomeUnknown(Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error);
+	return outcomeUnknown(
+		Object.create(
+			Object.getPrototypeOf(error) as object,
+			Object.getOwnPropertyDescriptors(error),
+		) as Error,
+	);
 }
 
 /** What an earlier try's same write came to, given again without a call (replay.ts): its answer, or its unknown outcome. */
-function replayed(prior: PriorWrite<ApiResponse>, replay: Replay, itemIndex: number | undefined): ApiResponse {
+function replayed(
+	prior: PriorWrite<ApiResponse>,
+	replay: Replay,
+	itemIndex: number | undefined,
+): ApiResponse {
 	if (itemIndex !== undefined) replay.replayedItems.add(itemIndex);
 	if (prior.kind === 'answered') return copyAnswer(prior.answer);
 	throw withReplayNote(replay, itemIndex ?? -1, copyError(prior.error));
 }
 
 /** Sends one API request of an area for `run` (its state, run.ts; `run.ctx` is n8n's node context) and returns the parsed answer; throws NodeApiError on failure. */
-export async function vendorRequest(run: RunState, area: Area, req: ApiRequest, opts: SendOptions = {}): Promise<ApiResponse> {
+export async function vendorRequest(
+	run: RunState,
+	area: Area,
+	req: ApiRequest,
+	opts: SendOptions = {},
+): Promise<ApiResponse> {
 	const payload = payloadOf(req, opts);
 	// a write an earlier try of this node run sent (n8n's Retry On Fail) is not sent again
-	const slot = writeSlot<ApiResponse>(run.replay, { itemIndex: opts.itemIndex, method: req.method, path: `${area.value} ${req.path}`, qs: req.qs, organization: organizationOf(area, req), body: identityBody(payload) });
+	const slot = writeSlot<ApiResponse>(run.replay, {
+		itemIndex: opts.itemIndex,
+		method: req.method,
+		path: `${area.value} ${req.path}`,
+		qs: req.qs,
+		organization: organizationOf(area, req),
+		body: identityBody(payload),
+	});
 	if (slot?.prior && run.replay) {
 		run.markSending(opts.itemIndex);
 		return replayed(slot.prior, run.replay, opts.itemIndex);
 	}
 	const answer = await send(run, area, req, opts, payload).catch((error: unknown) => {
 		// a write of unknown outcome is kept as such: a later try fails again without sending
-		if (slot && error instanceof Error && isOutcomeUnknown(error)) slot.keep({ kind: 'unknown', error: copyError(error) });
+		if (slot && error instanceof Error && isOutcomeUnknown(error))
+			slot.keep({ kind: 'unknown', error: copyError(error) });
 		throw error;
 	});
 	slot?.keep({ kind: 'answered', answer: copyAnswer(answer) });
@@ -221,11 +303,21 @@ export async function vendorRequest(run: RunState, area: Area, req: ApiRequest, 
 }
 
 /** The request sent (and resent as the answers say) until it is done or fails. */
-async function send(run: RunState, area: Area, req: ApiRequest, opts: SendOptions, payload: ReturnType<typeof payloadOf>): Promise<ApiResponse> {
+async function send(
+	run: RunState,
+	area: Area,
+	req: ApiRequest,
+	opts: SendOptions,
+	payload: ReturnType<typeof payloadOf>,
+): Promise<ApiResponse> {
 	const ctx = run.ctx;
 	const failFast = run.patience === 'failFast';
 	// a run with a deadline waits a token refresh no longer than one that may not wait
-	const signer = await Signer.of(run, failFast || run.until < Number.POSITIVE_INFINITY, opts.itemIndex);
+	const signer = await Signer.of(
+		run,
+		failFast || run.until < Number.POSITIVE_INFINITY,
+		opts.itemIndex,
+	);
 	const pacer = pacerOf(ctx, area, req, signer.credentials);
 	const options = run.options;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
@@ -236,27 +328,58 @@ async function send(run: RunState, area: Area, req: ApiRequest, opts: SendOption
 		failFast,
 		until,
 		// never longer than what is left before the run's deadline
-		timeoutMs: Math.max(1, Math.min(failFast ? Math.min(options.timeoutMs, FAIL_FAST_TIMEOUT_MS) : options.timeoutMs, until - Date.now())),
-		failWhenBlocked: failOnBlock || failFast ? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex) : undefined,
+		timeoutMs: Math.max(
+			1,
+			Math.min(
+				failFast ? Math.min(options.timeoutMs, FAIL_FAST_TIMEOUT_MS) : options.timeoutMs,
+				until - Date.now(),
+			),
+		),
+		failWhenBlocked:
+			failOnBlock || failFast
+				? (until) => new RateLimitBlockedError(ctx.getNode(), until, opts.itemIndex)
+				: undefined,
 		itemIndex: opts.itemIndex,
 	};
-	const facts = { node: ctx.getNode(), area, idempotent: req.method === 'GET', binary: opts.binary === true, failOnBlock, failFast, itemIndex: opts.itemIndex };
+	const facts = {
+		node: ctx.getNode(),
+		area,
+		idempotent: req.method === 'GET',
+		binary: opts.binary === true,
+		failOnBlock,
+		failFast,
+		itemIndex: opts.itemIndex,
+	};
 	let attempt: AttemptState = FIRST_ATTEMPT;
 	for (;;) {
 		const root = areaRoot(area, signer.credentials);
 		const url = root + area.basePath + req.path;
-		const { sent, release, sentAt, answeredAt } = await sendOnce(run, pacer, httpOptions(req, url, payload, signer.token, how.timeoutMs), how);
-		if (sent.kind === 'answer') noteServerDate(root, headerText(sent.headers, 'date'), sentAt, answeredAt);
+		const { sent, release, sentAt, answeredAt } = await sendOnce(
+			run,
+			pacer,
+			httpOptions(req, url, payload, signer.token, how.timeoutMs),
+			how,
+		);
+		if (sent.kind === 'answer')
+			noteServerDate(root, headerText(sent.headers, 'date'), sentAt, answeredAt);
 		// the pacer gets its answer, the decision is made and its hold set in one synchronous run: a
 		// waiter the answer wakes sees the hold
 		release();
 		const refused = sent.kind === 'answer' && sent.status === 429;
-		const rule = { ...pacer.rule, ...(refused ? { holdAfterRefusal: pacer.holdAfterRefusal } : {}) };
+		const rule = {
+			...pacer.rule,
+			...(refused ? { holdAfterRefusal: pacer.holdAfterRefusal } : {}),
+		};
 		let step = decide(sent, { ...facts, url } satisfies RequestFacts, rule, attempt, Date.now());
 		// a wait that would end past the run's deadline is not waited: decided as under failFast
-		if (step.kind === 'retry' && (sent.kind === 'notSent' ? sent.until : Date.now() + step.afterMs) > until) step = decide(sent, { ...facts, url, failFast: true }, rule, attempt, Date.now());
+		if (
+			step.kind === 'retry' &&
+			(sent.kind === 'notSent' ? sent.until : Date.now() + step.afterMs) > until
+		)
+			step = decide(sent, { ...facts, url, failFast: true }, rule, attempt, Date.now());
 		if ('hold' in step && step.hold) pacer.block(step.hold.ms, step.hold.block);
-		if (step.kind === 'done') return { body: step.body, headers: step.headers, statusCode: step.status };
+		if (step.kind === 'done')
+			return { body: step.body, headers: step.headers, statusCode: step.status };
 		if (step.kind === 'fail') throw step.error;
 		// a retry after a sending (not after a held turn) sends the request again after its wait
 		how.resend = step.kind === 'retry' && (how.resend === true || sent.kind !== 'notSent');
@@ -274,7 +397,11 @@ export function multipart(
 	const boundary = `----n8nVendor${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
 	const parts: Buffer[] = [];
 	for (const [name, value] of Object.entries(fields)) {
-		parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+		parts.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+			),
+		);
 	}
 	if (file) {
 		const safeName = file.fileName.replace(/["\r\n]/g, '_');

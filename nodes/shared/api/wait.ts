@@ -29,7 +29,10 @@ export function aborted(signal: AbortSignal): Error {
 }
 
 /** Rejects when `signal` aborts; `off()` removes its listener. */
-export function onAbort(signal: AbortSignal | undefined): { promise: Promise<never>; off: () => void } {
+export function onAbort(signal: AbortSignal | undefined): {
+	promise: Promise<never>;
+	off: () => void;
+} {
 	let off = () => {};
 	const promise = new Promise<never>((_resolve, reject) => {
 		if (!signal) return;
@@ -46,7 +49,11 @@ export function onAbort(signal: AbortSignal | undefined): { promise: Promise<nev
  * execution's signal, however many requests or waits use it (a listener each made every add
  * cost in proportion to those already there).
  */
-export function listenOnce(watched: WeakSet<AbortSignal>, signal: AbortSignal, onStop: () => void): void {
+export function listenOnce(
+	watched: WeakSet<AbortSignal>,
+	signal: AbortSignal,
+	onStop: () => void,
+): void {
 	if (watched.has(signal)) return;
 	watched.add(signal);
 	signal.addEventListener('abort', onStop, { once: true });
@@ -58,11 +65,16 @@ export function waitHelperOf(helpers: Record<string, unknown>): WaitHelper {
 	if (typeof sleepWithAbort === 'function') {
 		const fn = sleepWithAbort as Sleep;
 		// always a signal: only some releases' code was checked to accept none
-		return { name: 'sleepWithAbort', pause: async (ms, signal) => await fn(ms, signal ?? new AbortController().signal) };
+		return {
+			name: 'sleepWithAbort',
+			pause: async (ms, signal) => await fn(ms, signal ?? new AbortController().signal),
+		};
 	}
 	const sleep = helpers.sleep;
 	if (typeof sleep !== 'function') {
-		throw new Error('n8n-workflow offers neither sleep nor sleepWithAbort: this n8n release is not supported');
+		throw new Error(
+			'n8n-workflow offers neither sleep nor sleepWithAbort: this n8n release is not supported',
+		);
 	}
 	const fn = sleep as Sleep;
 	// `sleep(ms, abortSignal?)` (two parameters) cancels its own timer on abort

@@ -9,11 +9,17 @@ import { jsonAlternativeLabel, label, placement } from '../tables/naming';
 import type { Field, Operation } from '../tables/spec';
 
 function joined(words: string[]): string {
-	return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+	return words.length <= 1
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
 /** Parameter names as n8n's guidelines write them in a text: in single quotes ('Estimate ID'). */
-const named = (fields: Field[]): string[] => fields.map((f) => `'${f.label ?? label(f.name)}'${f.jsonAlternative ? ` or '${jsonAlternativeLabel(f)}'` : ''}`);
+const named = (fields: Field[]): string[] =>
+	fields.map(
+		(f) =>
+			`'${f.label ?? label(f.name)}'${f.jsonAlternative ? ` or '${jsonAlternativeLabel(f)}'` : ''}`,
+	);
 
 /**
  * The table's sentence, what is required and the main optional fields shown at the top:
@@ -22,7 +28,8 @@ const named = (fields: Field[]): string[] => fields.map((f) => `'${f.label ?? la
 export function operationDescription(op: Operation): string {
 	const input = op.fields.filter((f) => !f.readOnly && placement(f, op) === 'top');
 	const needs = named(input.filter((f) => f.required));
-	if (op.binaryInput && op.binaryInput.required !== false) needs.push("a file (in the binary field named by 'Input Data Field Name')");
+	if (op.binaryInput && op.binaryInput.required !== false)
+		needs.push("a file (in the binary field named by 'Input Data Field Name')");
 	const main = named(input.filter((f) => !f.required && f.top));
 	const sentence = op.description.replace(/\.$/, '');
 	return `${sentence}${needs.length ? `; needs ${joined(needs)}` : ''}${main.length ? `, usually with ${joined(main)}` : ''}`;

@@ -11,7 +11,10 @@ const isAllValue = (value: string): boolean => /(^|\.)all$/i.test(value);
 export function enumOptions(field: Field): INodePropertyOptions[] {
 	return [...(field.values ?? [])]
 		.map((value) => ({ name: field.valueLabels?.[value] ?? enumLabel(value), value }))
-		.sort((a, b) => Number(isAllValue(b.value)) - Number(isAllValue(a.value)) || a.name.localeCompare(b.name));
+		.sort(
+			(a, b) =>
+				Number(isAllValue(b.value)) - Number(isAllValue(a.value)) || a.name.localeCompare(b.name),
+		);
 }
 
 /** The choice that sends nothing: an optional value without a documented default starts here. */
@@ -23,8 +26,12 @@ export const NOT_SET: INodePropertyOptions = { name: 'Not Set', value: '' };
  * adding a field never preselects a value the user did not pick. A required choice starts at
  * Not Set too: n8n then says "Parameter ... is required", not 'The value "" is not supported!'.
  */
-export function choice(field: Field, options: INodePropertyOptions[]): Pick<INodeProperties, 'options' | 'default'> {
-	if (field.default !== undefined && field.default !== '') return { options, default: field.default as string };
+export function choice(
+	field: Field,
+	options: INodePropertyOptions[],
+): Pick<INodeProperties, 'options' | 'default'> {
+	if (field.default !== undefined && field.default !== '')
+		return { options, default: field.default as string };
 	const all = field.required ? undefined : options.find((o) => isAllValue(String(o.value)));
 	return all ? { options, default: all.value } : { options: [NOT_SET, ...options], default: '' };
 }

@@ -16,7 +16,8 @@ import type { INodeProperties } from 'n8n-workflow';
 type Pair = string;
 
 const SEP = '\u0000';
-const pairOf = (resource: unknown, operation: unknown): Pair => `${String(resource)}${SEP}${String(operation)}`;
+const pairOf = (resource: unknown, operation: unknown): Pair =>
+	`${String(resource)}${SEP}${String(operation)}`;
 
 /** The resource / operation pairs that exist: from the operation lists. */
 function existingPairs(props: INodeProperties[]): Pair[] {
@@ -24,7 +25,8 @@ function existingPairs(props: INodeProperties[]): Pair[] {
 	for (const p of props) {
 		if (p.name !== 'operation' || !Array.isArray(p.options)) continue;
 		for (const resource of p.displayOptions?.show?.resource ?? []) {
-			for (const option of p.options) if ('value' in option) pairs.add(pairOf(resource, option.value));
+			for (const option of p.options)
+				if ('value' in option) pairs.add(pairOf(resource, option.value));
 		}
 	}
 	return [...pairs];
@@ -36,7 +38,10 @@ function visibleAt(p: INodeProperties, existing: Pair[]): Set<Pair> {
 	return new Set(
 		existing.filter((pair) => {
 			const [resource, operation] = pair.split(SEP);
-			return (!show?.resource || show.resource.includes(resource)) && (!show?.operation || show.operation.includes(operation));
+			return (
+				(!show?.resource || show.resource.includes(resource)) &&
+				(!show?.operation || show.operation.includes(operation))
+			);
 		}),
 	);
 }
@@ -44,8 +49,11 @@ function visibleAt(p: INodeProperties, existing: Pair[]): Set<Pair> {
 /** The property's content apart from which resources and operations show it; undefined when it cannot be merged. */
 function contentKey(p: INodeProperties): string | undefined {
 	const show = p.displayOptions?.show;
-	if (!show?.resource || !show.operation || p.displayOptions?.hide || p.name === 'operation') return undefined;
-	const otherConditions = Object.fromEntries(Object.entries(show).filter(([key]) => key !== 'resource' && key !== 'operation'));
+	if (!show?.resource || !show.operation || p.displayOptions?.hide || p.name === 'operation')
+		return undefined;
+	const otherConditions = Object.fromEntries(
+		Object.entries(show).filter(([key]) => key !== 'resource' && key !== 'operation'),
+	);
 	return JSON.stringify({ ...p, displayOptions: { ...p.displayOptions, show: otherConditions } });
 }
 
@@ -67,7 +75,15 @@ export function mergeRepeatedProperties(props: INodeProperties[]): INodeProperti
 	// group of each property (union-find by hand: groups are few and small)
 	const groupOf = props.map((_, i) => i);
 	const groups = new Map<number, Group>(
-		props.map((p, i) => [i, { members: [i], at: at[i], resources: (p.displayOptions?.show?.resource ?? []).map(String), operations: (p.displayOptions?.show?.operation ?? []).map(String) }]),
+		props.map((p, i) => [
+			i,
+			{
+				members: [i],
+				at: at[i],
+				resources: (p.displayOptions?.show?.resource ?? []).map(String),
+				operations: (p.displayOptions?.show?.operation ?? []).map(String),
+			},
+		]),
 	);
 	// "comes before" edges between properties, from every pair's list
 	const next = props.map(() => new Set<number>());
@@ -75,7 +91,10 @@ export function mergeRepeatedProperties(props: INodeProperties[]): INodeProperti
 		const seen = props.map((_, i) => i).filter((i) => at[i].has(pair));
 		for (let k = 1; k < seen.length; k++) next[seen[k - 1]].add(seen[k]);
 	}
-	const successors = (g: number): number[] => union(...(groups.get(g)?.members ?? []).map((m) => [...next[m]].map((n) => groupOf[n]))).filter((n) => n !== g);
+	const successors = (g: number): number[] =>
+		union(...(groups.get(g)?.members ?? []).map((m) => [...next[m]].map((n) => groupOf[n]))).filter(
+			(n) => n !== g,
+		);
 	const reaches = (from: number, to: number): boolean => {
 		const stack = [from];
 		const visited = new Set<number>();
@@ -94,9 +113,19 @@ export function mergeRepeatedProperties(props: INodeProperties[]): INodeProperti
 		const b = groups.get(y) as Group;
 		const resources = union(a.resources, b.resources);
 		const operations = union(a.operations, b.operations);
-		const exact = resources.every((r) => operations.every((o) => !existingSet.has(pairOf(r, o)) || a.at.has(pairOf(r, o)) || b.at.has(pairOf(r, o))));
-		if (!exact || [...b.at].some((p) => a.at.has(p)) || reaches(x, y) || reaches(y, x)) return false;
-		groups.set(x, { members: [...a.members, ...b.members], at: new Set(union(a.at, b.at)), resources, operations });
+		const exact = resources.every((r) =>
+			operations.every(
+				(o) => !existingSet.has(pairOf(r, o)) || a.at.has(pairOf(r, o)) || b.at.has(pairOf(r, o)),
+			),
+		);
+		if (!exact || [...b.at].some((p) => a.at.has(p)) || reaches(x, y) || reaches(y, x))
+			return false;
+		groups.set(x, {
+			members: [...a.members, ...b.members],
+			at: new Set(union(a.at, b.at)),
+			resources,
+			operations,
+		});
 		groups.delete(y);
 		for (const m of b.members) groupOf[m] = x;
 		return true;
@@ -114,7 +143,8 @@ export function mergeRepeatedProperties(props: INodeProperties[]): INodeProperti
 	}
 	// topological order, earliest original position first among the ready ones
 	const incoming = new Map<number, number>([...groups.keys()].map((g) => [g, 0]));
-	for (const g of groups.keys()) for (const s of successors(g)) incoming.set(s, (incoming.get(s) ?? 0) + 1);
+	for (const g of groups.keys())
+		for (const s of successors(g)) incoming.set(s, (incoming.get(s) ?? 0) + 1);
 	const ready = [...groups.keys()].filter((g) => incoming.get(g) === 0);
 	const out: INodeProperties[] = [];
 	while (ready.length) {
@@ -125,7 +155,17 @@ export function mergeRepeatedProperties(props: INodeProperties[]): INodeProperti
 		out.push(
 			group.members.length === 1
 				? first
-				: { ...first, displayOptions: { ...first.displayOptions, show: { ...first.displayOptions?.show, resource: group.resources, operation: group.operations } } },
+				: {
+						...first,
+						displayOptions: {
+							...first.displayOptions,
+							show: {
+								...first.displayOptions?.show,
+								resource: group.resources,
+								operation: group.operations,
+							},
+						},
+					},
 		);
 		for (const s of successors(g)) {
 			incoming.set(s, (incoming.get(s) ?? 0) - 1);

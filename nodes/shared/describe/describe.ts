@@ -6,7 +6,13 @@
  * listable things as resource locators, Return All + Limit on lists.
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IBuilderHint, INodeProperties, INodePropertyOptions, INodeTypeDescription, IParameterBuilderHint } from 'n8n-workflow';
+import type {
+	IBuilderHint,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+	IParameterBuilderHint,
+} from 'n8n-workflow';
 
 import { mergeRepeatedProperties } from './compact';
 import { locatorProperty } from './fields';
@@ -26,7 +32,8 @@ export const ORGANIZATION_ID: INodeProperties = {
 			type: 'string',
 			label: 'Organization ID',
 			locator: ORGANIZATION.value,
-			description: 'The organization the records belong to. If the list stays empty or fails, enter the ID (By ID).',
+			description:
+				'The organization the records belong to. If the list stays empty or fails, enter the ID (By ID).',
 		},
 		ORGANIZATION.name,
 	),
@@ -44,9 +51,16 @@ export interface DescriptionPart {
 }
 
 /** All properties of an area's node: organisation, resource, operations and their fields, then the parts'. */
-export function describeProperties(area: Area, trailing: INodeProperties[] = [], parts: readonly DescriptionPart[] = []): INodeProperties[] {
+export function describeProperties(
+	area: Area,
+	trailing: INodeProperties[] = [],
+	parts: readonly DescriptionPart[] = [],
+): INodeProperties[] {
 	// a selector's options with the parts' last options appended
-	const withLastOptions = (options: INodePropertyOptions[]): INodePropertyOptions[] => [...options, ...parts.flatMap((part) => (part.lastOption ? [part.lastOption(area)] : []))];
+	const withLastOptions = (options: INodePropertyOptions[]): INodePropertyOptions[] => [
+		...options,
+		...parts.flatMap((part) => (part.lastOption ? [part.lastOption(area)] : [])),
+	];
 	const props: INodeProperties[] = [];
 	if (area.org) props.push(ORGANIZATION_ID);
 	props.push(resourceSelector(area, withLastOptions));
@@ -74,7 +88,11 @@ export interface NodeMeta {
 }
 
 /** The whole node description of an area, with the parts plugged in. */
-export function describeNode(area: Area, meta: NodeMeta, parts: readonly DescriptionPart[] = []): INodeTypeDescription {
+export function describeNode(
+	area: Area,
+	meta: NodeMeta,
+	parts: readonly DescriptionPart[] = [],
+): INodeTypeDescription {
 	return {
 		displayName: area.name,
 		name: meta.name,
@@ -91,7 +109,9 @@ export function describeNode(area: Area, meta: NodeMeta, parts: readonly Descrip
 		usableAsTool: true,
 		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: mergeRepeatedProperties(describeProperties(area, meta.trailingProperties, parts)).map((p) =>
+		properties: mergeRepeatedProperties(
+			describeProperties(area, meta.trailingProperties, parts),
+		).map((p) =>
 			meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p,
 		),
 	} as INodeTypeDescription;

@@ -3,17 +3,28 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { choice, enumOptions, NOT_SET } from './choices';
 import { jsonShape, jsonShapeHint } from './jsonShape';
-import { ENTRY_MORE, entryLayout, jsonAlternativeLabel, jsonAlternativeName, label, searchMethodName, withArticle, wrapperMember } from '../tables/naming';
+import {
+	ENTRY_MORE,
+	entryLayout,
+	jsonAlternativeLabel,
+	jsonAlternativeName,
+	label,
+	searchMethodName,
+	withArticle,
+	wrapperMember,
+} from '../tables/naming';
 import type { Area, Field } from '../tables/spec';
 
 function describeField(field: Field): string | undefined {
 	const notes: string[] = [];
 	if (field.description) notes.push(field.description.replace(/\.$/, ''));
 	// the format once: not again where the table's text already names it ("Due date (yyyy-mm-dd)")
-	if (field.type === 'date' && !field.description?.includes('yyyy-mm-dd')) notes.push('Format yyyy-mm-dd');
+	if (field.type === 'date' && !field.description?.includes('yyyy-mm-dd'))
+		notes.push('Format yyyy-mm-dd');
 	if (field.type === 'time' && !field.description?.includes('HH:MM')) notes.push('Format HH:MM');
 	if (field.type === 'dateTime') notes.push('ISO 8601, e.g. 2026-01-31T09:30:00Z');
-	if (field.type === 'array' && !field.fields) notes.push('Comma-separated list (or an array from an expression)');
+	if (field.type === 'array' && !field.fields)
+		notes.push('Comma-separated list (or an array from an expression)');
 	if (field.maxLength) notes.push(`At most ${field.maxLength} characters`);
 	if (field.maxItems) notes.push(`At most ${field.maxItems} entries`);
 	return notes.length ? notes.join('. ') : undefined;
@@ -41,17 +52,34 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 	if (field.sortFields) return sortProperty(field, base);
 	const wrapped = wrapperMember(field);
 	if (wrapped) {
-		return { ...fieldProperty({ ...wrapped, name: field.name, label: field.label ?? label(field.name) }, nested, area), description: wrapperDescription(field, wrapped) };
+		return {
+			...fieldProperty(
+				{ ...wrapped, name: field.name, label: field.label ?? label(field.name) },
+				nested,
+				area,
+			),
+			description: wrapperDescription(field, wrapped),
+		};
 	}
 	switch (field.type) {
 		case 'number':
 		case 'integer':
 			// starts empty: an untouched number is not sent (not as 0), an entered 0 is
-			return { ...base, type: 'number', default: null, ...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}) } as INodeProperties;
+			return {
+				...base,
+				type: 'number',
+				default: null,
+				...(field.type === 'integer' ? { typeOptions: { numberPrecision: 0 } } : {}),
+			} as INodeProperties;
 		case 'boolean':
 			// a required true/false without a documented default is a choice the user makes: it starts unset
 			if (field.required && field.default === undefined) {
-				return { ...base, type: 'options', options: [NOT_SET, { name: 'Yes', value: true }, { name: 'No', value: false }], default: '' } as INodeProperties;
+				return {
+					...base,
+					type: 'options',
+					options: [NOT_SET, { name: 'Yes', value: true }, { name: 'No', value: false }],
+					default: '',
+				} as INodeProperties;
 			}
 			return { ...base, type: 'boolean', default: false };
 		case 'enum':
@@ -70,12 +98,20 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 				return { ...base, type: 'collection', placeholder: 'Add Field', default: {}, options };
 			}
 			if (nested) {
-				return { ...base, type: 'json', default: field.type === 'array' ? '[]' : '{}', description: [describeField(field), jsonShape(field)].filter(Boolean).join('. ') };
+				return {
+					...base,
+					type: 'json',
+					default: field.type === 'array' ? '[]' : '{}',
+					description: [describeField(field), jsonShape(field)].filter(Boolean).join('. '),
+				};
 			}
 			return {
 				...base,
 				type: 'fixedCollection',
-				placeholder: field.type === 'array' ? `Add ${VERBS.has(field.name) ? 'Entry' : label(singular(field.name))}` : `Add ${label(field.name)}`,
+				placeholder:
+					field.type === 'array'
+						? `Add ${VERBS.has(field.name) ? 'Entry' : label(singular(field.name))}`
+						: `Add ${label(field.name)}`,
 				typeOptions: { multipleValues: field.type === 'array' },
 				default: {},
 				options: [
@@ -98,7 +134,8 @@ export function fieldProperty(field: Field, nested = false, area?: Area): INodeP
 	}
 }
 
-const byName = (a: INodeProperties, b: INodeProperties): number => a.displayName.localeCompare(b.displayName);
+const byName = (a: INodeProperties, b: INodeProperties): number =>
+	a.displayName.localeCompare(b.displayName);
 
 /**
  * The members of one entry (a line, a task): what a plain entry needs shown, the rest under
@@ -106,10 +143,23 @@ const byName = (a: INodeProperties, b: INodeProperties): number => a.displayName
  */
 function entryProperties(field: Field, members: Field[], area?: Area): INodeProperties[] {
 	// With `membersAsFields`, the built form has every nested member as fields.
-	const property = (m: Field): INodeProperties => ({ ...(area && m.locator ? inputProperty(area, m) : fieldProperty(m, !field.membersAsFields, area)), ...entryMemberDefaults(m) });
+	const property = (m: Field): INodeProperties => ({
+		...(area && m.locator
+			? inputProperty(area, m)
+			: fieldProperty(m, !field.membersAsFields, area)),
+		...entryMemberDefaults(m),
+	});
 	const { shown, more } = entryLayout(members);
 	const props = shown.map(property);
-	if (more.length) props.push({ displayName: 'Additional Fields', name: ENTRY_MORE, type: 'collection', placeholder: 'Add Field', default: {}, options: more.map(property).sort(byName) });
+	if (more.length)
+		props.push({
+			displayName: 'Additional Fields',
+			name: ENTRY_MORE,
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: more.map(property).sort(byName),
+		});
 	return props;
 }
 
@@ -125,11 +175,7 @@ function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 	if (member.type === 'boolean') {
 		return {
 			type: 'options',
-			options: [
-				NOT_SET,
-				{ name: 'Yes', value: true },
-				{ name: 'No', value: false },
-			],
+			options: [NOT_SET, { name: 'Yes', value: true }, { name: 'No', value: false }],
 			default: '',
 		};
 	}
@@ -137,7 +183,10 @@ function entryMemberDefaults(member: Field): Partial<INodeProperties> {
 }
 
 /** A `direction(field)` sort: which field and which direction, as one fixed collection. */
-function sortProperty(field: Field, base: Pick<INodeProperties, 'displayName' | 'name' | 'description'>): INodeProperties {
+function sortProperty(
+	field: Field,
+	base: Pick<INodeProperties, 'displayName' | 'name' | 'description'>,
+): INodeProperties {
 	const firstSortField = field.sortFields?.[0] ?? '';
 	return {
 		...base,
@@ -187,7 +236,13 @@ export function jsonAlternativeProperty(field: Field): INodeProperties {
 		name: jsonAlternativeName(field),
 		type: 'json',
 		default: emptyJson,
-		description: [`${name} as raw JSON, instead of the fields of '${name}'`, jsonShape(field), field.description?.replace(/\.$/, '')].filter(Boolean).join('. '),
+		description: [
+			`${name} as raw JSON, instead of the fields of '${name}'`,
+			jsonShape(field),
+			field.description?.replace(/\.$/, ''),
+		]
+			.filter(Boolean)
+			.join('. '),
 		builderHint: jsonShapeHint(field),
 	};
 }
@@ -221,7 +276,16 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 				type: 'string',
 				placeholder: 'e.g. 460000000026049',
 				// only an ID the documents give as a number is checked for digits
-				...(field.numeric ? { validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' } }] } : {}),
+				...(field.numeric
+					? {
+							validation: [
+								{
+									type: 'regex',
+									properties: { regex: '^[0-9]+$', errorMessage: 'An ID is made of digits' },
+								},
+							],
+						}
+					: {}),
 			},
 		],
 	};
@@ -230,5 +294,7 @@ export function locatorProperty(field: Field, resourceName: string): INodeProper
 /** A field as entered: a picker when it is the ID of a listable resource, else its plain property. */
 export function inputProperty(area: Area, field: Field): INodeProperties {
 	const target = field.locator ? area.resources.find((r) => r.value === field.locator) : undefined;
-	return target?.listOperation ? locatorProperty(field, target.name) : fieldProperty(field, false, area);
+	return target?.listOperation
+		? locatorProperty(field, target.name)
+		: fieldProperty(field, false, area);
 }

@@ -34,7 +34,9 @@ function kind(member: Field): string {
 		case 'dateTime':
 			return 'ISO 8601 date-time';
 		case 'enum':
-			return member.values && member.values.length <= 5 && !member.openValues ? `one of ${member.values.join(', ')}` : 'text';
+			return member.values && member.values.length <= 5 && !member.openValues
+				? `one of ${member.values.join(', ')}`
+				: 'text';
 		case 'array':
 			return member.fields ? 'array of objects' : 'array';
 		case 'object':
@@ -59,14 +61,18 @@ export function jsonShape(field: Field): string {
 	const keys = `${shown.map((m) => `'${m.name}' (${kind(m)}${m.required ? ', required' : ''})`).join(', ')}${more.length ? `; also ${more.map((m) => `'${m.name}'`).join(', ')}` : ''}`;
 	const what = (field.label ?? label(field.name)).toLowerCase();
 	if (field.type === 'array') {
-		return members.length ? `A JSON array of objects, one per ${singularWords(what)}, with the keys ${keys}` : `A JSON array of ${field.of ? kind(field.of) : 'values'}`;
+		return members.length
+			? `A JSON array of objects, one per ${singularWords(what)}, with the keys ${keys}`
+			: `A JSON array of ${field.of ? kind(field.of) : 'values'}`;
 	}
 	return members.length ? `A JSON object with the keys ${keys}` : 'A JSON object';
 }
 
 /** The key n8n's editor gives a model-filled parameter: its label, non-alphanumerics as "_" ("Line_Items__JSON_"). */
 function fromAiKey(field: Field): string {
-	return jsonAlternativeLabel(field).replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
+	return jsonAlternativeLabel(field)
+		.replace(/[^a-zA-Z0-9-]/g, '_')
+		.slice(0, 63);
 }
 
 /**

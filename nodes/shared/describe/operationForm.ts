@@ -34,7 +34,11 @@ function forKind(field: Field, op: Operation): Field {
 type Show = Record<string, string[]>;
 
 /** An operation's form: its notice, its fields at the top, the file and list settings, the regional choice, then its collections. */
-export function operationProperties(area: Area, resource: Resource, op: Operation): INodeProperties[] {
+export function operationProperties(
+	area: Area,
+	resource: Resource,
+	op: Operation,
+): INodeProperties[] {
 	const show = { resource: [resource.value], operation: [op.value] };
 	const { top, collections, collectionsV1 } = placedFields(area, op, show);
 	const regional = regionalCollections(op);
@@ -66,7 +70,11 @@ function placedFields(area: Area, op: Operation, show: Show): PlacedFields {
 		const field = forKind(tableField, op);
 		const where = placement(field, op);
 		// a field the API needs that an update reads first is optional in the form
-		const prop = withGuess(inputProperty(area, where === 'top' ? field : { ...field, required: false }), field, op);
+		const prop = withGuess(
+			inputProperty(area, where === 'top' ? field : { ...field, required: false }),
+			field,
+			op,
+		);
 		if (where === 'top') {
 			top.push(...topProperties(field, prop, show));
 		} else {
@@ -87,12 +95,22 @@ function topProperties(field: Field, prop: INodeProperties, show: Show): INodePr
 		const either = `Give either '${prop.displayName}' or '${jsonAlternativeLabel(field)}'`;
 		const json = jsonAlternativeProperty(field);
 		return [
-			{ ...prop, description: [prop.description, either].filter(Boolean).join('. '), displayOptions: { show } },
+			{
+				...prop,
+				description: [prop.description, either].filter(Boolean).join('. '),
+				displayOptions: { show },
+			},
 			{ ...json, description: `${json.description}. ${either}`, displayOptions: { show } },
 		];
 	}
-	const entered: INodeProperties = { ...prop, required: field.required ? true : undefined, displayOptions: { show } };
-	return field.jsonAlternative ? [entered, { ...jsonAlternativeProperty(field), displayOptions: { show } }] : [entered];
+	const entered: INodeProperties = {
+		...prop,
+		required: field.required ? true : undefined,
+		displayOptions: { show },
+	};
+	return field.jsonAlternative
+		? [entered, { ...jsonAlternativeProperty(field), displayOptions: { show } }]
+		: [entered];
 }
 
 /** The input binary field of an operation that uploads a file. */
@@ -158,16 +176,30 @@ function regionalFieldsProperty(regional: Map<string, string>, show: Show): INod
 		displayName: 'Regional Fields',
 		name: 'regionalFields',
 		type: 'options',
-		options: [{ name: 'None', value: '' }, ...[...regional].map(([name, group]) => ({ name: group, value: name })).sort((a, b) => a.name.localeCompare(b.name))],
+		options: [
+			{ name: 'None', value: '' },
+			...[...regional]
+				.map(([name, group]) => ({ name: group, value: name }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+		],
 		default: '',
-		description: "Fields that apply only to organizations of one region (tax and e-invoicing details): pick the region to add its fields",
+		description:
+			'Fields that apply only to organizations of one region (tax and e-invoicing details): pick the region to add its fields',
 		displayOptions: { show: { ...show, '@version': [FORM_VERSION] } },
 	};
 }
 
 /** One collection of an operation's optional fields, shown in the versions `versionShow` names. */
-function collectionProperty(name: string, values: INodeProperties[], show: Show, versionShow: Record<string, unknown[]>): INodeProperties {
-	const meta = COLLECTION_NAMES[name] ?? { displayName: `${label(name.replace(/Fields$/, ''))} Fields`, placeholder: 'Add Field' };
+function collectionProperty(
+	name: string,
+	values: INodeProperties[],
+	show: Show,
+	versionShow: Record<string, unknown[]>,
+): INodeProperties {
+	const meta = COLLECTION_NAMES[name] ?? {
+		displayName: `${label(name.replace(/Fields$/, ''))} Fields`,
+		placeholder: 'Add Field',
+	};
 	return {
 		displayName: meta.displayName,
 		name,
@@ -175,25 +207,42 @@ function collectionProperty(name: string, values: INodeProperties[], show: Show,
 		placeholder: meta.placeholder,
 		default: {},
 		options: [...values].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		displayOptions: { show: { ...show, ...versionShow } as NonNullable<INodeProperties['displayOptions']>['show'] },
+		displayOptions: {
+			show: { ...show, ...versionShow } as NonNullable<INodeProperties['displayOptions']>['show'],
+		},
 	};
 }
 
 /** The collections of both versions: one property where the versions share it, else one per version. */
-function collectionProperties(collections: Map<string, INodeProperties[]>, collectionsV1: Map<string, INodeProperties[]>, regional: Map<string, string>, show: Show): INodeProperties[] {
-	const collection = (name: string, values: INodeProperties[], versionShow: Record<string, unknown[]>): INodeProperties => collectionProperty(name, values, show, versionShow);
+function collectionProperties(
+	collections: Map<string, INodeProperties[]>,
+	collectionsV1: Map<string, INodeProperties[]>,
+	regional: Map<string, string>,
+	show: Show,
+): INodeProperties[] {
+	const collection = (
+		name: string,
+		values: INodeProperties[],
+		versionShow: Record<string, unknown[]>,
+	): INodeProperties => collectionProperty(name, values, show, versionShow);
 	const props: INodeProperties[] = [];
 	const v1Only = { '@version': [1] };
 	const current = { '@version': [FORM_VERSION] };
 	// Sort last, below Filters; a collection the versions share is one property
-	const names = [...new Set([...collections.keys(), ...collectionsV1.keys()])].sort((a, b) => Number(a === SORT) - Number(b === SORT));
+	const names = [...new Set([...collections.keys(), ...collectionsV1.keys()])].sort(
+		(a, b) => Number(a === SORT) - Number(b === SORT),
+	);
 	for (const name of names) {
 		const now = collections.get(name);
 		const before = collectionsV1.get(name);
-		const same = now && before && now.length === before.length && now.every((p, i) => p === before[i]);
+		const same =
+			now && before && now.length === before.length && now.every((p, i) => p === before[i]);
 		if (regional.has(name) && now) {
 			// version 1: always shown (stored workflows keep their values); from 1.1: when picked under Regional Fields
-			props.push(collection(name, now, v1Only), collection(name, now, { ...current, regionalFields: [name] }));
+			props.push(
+				collection(name, now, v1Only),
+				collection(name, now, { ...current, regionalFields: [name] }),
+			);
 		} else if (same && now) {
 			props.push(collection(name, now, {}));
 		} else {

@@ -15,14 +15,22 @@ export function resourceSelector(area: Area, withLastOptions: WithLastOptions): 
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: withLastOptions(area.resources.map((r) => ({ name: r.name, value: r.value })).sort((a, b) => a.name.localeCompare(b.name))),
+		options: withLastOptions(
+			area.resources
+				.map((r) => ({ name: r.name, value: r.value }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+		),
 		default: firstResource,
 	};
 }
 
 /** A resource's Operation selector: its operations by name, with their actions and descriptions; its list (else its first) the default. */
-export function operationSelector(resource: Resource, withLastOptions: WithLastOptions): INodeProperties {
-	const defaultOperation = resource.operations.find((o) => o.kind === 'list')?.value ?? resource.operations[0].value;
+export function operationSelector(
+	resource: Resource,
+	withLastOptions: WithLastOptions,
+): INodeProperties {
+	const defaultOperation =
+		resource.operations.find((o) => o.kind === 'list')?.value ?? resource.operations[0].value;
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -30,7 +38,14 @@ export function operationSelector(resource: Resource, withLastOptions: WithLastO
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value] } },
 		options: withLastOptions(
-			resource.operations.map((op) => ({ name: op.name, value: op.value, action: op.action, description: operationDescription(op) })).sort((a, b) => a.name.localeCompare(b.name)),
+			resource.operations
+				.map((op) => ({
+					name: op.name,
+					value: op.value,
+					action: op.action,
+					description: operationDescription(op),
+				}))
+				.sort((a, b) => a.name.localeCompare(b.name)),
 		),
 		default: defaultOperation,
 	};

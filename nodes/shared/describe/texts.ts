@@ -25,7 +25,12 @@ function punctuated(text: string): string {
 
 /** The description as the label says it already: "City", "The city", "City." for City. */
 function repeatsLabel(description: string, displayName: string): boolean {
-	return description.replace(/^The\s/, '').replace(/\.$/, '').toLowerCase() === displayName.toLowerCase();
+	return (
+		description
+			.replace(/^The\s/, '')
+			.replace(/\.$/, '')
+			.toLowerCase() === displayName.toLowerCase()
+	);
 }
 
 function lowerFirst(text: string): string {
@@ -52,7 +57,8 @@ function polishAny(option: Option): Option {
 /** One property (and what it holds) with n8n's text conventions. */
 function polishProperty(prop: INodeProperties): INodeProperties {
 	const out: INodeProperties = { ...prop };
-	if (out.options) out.options = (out.options as Option[]).map(polishAny) as INodeProperties['options'];
+	if (out.options)
+		out.options = (out.options as Option[]).map(polishAny) as INodeProperties['options'];
 	if (out.description === undefined) return out;
 	let text = out.description.trim();
 	if (!text || repeatsLabel(text, out.displayName)) {
@@ -77,10 +83,17 @@ export function polishProperties(props: INodeProperties[]): INodeProperties[] {
  * `default` stays the value it was, and n8n shows the default, not the first option.
  */
 function sortedChoices(prop: INodeProperties): INodeProperties {
-	if (prop.type !== 'options' || !Array.isArray(prop.options) || prop.options.some((o) => typeof o.name !== 'string')) return prop;
+	if (
+		prop.type !== 'options' ||
+		!Array.isArray(prop.options) ||
+		prop.options.some((o) => typeof o.name !== 'string')
+	)
+		return prop;
 	const all = prop.options as INodePropertyOptions[];
 	const last = all[all.length - 1]?.name === LAST_BY_N8N ? all.slice(-1) : [];
-	const sorted = all.slice(0, all.length - last.length).sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+	const sorted = all
+		.slice(0, all.length - last.length)
+		.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
 	return { ...prop, options: [...sorted, ...last] };
 }
 

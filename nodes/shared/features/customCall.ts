@@ -69,7 +69,9 @@ const PORTAL: Field = {
 };
 
 function exampleGetPath(area: Area): string {
-	const op = area.resources.flatMap((r) => r.operations).find((o) => o.method === 'GET' && o.kind === 'list' && !o.special);
+	const op = area.resources
+		.flatMap((r) => r.operations)
+		.find((o) => o.method === 'GET' && o.kind === 'list' && !o.special);
 	return op?.path ?? '/';
 }
 
@@ -134,7 +136,9 @@ function queryProperty(area: Area, show: Show): INodeProperties {
 		placeholder: 'Add Parameter',
 		typeOptions: { multipleValues: true },
 		default: {},
-		description: area.org ? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from 'Organization ID'` : 'Sent in the query',
+		description: area.org
+			? `Sent in the query; ${area.org.in === 'query' ? `${area.org.name} is` : 'the organization header is'} added from 'Organization ID'`
+			: 'Sent in the query',
 		options: [
 			{
 				name: 'parameters',
@@ -158,7 +162,12 @@ function bodyProperties(show: Show): INodeProperties[] {
 			name: 'customBodyType',
 			type: 'options',
 			options: [
-				{ name: 'File (Multipart)', value: 'binary', description: 'A file from an input binary field, with the JSON (if any) as the JSONString form field' },
+				{
+					name: 'File (Multipart)',
+					value: 'binary',
+					description:
+						'A file from an input binary field, with the JSON (if any) as the JSONString form field',
+				},
 				{ name: 'JSON', value: 'json' },
 				{ name: 'None', value: 'none' },
 			],
@@ -171,7 +180,8 @@ function bodyProperties(show: Show): INodeProperties[] {
 			name: 'customBody',
 			type: 'json',
 			default: '{}',
-			description: 'A JSON object or array, sent as it is (with a file: in the JSONString form field)',
+			description:
+				'A JSON object or array, sent as it is (with a file: in the JSONString form field)',
 			displayOptions: { show: { ...withBody, customBodyType: ['json', 'binary'] } },
 		},
 		{
@@ -202,7 +212,8 @@ function answerProperties(show: Show): INodeProperties[] {
 			name: 'customReturnAll',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to read every page (page / per_page, following page_context) and return one item per record; otherwise the answer is returned as is',
+			description:
+				'Whether to read every page (page / per_page, following page_context) and return one item per record; otherwise the answer is returned as is',
 			displayOptions: { show: { ...show, customMethod: ['GET'] } },
 		},
 		{
@@ -218,7 +229,10 @@ function answerProperties(show: Show): INodeProperties[] {
 
 /** Whether item `itemIndex` asks for the custom call (from the resource or the operation list). */
 function isCustomCall(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	return ctx.getNodeParameter('resource', itemIndex, '') === CUSTOM_CALL || ctx.getNodeParameter('operation', itemIndex, '') === CUSTOM_CALL;
+	return (
+		ctx.getNodeParameter('resource', itemIndex, '') === CUSTOM_CALL ||
+		ctx.getNodeParameter('operation', itemIndex, '') === CUSTOM_CALL
+	);
 }
 
 /** A custom call's input refused before sending: names the field and the rule. */
@@ -233,8 +247,14 @@ class CustomCallInputError extends InputError {
 
 /** The method, upper-cased and checked. */
 function customMethod(value: unknown): HttpMethod {
-	const method = String(value ?? '').trim().toUpperCase() as HttpMethod;
-	if (!METHODS.includes(method)) throw new CustomCallInputError('Method', `must be one of ${METHODS.join(', ')} (got "${String(value ?? '')}")`);
+	const method = String(value ?? '')
+		.trim()
+		.toUpperCase() as HttpMethod;
+	if (!METHODS.includes(method))
+		throw new CustomCallInputError(
+			'Method',
+			`must be one of ${METHODS.join(', ')} (got "${String(value ?? '')}")`,
+		);
 	return method;
 }
 
@@ -254,26 +274,50 @@ function decodeSegment(segment: string): string | undefined {
 export function customPath(area: Area, value: unknown, portalId?: string): string {
 	const root = customCallRoot(area);
 	const raw = String(value ?? '').trim();
-	if (!raw) throw new CustomCallInputError('Path', `is required: a path relative to ${root}, e.g. ${exampleGetPath(area)}`);
+	if (!raw)
+		throw new CustomCallInputError(
+			'Path',
+			`is required: a path relative to ${root}, e.g. ${exampleGetPath(area)}`,
+		);
 	if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//') || raw.includes('://')) {
-		throw new CustomCallInputError('Path', `must be a path relative to ${root} (e.g. ${exampleGetPath(area)}), not a URL: requests go to the credential's ${area.family === 'projects' ? 'projects' : 'API'} host only`);
+		throw new CustomCallInputError(
+			'Path',
+			`must be a path relative to ${root} (e.g. ${exampleGetPath(area)}), not a URL: requests go to the credential's ${area.family === 'projects' ? 'projects' : 'API'} host only`,
+		);
 	}
-	if (/[\s\\]/.test(raw)) throw new CustomCallInputError('Path', 'must not contain spaces or backslashes');
-	if (raw.includes('?') || raw.includes('#')) throw new CustomCallInputError('Path', 'must not contain "?" or "#": put query parameters in "Query Parameters"');
+	if (/[\s\\]/.test(raw))
+		throw new CustomCallInputError('Path', 'must not contain spaces or backslashes');
+	if (raw.includes('?') || raw.includes('#'))
+		throw new CustomCallInputError(
+			'Path',
+			'must not contain "?" or "#": put query parameters in "Query Parameters"',
+		);
 	let path = raw.startsWith('/') ? raw : `/${raw}`;
-	if (path === area.basePath || path.startsWith(`${area.basePath}/`)) path = path.slice(area.basePath.length);
+	if (path === area.basePath || path.startsWith(`${area.basePath}/`))
+		path = path.slice(area.basePath.length);
 	const segments: string[] = [];
 	for (const segment of path.split('/').filter((s) => s !== '')) {
 		if (segment === '{portal_id}' && !area.org) {
-			if (!portalId) throw new CustomCallInputError('Portal', 'is required when the path contains {portal_id}');
+			if (!portalId)
+				throw new CustomCallInputError('Portal', 'is required when the path contains {portal_id}');
 			segments.push(encodeURIComponent(portalId));
 			continue;
 		}
 		const decoded = decodeSegment(segment);
-		if (decoded === undefined) throw new CustomCallInputError('Path', `has a malformed %-escape in "${segment}"`);
-		if (decoded === '.' || decoded === '..') throw new CustomCallInputError('Path', 'must not contain "." or ".." segments');
-		if (/[/\\]/.test(decoded)) throw new CustomCallInputError('Path', `must not hide a "/" in an escaped segment ("${segment}")`);
-		if (/^\{[^}]*\}$/.test(decoded)) throw new CustomCallInputError('Path', `has the placeholder ${decoded}: replace it with a value`);
+		if (decoded === undefined)
+			throw new CustomCallInputError('Path', `has a malformed %-escape in "${segment}"`);
+		if (decoded === '.' || decoded === '..')
+			throw new CustomCallInputError('Path', 'must not contain "." or ".." segments');
+		if (/[/\\]/.test(decoded))
+			throw new CustomCallInputError(
+				'Path',
+				`must not hide a "/" in an escaped segment ("${segment}")`,
+			);
+		if (/^\{[^}]*\}$/.test(decoded))
+			throw new CustomCallInputError(
+				'Path',
+				`has the placeholder ${decoded}: replace it with a value`,
+			);
 		segments.push(encodeURIComponent(decoded));
 	}
 	return `/${segments.join('/')}`;
@@ -284,12 +328,18 @@ function customQuery(area: Area, value: unknown): IDataObject {
 	const qs: IDataObject = {};
 	const entries: Array<[string, unknown]> = [];
 	const list = (value as IDataObject | undefined)?.parameters;
-	if (Array.isArray(list)) for (const p of list as IDataObject[]) entries.push([String(p.name ?? '').trim(), p.value]);
-	else if (value && typeof value === 'object' && !('parameters' in value)) entries.push(...Object.entries(value as IDataObject));
+	if (Array.isArray(list))
+		for (const p of list as IDataObject[]) entries.push([String(p.name ?? '').trim(), p.value]);
+	else if (value && typeof value === 'object' && !('parameters' in value))
+		entries.push(...Object.entries(value as IDataObject));
 	for (const [name, v] of entries) {
 		if (!name) throw new CustomCallInputError('Query Parameters', 'has a parameter without a name');
 		if (name in qs) throw new CustomCallInputError('Query Parameters', `names "${name}" twice`);
-		if (area.org?.in === 'query' && name === area.org.name) throw new CustomCallInputError('Query Parameters', `must not set "${name}": it is added from "Organization ID"`);
+		if (area.org?.in === 'query' && name === area.org.name)
+			throw new CustomCallInputError(
+				'Query Parameters',
+				`must not set "${name}": it is added from "Organization ID"`,
+			);
 		qs[name] = typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '');
 	}
 	return qs;
@@ -299,12 +349,18 @@ function customQuery(area: Area, value: unknown): IDataObject {
 function customBody(value: unknown): IDataObject | unknown[] {
 	let body = value;
 	if (typeof value === 'string') {
-		if (!value.trim()) throw new CustomCallInputError('JSON Body', 'is empty: give a JSON object or array, or choose Body "None"');
+		if (!value.trim())
+			throw new CustomCallInputError(
+				'JSON Body',
+				'is empty: give a JSON object or array, or choose Body "None"',
+			);
 		const parsed = tryParseJson(value);
-		if (!parsed.ok) throw new CustomCallInputError('JSON Body', `is not valid JSON (${parsed.reason})`);
+		if (!parsed.ok)
+			throw new CustomCallInputError('JSON Body', `is not valid JSON (${parsed.reason})`);
 		body = parsed.value;
 	}
-	if (!body || typeof body !== 'object') throw new CustomCallInputError('JSON Body', 'must be a JSON object or array');
+	if (!body || typeof body !== 'object')
+		throw new CustomCallInputError('JSON Body', 'must be a JSON object or array');
 	return body as IDataObject | unknown[];
 }
 
@@ -316,8 +372,13 @@ interface CustomCall {
 }
 
 /** Reads and checks the custom call of item `itemIndex`; throws CustomCallInputError before anything is sent. */
-async function readCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: number): Promise<CustomCall> {
-	const param = (name: string, fallback: unknown) => ctx.getNodeParameter(name, itemIndex, fallback, { extractValue: true });
+async function readCustomCall(
+	ctx: IExecuteFunctions,
+	area: Area,
+	itemIndex: number,
+): Promise<CustomCall> {
+	const param = (name: string, fallback: unknown) =>
+		ctx.getNodeParameter(name, itemIndex, fallback, { extractValue: true });
 	const method = customMethod(param('customMethod', 'GET'));
 	const portalId = area.org ? undefined : String(param('portal_id', '') ?? '').trim() || undefined;
 	const path = customPath(area, param('customPath', ''), portalId);
@@ -328,12 +389,17 @@ async function readCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: num
 		if (!organizationId) throw new CustomCallInputError('Organization ID', 'is required');
 		// its format is never given in the documents: any text but control characters (the rule of IDs documented as strings)
 		const problem = idTextProblem(organizationId);
-		if (problem) throw new CustomCallInputError('Organization ID', `${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`);
+		if (problem)
+			throw new CustomCallInputError(
+				'Organization ID',
+				`${problem} (got ${JSON.stringify(organizationId.slice(0, 40))})`,
+			);
 		if (area.org.in === 'query') qs[area.org.name] = organizationId;
 		else headers[area.org.name] = organizationId;
 	}
 	const bodyType = method === 'GET' ? 'none' : String(param('customBodyType', 'none'));
-	if (!['none', 'json', 'binary'].includes(bodyType)) throw new CustomCallInputError('Body', `must be none, json or binary (got "${bodyType}")`);
+	if (!['none', 'json', 'binary'].includes(bodyType))
+		throw new CustomCallInputError('Body', `must be none, json or binary (got "${bodyType}")`);
 	let body: IDataObject | unknown[] | undefined;
 	let file: CustomCall['file'];
 	if (bodyType === 'json') body = customBody(param('customBody', ''));
@@ -341,15 +407,26 @@ async function readCustomCall(ctx: IExecuteFunctions, area: Area, itemIndex: num
 		const raw = param('customBody', '');
 		if (raw !== '' && raw !== '{}' && raw !== undefined) body = customBody(raw);
 		const property = String(param('customInputBinaryField', 'data') ?? '').trim();
-		if (!property) throw new CustomCallInputError('Input Binary Field', 'is required when Body is a file');
+		if (!property)
+			throw new CustomCallInputError('Input Binary Field', 'is required when Body is a file');
 		const field = String(param('customFileField', 'attachment') ?? '').trim();
-		if (!field) throw new CustomCallInputError('File Form Field', 'is required when Body is a file');
+		if (!field)
+			throw new CustomCallInputError('File Form Field', 'is required when Body is a file');
 		const meta = ctx.helpers.assertBinaryData(itemIndex, property);
 		const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-		file = { field, fileName: meta.fileName ?? `file.${meta.fileExtension ?? 'bin'}`, mimeType: meta.mimeType, data };
+		file = {
+			field,
+			fileName: meta.fileName ?? `file.${meta.fileExtension ?? 'bin'}`,
+			mimeType: meta.mimeType,
+			data,
+		};
 	}
 	const returnAll = method === 'GET' && param('customReturnAll', false) === true;
-	if (returnAll && 'page' in qs) throw new CustomCallInputError('Query Parameters', 'must not set "page" with Return All: every page is read from page 1');
+	if (returnAll && 'page' in qs)
+		throw new CustomCallInputError(
+			'Query Parameters',
+			'must not set "page" with Return All: every page is read from page 1',
+		);
 	const outputField = String(param('customOutputBinaryField', 'data') ?? '').trim() || 'data';
 	return { req: { method, path, qs, headers, body }, file, returnAll, outputField };
 }
@@ -370,7 +447,11 @@ function pagedCall(area: Area, req: ApiRequest): Operation {
 }
 
 /** Runs the custom call of item `itemIndex`: its output items (not yet paired). */
-async function runCustomCall(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]> {
+async function runCustomCall(
+	state: RunState<IExecuteFunctions>,
+	area: Area,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const ctx = state.ctx;
 	let call: CustomCall;
 	try {
@@ -381,20 +462,45 @@ async function runCustomCall(state: RunState<IExecuteFunctions>, area: Area, ite
 	const { req, file, returnAll, outputField } = call;
 	if (returnAll) {
 		const pageSize = Number(req.qs.per_page) > 0 ? Number(req.qs.per_page) : 200;
-		return await readList(ctx, listPages(state, area, pagedCall(area, req), req, pageSize, itemIndex));
+		return await readList(
+			ctx,
+			listPages(state, area, pagedCall(area, req), req, pageSize, itemIndex),
+		);
 	}
 	const res = file
-		? await vendorRequest(state, area, { ...req, body: undefined }, { itemIndex, binary: true, multipart: multipart(file, req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) }) })
+		? await vendorRequest(
+				state,
+				area,
+				{ ...req, body: undefined },
+				{
+					itemIndex,
+					binary: true,
+					multipart: multipart(
+						file,
+						req.body === undefined ? {} : { JSONString: JSON.stringify(req.body) },
+					),
+				},
+			)
 		: await vendorRequest(state, area, req, { itemIndex, binary: true });
 	if (Buffer.isBuffer(res.body)) {
 		if (res.body.length === 0) return [{ json: { statusCode: res.statusCode } }]; // an empty answer: its status is all the API said
-		const mimeType = String(res.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
+		const mimeType = String(res.headers['content-type'] ?? 'application/octet-stream').split(
+			';',
+		)[0];
 		const fileName = fileNameFrom(res.headers, 'file');
 		const binary = await ctx.helpers.prepareBinaryData(res.body, fileName, mimeType);
-		return [{ json: { fileName, mimeType, fileSize: res.body.length }, binary: { [outputField]: binary } }];
+		return [
+			{
+				json: { fileName, mimeType, fileSize: res.body.length },
+				binary: { [outputField]: binary },
+			},
+		];
 	}
 	// a code-0 answer saying a value is invalid is a refusal here too (the Accounting document, "Errors")
-	assertNotRefused(ctx.getNode(), res.body, itemIndex, { ...req.qs, ...(req.body && !Array.isArray(req.body) ? req.body : {}) });
+	assertNotRefused(ctx.getNode(), res.body, itemIndex, {
+		...req.qs,
+		...(req.body && !Array.isArray(req.body) ? req.body : {}),
+	});
 	if (Array.isArray(res.body)) return (res.body as IDataObject[]).map((json) => ({ json }));
 	return [{ json: res.body as IDataObject }];
 }

@@ -10,7 +10,13 @@
  * A tool saved before Output existed with Simplify off keeps giving whole records: its stored
  * `simplify: false` stays readable through a hidden `simplify` of the tool variant.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import type { DescriptionPart } from '../describe/describe';
 import type { ItemPart, OperationRun } from '../run/types';
@@ -22,7 +28,8 @@ import { locationOf } from '../tables/location';
 export const SIMPLIFY_MAX_FIELDS = 10;
 
 /** n8n's description of Simplify (UX guidelines, "Simplifying output fields"). */
-export const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
+export const SIMPLIFY_DESCRIPTION =
+	'Whether to return a simplified version of the response instead of the raw data';
 
 /** The values of the tool's Output option. */
 type OutputMode = 'simplified' | 'raw' | 'selectedFields';
@@ -39,7 +46,13 @@ const SIMPLIFIED: ReadonlyArray<[value: string, kind: Operation['kind']]> = [
 
 export function simplifiedOperations(resource: Resource): string[] {
 	if (!resource.simplify) return [];
-	return resource.operations.filter((op) => !op.binaryOutput && SIMPLIFIED.some(([value, kind]) => op.value === value && op.kind === kind)).map((op) => op.value);
+	return resource.operations
+		.filter(
+			(op) =>
+				!op.binaryOutput &&
+				SIMPLIFIED.some(([value, kind]) => op.value === value && op.kind === kind),
+		)
+		.map((op) => op.value);
 }
 
 /** A field's name in a list of fields to pick: its label, without the API's "Is" of a flag. */
@@ -62,7 +75,8 @@ function recordFields(resource: Resource): INodePropertyOptions[] {
 	for (const op of resource.operations) {
 		if (op.kind !== 'create' && op.kind !== 'update') continue;
 		for (const field of op.fields) {
-			if (locationOf(field, op) === 'body' && !field.bodyRoot) add({ name: field.name, label: field.label });
+			if (locationOf(field, op) === 'body' && !field.bodyRoot)
+				add({ name: field.name, label: field.label });
 		}
 	}
 	return [...fields.values()]
@@ -86,9 +100,22 @@ function simplifyProperties(area: Area): INodeProperties[] {
 		});
 		const noun = resource.name.toLowerCase();
 		props.push(
-			{ displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false, description: SIMPLIFY_DESCRIPTION, displayOptions: shown(false) },
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description: SIMPLIFY_DESCRIPTION,
+				displayOptions: shown(false),
+			},
 			// A tool saved before Output existed may hold `simplify: false` (Raw): kept, not shown.
-			{ displayName: 'Simplify', name: 'simplify', type: 'hidden', default: true, displayOptions: shown(true) },
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'hidden',
+				default: true,
+				displayOptions: shown(true),
+			},
 			{
 				displayName: 'Output',
 				name: 'output',
@@ -97,8 +124,16 @@ function simplifyProperties(area: Area): INodeProperties[] {
 				description: `What to return of each ${noun}`,
 				options: [
 					{ name: 'Raw', value: 'raw', description: 'Return all the fields of the record' },
-					{ name: 'Selected Fields', value: 'selectedFields', description: 'Return the record\'s ID and the fields chosen below' },
-					{ name: 'Simplified', value: 'simplified', description: `Return a simplified version of the record: at most ${SIMPLIFY_MAX_FIELDS} of its most used fields` },
+					{
+						name: 'Selected Fields',
+						value: 'selectedFields',
+						description: "Return the record's ID and the fields chosen below",
+					},
+					{
+						name: 'Simplified',
+						value: 'simplified',
+						description: `Return a simplified version of the record: at most ${SIMPLIFY_MAX_FIELDS} of its most used fields`,
+					},
 				],
 				displayOptions: shown(true),
 			},
@@ -139,14 +174,20 @@ function outputFields(run: OperationRun): readonly string[] | undefined {
 	if (output === 'raw') return undefined;
 	if (output === 'selectedFields') {
 		const chosen = run.setting('outputFields', []);
-		const names = (Array.isArray(chosen) ? chosen : String(chosen ?? '').split(',')).map((name) => String(name).trim()).filter(Boolean);
+		const names = (Array.isArray(chosen) ? chosen : String(chosen ?? '').split(','))
+			.map((name) => String(name).trim())
+			.filter(Boolean);
 		return [...new Set([...(resource.idField ? [resource.idField] : []), ...names])];
 	}
 	return simplify === false ? undefined : fields;
 }
 
 /** The standard output of an operation, reduced as Simplify or Output say. */
-function simplifyOutput(_ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[] {
+function simplifyOutput(
+	_ctx: IExecuteFunctions,
+	run: OperationRun,
+	out: INodeExecutionData[],
+): INodeExecutionData[] {
 	const fields = outputFields(run);
 	if (!fields) return out;
 	return out.map((item) => ({ ...item, json: simplifyRecord(item.json, fields) }));

@@ -42,7 +42,11 @@ export function isActivationPoll(ctx: IPollFunctions): boolean {
  * activation: a transient failure at activation. Such a failure is logged (its message
  * carries no token or secret) so that it is not silent.
  */
-export function outlastsFailure(ctx: IPollFunctions, error: unknown, atActivation: boolean): boolean {
+export function outlastsFailure(
+	ctx: IPollFunctions,
+	error: unknown,
+	atActivation: boolean,
+): boolean {
 	if (!atActivation || !isTransientFailure(error)) return false;
 	const workflow = ctx.getWorkflow();
 	ctx.logger.warn(

@@ -75,7 +75,12 @@ export const DAY_MS = 86_400_000;
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The budget state at `now` (a new day starts at 0 spent; credit refilled for the time passed). */
-export function budgetAt(stored: Budget | undefined, sig: string, max: number, now: number): Budget {
+export function budgetAt(
+	stored: Budget | undefined,
+	sig: string,
+	max: number,
+	now: number,
+): Budget {
 	const estimate = stored?.sig === sig ? (stored.cost ?? 1) : 1;
 	const cap = Math.max(2 * estimate, max / 24);
 	const day = utcDay(now);

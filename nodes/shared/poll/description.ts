@@ -28,7 +28,14 @@ export interface TriggerMeta extends Pick<NodeMeta, 'builderHint' | 'propertyHin
 
 /** The list's fields offered in the event's "Filters" collection (a trigger's sort is its event's own, never offered). */
 export function filterFields(event: TriggerEvent, op: Operation): Field[] {
-	return op.fields.filter((f) => !f.required && !f.readOnly && !f.bodyRoot && !isSortField(f) && !(event.exclude ?? []).includes(f.name));
+	return op.fields.filter(
+		(f) =>
+			!f.required &&
+			!f.readOnly &&
+			!f.bodyRoot &&
+			!isSortField(f) &&
+			!(event.exclude ?? []).includes(f.name),
+	);
 }
 
 export function requiredFields(op: Operation): Field[] {
@@ -62,14 +69,18 @@ function eventProperty(events: TriggerEvent[]): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		required: true,
-		options: events.map((e) => ({ name: e.name, value: e.value, description: eventDescription(e) })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: events
+			.map((e) => ({ name: e.name, value: e.value, description: eventDescription(e) }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: firstEvent,
 	};
 }
 
 /** What an event's option says: what it emits, what to check if a guess is wrong, and what Fetch Test Event shows when its records carry no time. */
 function eventDescription(e: TriggerEvent): string {
-	const sample = e.timeField ? undefined : 'Fetch Test Event shows the first matching record as the API lists it (these records carry no creation time)';
+	const sample = e.timeField
+		? undefined
+		: 'Fetch Test Event shows the first matching record as the API lists it (these records carry no creation time)';
 	return [e.description, e.ifWrong, sample].filter(Boolean).join('. ');
 }
 
@@ -83,7 +94,11 @@ function requiredFieldProperties(area: Area, events: TriggerEvent[]): INodePrope
 			required.set(field.name, entry);
 		}
 	}
-	return [...required.values()].map(({ field, events: shown }) => ({ ...inputProperty(area, field), required: true, displayOptions: { show: { event: shown } } }));
+	return [...required.values()].map(({ field, events: shown }) => ({
+		...inputProperty(area, field),
+		required: true,
+		displayOptions: { show: { event: shown } },
+	}));
 }
 
 /** The status an event watches for, per event that has one. */
@@ -92,7 +107,12 @@ function statusProperties(events: TriggerEvent[]): INodeProperties[] {
 		.filter((e) => e.status)
 		.map((event) => {
 			const status = event.status as NonNullable<TriggerEvent['status']>;
-			const prop = fieldProperty({ name: 'status', type: 'enum', required: true, values: status.values });
+			const prop = fieldProperty({
+				name: 'status',
+				type: 'enum',
+				required: true,
+				values: status.values,
+			});
 			return {
 				...prop,
 				required: true,
@@ -114,7 +134,9 @@ function filterProperties(area: Area, events: TriggerEvent[]): INodeProperties[]
 				type: 'collection',
 				placeholder: 'Add Filter',
 				default: {},
-				options: fields.map((f) => fieldProperty(f)).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+				options: fields
+					.map((f) => fieldProperty(f))
+					.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 				displayOptions: { show: { event: [event.value] } },
 			},
 		];
@@ -171,7 +193,11 @@ function optionsProperty(): INodeProperties {
 	};
 }
 
-export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta: TriggerMeta): INodeTypeDescription {
+export function triggerNodeDescription(
+	area: Area,
+	events: TriggerEvent[],
+	meta: TriggerMeta,
+): INodeTypeDescription {
 	return {
 		displayName: `${area.name} Trigger`,
 		name: meta.name,
@@ -187,6 +213,8 @@ export function triggerNodeDescription(area: Area, events: TriggerEvent[], meta:
 		outputs: [NodeConnectionTypes.Main],
 		...(meta.builderHint && { builderHint: meta.builderHint }),
 		credentials: [{ name: 'vendorOAuth2Api', required: true }],
-		properties: triggerProperties(area, events).map((p) => (meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p)),
+		properties: triggerProperties(area, events).map((p) =>
+			meta.propertyHints?.[p.name] ? { ...p, builderHint: meta.propertyHints[p.name] } : p,
+		),
 	} as INodeTypeDescription;
 }

@@ -52,7 +52,13 @@ function keyOf(workflowId: unknown, nodeName: string): string {
  * The members `keys` of the static data this poll starts from: the static data's, or this
  * process's kept copy when that is newer (a higher count) and of the same signature. Writes the kept members into `staticData` so the poll reads and updates them.
  */
-export function recall(workflowId: unknown, nodeName: string, staticData: PollData, keys: readonly string[], sig: unknown): void {
+export function recall(
+	workflowId: unknown,
+	nodeName: string,
+	staticData: PollData,
+	keys: readonly string[],
+	sig: unknown,
+): void {
 	const key = keyOf(workflowId, nodeName);
 	const entry = kept.get(key);
 	if (!entry) return;
@@ -71,7 +77,13 @@ export function recall(workflowId: unknown, nodeName: string, staticData: PollDa
 }
 
 /** After a poll: counts it in the static data and keeps a copy of its members `keys` in this process. */
-export function keep(workflowId: unknown, nodeName: string, staticData: PollData, keys: readonly string[], sig: unknown): void {
+export function keep(
+	workflowId: unknown,
+	nodeName: string,
+	staticData: PollData,
+	keys: readonly string[],
+	sig: unknown,
+): void {
 	const seq = (typeof staticData[SEQ_KEY] === 'number' ? (staticData[SEQ_KEY] as number) : 0) + 1;
 	staticData[SEQ_KEY] = seq;
 	const data: PollData = {};

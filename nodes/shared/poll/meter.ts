@@ -11,7 +11,12 @@ import type { RunState } from '../api/run';
 import type { Meter } from './budget';
 
 /** A meter of the calls this poll (its run state) sends from now on, with `left` calls allowed, until the poll's deadline `until`. */
-export function startMeter(run: RunState, left: number, until = Number.POSITIVE_INFINITY, progressed?: () => void): Meter {
+export function startMeter(
+	run: RunState,
+	left: number,
+	until = Number.POSITIVE_INFINITY,
+	progressed?: () => void,
+): Meter {
 	const { calls } = run;
 	const start = calls.sent;
 	const resent = calls.resent;

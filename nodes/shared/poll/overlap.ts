@@ -29,7 +29,9 @@ export const MARK_MARGIN_MS = 120_000;
 /** A poll's deadline (ms from its start): 30 s, or the Poll Times' interval when that is shorter (at least a second). */
 export function pollDeadlineMs(ctx: IPollFunctions): number {
 	const perDay = pollSchedule(ctx).perDay;
-	return perDay ? Math.max(1000, Math.min(POLL_DEADLINE_MS, Math.floor(DAY_MS / perDay))) : POLL_DEADLINE_MS;
+	return perDay
+		? Math.max(1000, Math.min(POLL_DEADLINE_MS, Math.floor(DAY_MS / perDay)))
+		: POLL_DEADLINE_MS;
 }
 
 interface Mark {

@@ -86,7 +86,12 @@ function readTriggerValues(ctx: IPollFunctions, event: TriggerEvent, op: Operati
 	// a date given as a moment (a DateTime, a Date) is the day it falls on in the workflow's time zone, as in the action nodes
 	const zone = ctx.getTimezone();
 	for (const field of requiredFields(op)) {
-		const value = fromUi(field, ctx.getNodeParameter(field.name, undefined, { extractValue: true }), undefined, { zone });
+		const value = fromUi(
+			field,
+			ctx.getNodeParameter(field.name, undefined, { extractValue: true }),
+			undefined,
+			{ zone },
+		);
 		if (value !== undefined) values[field.name] = value as IDataObject;
 	}
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
@@ -115,15 +120,24 @@ function readSetup(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Set
 	const { resource, op } = findOperation(area, event.resource, event.operation);
 	let organizationId: string | undefined;
 	if (area.org) {
-		organizationId = String(ctx.getNodeParameter('organizationId', '', { extractValue: true }) ?? '').trim();
-		if (!organizationId) throw inputFailure(ctx.getNode(), new InputError('Organization ID is required'), { description: 'Nothing was sent to the API.' });
+		organizationId = String(
+			ctx.getNodeParameter('organizationId', '', { extractValue: true }) ?? '',
+		).trim();
+		if (!organizationId)
+			throw inputFailure(ctx.getNode(), new InputError('Organization ID is required'), {
+				description: 'Nothing was sent to the API.',
+			});
 	}
 	const refused = 'Nothing was sent to the API. Correct the value and activate again.';
 	const problems: Problem[] = [];
 	let status: string | undefined;
 	if (event.status) {
 		status = String(ctx.getNodeParameter('status', '') ?? '');
-		if (!event.status.values.includes(status)) problems.push({ field: 'status', message: `must be one of ${event.status.values.join(', ')}` });
+		if (!event.status.values.includes(status))
+			problems.push({
+				field: 'status',
+				message: `must be one of ${event.status.values.join(', ')}`,
+			});
 	}
 	let values: IDataObject;
 	try {
@@ -133,12 +147,18 @@ function readSetup(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Set
 		throw inputFailure(ctx.getNode(), error, { description: refused });
 	}
 	const req = nodeRequest(ctx.getNode(), area, op, values, organizationId, refused);
-	const statusFilter = status !== undefined && event.status?.filter ? { [event.status.filter]: status } : {};
+	const statusFilter =
+		status !== undefined && event.status?.filter ? { [event.status.filter]: status } : {};
 	req.qs = { ...event.query, ...req.qs, ...event.sort, ...statusFilter };
 	return { event, op, idField: resource.idField ?? 'id', organizationId, values, status, req };
 }
 
-function sourceOf(run: RunState<IPollFunctions>, area: Area, setup: Setup, serviceTime: () => number): Source {
+function sourceOf(
+	run: RunState<IPollFunctions>,
+	area: Area,
+	setup: Setup,
+	serviceTime: () => number,
+): Source {
 	const { event, op, req, status } = setup;
 	const keyFields = event.key ?? [setup.idField];
 	const statusField = event.status?.field;
@@ -160,10 +180,15 @@ function sourceOf(run: RunState<IPollFunctions>, area: Area, setup: Setup, servi
 	};
 }
 
-const emit = (ctx: IPollFunctions, records: IDataObject[]) => (records.length ? [ctx.helpers.returnJsonArray(records)] : null);
+const emit = (ctx: IPollFunctions, records: IDataObject[]) =>
+	records.length ? [ctx.helpers.returnJsonArray(records)] : null;
 
 /** One poll of a trigger node: what is new since the last poll, oldest first. */
-export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerEvent[]): Promise<INodeExecutionData[][] | null> {
+export async function pollArea(
+	ctx: IPollFunctions,
+	area: Area,
+	events: TriggerEvent[],
+): Promise<INodeExecutionData[][] | null> {
 	// before any request: when this poll (at activation: the activation) began
 	const began = Date.now();
 	const setup = readSetup(ctx, area, events);
@@ -172,15 +197,34 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 	const server = areaRoot(area, await run.credentials());
 	// the service's clock (its answers' Date headers), to the second its timestamps have
 	const src = sourceOf(run, area, setup, () => Math.floor(serverNow(server, began) / 1000) * 1000);
-	const windowDays = setup.event.window ? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0)) : 0;
+	const windowDays = setup.event.window
+		? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0))
+		: 0;
 	const { event, status, organizationId, values, req } = setup;
 	const sig = createHash('sha1')
-		.update(JSON.stringify([event.value, event.strategy, status ?? null, organizationId ?? null, values, req.qs, ...(windowDays ? [windowDays] : [])]))
+		.update(
+			JSON.stringify([
+				event.value,
+				event.strategy,
+				status ?? null,
+				organizationId ?? null,
+				values,
+				req.qs,
+				...(windowDays ? [windowDays] : []),
+			]),
+		)
 		.digest('base64')
 		.slice(0, 16);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const max = maxCallsPerDay(ctx);
-	if (ctx.getMode() === 'manual') return await manualPoll(src, budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now()), max, windowDays, sig);
+	if (ctx.getMode() === 'manual')
+		return await manualPoll(
+			src,
+			budgetAt(staticData[BUDGET_KEY] as Budget | undefined, sig, max, Date.now()),
+			max,
+			windowDays,
+			sig,
+		);
 	const atActivation = isActivationPoll(ctx);
 	// one poll of a trigger at a time: n8n's cron starts the next poll at its tick even while this one runs
 	const deadlineMs = pollDeadlineMs(ctx);
@@ -204,7 +248,18 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 			mark.renew();
 			if (src.meter.until === Infinity) run.setPatience(patienceNow, Date.now() + deadlineMs);
 		};
-		return await scheduledPoll({ src, budget, max, sig, staticData, windowDays, atActivation, until: began + deadlineMs, progressed, mark });
+		return await scheduledPoll({
+			src,
+			budget,
+			max,
+			sig,
+			staticData,
+			windowDays,
+			atActivation,
+			until: began + deadlineMs,
+			progressed,
+			mark,
+		});
 	} finally {
 		keep(...trigger, staticData, KEPT_KEYS, sig);
 		mark.release();
@@ -212,15 +267,35 @@ export async function pollArea(ctx: IPollFunctions, area: Area, events: TriggerE
 }
 
 /** Fetch Test Event: what a poll costs travels with the test item only (real events never carry it). */
-async function manualPoll(src: Source, budget: Budget, max: number, windowDays: number, sig: string): Promise<INodeExecutionData[][] | null> {
+async function manualPoll(
+	src: Source,
+	budget: Budget,
+	max: number,
+	windowDays: number,
+	sig: string,
+): Promise<INodeExecutionData[][] | null> {
 	const estimate = budget.sig === sig ? budget.cost : undefined;
 	const test = await testEvent(src, windowDays);
-	const cost = estimate === undefined ? test.cost : { calls: estimate, how: 'measured by the last poll of this trigger' };
+	const cost =
+		estimate === undefined
+			? test.cost
+			: { calls: estimate, how: 'measured by the last poll of this trigger' };
 	const schedule = pollSchedule(src.ctx);
 	const passPolls = budget.sig === sig ? budget.passPolls : undefined;
 	const words = costInWords({ ...cost, passPolls }, schedule, max);
-	const _pollCost = { callsPerPoll: cost.calls, atLeast: !!cost.atLeast, pollsPerPass: passPolls ?? 1, pollsPerDay: schedule.perDay ?? null, callsPerDay: words.perDay ?? null, maxCallsPerDay: max, summary: words.text };
-	return emit(src.ctx, test.records.map((r) => ({ ...r, _pollCost })));
+	const _pollCost = {
+		callsPerPoll: cost.calls,
+		atLeast: !!cost.atLeast,
+		pollsPerPass: passPolls ?? 1,
+		pollsPerDay: schedule.perDay ?? null,
+		callsPerDay: words.perDay ?? null,
+		maxCallsPerDay: max,
+		summary: words.text,
+	};
+	return emit(
+		src.ctx,
+		test.records.map((r) => ({ ...r, _pollCost })),
+	);
 }
 
 interface Run {
@@ -242,14 +317,21 @@ interface Run {
 function warnCost(run: Run, cost: Cost): void {
 	const { src, budget, max, atActivation } = run;
 	const ctx = src.ctx;
-	const words = costInWords({ ...cost, passPolls: budget.sig === run.sig ? budget.passPolls : undefined }, pollSchedule(ctx), max);
+	const words = costInWords(
+		{ ...cost, passPolls: budget.sig === run.sig ? budget.passPolls : undefined },
+		pollSchedule(ctx),
+		max,
+	);
 	if (!words.over || (!atActivation && budget.warned === budget.day)) return;
 	budget.warned = budget.day;
 	const where = `"${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
-	ctx.logger.warn(`The Vendor trigger ${where}: ${words.text} Raise Max API Calls per Day within the organization's daily allowance (shared by every integration), poll less often or narrow the filters.`, {
-		workflowId: ctx.getWorkflow().id,
-		nodeName: ctx.getNode().name,
-	});
+	ctx.logger.warn(
+		`The Vendor trigger ${where}: ${words.text} Raise Max API Calls per Day within the organization's daily allowance (shared by every integration), poll less often or narrow the filters.`,
+		{
+			workflowId: ctx.getWorkflow().id,
+			nodeName: ctx.getNode().name,
+		},
+	);
 }
 
 /**
@@ -274,14 +356,22 @@ function skipsForBudget(run: Run, previous: PollState | undefined): boolean {
 	const need = estimate ?? 1;
 	const activated = budget.activated;
 	delete budget.activated;
-	if (!atActivation && activated !== undefined && Date.now() - activated < soonAfter(src.ctx, need, max)) return true;
+	if (
+		!atActivation &&
+		activated !== undefined &&
+		Date.now() - activated < soonAfter(src.ctx, need, max)
+	)
+		return true;
 	const baseline = previous !== undefined && previous.since === undefined;
 	if (budget.spent + need <= max && !(baseline && budget.credit < need)) return false;
 	const ctx = src.ctx;
-	ctx.logger.debug(`The Vendor trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}" skipped a poll to stay within its Max API Calls per Day (${count(max)}; ${count(budget.spent)} spent today)`, {
-		workflowId: ctx.getWorkflow().id,
-		nodeName: ctx.getNode().name,
-	});
+	ctx.logger.debug(
+		`The Vendor trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}" skipped a poll to stay within its Max API Calls per Day (${count(max)}; ${count(budget.spent)} spent today)`,
+		{
+			workflowId: ctx.getWorkflow().id,
+			nodeName: ctx.getNode().name,
+		},
+	);
 	if (estimate !== undefined) warnCost(run, { calls: estimate, how: 'the last poll' });
 	return true;
 }
@@ -292,23 +382,37 @@ async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
 	const ctx = src.ctx;
 	const stored = staticData[STATE_KEY] as PollState | undefined;
 	const previous = stored?.sig === sig ? stored : undefined;
-	const fromExisting = (ctx.getNodeParameter('options', {}) as IDataObject).startFromExisting === true;
+	const fromExisting =
+		(ctx.getNodeParameter('options', {}) as IDataObject).startFromExisting === true;
 	const today = windowDays ? localDay(ctx, Date.now()) : undefined;
-	if (today) src.reads = windowDates(today, windowDays, previous?.day).map((day) => ({ ...src.req, qs: { ...src.req.qs, [(src.event.window as NonNullable<TriggerEvent['window']>).filter]: day } }));
+	if (today)
+		src.reads = windowDates(today, windowDays, previous?.day).map((day) => ({
+			...src.req,
+			qs: {
+				...src.req.qs,
+				[(src.event.window as NonNullable<TriggerEvent['window']>).filter]: day,
+			},
+		}));
 	// Without a baseline: pending since activation (the service's time), every record, or none (this read is the baseline).
 	const from = previous?.since ?? (fromExisting ? -Infinity : Infinity);
 	const skip = () => {
 		// No baseline could be taken: remember when activation began, on the service's clock (a state, even a pending one, is kept).
-		if (!previous && !fromExisting) staticData[STATE_KEY] = { sig, since: src.serviceTime() } as IDataObject;
+		if (!previous && !fromExisting)
+			staticData[STATE_KEY] = { sig, since: src.serviceTime() } as IDataObject;
 		return null;
 	};
 	const estimate = budget.sig === sig ? budget.cost : undefined;
 	if (estimate !== undefined && estimate > max) {
 		if (atActivation || budget.failed === budget.day) return skip();
 		budget.failed = budget.day;
-		throw new NodeOperationError(ctx.getNode(), `A poll of this trigger needs at least ${count(estimate)} API calls, more than its Max API Calls per Day (${count(max)}): it does not poll`, {
-			description: 'No call was made. Raise Max API Calls per Day within your plan, narrow the filters (or the date window), or choose another event. This is reported once a day.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`A poll of this trigger needs at least ${count(estimate)} API calls, more than its Max API Calls per Day (${count(max)}): it does not poll`,
+			{
+				description:
+					'No call was made. Raise Max API Calls per Day within your plan, narrow the filters (or the date window), or choose another event. This is reported once a day.',
+			},
+		);
 	}
 	if (skipsForBudget(run, previous)) return skip();
 	src.meter = startMeter(src.run, max - budget.spent, run.until, run.progressed);
@@ -323,7 +427,11 @@ async function scheduledPoll(run: Run): Promise<INodeExecutionData[][] | null> {
 		// the calls of this poll: a resend after a wait (a 429's hold, a 5xx's retry) is spent, not the poll's cost
 		budget.cost = cut ? Math.max(estimate ?? 0, src.meter.own + 1) : src.meter.own;
 		if (outcome?.pass) notePass(run, outcome.pass);
-		warnCost(run, { calls: budget.cost, atLeast: cut, how: cut ? 'cut short by the day\'s budget' : 'the last poll' });
+		warnCost(run, {
+			calls: budget.cost,
+			atLeast: cut,
+			how: cut ? "cut short by the day's budget" : 'the last poll',
+		});
 	}
 	if (!outcome) return skip();
 	if (atActivation) budget.activated = Date.now();
@@ -345,7 +453,10 @@ function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
 	const where = `The Vendor trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ''}"`;
 	const meta = { workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().name };
 	if (pass.stop === 'failure') {
-		ctx.logger.warn(`${where} stopped reading its list: ${(pass.error as Error).message}. What it read is kept; the next poll goes on from there.`, meta);
+		ctx.logger.warn(
+			`${where} stopped reading its list: ${(pass.error as Error).message}. What it read is kept; the next poll goes on from there.`,
+			meta,
+		);
 	}
 	const before = budget.passPolls;
 	const floor = budget.passAtLeast === true;
@@ -354,7 +465,10 @@ function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
 		else delete budget.passPolls;
 		delete budget.passAtLeast;
 		if (pass.polls > 1 && (floor || before !== pass.polls)) {
-			ctx.logger.info(`${where} took ${count(pass.polls)} polls to read its list through: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`, meta);
+			ctx.logger.info(
+				`${where} took ${count(pass.polls)} polls to read its list through: a poll stops at its deadline (${pollDeadlineMs(ctx) / 1000} s) or the day's budget and the next goes on from there; each new record is emitted once, by the poll that reads it.`,
+				meta,
+			);
 		}
 	} else if (before === undefined || floor) {
 		// no pass completed yet: at least the polls so far and one more
@@ -364,7 +478,11 @@ function notePass(run: Run, pass: NonNullable<Outcome['pass']>): void {
 }
 
 /** The strategy's outcome; undefined when cut by the budget or (at activation) on a transient failure. Every call sent is spent. */
-async function readOutcome(run: Run, previous: PollState | undefined, from: number): Promise<Outcome | undefined> {
+async function readOutcome(
+	run: Run,
+	previous: PollState | undefined,
+	from: number,
+): Promise<Outcome | undefined> {
 	const { src, budget, atActivation } = run;
 	try {
 		// Failures pass as they are (the engine's NodeApiError / NodeOperationError), except a transient one at activation.

@@ -55,7 +55,9 @@ export interface Source {
 /** The page size a poll asks for. */
 const pageSizeOf = (src: Source): number => src.op.perPage ?? 200;
 
-export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject[]; body: unknown; page: number; read: number }> {
+export async function* pages(
+	src: Source,
+): AsyncGenerator<{ entries: IDataObject[]; body: unknown; page: number; read: number }> {
 	const size = pageSizeOf(src);
 	for (const [index, req] of src.reads.entries()) {
 		const read = listPages(src.run, src.area, src.op, req, size, undefined, src.idField);
@@ -64,7 +66,8 @@ export async function* pages(src: Source): AsyncGenerator<{ entries: IDataObject
 			const page = await read.next();
 			if (page.done) break;
 			yield { ...page.value, read: index };
-			more = page.value.entries.length > 0 && hasMore(src.op, page.value.body, page.value.entries, size);
+			more =
+				page.value.entries.length > 0 && hasMore(src.op, page.value.body, page.value.entries, size);
 		}
 	}
 }
@@ -118,12 +121,17 @@ export async function readPagesFrom(
 			const stop = readNow > 0 && mayStop() ? stopNow(src) : undefined;
 			if (stop) return { at, stop };
 			spendOne(src);
-			const answer = await vendorRequest(src.run, src.area, paged ? pageRequest(req, page, size) : req).then(
+			const answer = await vendorRequest(
+				src.run,
+				src.area,
+				paged ? pageRequest(req, page, size) : req,
+			).then(
 				(sent) => ({ body: sent.body }),
 				(error: unknown) => ({ error }),
 			);
 			if ('error' in answer) {
-				if (readNow > 0 && mayStop() && isTransientFailure(answer.error)) return { at, stop: 'failure', error: answer.error };
+				if (readNow > 0 && mayStop() && isTransientFailure(answer.error))
+					return { at, stop: 'failure', error: answer.error };
 				throw answer.error;
 			}
 			const body = answer.body;
@@ -172,7 +180,10 @@ export function missingTime(src: Source, record: IDataObject): NodeOperationErro
 	return new NodeOperationError(
 		src.ctx.getNode(),
 		`The ${src.event.resource} list answered a record without a readable "${src.event.timeField}" (key ${src.key(record)}), so new records cannot be told from old ones`,
-		{ description: 'Nothing was emitted and the trigger state was kept. Check the API answer or choose another event.' },
+		{
+			description:
+				'Nothing was emitted and the trigger state was kept. Check the API answer or choose another event.',
+		},
 	);
 }
 
@@ -195,7 +206,11 @@ export function confirmsSort(src: Source, body: unknown): boolean {
  * `newestToo`, also the records at the newest time when they are older. Stops at the first
  * page that reaches older records, unless the answer turned out not to be sorted newest first.
  */
-export async function readNewest(src: Source, since: number, newestToo = false): Promise<IDataObject[]> {
+export async function readNewest(
+	src: Source,
+	since: number,
+	newestToo = false,
+): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	let previous = Infinity;
 	let max = -Infinity;
@@ -243,7 +258,9 @@ export function chronological(src: Source, records: IDataObject[]): IDataObject[
  */
 export function timeOfDay(src: Source, record: IDataObject): number | undefined {
 	const value = src.event.timeField ? record[src.event.timeField] : undefined;
-	return typeof value === 'number' || /\d{2}:\d{2}/.test(String(value)) ? src.time(record) : undefined;
+	return typeof value === 'number' || /\d{2}:\d{2}/.test(String(value))
+		? src.time(record)
+		: undefined;
 }
 
 /** Whether a record happened at or after `since` by its time field (see `timeOfDay`). */
@@ -257,7 +274,14 @@ export function fingerprint(record: IDataObject): string {
 		Array.isArray(v)
 			? v.map(stable)
 			: v && typeof v === 'object'
-				? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as IDataObject)[k])]))
+				? Object.fromEntries(
+						Object.keys(v)
+							.sort()
+							.map((k) => [k, stable((v as IDataObject)[k])]),
+					)
 				: v;
-	return createHash('sha1').update(JSON.stringify(stable(record))).digest('base64').slice(0, 12);
+	return createHash('sha1')
+		.update(JSON.stringify(stable(record)))
+		.digest('base64')
+		.slice(0, 12);
 }

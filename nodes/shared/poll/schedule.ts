@@ -21,17 +21,28 @@ interface Schedule {
 	text: string;
 }
 
-const CRON_NAMES: Record<number, string[]> = { 3: [], 4: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'], 5: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] };
+const CRON_NAMES: Record<number, string[]> = {
+	3: [],
+	4: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+	5: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
+};
 
 /** The values a cron field allows (numbers, names, `*`, `?`, ranges, steps, lists), or undefined. */
-function cronField(field: string, min: number, max: number, names: string[] = []): Set<number> | undefined {
+function cronField(
+	field: string,
+	min: number,
+	max: number,
+	names: string[] = [],
+): Set<number> | undefined {
 	const out = new Set<number>();
-	const num = (v: string) => (names.includes(v) ? names.indexOf(v) + (min === 1 ? 1 : 0) : /^\d+$/.test(v) ? Number(v) : NaN);
+	const num = (v: string) =>
+		names.includes(v) ? names.indexOf(v) + (min === 1 ? 1 : 0) : /^\d+$/.test(v) ? Number(v) : NaN;
 	for (const part of field.toUpperCase().split(',')) {
 		const m = /^(\*|\?|([A-Z0-9]+)(?:-([A-Z0-9]+))?)(?:\/(\d+))?$/.exec(part);
 		if (!m) return undefined;
 		const from = m[2] === undefined ? min : num(m[2]);
-		const to = m[3] !== undefined ? num(m[3]) : m[2] === undefined || m[4] !== undefined ? max : from;
+		const to =
+			m[3] !== undefined ? num(m[3]) : m[2] === undefined || m[4] !== undefined ? max : from;
 		const step = m[4] === undefined ? 1 : Number(m[4]);
 		if (![from, to].every(Number.isInteger) || step < 1) return undefined;
 		for (let v = from; v <= to; v += step) out.add(v);
@@ -44,7 +55,14 @@ function cronPerDay(expression: string): number | undefined {
 	const fields = expression.trim().split(/\s+/);
 	if (fields.length === 5) fields.unshift('0');
 	if (fields.length !== 6) return undefined;
-	const [sec, min, hour, dom, month, dow] = [[0, 59], [0, 59], [0, 23], [1, 31], [1, 12], [0, 7]].map(([lo, hi], i) => cronField(fields[i], lo, hi, CRON_NAMES[i]));
+	const [sec, min, hour, dom, month, dow] = [
+		[0, 59],
+		[0, 59],
+		[0, 23],
+		[1, 31],
+		[1, 12],
+		[0, 7],
+	].map(([lo, hi], i) => cronField(fields[i], lo, hi, CRON_NAMES[i]));
 	if (!sec || !min || !hour || !dom || !month || !dow) return undefined;
 	if (dow.has(7)) dow.add(0);
 	const anyDom = /^[*?]$/.test(fields[3]);
@@ -54,7 +72,8 @@ function cronPerDay(expression: string): number | undefined {
 		const date = new Date(d);
 		const byDom = dom.has(date.getUTCDate());
 		const byDow = dow.has(date.getUTCDay());
-		if (month.has(date.getUTCMonth() + 1) && (anyDom || anyDow ? byDom && byDow : byDom || byDow)) days++;
+		if (month.has(date.getUTCMonth() + 1) && (anyDom || anyDow ? byDom && byDow : byDom || byDow))
+			days++;
 	}
 	return (sec.size * min.size * hour.size * days) / 365;
 }
@@ -63,7 +82,9 @@ function cronPerDay(expression: string): number | undefined {
 export function pollSchedule(ctx: IPollFunctions): Schedule {
 	let times: PollTime[] = [];
 	try {
-		times = ((ctx.getNodeParameter('pollTimes', {}) as { item?: PollTime[] }).item ?? []).filter((t) => t && typeof t === 'object');
+		times = ((ctx.getNodeParameter('pollTimes', {}) as { item?: PollTime[] }).item ?? []).filter(
+			(t) => t && typeof t === 'object',
+		);
 	} catch {
 		// not on this node (a test harness): unknown
 	}
@@ -82,20 +103,31 @@ export function pollSchedule(ctx: IPollFunctions): Schedule {
 				return [12 / 365, 'every month'];
 			case 'everyX': {
 				const v = Math.max(1, Number(t.value) || 1);
-				return t.unit === 'hours' ? [Math.ceil(24 / v), `every ${v} hours`] : [24 * Math.ceil(60 / v), `every ${v} minutes`];
+				return t.unit === 'hours'
+					? [Math.ceil(24 / v), `every ${v} hours`]
+					: [24 * Math.ceil(60 / v), `every ${v} minutes`];
 			}
 			default:
-				return [cronPerDay(String(t.cronExpression ?? '')), `cron "${String(t.cronExpression ?? '')}"`];
+				return [
+					cronPerDay(String(t.cronExpression ?? '')),
+					`cron "${String(t.cronExpression ?? '')}"`,
+				];
 		}
 	});
-	const perDay = each.every(([n]) => n !== undefined) ? each.reduce((sum, [n]) => sum + (n as number), 0) : undefined;
+	const perDay = each.every(([n]) => n !== undefined)
+		? each.reduce((sum, [n]) => sum + (n as number), 0)
+		: undefined;
 	return { perDay, text: each.map(([, text]) => text).join(', ') };
 }
 
 export const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** What a poll costs at the node's Poll Times against its budget, in words (the log's warning, the test event's field). */
-export function costInWords(cost: Cost, schedule: Schedule, max: number): { perDay?: number; over: boolean; text: string } {
+export function costInWords(
+	cost: Cost,
+	schedule: Schedule,
+	max: number,
+): { perDay?: number; over: boolean; text: string } {
 	const calls = `${cost.atLeast ? 'at least ' : ''}${count(cost.calls)} API call${cost.calls === 1 && !cost.atLeast ? '' : 's'}`;
 	const perDay = schedule.perDay === undefined ? undefined : cost.calls * schedule.perDay;
 	const over = perDay !== undefined && perDay > max;
@@ -104,8 +136,13 @@ export function costInWords(cost: Cost, schedule: Schedule, max: number): { perD
 		perDay === undefined
 			? `Its Poll Times (${schedule.text}) cannot be counted here; it makes at most ${budget}.`
 			: `At its Poll Times (${schedule.text}: ${count(schedule.perDay as number)} polls a day) that is ${cost.atLeast ? 'at least ' : ''}${count(perDay)} calls a day, ${
-					over ? `above its ${budget}: polls are spaced to about one every ${count(Math.max(1, (cost.calls * 1440) / max))} minutes` : `within its ${budget}`
+					over
+						? `above its ${budget}: polls are spaced to about one every ${count(Math.max(1, (cost.calls * 1440) / max))} minutes`
+						: `within its ${budget}`
 				}.`;
-	const pass = cost.passPolls && cost.passPolls > 1 ? ` A full read of the list takes ${count(cost.passPolls)} polls: each poll stops at its deadline and the next goes on from there.` : '';
+	const pass =
+		cost.passPolls && cost.passPolls > 1
+			? ` A full read of the list takes ${count(cost.passPolls)} polls: each poll stops at its deadline and the next goes on from there.`
+			: '';
 	return { perDay, over, text: `A poll costs ${calls} (${cost.how}). ${daily}${pass}` };
 }

@@ -29,7 +29,18 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollStrategy } from './event';
-import { chronological, confirmsSort, fingerprint, happenedSince, missingTime, readBackward, readNewest, readPagesFrom, timeOfDay, uniqueByKey } from './read';
+import {
+	chronological,
+	confirmsSort,
+	fingerprint,
+	happenedSince,
+	missingTime,
+	readBackward,
+	readNewest,
+	readPagesFrom,
+	timeOfDay,
+	uniqueByKey,
+} from './read';
 import type { PageAt, Source, Stop } from './read';
 
 export interface PollState {
@@ -107,7 +118,11 @@ function extend(at: AtTime, t: number, key: string, newer: boolean): AtTime {
  * pass, and one made since the pass began is newer than its newest records, so the next pass reads
  * it. An answer not sorted newest first is read to its end in one poll, as before.
  */
-async function newestFromCursor(src: Source, stored: PollState, previous: PollState): Promise<Outcome> {
+async function newestFromCursor(
+	src: Source,
+	stored: PollState,
+	previous: PollState,
+): Promise<Outcome> {
 	const prevT = previous.t ?? null;
 	const since = prevT ?? -Infinity;
 	const known = new Set(previous.keys ?? []);
@@ -130,7 +145,8 @@ async function newestFromCursor(src: Source, stored: PollState, previous: PollSt
 				if (t > last) sorted = false;
 				last = t;
 				if (t < since) older = true;
-				else if (!resumed || t < low[0] || (t === low[0] && !readBefore.has(src.key(record)))) records.push(record);
+				else if (!resumed || t < low[0] || (t === low[0] && !readBefore.has(src.key(record))))
+					records.push(record);
 			}
 			// not sorted as asked: read to the end in this poll (it cannot go on at the next)
 			if (!sorted) src.meter.until = Infinity;
@@ -143,17 +159,34 @@ async function newestFromCursor(src: Source, stored: PollState, previous: PollSt
 		top = extend(top, src.time(r) as number, src.key(r), true);
 		low = extend(low, src.time(r) as number, src.key(r), false);
 	}
-	const isOld = (r: IDataObject) => prevT !== null && src.time(r) === prevT && known.has(src.key(r));
+	const isOld = (r: IDataObject) =>
+		prevT !== null && src.time(r) === prevT && known.has(src.key(r));
 	const fresh = read.filter((r) => !isOld(r)).filter(src.matches);
 	const emitted = chronological(src, [...fresh].reverse());
 	if (stopped) {
-		const pass: Pass = { read: stopped.at.read, page: stopped.at.page, reads: readsOf(src), at: resumed?.at ?? src.serviceTime(), polls: (resumed?.polls ?? 0) + 1, top, low };
-		return { emitted, state: { ...baselineOf(stored), pass }, pass: { polls: pass.polls, done: false, stop: stopped.stop, error: stopped.error } };
+		const pass: Pass = {
+			read: stopped.at.read,
+			page: stopped.at.page,
+			reads: readsOf(src),
+			at: resumed?.at ?? src.serviceTime(),
+			polls: (resumed?.polls ?? 0) + 1,
+			top,
+			low,
+		};
+		return {
+			emitted,
+			state: { ...baselineOf(stored), pass },
+			pass: { polls: pass.polls, done: false, stop: stopped.stop, error: stopped.error },
+		};
 	}
 	const t = top[0] > -Infinity ? Math.max(top[0], prevT ?? -Infinity) : prevT;
 	const keys = t === top[0] ? [...top[1]] : [];
 	if (t !== null && t === prevT) keys.push(...known);
-	return { emitted, state: { t, keys: [...new Set(keys)] }, pass: { polls: (resumed?.polls ?? 0) + 1, done: true } };
+	return {
+		emitted,
+		state: { t, keys: [...new Set(keys)] },
+		pass: { polls: (resumed?.polls ?? 0) + 1, done: true },
+	};
 }
 
 const newest: Strategy = async (src, stored, from) => {
@@ -163,9 +196,14 @@ const newest: Strategy = async (src, stored, from) => {
 	// no state: down to `from`, and the newest records (the cursor) however old
 	const records = uniqueByKey(src, await readNewest(src, from, true));
 	const fresh = newFrom(src, records, from).filter(src.matches);
-	const t = records.length ? records.reduce((max, r) => Math.max(max, src.time(r) as number), -Infinity) : null;
+	const t = records.length
+		? records.reduce((max, r) => Math.max(max, src.time(r) as number), -Infinity)
+		: null;
 	const keys = records.filter((r) => src.time(r) === t).map(src.key);
-	return { emitted: chronological(src, [...fresh].reverse()), state: { t, keys: [...new Set(keys)] } };
+	return {
+		emitted: chronological(src, [...fresh].reverse()),
+		state: { t, keys: [...new Set(keys)] },
+	};
 };
 
 /** Whether the event's time field is when a record was created, which never changes. */
@@ -201,7 +239,10 @@ function baselineOf(previous: PollState | undefined): Omit<PollState, 'sig'> {
 
 /** What the reads of this poll are (a date window's days): a pass goes on only over the same reads. */
 function readsOf(src: Source): string {
-	return createHash('sha1').update(JSON.stringify(src.reads.map((r) => r.qs))).digest('base64').slice(0, 12);
+	return createHash('sha1')
+		.update(JSON.stringify(src.reads.map((r) => r.qs)))
+		.digest('base64')
+		.slice(0, 12);
 }
 
 /**
@@ -216,12 +257,30 @@ function passOf(src: Source, previous: PollState | undefined): Pass {
 }
 
 /** When the pass began on the service's clock (a new pass: when this poll began, as its answers tell that clock). */
-const beganAt = (src: Source, pass: Pass): number => (Number.isNaN(pass.at) ? src.serviceTime() : pass.at);
+const beganAt = (src: Source, pass: Pass): number =>
+	Number.isNaN(pass.at) ? src.serviceTime() : pass.at;
 
 /** A pass that stopped before the list's end: the baseline kept, the pass saved to go on from where it stopped. */
-function goesOn(src: Source, previous: PollState | undefined, pass: Pass, stopped: { at: PageAt; stop: Stop; error?: unknown }, emitted: IDataObject[], listed: Pick<Pass, 'keys' | 'fp'>): Outcome {
-	const next: Pass = { ...pass, ...stopped.at, ...listed, at: beganAt(src, pass), polls: pass.polls + 1 };
-	return { emitted: chronological(src, emitted), state: { ...baselineOf(previous), pass: next }, pass: { polls: next.polls, done: false, stop: stopped.stop, error: stopped.error } };
+function goesOn(
+	src: Source,
+	previous: PollState | undefined,
+	pass: Pass,
+	stopped: { at: PageAt; stop: Stop; error?: unknown },
+	emitted: IDataObject[],
+	listed: Pick<Pass, 'keys' | 'fp'>,
+): Outcome {
+	const next: Pass = {
+		...pass,
+		...stopped.at,
+		...listed,
+		at: beganAt(src, pass),
+		polls: pass.polls + 1,
+	};
+	return {
+		emitted: chronological(src, emitted),
+		state: { ...baselineOf(previous), pass: next },
+		pass: { polls: next.polls, done: false, stop: stopped.stop, error: stopped.error },
+	};
 }
 
 /**
@@ -229,10 +288,14 @@ function goesOn(src: Source, previous: PollState | undefined, pass: Pass, stoppe
  * takes a record placed (by its time field) at or after the pass began as new, not as part of
  * the baseline, as a baseline read in one poll would have left it to the next poll.
  */
-const newSince = (src: Source, pass: Pass, from: number): number => (from === Infinity && pass.polls > 0 ? beganAt(src, pass) : from);
+const newSince = (src: Source, pass: Pass, from: number): number =>
+	from === Infinity && pass.polls > 0 ? beganAt(src, pass) : from;
 
 /** A completed pass: how many polls it took. */
-const completed = (pass: Pass): NonNullable<Outcome['pass']> => ({ polls: pass.polls + 1, done: true });
+const completed = (pass: Pass): NonNullable<Outcome['pass']> => ({
+	polls: pass.polls + 1,
+	done: true,
+});
 
 /**
  * `scan`: the keys listed now, against those of the last completed pass (the baseline). A known
@@ -272,7 +335,13 @@ const scan: Strategy = async (src, previous, from) => {
 	// the first read is the baseline: where no creation time can tell an old record from a new
 	// one, a record it missed would be emitted as new by the next poll, so it is read both ways
 	const pagesRead = lastPages.reduce((sum, last) => sum + last, 0);
-	const confirm = !stopped && pass.polls === 0 && baseline && !createdAt(src) && lastPages.some((last) => last > 1) && pagesRead <= CONFIRM_MAX_PAGES;
+	const confirm =
+		!stopped &&
+		pass.polls === 0 &&
+		baseline &&
+		!createdAt(src) &&
+		lastPages.some((last) => last > 1) &&
+		pagesRead <= CONFIRM_MAX_PAGES;
 	if (confirm) {
 		for (const r of (await readBackward(src, lastPages)).filter(src.matches)) {
 			if (listed.has(src.key(r))) continue;
@@ -289,17 +358,26 @@ const scan: Strategy = async (src, previous, from) => {
 		const missedSince = gone.get(key);
 		if (missedSince !== undefined) return happenedSince(src, r, missedSince);
 		// never listed: a record created before the last pass began was there, and that pass missed it
-		return !(createdAt(src) && lastRead !== undefined && placedBefore(src, r, lastRead - CLOCK_MARGIN_MS));
+		return !(
+			createdAt(src) &&
+			lastRead !== undefined &&
+			placedBefore(src, r, lastRead - CLOCK_MARGIN_MS)
+		);
 	};
 	const fresh = baseline ? newFrom(src, records, newSince(src, pass, from)) : records.filter(isNew);
 	const keys = [...listed];
 	if (stopped) return goesOn(src, previous, pass, stopped, fresh, { keys });
 	const at = beganAt(src, pass);
-	if (baseline) return { emitted: chronological(src, fresh), state: { keys, at }, pass: completed(pass) };
+	if (baseline)
+		return { emitted: chronological(src, fresh), state: { keys, at }, pass: completed(pass) };
 	for (const key of keys) gone.delete(key);
 	for (const key of previous?.keys ?? []) if (!listed.has(key)) gone.set(key, previous?.at ?? at);
 	const kept = [...gone].slice(-GONE_MAX);
-	return { emitted: chronological(src, fresh), state: { keys, at, ...(kept.length ? { gone: kept } : {}) }, pass: completed(pass) };
+	return {
+		emitted: chronological(src, fresh),
+		state: { keys, at, ...(kept.length ? { gone: kept } : {}) },
+		pass: completed(pass),
+	};
 };
 
 /**
@@ -323,7 +401,11 @@ const changed: Strategy = async (src, previous, from) => {
 		}
 	});
 	const before = previous?.fp;
-	const fresh = before ? records.filter((r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)]) : newFrom(src, records, newSince(src, pass, from));
+	const fresh = before
+		? records.filter(
+				(r) => before[src.key(r)] !== undefined && before[src.key(r)] !== fp[src.key(r)],
+			)
+		: newFrom(src, records, newSince(src, pass, from));
 	if (stopped) return goesOn(src, previous, pass, stopped, fresh, { fp });
 	const missing = Object.entries(before ?? {}).filter(([key]) => fp[key] === undefined);
 	for (const [key, print] of missing.slice(-GONE_MAX)) fp[key] = print;

@@ -9,7 +9,12 @@ import { DAY_MS, utcDay } from './budget';
 
 /** Today (yyyy-mm-dd) in the workflow's time zone. */
 export function localDay(ctx: IPollFunctions, now: number): string {
-	const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+	const parts = new Intl.DateTimeFormat('en-CA', {
+		timeZone: ctx.getTimezone(),
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).formatToParts(now);
 	const part = (type: string) => parts.find((p) => p.type === type)?.value;
 	return `${part('year')}-${part('month')}-${part('day')}`;
 }

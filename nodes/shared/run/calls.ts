@@ -13,14 +13,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { redactTokens } from '../api/nodeErrors';
-import { isOutcomeUnknown, OUTCOME_UNKNOWN, outcomeUnknown, RateLimitBlockedError } from '../api/failureKinds';
+import {
+	isOutcomeUnknown,
+	OUTCOME_UNKNOWN,
+	outcomeUnknown,
+	RateLimitBlockedError,
+} from '../api/failureKinds';
 import type { RunState } from '../api/run';
 import type { Operation } from '../tables/spec';
 import { runBounded } from './parallel';
 import type { Settled } from './parallel';
 
 /** What to do for one output item per input item (or record), in the words of n8n's node settings. */
-export const CONTINUE_ON_FAIL = 'set the node\'s \'On Error\' setting to \'Continue\'';
+export const CONTINUE_ON_FAIL = "set the node's 'On Error' setting to 'Continue'";
 
 /** ` [item 3]` at the end of a message (or `[item 3; ...]` of a run report). */
 export const ITEM_MARK = / \[item \d+(;[^\]]*)?\]$/;
@@ -47,7 +52,11 @@ function recordKey(field: string): string {
 }
 
 /** The calls of one item, all settled: each one's value or failure, or not made (after a rate-limit block or a stop). */
-export async function settleCalls<G, R>(state: RunState<IExecuteFunctions>, groups: readonly G[], call: (group: G, index: number) => Promise<R>): Promise<Array<Settled<R>>> {
+export async function settleCalls<G, R>(
+	state: RunState<IExecuteFunctions>,
+	groups: readonly G[],
+	call: (group: G, index: number) => Promise<R>,
+): Promise<Array<Settled<R>>> {
 	const ctx = state.ctx;
 	const signal = ctx.getExecutionCancelSignal?.();
 	// one call (most operations): its outcome without the pool's bookkeeping
@@ -74,7 +83,12 @@ export function throwLoneFailure(settled: ReadonlyArray<Settled<unknown>>): void
 }
 
 /** What became of the records of a call that was not done: `{ <key>: id, sent: false | null, error }` each. */
-export function undoneRecords(op: Operation, key: string, ids: readonly string[], outcome: Settled<unknown>): IDataObject[] {
+export function undoneRecords(
+	op: Operation,
+	key: string,
+	ids: readonly string[],
+	outcome: Settled<unknown>,
+): IDataObject[] {
 	let sent: false | null = false;
 	let error: string;
 	if (outcome.state === 'failed') {
@@ -83,14 +97,18 @@ export function undoneRecords(op: Operation, key: string, ids: readonly string[]
 			sent = null;
 			error = reason.startsWith('Outcome unknown') ? reason : `Outcome unknown: ${reason}`;
 		} else error = `${op.method === 'GET' ? 'Not done' : 'Not sent'}: ${reason}`;
-	} else error = 'Not sent: this call was not made, because the rate limit blocked further requests or the run was stopped';
+	} else
+		error =
+			'Not sent: this call was not made, because the rate limit blocked further requests or the run was stopped';
 	return ids.map((id) => failureJson({ [key]: id, sent, error }));
 }
 
 /** `A, B, C` (at most `max` named, then how many more). */
 function idList(ids: readonly string[], max = 200): string {
 	if (!ids.length) return 'none';
-	return ids.length > max ? `${ids.slice(0, max).join(', ')} and ${ids.length - max} more` : ids.join(', ');
+	return ids.length > max
+		? `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`
+		: ids.join(', ');
 }
 
 /**
@@ -108,7 +126,8 @@ export function splitOutcome(
 	itemIndex: number,
 ): INodeExecutionData[] {
 	const failures = settled.flatMap((s) => (s.state === 'failed' ? [s.error] : []));
-	if (!failures.length && settled.every((s) => s.state === 'done')) return settled.flatMap((s) => (s.state === 'done' ? s.value : []));
+	if (!failures.length && settled.every((s) => s.state === 'done'))
+		return settled.flatMap((s) => (s.state === 'done' ? s.value : []));
 	const signal = ctx.getExecutionCancelSignal?.();
 	if (!failures.length) throw signal?.reason ?? new Error('The execution was stopped');
 	throwLoneFailure(settled);
@@ -127,7 +146,14 @@ export function splitOutcome(
 		}
 	});
 	if (ctx.continueOnFail()) return out;
-	throw notAllDone(ctx, op, field, { done, undone, key, total: done.length + undone.length, failure: failures[0], itemIndex });
+	throw notAllDone(ctx, op, field, {
+		done,
+		undone,
+		key,
+		total: done.length + undone.length,
+		failure: failures[0],
+		itemIndex,
+	});
 }
 
 /** The error of an item whose calls were partly done: the headline says what is unknown or not sent, the description names every id. */
@@ -135,31 +161,50 @@ function notAllDone(
 	ctx: IExecuteFunctions,
 	op: Operation,
 	field: string,
-	report: { done: string[]; undone: IDataObject[]; key: string; total: number; failure: unknown; itemIndex: number },
+	report: {
+		done: string[];
+		undone: IDataObject[];
+		key: string;
+		total: number;
+		failure: unknown;
+		itemIndex: number;
+	},
 ): NodeApiError {
 	const { done, undone, key, total, failure, itemIndex } = report;
 	const unknown = undone.filter((r) => r.sent === null).map((r) => String(r[key]));
 	const notSent = undone.filter((r) => r.sent === false).map((r) => String(r[key]));
 	const verb = op.method === 'GET' ? 'done' : 'sent';
 	const reason = redactTokens(String((failure as Error)?.message ?? failure));
-	const cause = reason.startsWith(`${OUTCOME_UNKNOWN}: `) ? reason.slice(OUTCOME_UNKNOWN.length + 2) : reason;
+	const cause = reason.startsWith(`${OUTCOME_UNKNOWN}: `)
+		? reason.slice(OUTCOME_UNKNOWN.length + 2)
+		: reason;
 	const message = [
 		unknown.length ? `Outcome unknown for ${unknown.length} of ${total} ${field}` : '',
-		notSent.length ? `${unknown.length ? 'not' : 'Not'} ${verb} for ${notSent.length} of ${total} ${field}` : '',
+		notSent.length
+			? `${unknown.length ? 'not' : 'Not'} ${verb} for ${notSent.length} of ${total} ${field}`
+			: '',
 	]
 		.filter(Boolean)
 		.join(', ');
 	const description = [
 		`Done (${done.length}): ${idList(done)}.`,
 		notSent.length ? `Not ${verb} (${notSent.length}): ${idList(notSent)}.` : '',
-		unknown.length ? `Outcome unknown (${unknown.length}, not repeated: check them before running again): ${idList(unknown)}.` : '',
+		unknown.length
+			? `Outcome unknown (${unknown.length}, not repeated: check them before running again): ${idList(unknown)}.`
+			: '',
 		`Why the first call was not done: ${reason}.`,
-		done.length ? `Running the workflow again repeats the done ones: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per record.` : '',
+		done.length
+			? `Running the workflow again repeats the done ones: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per record.`
+			: '',
 	]
 		.filter(Boolean)
 		.join(' ');
 	const httpCode = (failure as NodeApiError)?.httpCode ?? undefined;
-	const error = new NodeApiError(ctx.getNode(), { message, ...(httpCode ? { httpCode } : {}) }, { message: `${message}: ${cause}`, description, itemIndex, ...(httpCode ? { httpCode } : {}) });
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ message, ...(httpCode ? { httpCode } : {}) },
+		{ message: `${message}: ${cause}`, description, itemIndex, ...(httpCode ? { httpCode } : {}) },
+	);
 	return unknown.length ? outcomeUnknown(error) : error;
 }
 
@@ -190,7 +235,10 @@ export function errorJson(error: Error): IDataObject {
  * rest it holds } }`, the same members under `error`, and every success stays on the main output.
  * Otherwise (Continue, or no continuing) the items are as made.
  */
-export function forErrorOutput(ctx: IExecuteFunctions, out: INodeExecutionData[]): INodeExecutionData[] {
+export function forErrorOutput(
+	ctx: IExecuteFunctions,
+	out: INodeExecutionData[],
+): INodeExecutionData[] {
 	if (ctx.getNode().onError !== 'continueErrorOutput') return out;
 	return out.map((item) => {
 		if (!failures.has(item.json)) return item;
@@ -204,7 +252,11 @@ export function forErrorOutput(ctx: IExecuteFunctions, out: INodeExecutionData[]
  * after others were read does not erase them: with Continue On Fail they are output, followed
  * by an error item saying where the list stopped; without it the error says how many were read.
  */
-export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ entries: IDataObject[] }>, limit = Infinity): Promise<INodeExecutionData[]> {
+export async function readList(
+	ctx: IExecuteFunctions,
+	pages: AsyncIterable<{ entries: IDataObject[] }>,
+	limit = Infinity,
+): Promise<INodeExecutionData[]> {
 	const records: INodeExecutionData[] = [];
 	let read = 0;
 	let failure: unknown;
@@ -218,7 +270,11 @@ export async function readList(ctx: IExecuteFunctions, pages: AsyncIterable<{ en
 		failure = error;
 	}
 	if (failure === undefined) return records.length > limit ? records.slice(0, limit) : records;
-	if (!records.length || !(failure instanceof NodeApiError || failure instanceof NodeOperationError)) throw failure;
+	if (
+		!records.length ||
+		!(failure instanceof NodeApiError || failure instanceof NodeOperationError)
+	)
+		throw failure;
 	const stopped = `The list stopped after page ${read}: the ${records.length} record(s) of pages 1-${read} were read; the rest were not. A list writes nothing, so running it again is safe.`;
 	failure.description = `${failure.description ? `${failure.description} ` : ''}${stopped}`;
 	if (!ctx.continueOnFail()) throw failure;

@@ -30,7 +30,10 @@ import { checkValues } from '../tables/validate';
  */
 function missing(op: Operation, values: IDataObject): Field[] {
 	return op.fields.filter(
-		(f) => op.keepCurrent?.includes(f.name) && values[f.name] === undefined && (f.required || missingConditional(f, values) !== undefined),
+		(f) =>
+			op.keepCurrent?.includes(f.name) &&
+			values[f.name] === undefined &&
+			(f.required || missingConditional(f, values) !== undefined),
 	);
 }
 
@@ -40,7 +43,12 @@ const givenOnlyOps = new WeakMap<Operation, Operation>();
 function givenOnly(op: Operation): Operation {
 	let loose = givenOnlyOps.get(op);
 	if (!loose) {
-		loose = { ...op, fields: op.fields.map((f) => (op.keepCurrent?.includes(f.name) ? { ...f, required: false, requiredWhen: undefined } : f)) };
+		loose = {
+			...op,
+			fields: op.fields.map((f) =>
+				op.keepCurrent?.includes(f.name) ? { ...f, required: false, requiredWhen: undefined } : f,
+			),
+		};
 		givenOnlyOps.set(op, loose);
 	}
 	return loose;
@@ -67,7 +75,9 @@ export async function withCurrentValues(
 	if (!get) return values;
 	const ids: IDataObject = {};
 	for (const f of get.fields) if (locationOf(f, get) === 'path') ids[f.name] = values[f.name];
-	const answer = await vendorRequest(state, area, buildRequest(area, get, ids, organizationId), { itemIndex });
+	const answer = await vendorRequest(state, area, buildRequest(area, get, ids, organizationId), {
+		itemIndex,
+	});
 	return currentValues(op, values, unwrap(get, answer.body)[0] ?? {});
 }
 
@@ -75,7 +85,11 @@ export async function withCurrentValues(
  * `values` with the `keepCurrent` fields the user left out taken from `record` (what the read
  * answered), the rest as given; the values returned are known to `readFirstNote`.
  */
-export function currentValues(op: Operation, values: IDataObject, record: IDataObject): IDataObject {
+export function currentValues(
+	op: Operation,
+	values: IDataObject,
+	record: IDataObject,
+): IDataObject {
 	const out: IDataObject = { ...values };
 	// required fields first, then the conditional ones (their condition may name a field just read);
 	// a conditional value belongs to the record's case: it is kept only while that case is unchanged
@@ -83,11 +97,19 @@ export function currentValues(op: Operation, values: IDataObject, record: IDataO
 	for (const pass of [true, false]) {
 		for (const f of missing(op, out)) {
 			if (Boolean(f.required) !== pass || blank(record[f.name])) continue;
-			if (f.requiredWhen && String(out[f.requiredWhen.field]) !== String(record[f.requiredWhen.field])) continue;
+			if (
+				f.requiredWhen &&
+				String(out[f.requiredWhen.field]) !== String(record[f.requiredWhen.field])
+			)
+				continue;
 			out[f.name] = normaliseScalar(f, record[f.name]) as IDataObject;
 		}
 	}
-	readFirst.set(out, { record, kept: Object.keys(out).filter((name) => values[name] === undefined), unsent: unsentFields(op, out) });
+	readFirst.set(out, {
+		record,
+		kept: Object.keys(out).filter((name) => values[name] === undefined),
+		unsent: unsentFields(op, out),
+	});
 	return out;
 }
 
@@ -105,7 +127,15 @@ const NOT_SCALAR: readonly FieldType[] = ['object', 'array', 'json'];
 
 /** Input fields of the body that hold one value and are not in `values`: what the write leaves as it is. */
 function unsentFields(op: Operation, values: IDataObject): string[] {
-	return op.fields.filter((f) => !f.readOnly && !NOT_SCALAR.includes(f.type) && locationOf(f, op) === 'body' && values[f.name] === undefined).map((f) => f.name);
+	return op.fields
+		.filter(
+			(f) =>
+				!f.readOnly &&
+				!NOT_SCALAR.includes(f.type) &&
+				locationOf(f, op) === 'body' &&
+				values[f.name] === undefined,
+		)
+		.map((f) => f.name);
 }
 
 /** A value as the note quotes it: text in quotes, cut at 40 characters. */
@@ -127,20 +157,34 @@ function shown(value: unknown): string {
  * cannot tell either, as the write itself moves it. The note gives the read's and the answer's
  * `last_modified_time` where the records carry them, to place the change.
  */
-export function readFirstNote(values: IDataObject, answer: IDataObject | undefined): IDataObject | undefined {
+export function readFirstNote(
+	values: IDataObject,
+	answer: IDataObject | undefined,
+): IDataObject | undefined {
 	const read = readFirst.get(values);
 	if (!read || !answer) return undefined;
 	const scalar = (v: unknown): boolean => v === null || typeof v !== 'object';
-	const changed = read.unsent.filter((name) => name in read.record && name in answer && scalar(read.record[name]) && scalar(answer[name]) && String(read.record[name]) !== String(answer[name]));
+	const changed = read.unsent.filter(
+		(name) =>
+			name in read.record &&
+			name in answer &&
+			scalar(read.record[name]) &&
+			scalar(answer[name]) &&
+			String(read.record[name]) !== String(answer[name]),
+	);
 	if (!changed.length) return undefined;
 	const note: IDataObject = {
 		message:
 			`Changed by someone else between this node's read and its write: ${changed.map((name) => `${name} (read ${shown(read.record[name])}, now ${shown(answer[name])})`).join(', ')}, not sent by this update. ` +
 			`The fields sent as read (${read.kept.join(', ')}) may have overwritten part of that change: check them. The API offers no conditional update.`,
-		changed: Object.fromEntries(changed.map((name) => [name, { read: read.record[name], now: answer[name] }])),
+		changed: Object.fromEntries(
+			changed.map((name) => [name, { read: read.record[name], now: answer[name] }]),
+		),
 		sentAsRead: Object.fromEntries(read.kept.map((name) => [name, values[name]])),
 	};
-	if (read.record.last_modified_time !== undefined) note.readLastModifiedTime = read.record.last_modified_time;
-	if (answer.last_modified_time !== undefined) note.answerLastModifiedTime = answer.last_modified_time;
+	if (read.record.last_modified_time !== undefined)
+		note.readLastModifiedTime = read.record.last_modified_time;
+	if (answer.last_modified_time !== undefined)
+		note.answerLastModifiedTime = answer.last_modified_time;
 	return { readFirstWarning: note };
 }

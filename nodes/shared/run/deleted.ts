@@ -63,21 +63,34 @@ export function recordsNamed(op: Operation, values: IDataObject): number | undef
 }
 
 /** Why an answer does not prove the deletion, or undefined when it does. */
-function deletionUnproven(area: Area, op: Operation, body: unknown, status: number | undefined, values: IDataObject): string | undefined {
+function deletionUnproven(
+	area: Area,
+	op: Operation,
+	body: unknown,
+	status: number | undefined,
+	values: IDataObject,
+): string | undefined {
 	// 206 Partial data / 207 Multi-status (the Conventions document): some of it, not all, may be done
-	if (status === 206 || status === 207) return `the Vendor API answered the deletion with HTTP ${status} (${status === 206 ? 'Partial data' : 'Multi-status'}), which does not say every record was deleted (${apiWords(body)})`;
-	if (status === 202) return `the Vendor API accepted the deletion (HTTP 202) without saying it was done (${apiWords(body)})`;
-	if (!isRecord(body)) return `the Vendor API answered the deletion with ${Array.isArray(body) ? 'a list' : 'no object'}`;
-	if ('deleted' in body && body.deleted !== true) return `the Vendor API answered deleted ${redactTokens(JSON.stringify(body.deleted) ?? 'undefined')} (${apiWords(body)})`;
+	if (status === 206 || status === 207)
+		return `the Vendor API answered the deletion with HTTP ${status} (${status === 206 ? 'Partial data' : 'Multi-status'}), which does not say every record was deleted (${apiWords(body)})`;
+	if (status === 202)
+		return `the Vendor API accepted the deletion (HTTP 202) without saying it was done (${apiWords(body)})`;
+	if (!isRecord(body))
+		return `the Vendor API answered the deletion with ${Array.isArray(body) ? 'a list' : 'no object'}`;
+	if ('deleted' in body && body.deleted !== true)
+		return `the Vendor API answered deleted ${redactTokens(JSON.stringify(body.deleted) ?? 'undefined')} (${apiWords(body)})`;
 	const code = body.code;
 	if (area.family === 'accounting' || code !== undefined) {
-		if (code !== 0 && code !== '0') return `the Vendor API answered the deletion without its success code (code 0) (${apiWords(body)})`;
+		if (code !== 0 && code !== '0')
+			return `the Vendor API answered the deletion without its success code (code 0) (${apiWords(body)})`;
 	}
 	if (body.count !== undefined) {
 		const count = Number(body.count);
-		if (!Number.isInteger(count) || count < 0) return `the Vendor API answered a count that is not a number of records (count ${redactTokens(JSON.stringify(body.count) ?? 'undefined')})`;
+		if (!Number.isInteger(count) || count < 0)
+			return `the Vendor API answered a count that is not a number of records (count ${redactTokens(JSON.stringify(body.count) ?? 'undefined')})`;
 		const named = recordsNamed(op, values);
-		if (named !== undefined && count !== named) return `the Vendor API answered that ${count} of the ${named} record(s) sent were deleted (count ${count}), so which were cannot be told`;
+		if (named !== undefined && count !== named)
+			return `the Vendor API answered that ${count} of the ${named} record(s) sent were deleted (count ${count}), so which were cannot be told`;
 	}
 	return undefined;
 }
@@ -86,13 +99,29 @@ function deletionUnproven(area: Area, op: Operation, body: unknown, status: numb
  * The output of a deletion: `{ deleted: true, ...what the API answered }` when the answer proves
  * it; otherwise an "Outcome unknown" error saying what the answer lacks (not repeated).
  */
-export function deletedOutput(node: INode, area: Area, op: Operation, body: unknown, status: number | undefined, values: IDataObject, itemIndex?: number): IDataObject {
+export function deletedOutput(
+	node: INode,
+	area: Area,
+	op: Operation,
+	body: unknown,
+	status: number | undefined,
+	values: IDataObject,
+	itemIndex?: number,
+): IDataObject {
 	const unproven = deletionUnproven(area, op, body, status, values);
 	if (unproven !== undefined) {
 		const message = `${OUTCOME_UNKNOWN}: ${unproven}`;
-		const description = 'Nothing in the answer shows the deletion was done, nor that it was refused. It was not repeated: check the record before running again.';
-		const code = isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
-		throw outcomeUnknown(new NodeApiError(node, { message, ...(code === undefined ? {} : { code }) }, { message, description, httpCode: String(status ?? 200), itemIndex }));
+		const description =
+			'Nothing in the answer shows the deletion was done, nor that it was refused. It was not repeated: check the record before running again.';
+		const code =
+			isRecord(body) && body.code !== undefined ? redactTokens(String(body.code)) : undefined;
+		throw outcomeUnknown(
+			new NodeApiError(
+				node,
+				{ message, ...(code === undefined ? {} : { code }) },
+				{ message, description, httpCode: String(status ?? 200), itemIndex },
+			),
+		);
 	}
 	// the answer's own `deleted`, if any, is true (checked above)
 	return { deleted: true, ...(body as IDataObject) };

@@ -51,16 +51,34 @@ async function runItem(
 	const taker = reader.takerOf(itemIndex);
 	if (taker?.run) return await taker.run(state, area, itemIndex);
 	const { resource, op, values: given, organizationId } = reader.planOf(itemIndex);
-	const values = await readBeforeWrite(`reading the current ${resource.name.toLowerCase()} (to resend the fields left out)`, withCurrentValues(state, area, resource, op, given, organizationId, itemIndex));
+	const values = await readBeforeWrite(
+		`reading the current ${resource.name.toLowerCase()} (to resend the fields left out)`,
+		withCurrentValues(state, area, resource, op, given, organizationId, itemIndex),
+	);
 	reader.check(op, values, itemIndex);
 	const setting = (name: string, fallback: unknown) => reader.setting(name, itemIndex, fallback);
-	const run: OperationRun = { state, area, resource, op, values, organizationId, itemIndex, parts, setting };
+	const run: OperationRun = {
+		state,
+		area,
+		resource,
+		op,
+		values,
+		organizationId,
+		itemIndex,
+		parts,
+		setting,
+	};
 	const handler = op.special ? specials[op.special] : undefined;
 	return handler ? await handler(ctx, run) : await runStandard(ctx, run);
 }
 
 /** The whole `execute()` of an area's node: the items in parallel (Options → Requests in Flight), the output in input order. */
-export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: Record<string, Special> = {}, parts: readonly ItemPart[] = []): Promise<INodeExecutionData[][]> {
+export async function executeArea(
+	ctx: IExecuteFunctions,
+	area: Area,
+	specials: Record<string, Special> = {},
+	parts: readonly ItemPart[] = [],
+): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	if (!items.length) return [[]];
 	// the state of this run, handed to every request of its items (api/run.ts)
@@ -68,16 +86,24 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 	const continueOnFail = ctx.continueOnFail();
 	const signal = ctx.getExecutionCancelSignal?.();
 	const reader = new ItemReader(ctx, area, parts);
-	const settled = await runItems(state, items.length, async (itemIndex) => await runItem(state, area, specials, itemIndex, parts, reader), {
-		width: itemTasks(state),
-		// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
-		stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
-		// and an item prepared but not yet sending sends nothing (the run's halt, api/run.ts)
-		onStop: (itemIndex) => state.halt(itemIndex),
-		signal,
-	});
-	const blocks = settled.flatMap((s) => (s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : []));
-	if (signal?.aborted && !blocks.length && settled.some((s) => s.state !== 'done')) throw stoppedError(ctx, settled);
+	const settled = await runItems(
+		state,
+		items.length,
+		async (itemIndex) => await runItem(state, area, specials, itemIndex, parts, reader),
+		{
+			width: itemTasks(state),
+			// Without continue-on-fail a failure ends the run; a rate-limit block always stops starting items.
+			stopsOn: (error) => !continueOnFail || error instanceof RateLimitBlockedError,
+			// and an item prepared but not yet sending sends nothing (the run's halt, api/run.ts)
+			onStop: (itemIndex) => state.halt(itemIndex),
+			signal,
+		},
+	);
+	const blocks = settled.flatMap((s) =>
+		s.state === 'failed' && s.error instanceof RateLimitBlockedError ? [s.error] : [],
+	);
+	if (signal?.aborted && !blocks.length && settled.some((s) => s.state !== 'done'))
+		throw stoppedError(ctx, settled);
 	if (blocks.length) {
 		const report = blockReport(ctx, settled, blocks);
 		if (!continueOnFail) throw report.error;
@@ -88,7 +114,11 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
 		if (outcome.state === 'done') {
 			for (const result of pairedWith(outcome.value, itemIndex)) out.push(result);
 		} else if (outcome.state === 'failed') {
-			const error = withReplayNote(state.replay, itemIndex, itemError(ctx, outcome.error, itemIndex));
+			const error = withReplayNote(
+				state.replay,
+				itemIndex,
+				itemError(ctx, outcome.error, itemIndex),
+			);
 			if (!continueOnFail) throw withRunReport(ctx, area, error, settled, itemIndex);
 			out.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
 		}
@@ -101,11 +131,24 @@ export async function executeArea(ctx: IExecuteFunctions, area: Area, specials: 
  * (n8n's Retry On Fail, api/replay.ts): they keep the output they had, without a call, and
  * count as done in the run's report, whichever try did them.
  */
-async function runItems(state: RunState<IExecuteFunctions>, count: number, task: (itemIndex: number) => Promise<INodeExecutionData[]>, options: BoundedOptions): Promise<Array<Settled<INodeExecutionData[]>>> {
-	const earlier = Array.from({ length: count }, (_, itemIndex) => doneItem<INodeExecutionData[]>(state.replay, itemIndex));
+async function runItems(
+	state: RunState<IExecuteFunctions>,
+	count: number,
+	task: (itemIndex: number) => Promise<INodeExecutionData[]>,
+	options: BoundedOptions,
+): Promise<Array<Settled<INodeExecutionData[]>>> {
+	const earlier = Array.from({ length: count }, (_, itemIndex) =>
+		doneItem<INodeExecutionData[]>(state.replay, itemIndex),
+	);
 	const pending = earlier.flatMap((output, itemIndex) => (output === undefined ? [itemIndex] : []));
-	const ran = await runBounded(pending.length, async (k) => await task(pending[k]), { ...options, onStop: (k) => options.onStop?.(pending[k]) });
-	const settled = earlier.map((output): Settled<INodeExecutionData[]> => (output === undefined ? { state: 'notStarted' } : { state: 'done', value: output }));
+	const ran = await runBounded(pending.length, async (k) => await task(pending[k]), {
+		...options,
+		onStop: (k) => options.onStop?.(pending[k]),
+	});
+	const settled = earlier.map(
+		(output): Settled<INodeExecutionData[]> =>
+			output === undefined ? { state: 'notStarted' } : { state: 'done', value: output },
+	);
 	pending.forEach((itemIndex, k) => {
 		settled[itemIndex] = ran[k];
 	});

@@ -14,10 +14,18 @@ import type { OperationRun } from './types';
 function numbered(fileName: string, index: number, total: number): string {
 	if (total <= 1) return fileName;
 	const dot = fileName.lastIndexOf('.');
-	return dot > 0 ? `${fileName.slice(0, dot)}-${index + 1}${fileName.slice(dot)}` : `${fileName}-${index + 1}`;
+	return dot > 0
+		? `${fileName.slice(0, dot)}-${index + 1}${fileName.slice(dot)}`
+		: `${fileName}-${index + 1}`;
 }
 
-export async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: ApiRequest, part: number, parts: number): Promise<INodeExecutionData> {
+export async function fetchFile(
+	ctx: IExecuteFunctions,
+	run: OperationRun,
+	req: ApiRequest,
+	part: number,
+	parts: number,
+): Promise<INodeExecutionData> {
 	const { op, itemIndex } = run;
 	const res = await vendorRequest(run.state, run.area, req, { itemIndex, binary: true });
 	const ids = op.batch ? run.values[op.batch.field] : undefined;
@@ -26,9 +34,20 @@ export async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: 
 	if (!Buffer.isBuffer(res.body) || noContent) {
 		// a code-0 refusal says which value was refused; any other answer shows its code and message
 		if (!noContent) assertNotRefused(ctx.getNode(), res.body, itemIndex, req.qs);
-		const detail = ids ? ` for ${op.batch?.field} ${String(req.qs[op.batch?.field ?? ''] ?? '')}` : '';
+		const detail = ids
+			? ` for ${op.batch?.field} ${String(req.qs[op.batch?.field ?? ''] ?? '')}`
+			: '';
 		const message = `No file was returned${detail}: the Vendor API answered ${noContent ? 'HTTP 204 No Content' : apiWords(res.body)}`;
-		throw new NodeApiError(ctx.getNode(), { message }, { message, description: 'A file was expected; the answer holds none.', httpCode: String(res.statusCode), itemIndex });
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message },
+			{
+				message,
+				description: 'A file was expected; the answer holds none.',
+				httpCode: String(res.statusCode),
+				itemIndex,
+			},
+		);
 	}
 	const spec = op.binaryOutput ?? { mimeType: 'application/octet-stream', fileName: 'file' };
 	const mimeType = String(res.headers['content-type'] ?? spec.mimeType).split(';')[0];
@@ -41,17 +60,28 @@ export async function fetchFile(ctx: IExecuteFunctions, run: OperationRun, req: 
 }
 
 /** The file to upload, checked against the allowed extensions before anything is sent. */
-export async function readUpload(ctx: IExecuteFunctions, run: OperationRun): Promise<{ field: string; fileName: string; mimeType: string; data: Buffer } | undefined> {
+export async function readUpload(
+	ctx: IExecuteFunctions,
+	run: OperationRun,
+): Promise<{ field: string; fileName: string; mimeType: string; data: Buffer } | undefined> {
 	const spec = run.op.binaryInput;
 	if (!spec) return undefined;
-	const property = String(ctx.getNodeParameter('binaryPropertyName', run.itemIndex, '') ?? '').trim();
+	const property = String(
+		ctx.getNodeParameter('binaryPropertyName', run.itemIndex, '') ?? '',
+	).trim();
 	if (!property) {
 		if (spec.required === false) return undefined;
-		throw new NodeOperationError(ctx.getNode(), 'Input Binary Field is required', { itemIndex: run.itemIndex });
+		throw new NodeOperationError(ctx.getNode(), 'Input Binary Field is required', {
+			itemIndex: run.itemIndex,
+		});
 	}
 	const meta = ctx.helpers.assertBinaryData(run.itemIndex, property);
 	const fileName = meta.fileName ?? `file.${meta.fileExtension ?? ''}`;
-	const extension = (fileName.includes('.') ? fileName.slice(fileName.lastIndexOf('.') + 1) : meta.fileExtension ?? '').toLowerCase();
+	const extension = (
+		fileName.includes('.')
+			? fileName.slice(fileName.lastIndexOf('.') + 1)
+			: (meta.fileExtension ?? '')
+	).toLowerCase();
 	if (!spec.extensions.includes(extension)) {
 		throw new NodeOperationError(
 			ctx.getNode(),

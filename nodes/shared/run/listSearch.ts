@@ -14,14 +14,34 @@ import { ORGANIZATION, ORGANIZATIONS_LIST } from '../tables/organizations';
 import type { Area, Operation, Resource } from '../tables/spec';
 
 /** `listSearch` methods for every resource with a list: the pickers of resource locators. */
-export function listSearchMethods(area: Area): Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> {
-	const methods: Record<string, (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>> = {};
+export function listSearchMethods(
+	area: Area,
+): Record<
+	string,
+	(
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	) => Promise<INodeListSearchResult>
+> {
+	const methods: Record<
+		string,
+		(
+			this: ILoadOptionsFunctions,
+			filter?: string,
+			paginationToken?: string,
+		) => Promise<INodeListSearchResult>
+	> = {};
 	// the organization picker of the accounting nodes (an inferred list)
 	const resources = area.org ? [...area.resources, ORGANIZATION] : area.resources;
 	for (const resource of resources) {
 		const list = resource.operations.find((o) => o.value === resource.listOperation);
 		if (!list || !resource.idField) continue;
-		methods[searchMethodName(resource.value)] = async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		methods[searchMethodName(resource.value)] = async function (
+			this: ILoadOptionsFunctions,
+			filter?: string,
+			paginationToken?: string,
+		) {
 			return await searchRecords(this, area, resource, list, filter, paginationToken);
 		};
 	}
@@ -44,10 +64,21 @@ async function searchRecords(
 	}
 	const contains = list.fields.find((f) => f.name === `${nameField}_contains`);
 	if (filter && contains) values[contains.name] = filter;
-	const organizationId = area.org && list !== ORGANIZATIONS_LIST ? String(ctx.getCurrentNodeParameter('organizationId', { extractValue: true }) ?? '') : undefined;
-	const req = nodeRequest(ctx.getNode(), area, list, values, organizationId, 'Nothing was sent to the API. Correct the value and try again.');
+	const organizationId =
+		area.org && list !== ORGANIZATIONS_LIST
+			? String(ctx.getCurrentNodeParameter('organizationId', { extractValue: true }) ?? '')
+			: undefined;
+	const req = nodeRequest(
+		ctx.getNode(),
+		area,
+		list,
+		values,
+		organizationId,
+		'Nothing was sent to the API. Correct the value and try again.',
+	);
 	const page = Number(paginationToken ?? 1);
-	if (list.pagination && list.pagination !== 'none') Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
+	if (list.pagination && list.pagination !== 'none')
+		Object.assign(req.qs, { page, per_page: list.perPage ?? 200 });
 	// one list search is one run (api/run.ts): its own state, the defaults of the Options
 	const body = (await vendorRequest(new RunState(ctx as VendorContext), area, req)).body;
 	// the list's records as every list read takes them (a 204 or `{}` found nothing; an answer without its list is an error, not a record)

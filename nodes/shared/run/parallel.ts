@@ -28,7 +28,11 @@ export interface BoundedOptions {
  * that `stopsOn` accepts (or a stop through `signal`), no further task starts; the
  * running ones settle. Returns each index's outcome, in order; never rejects.
  */
-export async function runBounded<T>(count: number, task: (index: number) => Promise<T>, options: BoundedOptions): Promise<Array<Settled<T>>> {
+export async function runBounded<T>(
+	count: number,
+	task: (index: number) => Promise<T>,
+	options: BoundedOptions,
+): Promise<Array<Settled<T>>> {
 	const settled: Array<Settled<T>> = Array.from({ length: count }, () => ({ state: 'notStarted' }));
 	const stopsOn = options.stopsOn ?? (() => true);
 	let next = 0;

@@ -13,15 +13,25 @@ import { UNSAFE_ID } from '../tables/ids';
 import { checkValues } from '../tables/validate';
 import type { ItemPart } from './types';
 
-export function findOperation(area: Area, resourceValue: string, operationValue: string): { resource: Resource; op: Operation } {
+export function findOperation(
+	area: Area,
+	resourceValue: string,
+	operationValue: string,
+): { resource: Resource; op: Operation } {
 	const resource = area.resources.find((r) => r.value === resourceValue);
 	const op = resource?.operations.find((o) => o.value === operationValue);
-	if (!resource || !op) throw new InputError(`Unknown operation "${operationValue}" of resource "${resourceValue}"`);
+	if (!resource || !op)
+		throw new InputError(`Unknown operation "${operationValue}" of resource "${resourceValue}"`);
 	return { resource, op };
 }
 
 /** Refuses values that break a table rule, naming each field and rule; nothing is sent. */
-export function assertValid(ctx: IExecuteFunctions, op: Operation, values: IDataObject, itemIndex: number): void {
+export function assertValid(
+	ctx: IExecuteFunctions,
+	op: Operation,
+	values: IDataObject,
+	itemIndex: number,
+): void {
 	try {
 		checkValues(op, values);
 	} catch (error) {
@@ -43,7 +53,8 @@ interface ItemPlan {
  */
 function organizationOf(ctx: IExecuteFunctions, itemIndex: number): string {
 	const given = ctx.getNodeParameter('organizationId', itemIndex, '', { extractValue: true });
-	if (typeof given === 'number' && Number.isInteger(given) && !Number.isSafeInteger(given)) throw new InputError(`Organization ID ${UNSAFE_ID} (got ${String(given)})`);
+	if (typeof given === 'number' && Number.isInteger(given) && !Number.isSafeInteger(given))
+		throw new InputError(`Organization ID ${UNSAFE_ID} (got ${String(given)})`);
 	const organizationId = String(given ?? '').trim();
 	if (!organizationId) throw new InputError('Organization ID is required');
 	return organizationId;
@@ -97,7 +108,11 @@ export class ItemReader {
 	planOf(itemIndex: number): ItemPlan {
 		if (this.plan) return this.plan;
 		const { ctx, area } = this;
-		const { resource, op } = findOperation(area, ctx.getNodeParameter('resource', itemIndex) as string, ctx.getNodeParameter('operation', itemIndex) as string);
+		const { resource, op } = findOperation(
+			area,
+			ctx.getNodeParameter('resource', itemIndex) as string,
+			ctx.getNodeParameter('operation', itemIndex) as string,
+		);
 		const values = readValues(ctx, itemIndex, op);
 		let organizationId: string | undefined;
 		if (area.org) organizationId = organizationOf(ctx, itemIndex);

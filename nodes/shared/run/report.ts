@@ -15,7 +15,11 @@ import { indexRanges } from './parallel';
 import type { Settled } from './parallel';
 
 /** An item's failure as the node reports it (NodeApiError / NodeOperationError naming the item, its message ending with `[item X]`). */
-export function itemError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function itemError(
+	ctx: IExecuteFunctions,
+	caught: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	const error =
 		caught instanceof NodeApiError || caught instanceof NodeOperationError
 			? caught
@@ -45,14 +49,23 @@ function onlyJsonAndBinary(result: INodeExecutionData): boolean {
 }
 
 /** `item 0: payment_id 1001` for done items whose output carries their resource's id (at most 20 listed). */
-function doneIds(ctx: IExecuteFunctions, area: Area, settled: Array<Settled<INodeExecutionData[]>>, done: number[]): string {
+function doneIds(
+	ctx: IExecuteFunctions,
+	area: Area,
+	settled: Array<Settled<INodeExecutionData[]>>,
+	done: number[],
+): string {
 	const notes: string[] = [];
 	for (const itemIndex of done) {
 		const outcome = settled[itemIndex];
-		const resource = area.resources.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex, ''));
+		const resource = area.resources.find(
+			(r) => r.value === ctx.getNodeParameter('resource', itemIndex, ''),
+		);
 		const idField = resource?.idField;
 		if (outcome.state !== 'done' || !idField) continue;
-		const ids = outcome.value.map((result) => result.json[idField]).filter((id) => id !== undefined && id !== null && id !== '');
+		const ids = outcome.value
+			.map((result) => result.json[idField])
+			.filter((id) => id !== undefined && id !== null && id !== '');
 		if (ids.length) notes.push(`item ${itemIndex}: ${idField} ${ids.map(String).join(', ')}`);
 	}
 	if (!notes.length) return '';
@@ -64,7 +77,13 @@ function doneIds(ctx: IExecuteFunctions, area: Area, settled: Array<Settled<INod
  * its headline and says what became of every item, as the rate-limit block report does, so
  * nothing done is hidden and a run again does not repeat writes unseen.
  */
-export function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApiError | NodeOperationError, settled: Array<Settled<INodeExecutionData[]>>, itemIndex: number) {
+export function withRunReport(
+	ctx: IExecuteFunctions,
+	area: Area,
+	error: NodeApiError | NodeOperationError,
+	settled: Array<Settled<INodeExecutionData[]>>,
+	itemIndex: number,
+) {
 	if (settled.length < 2) return error;
 	const { done, failed, notStarted: notSent } = itemStates(settled);
 	error.message = `${error.message.replace(ITEM_MARK, '')} [item ${itemIndex}; ${done.length} of ${settled.length} items done, ${notSent.length} not sent]`;
@@ -72,7 +91,9 @@ export function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApi
 		`Done: ${itemsPhrase(done)}${doneIds(ctx, area, settled, done)}.`,
 		`Not done or outcome unknown: ${itemsPhrase(failed)}.`,
 		`Not sent: ${itemsPhrase(notSent)}${notSent.length ? ' (nothing was sent for them)' : ''}.`,
-		done.length ? `Running the workflow again repeats the done items: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per input item.` : '',
+		done.length
+			? `Running the workflow again repeats the done items: run only the others, or ${CONTINUE_ON_FAIL} to get one output item per input item.`
+			: '',
 	]
 		.filter(Boolean)
 		.join(' ');
@@ -80,16 +101,25 @@ export function withRunReport(ctx: IExecuteFunctions, area: Area, error: NodeApi
 	return error;
 }
 
-function indexesWhere(settled: Array<Settled<INodeExecutionData[]>>, test: (s: Settled<INodeExecutionData[]>) => boolean): number[] {
+function indexesWhere(
+	settled: Array<Settled<INodeExecutionData[]>>,
+	test: (s: Settled<INodeExecutionData[]>) => boolean,
+): number[] {
 	return settled.flatMap((s, i) => (test(s) ? [i] : []));
 }
 
 function itemsPhrase(indexes: number[]): string {
-	return indexes.length ? `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}` : 'none';
+	return indexes.length
+		? `${indexes.length === 1 ? 'item' : 'items'} ${indexRanges(indexes)}`
+		: 'none';
 }
 
 /** The items of a run by what became of them. */
-function itemStates(settled: Array<Settled<INodeExecutionData[]>>): { done: number[]; failed: number[]; notStarted: number[] } {
+function itemStates(settled: Array<Settled<INodeExecutionData[]>>): {
+	done: number[];
+	failed: number[];
+	notStarted: number[];
+} {
 	return {
 		done: indexesWhere(settled, (s) => s.state === 'done'),
 		failed: indexesWhere(settled, (s) => s.state === 'failed'),
@@ -97,7 +127,10 @@ function itemStates(settled: Array<Settled<INodeExecutionData[]>>): { done: numb
 	};
 }
 
-export function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>): NodeOperationError {
+export function stoppedError(
+	ctx: IExecuteFunctions,
+	settled: Array<Settled<INodeExecutionData[]>>,
+): NodeOperationError {
 	const { done, failed, notStarted } = itemStates(settled);
 	// "canceled" in the message: n8n then records the execution as canceled, not failed.
 	return new NodeOperationError(ctx.getNode(), 'The execution was canceled', {
@@ -110,7 +143,11 @@ export function stoppedError(ctx: IExecuteFunctions, settled: Array<Settled<INod
  * were done and which were not sent; with continue-on-fail the done items' outputs, an
  * error item per failed item and a "not sent" error item per item the block stopped.
  */
-export function blockReport(ctx: IExecuteFunctions, settled: Array<Settled<INodeExecutionData[]>>, blocks: RateLimitBlockedError[]) {
+export function blockReport(
+	ctx: IExecuteFunctions,
+	settled: Array<Settled<INodeExecutionData[]>>,
+	blocks: RateLimitBlockedError[],
+) {
 	const until = Math.max(...blocks.map((b) => b.until));
 	const lifts = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
 	const isUnsent = (s: Settled<INodeExecutionData[]>) =>

@@ -32,8 +32,16 @@ export interface OperationRun {
  */
 export interface ItemPart {
 	takes?(ctx: IExecuteFunctions, itemIndex: number): boolean;
-	run?(state: RunState<IExecuteFunctions>, area: Area, itemIndex: number): Promise<INodeExecutionData[]>;
-	shapeOutput?(ctx: IExecuteFunctions, run: OperationRun, out: INodeExecutionData[]): INodeExecutionData[];
+	run?(
+		state: RunState<IExecuteFunctions>,
+		area: Area,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]>;
+	shapeOutput?(
+		ctx: IExecuteFunctions,
+		run: OperationRun,
+		out: INodeExecutionData[],
+	): INodeExecutionData[];
 }
 
 /** Hand-written behaviour for an operation marked `special` in its table. */

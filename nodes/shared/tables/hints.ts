@@ -9,7 +9,10 @@ import type { IParameterBuilderHint, IRelatedNode } from 'n8n-workflow';
 const PACKAGE = 'n8n-nodes-vendor';
 
 /** A node of this package as a related node, with why it is related. */
-export const related = (name: string, relationHint: string): IRelatedNode => ({ nodeType: `${PACKAGE}.${name}`, relationHint });
+export const related = (name: string, relationHint: string): IRelatedNode => ({
+	nodeType: `${PACKAGE}.${name}`,
+	relationHint,
+});
 
 /**
  * The organization of the accounting areas (Vendor Books, Invoice, Billing, Inventory). Its

@@ -33,7 +33,10 @@ export function idTextProblem(text: string): string | undefined {
  */
 export function isRecordId(field: Field): boolean {
 	if (field.type === 'id') return true;
-	const idType = (field.type === 'string' && !field.numeric) || field.type === 'number' || field.type === 'integer';
+	const idType =
+		(field.type === 'string' && !field.numeric) ||
+		field.type === 'number' ||
+		field.type === 'integer';
 	return idType && /(^|_)id$/.test(field.name);
 }
 
@@ -42,7 +45,13 @@ export function isRecordId(field: Field): boolean {
  * (2^53): its digits were rounded before the node saw it, so it names another record.
  */
 export function unsafeId(field: Field, value: unknown): boolean {
-	return isRecordId(field) && typeof value === 'number' && Number.isFinite(value) && Number.isInteger(value) && !Number.isSafeInteger(value);
+	return (
+		isRecordId(field) &&
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		Number.isInteger(value) &&
+		!Number.isSafeInteger(value)
+	);
 }
 
 /** The rule an ID given as a number too large to be exact breaks (the value itself follows as "got"). */

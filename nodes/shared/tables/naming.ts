@@ -43,7 +43,11 @@ export function label(name: string): string {
 
 function camel(text: string): string {
 	const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-	return words.map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())).join('');
+	return words
+		.map((w, i) =>
+			i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase(),
+		)
+		.join('');
 }
 
 function capitalize(text: string): string {

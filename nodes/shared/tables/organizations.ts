@@ -10,7 +10,7 @@ import { GET_MANY } from './spec';
 import type { Operation, Resource } from './spec';
 
 const ORGANIZATIONS_INFERRED =
-	'the organization list is not in the vendor\'s API reference; it is read with GET /organizations, the way the accounting lists are named. If it fails, enter the ID (By ID).';
+	"the organization list is not in the vendor's API reference; it is read with GET /organizations, the way the accounting lists are named. If it fails, enter the ID (By ID).";
 
 export const ORGANIZATIONS_LIST: Operation = {
 	value: GET_MANY,

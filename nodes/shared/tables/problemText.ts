@@ -30,7 +30,8 @@ function formPath(fields: readonly Field[], path: string): string {
 	let field: Field | undefined;
 	for (const token of path.match(/[^.[\]]+/g) ?? []) {
 		if (/^\d+$/.test(token) && field) {
-			parts[parts.length - 1] += `, ${field.name === 'line_items' ? 'line' : 'entry'} ${Number(token) + 1}`;
+			parts[parts.length - 1] +=
+				`, ${field.name === 'line_items' ? 'line' : 'entry'} ${Number(token) + 1}`;
 			continue;
 		}
 		field = members.find((f) => f.name === token);
@@ -44,7 +45,11 @@ function formPath(fields: readonly Field[], path: string): string {
  * One line per problem, each naming the field in the form's words (`fields`: the operation's)
  * and the rule, one problem per value (the first rule it breaks).
  */
-export function describeProblems(problems: Problem[], values: Record<string, unknown>, fields: readonly Field[]): string {
+export function describeProblems(
+	problems: Problem[],
+	values: Record<string, unknown>,
+	fields: readonly Field[],
+): string {
 	const seen = new Set<string>();
 	return problems
 		.filter((p) => !seen.has(p.field) && seen.add(p.field))
@@ -68,8 +73,14 @@ function describeGot(values: Record<string, unknown>, path: string, message: str
 	}
 	if (isLengthRule(message)) return ` (got ${String(v).length})`;
 	if (typeof v === 'string' && isBlank(v)) return ''; // blank text shows nothing: the message says what is there
-	if (typeof v === 'string') return /characters/.test(message) || v.length > 40 ? ` (got ${v.length} characters)` : ` (got "${v}")`;
-	if (Array.isArray(v)) return / entr(y|ies)$/.test(message) ? ` (got ${v.length} entries)` : ` (got a list of ${v.length} ${v.length === 1 ? 'entry' : 'entries'})`;
+	if (typeof v === 'string')
+		return /characters/.test(message) || v.length > 40
+			? ` (got ${v.length} characters)`
+			: ` (got "${v}")`;
+	if (Array.isArray(v))
+		return / entr(y|ies)$/.test(message)
+			? ` (got ${v.length} entries)`
+			: ` (got a list of ${v.length} ${v.length === 1 ? 'entry' : 'entries'})`;
 	if (typeof v === 'number' || typeof v === 'boolean') return ` (got ${String(v)})`;
 	// an object where one value was expected (a type rule), not the problems inside an object given rightly
 	if (v !== null && typeof v === 'object' && /^must be /.test(message)) return ' (got an object)';
@@ -83,7 +94,8 @@ function describeGot(values: Record<string, unknown>, path: string, message: str
  */
 export function blankMessage(value: unknown, required: boolean | undefined): string {
 	if (required) return 'is required';
-	const what = typeof value === 'string' && value !== '' ? ' (only spaces or invisible characters)' : '';
+	const what =
+		typeof value === 'string' && value !== '' ? ' (only spaces or invisible characters)' : '';
 	return `is blank${what}: give it a value or leave it out`;
 }
 
@@ -92,7 +104,11 @@ export function blankMessage(value: unknown, required: boolean | undefined): str
  * the field is blank, e.g. `is required when billing_type is fixed_cost_for_project or
  * based_on_project_hours (billing_type is fixed_cost_for_project)`.
  */
-export function missingConditional(field: Field, siblings: Record<string, unknown>, siblingFields?: readonly Field[]): string | undefined {
+export function missingConditional(
+	field: Field,
+	siblings: Record<string, unknown>,
+	siblingFields?: readonly Field[],
+): string | undefined {
 	const rule = field.requiredWhen;
 	if (!rule || !isBlank(siblings[field.name])) return undefined;
 	const actual = siblings[rule.field];

@@ -8,7 +8,13 @@ import { z } from 'zod/v3';
 import { idTextProblem, isRecordId, unsafeId, UNSAFE_ID } from './ids';
 import { missingConditional } from './problemText';
 import type { Field } from './spec';
-import { decimalNumber, decimalText, isDecimalText, lengthRule, NUMBER_TEXT_RULE } from './textRules';
+import {
+	decimalNumber,
+	decimalText,
+	isDecimalText,
+	lengthRule,
+	NUMBER_TEXT_RULE,
+} from './textRules';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -27,7 +33,11 @@ function isRealDate(value: string): boolean {
 }
 
 function digitCount(n: number | string): number {
-	return String(n).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+(?=\d)/, '').length;
+	return String(n)
+		.replace(/^-/, '')
+		.replace(/e.*$/i, '')
+		.replace('.', '')
+		.replace(/^0+(?=\d)/, '').length;
 }
 
 /** An ID or number's length limit, on its text (an ID may come as a number, a number has no string length of its own). */
@@ -39,8 +49,10 @@ function maxChars(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
 
 function maxLen(schema: z.ZodString, field: Field): z.ZodString {
 	let s = schema;
-	if (field.minLength !== undefined) s = s.min(field.minLength, { message: lengthRule('least', field.minLength) });
-	if (field.maxLength !== undefined) s = s.max(field.maxLength, { message: lengthRule('most', field.maxLength) });
+	if (field.minLength !== undefined)
+		s = s.min(field.minLength, { message: lengthRule('least', field.minLength) });
+	if (field.maxLength !== undefined)
+		s = s.max(field.maxLength, { message: lengthRule('most', field.maxLength) });
 	return s;
 }
 
@@ -50,10 +62,14 @@ function minMessage(min: number): string {
 
 /** A string holding a decimal number (`numeric`), at least `min` when given. */
 function numericText(schema: z.ZodTypeAny, field: Field): z.ZodTypeAny {
-	let s = schema.refine((v) => isDecimalText(String(v)), { message: 'must be a number written as digits, e.g. 150 or 99.50' });
+	let s = schema.refine((v) => isDecimalText(String(v)), {
+		message: 'must be a number written as digits, e.g. 150 or 99.50',
+	});
 	if (field.min !== undefined) {
 		const min = field.min;
-		s = s.refine((v) => !isDecimalText(String(v)) || (decimalNumber(String(v)) as number) >= min, { message: minMessage(min) });
+		s = s.refine((v) => !isDecimalText(String(v)) || (decimalNumber(String(v)) as number) >= min, {
+			message: minMessage(min),
+		});
 	}
 	return s;
 }
@@ -64,7 +80,8 @@ function exactId(schema: z.ZodTypeAny, field: Field, side: Side): z.ZodTypeAny {
 	return z
 		.unknown()
 		.superRefine((v, ctx) => {
-			if (unsafeId(field, v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: UNSAFE_ID, fatal: true });
+			if (unsafeId(field, v))
+				ctx.addIssue({ code: z.ZodIssueCode.custom, message: UNSAFE_ID, fatal: true });
 		})
 		.pipe(schema);
 }
@@ -73,7 +90,9 @@ function exactId(schema: z.ZodTypeAny, field: Field, side: Side): z.ZodTypeAny {
 function textMessage(field: Field): string {
 	switch (field.type) {
 		case 'enum':
-			return field.values?.length && !field.openValues ? `must be one of: ${field.values.join(', ')}` : 'must be text';
+			return field.values?.length && !field.openValues
+				? `must be one of: ${field.values.join(', ')}`
+				: 'must be text';
 		case 'date':
 			return 'must be a date written yyyy-mm-dd';
 		case 'time':
@@ -87,7 +106,9 @@ function textMessage(field: Field): string {
 		case 'phone':
 			return 'must be a phone number written as text';
 		default:
-			return field.numeric ? 'must be a number written as digits, e.g. 150 or 99.50' : 'must be text';
+			return field.numeric
+				? 'must be a number written as digits, e.g. 150 or 99.50'
+				: 'must be text';
 	}
 }
 
@@ -102,7 +123,9 @@ function text(field: Field): z.ZodString {
  * anything an ID can be (`idTextProblem`).
  */
 function idSchema(field: Field): z.ZodTypeAny {
-	const wrong = field.numeric ? 'must be an ID made of digits' : 'must be an ID: text, or a whole number';
+	const wrong = field.numeric
+		? 'must be an ID made of digits'
+		: 'must be an ID: text, or a whole number';
 	return z.unknown().superRefine((v, ctx) => {
 		let problem: string | undefined;
 		if (typeof v === 'number') problem = Number.isInteger(v) && v >= 0 ? undefined : wrong;
@@ -115,7 +138,18 @@ function idSchema(field: Field): z.ZodTypeAny {
 /** A number or integer, within its bounds and digits. */
 function numberSchema(field: Field): z.ZodTypeAny {
 	// text reaches here only when it is not decimal text (request.ts reads decimal text as its number)
-	let n = z.number({ errorMap: (issue, ctx) => ({ message: issue.code === 'invalid_type' ? (issue.received === 'string' ? NUMBER_TEXT_RULE : 'must be a number') : ctx.defaultError }) }).finite({ message: 'must be a finite number' });
+	let n = z
+		.number({
+			errorMap: (issue, ctx) => ({
+				message:
+					issue.code === 'invalid_type'
+						? issue.received === 'string'
+							? NUMBER_TEXT_RULE
+							: 'must be a number'
+						: ctx.defaultError,
+			}),
+		})
+		.finite({ message: 'must be a finite number' });
 	if (field.type === 'integer') n = n.int({ message: 'must be a whole number' });
 	if (field.min !== undefined) n = n.min(field.min, { message: minMessage(field.min) });
 	if (field.max !== undefined) n = n.max(field.max, { message: `must be at most ${field.max}` });
@@ -129,25 +163,40 @@ function textSchema(field: Field, side: Side): z.ZodTypeAny {
 	let schema: z.ZodTypeAny;
 	if (field.type === 'enum' && field.values?.length && !field.openValues) {
 		const allowed = field.values;
-		schema = text(field).refine((v) => allowed.includes(v), { message: `must be one of: ${allowed.join(', ')}` });
+		schema = text(field).refine((v) => allowed.includes(v), {
+			message: `must be one of: ${allowed.join(', ')}`,
+		});
 		if (field.maxLength !== undefined) schema = maxLen(text(field), field).and(schema);
 	} else {
 		schema = maxLen(text(field), field);
 		if (field.numeric) schema = numericText(schema, field);
-		if (field.alphanumeric) schema = schema.refine((v) => LETTERS_AND_DIGITS.test(String(v)), { message: 'may hold only letters (A-Z) and digits' });
+		if (field.alphanumeric)
+			schema = schema.refine((v) => LETTERS_AND_DIGITS.test(String(v)), {
+				message: 'may hold only letters (A-Z) and digits',
+			});
 	}
 	// A number given to a text field (or an enum) is its decimal text (request.ts sends it so).
-	if (side === 'client') schema = z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v), schema);
+	if (side === 'client')
+		schema = z.preprocess(
+			(v) => (typeof v === 'number' && Number.isFinite(v) ? decimalText(v) : v),
+			schema,
+		);
 	return schema;
 }
 
 /** A list: entries of objects with `fields` or scalars of shape `of`, within its size bounds. */
 function arraySchema(field: Field, side: Side): z.ZodTypeAny {
-	const entry = field.fields ? objectSchema(field.fields, side) : field.of ? fieldSchema(field.of, side) : z.unknown();
+	const entry = field.fields
+		? objectSchema(field.fields, side)
+		: field.of
+			? fieldSchema(field.of, side)
+			: z.unknown();
 	let a = z.array(entry, { invalid_type_error: 'must be a list' });
 	const entries = (n: number): string => `${n} ${n === 1 ? 'entry' : 'entries'}`;
-	if (field.minItems !== undefined) a = a.min(field.minItems, { message: `must hold at least ${entries(field.minItems)}` });
-	if (field.maxItems !== undefined) a = a.max(field.maxItems, { message: `must hold at most ${entries(field.maxItems)}` });
+	if (field.minItems !== undefined)
+		a = a.min(field.minItems, { message: `must hold at least ${entries(field.minItems)}` });
+	if (field.maxItems !== undefined)
+		a = a.max(field.maxItems, { message: `must hold at most ${entries(field.maxItems)}` });
 	return a;
 }
 
@@ -165,29 +214,42 @@ export function fieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
 		case 'boolean':
 			return z.boolean({ invalid_type_error: 'must be true or false' });
 		case 'date':
-			return text(field).regex(DATE, { message: textMessage(field) }).refine(isRealDate, { message: 'must be a real calendar date (yyyy-mm-dd)' });
+			return text(field)
+				.regex(DATE, { message: textMessage(field) })
+				.refine(isRealDate, { message: 'must be a real calendar date (yyyy-mm-dd)' });
 		case 'time':
 		case 'dateTime':
-			return text(field).regex(field.type === 'time' ? TIME : DATE_TIME, { message: textMessage(field) });
+			return text(field).regex(field.type === 'time' ? TIME : DATE_TIME, {
+				message: textMessage(field),
+			});
 		case 'email':
 			return maxLen(text(field), field).pipe(z.string().email({ message: textMessage(field) }));
 		case 'url':
 			return maxLen(text(field), field).pipe(z.string().url({ message: textMessage(field) }));
 		case 'phone':
-			return maxLen(text(field), field).pipe(z.string().regex(PHONE, { message: 'may hold only digits, spaces, +, -, . and parentheses' }));
+			return maxLen(text(field), field).pipe(
+				z
+					.string()
+					.regex(PHONE, { message: 'may hold only digits, spaces, +, -, . and parentheses' }),
+			);
 		case 'object':
 			return objectSchema(field.fields ?? [], side);
 		case 'array':
 			return arraySchema(field, side);
 		case 'json':
-			return z.unknown().refine((v) => v !== null && typeof v === 'object', { message: 'must be a JSON object or array' });
+			return z.unknown().refine((v) => v !== null && typeof v === 'object', {
+				message: 'must be a JSON object or array',
+			});
 		default:
 			return z.unknown();
 	}
 }
 
 /** Built schemas per table entry and side: a field's schema is built once, not per item. */
-const schemas: Record<Side, WeakMap<Field, z.ZodTypeAny>> = { client: new WeakMap(), server: new WeakMap() };
+const schemas: Record<Side, WeakMap<Field, z.ZodTypeAny>> = {
+	client: new WeakMap(),
+	server: new WeakMap(),
+};
 
 /** `fieldSchema`, built on first use for this field table entry and side and kept. */
 export function cachedFieldSchema(field: Field, side: Side = 'client'): z.ZodTypeAny {
@@ -216,7 +278,11 @@ function objectSchema(fields: Field[], side: Side = 'client'): z.ZodTypeAny {
 	if (!conditional.length) return object;
 	return object.superRefine((value, ctx) => {
 		for (const f of conditional) {
-			const rule = missingConditional(f, value as Record<string, unknown>, side === 'client' ? fields : undefined);
+			const rule = missingConditional(
+				f,
+				value as Record<string, unknown>,
+				side === 'client' ? fields : undefined,
+			);
 			if (rule) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [f.name], message: rule });
 		}
 	});

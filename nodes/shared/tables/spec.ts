@@ -200,7 +200,13 @@ export type FieldRule =
  * The rules of an operation that need a source; `path` is its endpoint (method and path), the
  * source of its path parameters' `required`.
  */
-export type OperationRule = 'path' | 'batch' | 'perPage' | 'pagination' | 'binaryInput.extensions' | 'binaryInput.required';
+export type OperationRule =
+	| 'path'
+	| 'batch'
+	| 'perPage'
+	| 'pagination'
+	| 'binaryInput.extensions'
+	| 'binaryInput.required';
 
 type OperationKind = 'create' | 'get' | 'list' | 'update' | 'delete' | 'action';
 

@@ -6,14 +6,17 @@
  * U+2060, U+FEFF) that pasted text and expressions carry unseen.
  */
 const ALL_BLANK = /^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)*$/;
-const EDGE_BLANK = /^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+|(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+$/g;
+const EDGE_BLANK =
+	/^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+|(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+$/g;
 
 /**
  * The one rule of "not given": no value, or text of blank characters only (an expression or
  * an AI agent that gave nothing). Every part of the engine asks this function.
  */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && ALL_BLANK.test(value));
+	return (
+		value === undefined || value === null || (typeof value === 'string' && ALL_BLANK.test(value))
+	);
 }
 
 /** `text` without blank characters at either end (an ID pasted with a space or a zero-width space). */
