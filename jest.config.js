@@ -1,8 +1,17 @@
 /**
- * `npm test` runs every suite (what CI runs). `npm run test:fast` (VENDOR_TEST_FAST=1, two
- * workers) leaves out the suites in SLOW: the version matrix, which installs n8n releases, and
- * the generated suites that take longest. The rest took 88 s with the build on this 2-core
- * machine, warm (2026-11-28); each suite's CPU time measured alone with /usr/bin/time.
+ * `npm test` runs every suite (what CI runs). `npm run test:fast` (VENDOR_TEST_FAST=1) leaves out
+ * the suites in SLOW: the version matrix, which installs n8n releases, and the suites that cost
+ * most alone. Three workers on two cores: the real waits left (pacing's among them) overlap the
+ * others' work. In a fresh clone (`git clone`, `npm ci`, cold caches) it took 117 s with the build
+ * on this 2-core machine while another checkout's lint and tsc kept one core busy (load 1 to 7,
+ * 2026-12-04): 127 s of CPU, so about half of that on two idle cores (it took 144 s, busy, before
+ * the harness loaded each node type once and sucrase replaced ts-jest).
+ *
+ * The transform is test/transform.js (sucrase: types stripped file by file, no type check; the
+ * lint's tsc type-checks the tests). ts-jest with diagnostics off (already a transpile per file
+ * here: tsconfig's isolatedModules) ran TypeScript's transpiler, ten times slower, on every file
+ * of a fresh clone in every worker; @swc/jest and esbuild write exports as getters, which
+ * jest.spyOn cannot replace (the suites spy on api/wait.ts).
  */
 const fast = process.env.VENDOR_TEST_FAST === '1';
 
