@@ -17,7 +17,7 @@ const fast = process.env.VENDOR_TEST_FAST === '1';
 
 /** Left out by test:fast: what each costs (seconds alone on one core, warm) and what covers its class meanwhile. */
 const SLOW = [
-	'<rootDir>/test/matrix/', // the version matrix: n8n releases installed and run, 99 s
+	'<rootDir>/test/matrix/', // the version matrix: n8n releases run, 38 s (their install adds a minute on a first run)
 	// generated cases, each through n8n's engine
 	'<rootDir>/test/workflows/trigger-costs.test.ts', // every trigger over 10,000-record accounts and a simulated day: 32 s
 	'<rootDir>/test/workflows/trigger-resume.test.ts', // every full read over 10,000-record accounts, several polls each: 19 s (n8n-features' long list over several polls covers the class meanwhile)
