@@ -13,33 +13,19 @@
  *
  * Usage: node scripts/generate.mjs [--check [--readme <file>]]
  *   --check: write nothing; exit 1, saying to run `npm run generate`, when README.md's tables are
- *   not what the nodes offer (test/tables/readme.test.ts runs this); --readme: check that file.
+ *   not what the nodes offer (test/repo/readme.test.ts runs this); --readme: check that file.
  */
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { sourceOf, sourceRequire } from './ts-sources.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const requireFromRoot = createRequire(path.join(root, 'package.json'));
-const ts = requireFromRoot('typescript');
-const Module = requireFromRoot('node:module');
-if (!Module._extensions['.ts']) {
-	Module._extensions['.ts'] = function compileTs(module, filename) {
-		const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-			fileName: filename,
-			compilerOptions: {
-				module: ts.ModuleKind.CommonJS,
-				target: ts.ScriptTarget.ES2021,
-				esModuleInterop: true,
-			},
-		});
-		module._compile(outputText, filename);
-	};
-}
+const requireFromRoot = sourceRequire(root);
 
 const README = args.includes('--readme')
 	? path.resolve(args[args.indexOf('--readme') + 1])
@@ -52,7 +38,7 @@ const CUSTOM = 'customApiCall';
 function descriptions() {
 	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	return (pkg.n8n?.nodes ?? []).map((distPath) => {
-		const source = distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+		const source = sourceOf(distPath);
 		const className = path.basename(source).replace(/\..*$/, '');
 		return new (requireFromRoot(path.join(root, source))[className])().description;
 	});

@@ -28,6 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { EXCEPTIONS } from './literal-lint.exceptions.mjs';
+import { sourceOf, sourceRequire } from './ts-sources.mjs';
 
 // eslint-plugin-n8n-nodes-base reads every file name as "Test.node.ts" when NODE_ENV is "test"
 // (its own tests), which a run under jest would inherit: the plugins load after this.
@@ -45,24 +46,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(option('--root') ?? path.join(here, '..'));
 
 // --- loading the TypeScript sources -----------------------------------------------------
-const requireHere = createRequire(path.join(here, '..', 'package.json'));
-const ts = requireHere('typescript');
-const requireFromRoot = createRequire(path.join(root, 'package.json'));
-const Module = requireFromRoot('node:module');
-if (!Module._extensions['.ts']) {
-	Module._extensions['.ts'] = function compileTs(module, filename) {
-		const source = fs.readFileSync(filename, 'utf8');
-		const { outputText } = ts.transpileModule(source, {
-			fileName: filename,
-			compilerOptions: {
-				module: ts.ModuleKind.CommonJS,
-				target: ts.ScriptTarget.ES2021,
-				esModuleInterop: true,
-			},
-		});
-		module._compile(outputText, filename);
-	};
-}
+const ts = createRequire(path.join(here, '..', 'package.json'))('typescript');
+const requireFromRoot = sourceRequire(root);
 
 // --- writing a value as a TypeScript literal ----------------------------------------------
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -93,7 +78,6 @@ function literal(value, indent, key) {
 
 // --- the package's nodes and credentials, as literal classes --------------------------------
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const source = (distPath) => distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-vendor-literal-'));
 
 function copyIcons(fromDir, toDir) {
@@ -116,7 +100,7 @@ const described = [];
 const className = (file) => path.basename(file).replace(/\..*$/, '');
 
 for (const distPath of pkg.n8n?.nodes ?? []) {
-	const relative = source(distPath);
+	const relative = sourceOf(distPath);
 	const exported = requireFromRoot(path.join(root, relative));
 	const name = className(relative);
 	const node = new exported[name]();
@@ -142,7 +126,7 @@ for (const distPath of pkg.n8n?.nodes ?? []) {
 }
 
 for (const distPath of pkg.n8n?.credentials ?? []) {
-	const relative = source(distPath);
+	const relative = sourceOf(distPath);
 	const exported = requireFromRoot(path.join(root, relative));
 	const name = className(relative);
 	const credential = new exported[name]();
