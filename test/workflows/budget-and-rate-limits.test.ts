@@ -24,7 +24,8 @@ import * as wait from '../../nodes/shared/api/wait';
 import { setImmediate } from '../../host/globals';
 import { byId, json, PolledTrigger, useWorkflowEnv } from './support';
 import type { RunResult } from '../../harness';
-import { type Account, type EventCase, eventCases, seedAccount } from './trigger-accounts';
+import { type Account, seedAccount } from '../../emulator/seed';
+import { type EventCase, eventCases } from '../../harness/trigger-events';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

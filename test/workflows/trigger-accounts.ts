@@ -1,18 +1,13 @@
 /**
- * The trigger suites' large accounts (emulator/seed.ts) and events (harness/trigger-events.ts),
- * re-exported, and what only the tests use: a case's parameters for an emulator, and a change
- * of its own each time.
+ * What only the trigger suites use beside their large accounts (emulator/seed.ts) and events
+ * (harness/trigger-events.ts): a case's parameters for an emulator, and a change of its own
+ * each time.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { timestampMs } from '../../emulator/rules/formats';
 import type { Account } from '../../emulator/seed';
 import type { EventCase } from '../../harness/trigger-events';
-
-export { seedAccount } from '../../emulator/seed';
-export type { Account } from '../../emulator/seed';
-export { eventCases, localDay } from '../../harness/trigger-events';
-export type { EventCase } from '../../harness/trigger-events';
 
 /** A case's parameters for the emulator `env` (its organisation and portal), with a budget that never skips a poll. */
 export function withIds(

@@ -21,13 +21,8 @@ import type { Reply } from '../../emulator/rules/context';
 import { day, timestampMs } from '../../emulator/rules/formats';
 import { Container } from '../../harness/setup';
 import { PolledTrigger, WorkflowEnv } from './support';
-import {
-	type Account,
-	type EventCase,
-	eventCases,
-	localDay,
-	seedAccount,
-} from './trigger-accounts';
+import { type Account, seedAccount } from '../../emulator/seed';
+import { type EventCase, eventCases, localDay } from '../../harness/trigger-events';
 
 const N = 10_000;
 /** Noon UTC: the same date in the workflow's time zone as in UTC. */

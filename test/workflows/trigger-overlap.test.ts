@@ -26,14 +26,9 @@ import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
-import {
-	type Account,
-	changeOf,
-	type EventCase,
-	eventCases,
-	seedAccount,
-	withIds,
-} from './trigger-accounts';
+import { type Account, seedAccount } from '../../emulator/seed';
+import { type EventCase, eventCases } from '../../harness/trigger-events';
+import { changeOf, withIds } from './trigger-accounts';
 
 const env = new WorkflowEnv();
 /** The service's clock: follows n8n's (fake) `Date.now()`. */

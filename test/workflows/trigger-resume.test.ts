@@ -28,14 +28,9 @@ import { useFakeClock } from '../tools/fake-timers';
 import { resetPacers } from '../tools/pacers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { vendorNode, WorkflowEnv } from './support';
-import {
-	type Account,
-	changeOf,
-	type EventCase,
-	eventCases,
-	seedAccount,
-	withIds,
-} from './trigger-accounts';
+import { type Account, seedAccount } from '../../emulator/seed';
+import { type EventCase, eventCases } from '../../harness/trigger-events';
+import { changeOf, withIds } from './trigger-accounts';
 
 const N = 10_000;
 const env = new WorkflowEnv();
