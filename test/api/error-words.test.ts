@@ -15,7 +15,8 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { DEMO } from '../../emulator/demo-data';
-import { byId, expectNoError, json, useWorkflowEnv } from '../workflows/support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const answer = (code: number, message: string) => ({ code, message });
 const node: INode = {

@@ -31,7 +31,8 @@ import { Clock } from '../../emulator/clock';
 import { until, useFakeClock } from '../tools/fake-timers';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
-import { expectNoError, json, steps, WorkflowEnv } from '../workflows/support';
+import { expectNoError, json, steps } from '../../harness/workflows';
+import { WorkflowEnv } from '../workflows/support';
 import { setTimeout } from '../../host/globals';
 
 const RULE = { limit: 10, windowMs: 1000, blockMs: 1500 };

@@ -13,7 +13,7 @@ import type { INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { Area } from '../../nodes/shared/tables/spec';
 import type { TriggerEvent } from '../../nodes/shared/poll/event';
-import { NODE_TYPES } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
 import { TRIGGER_TABLES as TRIGGERS } from '../tools/trigger-tables';
 
 const ROOT = join(module.path, '..', '..');

@@ -18,7 +18,8 @@ import { FORM_VERSION } from '../../nodes/shared/tables/naming';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.node';
 import { DEMO } from '../../emulator/demo-data';
-import { expectNoError, json, useWorkflowEnv } from '../workflows/support';
+import { expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const books = new VendorBooks().description;
 const inventory = new VendorInventory().description;

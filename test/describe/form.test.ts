@@ -16,7 +16,7 @@ import { checkValues } from '../../nodes/shared/tables/validate';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { NODE_TYPES } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
 
 interface Seen {
 	where: string;

@@ -29,7 +29,7 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { inventoryArea } from '../../nodes/VendorInventory/tables';
 import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
-import { NODE_TYPES } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
 
 const NODES: INodeTypeDescription[] = NODE_TYPES.map(
 	(Type) => (new Type() as INodeType).description,

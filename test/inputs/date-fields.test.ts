@@ -35,7 +35,8 @@ import {
 	tableOperations,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { NODE_TYPES, useWorkflowEnv } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
 const env = useWorkflowEnv({ demo: true, rateLimit: RULE });

@@ -30,7 +30,8 @@ import {
 	topSamples,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { byId, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
+import { byId, NODE_TYPES } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({
 	demo: true,

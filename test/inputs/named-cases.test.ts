@@ -9,7 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
 import { UNSAFE_ID } from '../../nodes/shared/tables/ids';
-import { byId, json, useWorkflowEnv } from '../workflows/support';
+import { byId, json } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({ demo: true });
 const soft = { onError: 'continueRegularOutput' as const };

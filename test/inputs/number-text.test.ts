@@ -38,7 +38,8 @@ import {
 	topSamples,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { byId, chain, NODE_TYPES, useWorkflowEnv } from '../workflows/support';
+import { byId, chain, NODE_TYPES } from '../../harness/workflows';
+import { useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({
 	demo: true,

@@ -46,7 +46,8 @@ import {
 	PROJECT_ROOT,
 	readPackageJson,
 } from '../packaging/n8n-install';
-import { chain, connectedCredential, WorkflowEnv } from '../workflows/support';
+import { chain, connectedCredential } from '../../harness/workflows';
+import { WorkflowEnv } from '../workflows/support';
 import { ensureReleaseInstalled, type ReleaseInstall } from './install';
 import { N8N_RELEASES as ALL_RELEASES, type N8nRelease } from './releases';
 import { datedByServiceClock } from '../workflows/trigger-service';

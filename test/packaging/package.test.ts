@@ -21,7 +21,8 @@ import {
 import { tmpdir } from '../../host/os';
 import { basename, join, relative, sep } from '../../host/path';
 
-import { apiCall, byId, chain, WorkflowEnv } from '../workflows/support';
+import { byId, chain } from '../../harness/workflows';
+import { apiCall, WorkflowEnv } from '../workflows/support';
 import type { ChildInput, ChildResult, LoadedNode } from './load-and-run';
 import {
 	assertDistBuilt,

@@ -13,7 +13,7 @@ import type { MadeAnswer, UpstreamAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import type { TableOperation } from '../tools/table-inputs';
 import { nodeParameters, NODE_OF } from '../tools/table-inputs';
-import { steps } from '../workflows/support';
+import { steps } from '../../harness/workflows';
 import {
 	BIG_ID,
 	holds,

@@ -14,8 +14,9 @@ import type { HarnessCredential, RunResult } from '../../harness';
 import { process } from '../../host/globals';
 import { nodeParameters, NODE_OF, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
-import { steps } from '../workflows/support';
-import type { Step, WorkflowEnv } from '../workflows/support';
+import { steps } from '../../harness/workflows';
+import type { Step } from '../../harness/workflows';
+import type { WorkflowEnv } from '../workflows/support';
 
 // ---------------------------------------------------------------- how many cases
 

@@ -24,7 +24,7 @@ import { type Account, seedAccount } from '../../emulator/seed';
 import { type EventCase, eventCases } from '../../harness/trigger-events';
 import { activateTrigger } from '../../harness/activation';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { vendorNode } from '../workflows/support';
+import { vendorNode } from '../../harness/workflows';
 import { holds, isApiCall, noViolations } from './support';
 
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });

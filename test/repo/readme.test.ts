@@ -11,7 +11,7 @@ import { tmpdir } from '../../host/os';
 import { join } from '../../host/path';
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { NODE_TYPES } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
 
 const README = readFileSync(join(module.path, '..', '..', 'README.md'), 'utf8');
 const CUSTOM = 'customApiCall';

@@ -16,7 +16,7 @@ import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { idHint, ORGANIZATION_HINT } from '../../nodes/shared/tables/hints';
 import type { Area, Field } from '../../nodes/shared/tables/spec';
-import { NODE_TYPES } from '../workflows/support';
+import { NODE_TYPES } from '../../harness/workflows';
 
 const AREAS: readonly Area[] = [booksArea, invoiceArea, billingArea, inventoryArea, projectsArea];
 

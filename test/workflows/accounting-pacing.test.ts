@@ -30,7 +30,8 @@ import type { OrganizationRateLimit } from '../../emulator/limits';
 import type { RecordedRequest } from '../../emulator/server';
 import { apiClient } from '../../emulator/server';
 import type { RunResult } from '../../harness';
-import { byId, expectNoError, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const MINUTE = ACCOUNTING_RULE.windowMs;
 const LIMIT = ACCOUNTING_RULE.limit;

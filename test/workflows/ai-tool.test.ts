@@ -14,7 +14,8 @@ import { booksArea } from '../../nodes/VendorBooks/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { DEMO } from '../../emulator/demo-data';
 import type { RunResult } from '../../harness';
-import { byId, expectNoError, PROJECTS_ROOT, useWorkflowEnv } from './support';
+import { byId, expectNoError } from '../../harness/workflows';
+import { PROJECTS_ROOT, useWorkflowEnv } from './support';
 import { runToolCall, toolVariant } from './tool-variant';
 
 const env = useWorkflowEnv({ demo: true });

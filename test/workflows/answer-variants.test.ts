@@ -39,8 +39,8 @@ import { valuesOf as demoValues } from '../tools/demo-values';
 import { NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { chain, NODE_TYPES, steps } from './support';
-import type { Step } from './support';
+import { chain, NODE_TYPES, steps } from '../../harness/workflows';
+import type { Step } from '../../harness/workflows';
 
 const ctx = useProxiedEnv({
 	demo: true,

@@ -10,7 +10,8 @@ import { explainFailure } from '../../nodes/shared/api/nodeErrors';
 import { billingArea } from '../../nodes/VendorBilling/tables';
 import { VendorBilling } from '../../nodes/VendorBilling/VendorBilling.node';
 import { DEMO } from '../../emulator/demo-data';
-import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { apiCall, fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const projects = env.orgSteps('vendorBilling', { resource: 'project' });

@@ -16,7 +16,8 @@ import { isBlank, trimBlank } from '../../nodes/shared/tables/textRules';
 import { formName } from '../../nodes/shared/tables/problemText';
 import { DEMO } from '../../emulator/demo-data';
 import { ACTION_AREAS, NODE_OF, sampleEntry, topSamples } from '../tools/table-inputs';
-import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
+import { byId, expectNoError, json, type Step } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const soft = { onError: 'continueRegularOutput' as const };

@@ -7,7 +7,8 @@ import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { DEMO } from '../../emulator/demo-data';
 import type { Rec } from '../../emulator/store';
 import { readBinary } from '../../harness';
-import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { apiCall, fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const books = env.orgSteps('vendorBooks', { resource: 'estimate' });

@@ -5,7 +5,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
-import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { apiCall, fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv();
 const books = env.orgSteps('vendorBooks', { resource: 'item' });

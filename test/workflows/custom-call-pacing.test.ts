@@ -4,7 +4,8 @@
  * limit of custom calls get no 429.
  */
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
-import { expectNoError, json, steps, WorkflowEnv } from './support';
+import { expectNoError, json, steps } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const RULE = { limit: 5, windowMs: 500, blockMs: 750 };
 const env = new WorkflowEnv();

@@ -8,16 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
 import { binaryItem, readBinary } from '../../harness';
-import {
-	apiCall,
-	byId,
-	expectNoError,
-	json,
-	PROJECTS_ROOT,
-	sentRequest,
-	steps,
-	useWorkflowEnv,
-} from './support';
+import { byId, expectNoError, json, steps } from '../../harness/workflows';
+import { apiCall, PROJECTS_ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const custom = (type: string) =>

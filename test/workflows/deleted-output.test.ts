@@ -37,7 +37,7 @@ import {
 	tableOperations,
 } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
-import { steps } from './support';
+import { steps } from '../../harness/workflows';
 
 const ctx = useProxiedEnv({ demo: true });
 const env = ctx.env;

@@ -14,8 +14,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
-import { byId, expectNoError, useWorkflowEnv } from './support';
-import type { Step } from './support';
+import { byId, expectNoError } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
+import type { Step } from '../../harness/workflows';
 
 const env = useWorkflowEnv({ demo: true });
 afterEach(() => env.em.faults.clear());

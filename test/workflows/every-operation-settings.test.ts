@@ -19,7 +19,8 @@ import { binaryItem } from '../../harness';
 import { valuesOf } from '../tools/demo-values';
 import { NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
 import type { TableOperation } from '../tools/table-inputs';
-import { steps, WorkflowEnv } from './support';
+import { steps } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const UNPACED = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
 beforeAll(() => setPacingRule(UNPACED));

@@ -14,7 +14,8 @@ import { Clock } from '../../emulator/clock';
 import type { Tenant } from '../../emulator/store';
 import { pollOnce, runWorkflow } from '../../harness';
 import type { HarnessCredential, HarnessWorkflow } from '../../harness';
-import { expectNoError, json, NODE_TYPES, WorkflowEnv } from './support';
+import { expectNoError, json, NODE_TYPES } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 let tenant: Tenant;

@@ -33,7 +33,8 @@ import { fieldSchema } from '../../nodes/shared/tables/schemas';
 import { normaliseScalar } from '../../nodes/shared/api/request';
 import { DEMO } from '../../emulator/demo-data';
 import { pollOnce } from '../../harness';
-import { byId, expectNoError, fromList, json, useWorkflowEnv, vendorNode } from './support';
+import { byId, expectNoError, json, vendorNode } from '../../harness/workflows';
+import { fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const projects = env.orgSteps('vendorBilling', { resource: 'project' });

@@ -19,9 +19,10 @@ import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { binaryItem, readBinary } from '../../harness';
 import type { RunResult } from '../../harness';
-import { byId, json, useWorkflowEnv } from './support';
+import { byId, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 import { credentialSecrets, expectNoSecrets as expectNoSecretsOf } from './no-secrets';
-import type { Step } from './support';
+import type { Step } from '../../harness/workflows';
 
 // 450 extra items: Books item lists span three pages of 200
 const SEEDED_ITEMS = 450;

@@ -9,7 +9,8 @@ import { VendorInventory } from '../../nodes/VendorInventory/VendorInventory.nod
 import { DEMO } from '../../emulator/demo-data';
 import type { MultipartPart } from '../../emulator/server';
 import { binaryItem } from '../../harness';
-import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { apiCall, fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const bills = env.orgSteps('vendorInventory', { resource: 'bill' });

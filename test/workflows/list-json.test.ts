@@ -9,7 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { RESPONSE_ONLY_LINE_MEMBERS } from '../../nodes/VendorInventory/tables/bill';
 import { DEMO } from '../../emulator/demo-data';
 import type { Rec } from '../../emulator/store';
-import { expectNoError, json, useWorkflowEnv } from './support';
+import { expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });

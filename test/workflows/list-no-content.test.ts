@@ -28,7 +28,8 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import { ACTION_AREAS, NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
 import { triggerEvents } from '../tools/trigger-tables';
 import type { TableOperation } from '../tools/table-inputs';
-import { byId, NODE_TYPES, PolledTrigger } from './support';
+import { byId, NODE_TYPES } from '../../harness/workflows';
+import { PolledTrigger } from './support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
 const ctx = useProxiedEnv({ demo: true, rateLimit: RULE });

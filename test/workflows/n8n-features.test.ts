@@ -32,8 +32,9 @@ import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
 import { useFakeClock } from '../tools/fake-timers';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { resetPacers } from '../tools/pacers';
-import { byId, chain, NODE_TYPES, PolledTrigger, vendorNode } from './support';
-import type { Step } from './support';
+import { byId, chain, NODE_TYPES, vendorNode } from '../../harness/workflows';
+import { PolledTrigger } from './support';
+import type { Step } from '../../harness/workflows';
 
 /** The service's clock follows n8n's `Date.now()` (fake in the trigger tests). */
 const clock = new Clock({ realTime: true });

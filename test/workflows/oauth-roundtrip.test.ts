@@ -14,7 +14,8 @@ import { REGIONS } from '../../nodes/shared/api/regions';
 import { HarnessCredentialsHelper, HarnessCredentialTypes } from '../../harness';
 import type { HarnessCredential } from '../../harness';
 import { Clock } from '../../emulator/clock';
-import { CREDENTIAL_ID, expectNoError, json, WorkflowEnv } from './support';
+import { CREDENTIAL_ID, expectNoError, json } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 beforeAll(async () => await env.start({ clock: new Clock() }));

@@ -14,9 +14,9 @@ import type { MadeAnswer, ProxiedRequest, ProxyRecord, ProxyRule } from '../tool
 import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
 import type { RunResult } from '../../harness';
-import { byId, json } from './support';
+import { byId, json } from '../../harness/workflows';
 import { allText, credentialSecrets, expectNoSecrets as expectNoSecretsOf } from './no-secrets';
-import type { steps } from './support';
+import type { steps } from '../../harness/workflows';
 
 const px = useProxiedEnv({ demo: true });
 const env = px.env;

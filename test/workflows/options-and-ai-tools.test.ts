@@ -23,9 +23,11 @@ import type { RunResult } from '../../harness';
 import { jsonAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { useVirtualClock } from '../tools/virtual-clock';
-import { byId, json, PROJECTS_ROOT } from './support';
+import { byId, json } from '../../harness/workflows';
+import { PROJECTS_ROOT } from './support';
 import { type NodeClass, runToolCall, toolVariant } from './tool-variant';
-import type { OrgPlace, Step, steps } from './support';
+import type { Step, steps } from '../../harness/workflows';
+import type { OrgPlace } from './support';
 
 const px = useProxiedEnv({ demo: true, seedItems: 450 });
 const env = px.env;

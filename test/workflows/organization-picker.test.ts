@@ -7,7 +7,8 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { pollOnce } from '../../harness';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
-import { byId, expectNoError, fromList, NODE_TYPES, useWorkflowEnv, vendorNode } from './support';
+import { byId, expectNoError, NODE_TYPES, vendorNode } from '../../harness/workflows';
+import { fromList, useWorkflowEnv } from './support';
 import { VendorBooks } from '../../nodes/VendorBooks/VendorBooks.node';
 import { VendorBooksTrigger } from '../../nodes/VendorBooksTrigger/VendorBooksTrigger.node';
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';

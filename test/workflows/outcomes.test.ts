@@ -12,7 +12,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
-import { byId, expectNoError, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });

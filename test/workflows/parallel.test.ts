@@ -8,7 +8,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { DEFAULT_REQUESTS_IN_FLIGHT } from '../../nodes/shared/api/options';
 import { until, useFakeTimersOnly } from '../tools/fake-timers';
-import { byId, expectNoError, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const LATENCY_MS = 60;
 const env = useWorkflowEnv({ demo: true, latencyMs: LATENCY_MS });

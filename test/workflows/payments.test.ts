@@ -7,7 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { VendorInvoice } from '../../nodes/VendorInvoice/VendorInvoice.node';
 import { DEMO } from '../../emulator/demo-data';
-import { apiCall, byId, expectNoError, fromList, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { apiCall, fromList, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const payments = env.orgSteps('vendorInvoice', { resource: 'payment' });

@@ -7,7 +7,8 @@
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { until, useFakeTimersOnly } from '../tools/fake-timers';
 import { runWorkflow } from '../../harness';
-import { chain, NODE_TYPES, useWorkflowEnv } from './support';
+import { chain, NODE_TYPES } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const items = env.orgSteps('vendorBooks', { resource: 'item' });

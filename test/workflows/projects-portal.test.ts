@@ -4,16 +4,8 @@
  */
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { DEMO } from '../../emulator/demo-data';
-import {
-	byId,
-	expectNoError,
-	fromList,
-	json,
-	PROJECTS_ROOT as ROOT,
-	sentRequest,
-	steps,
-	useWorkflowEnv,
-} from './support';
+import { byId, expectNoError, json, steps } from '../../harness/workflows';
+import { fromList, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const projects = steps('vendorProjects', {});

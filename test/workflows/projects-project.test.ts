@@ -5,14 +5,8 @@
  * update with the multi-select add / remove form, and refusals before sending.
  */
 import { DEMO } from '../../emulator/demo-data';
-import {
-	byId,
-	expectNoError,
-	json,
-	PROJECTS_ROOT as ROOT,
-	sentRequest,
-	useWorkflowEnv,
-} from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const project = env.portalSteps({ resource: 'project' });

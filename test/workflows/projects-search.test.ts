@@ -3,14 +3,8 @@
  * (search_term, module, status) and within one project (no status).
  */
 import { DEMO } from '../../emulator/demo-data';
-import {
-	byId,
-	expectNoError,
-	json,
-	PROJECTS_ROOT as ROOT,
-	sentRequest,
-	useWorkflowEnv,
-} from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const search = env.portalSteps({ resource: 'search' });

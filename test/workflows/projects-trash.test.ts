@@ -4,7 +4,8 @@
  * restore and delete of several modules at once, empty bin.
  */
 import { DEMO } from '../../emulator/demo-data';
-import { expectNoError, json, PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
+import { expectNoError, json } from '../../harness/workflows';
+import { PROJECTS_ROOT as ROOT, sentRequest, useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const trash = env.portalSteps({ resource: 'trash' });

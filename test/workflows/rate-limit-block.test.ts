@@ -12,7 +12,8 @@
  */
 import { RateLimitBlockedError } from '../../nodes/shared/api/failureKinds';
 import { vendorRequest } from '../../nodes/shared/api/transport';
-import { expectNoError, json, useWorkflowEnv } from './support';
+import { expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 jest.mock('../../nodes/shared/api/transport', () => {
 	const actual = jest.requireActual('../../nodes/shared/api/transport');

@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO } from '../../emulator/demo-data';
 import { useProxiedEnv } from '../tools/proxied-env';
-import { byId, expectNoError, json } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
 
 const proxied = useProxiedEnv({ demo: true });
 const id = DEMO.billingProjects.website;

@@ -18,8 +18,9 @@ import { DEMO } from '../../emulator/demo-data';
 import type { FaultTarget } from '../../emulator/faults';
 import type { RecordedRequest } from '../../emulator/server';
 import type { RunResult } from '../../harness';
-import { byId, useWorkflowEnv } from './support';
-import type { Step } from './support';
+import { byId } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
+import type { Step } from '../../harness/workflows';
 
 const env = useWorkflowEnv({ demo: true });
 afterEach(() => env.em.faults.clear());

@@ -17,8 +17,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEMO } from '../../emulator/demo-data';
 import type { RecordedRequest } from '../../emulator/server';
 import type { RunResult } from '../../harness';
-import { byId, useWorkflowEnv } from './support';
-import type { Step } from './support';
+import { byId } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
+import type { Step } from '../../harness/workflows';
 
 const env = useWorkflowEnv({ demo: true });
 const UNKNOWN = '1999999999999';

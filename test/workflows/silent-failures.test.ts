@@ -11,7 +11,8 @@ import { DEMO } from '../../emulator/demo-data';
 import { useFakeClock } from '../tools/fake-timers';
 import { useVirtualClock } from '../tools/virtual-clock';
 import type { Fault } from '../../emulator/faults';
-import { byId, expectNoError, useWorkflowEnv } from './support';
+import { byId, expectNoError } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 import { setImmediate } from '../../host/globals';
 
 const env = useWorkflowEnv({ demo: true });

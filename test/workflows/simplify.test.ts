@@ -19,7 +19,8 @@ import { invoiceArea } from '../../nodes/VendorInvoice/tables';
 import { VendorProjects } from '../../nodes/VendorProjects/VendorProjects.node';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { DEMO } from '../../emulator/demo-data';
-import { byId, expectNoError, json, steps, useWorkflowEnv } from './support';
+import { byId, expectNoError, json, steps } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 /** Each step runs once, not once per item of the step before. */

@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Fault, FaultTarget } from '../../emulator/faults';
 import { DEMO } from '../../emulator/demo-data';
-import { expectNoError, json, useWorkflowEnv } from './support';
+import { expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const invoices = env.orgSteps('vendorBooks', { resource: 'invoice' });

@@ -18,7 +18,8 @@ import type { Area, Operation } from '../../nodes/shared/tables/spec';
 import { idTextProblem } from '../../nodes/shared/tables/ids';
 import { checkValues } from '../../nodes/shared/tables/validate';
 import { DEMO } from '../../emulator/demo-data';
-import { byId, expectNoError, json, useWorkflowEnv } from './support';
+import { byId, expectNoError, json } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 

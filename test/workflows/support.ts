@@ -1,6 +1,6 @@
 /**
- * Shared set-up of workflow tests: the harness's workflows of the package's nodes against the
- * emulator (harness/workflows.ts, re-exported here), and what only the tests use: a WorkflowEnv
+ * Shared set-up of workflow tests, beside the harness's workflows of the package's nodes against
+ * the emulator (harness/workflows.ts, imported from there): what only the tests use, a WorkflowEnv
  * that asserts how requests were signed, one per test file, the recorded requests as the tests
  * compare them, and polled triggers.
  */
@@ -10,21 +10,6 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import type { EmulatorOptions, RecordedRequest } from '../../emulator/server';
 import { pollOnce } from '../../harness';
 import { vendorNode, WorkflowEnv as HarnessWorkflowEnv } from '../../harness/workflows';
-
-export {
-	byId,
-	chain,
-	connectedCredential,
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
-	expectNoError,
-	isRedirectCheck,
-	json,
-	NODE_TYPES,
-	steps,
-	vendorNode,
-} from '../../harness/workflows';
-export type { Step } from '../../harness/workflows';
 
 /** The root of the Projects API paths in the emulator's US region. */
 export const PROJECTS_ROOT = '/us/projects/api/v3';

@@ -16,7 +16,8 @@ import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
 import { jsonAnswer } from '../tools/answer-proxy';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { triggerEvents } from '../tools/trigger-tables';
-import { byId, PolledTrigger } from './support';
+import { byId } from '../../harness/workflows';
+import { PolledTrigger } from './support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
 const ctx = useProxiedEnv({ demo: true, rateLimit: RULE });

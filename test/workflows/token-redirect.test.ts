@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { useProxiedEnv } from '../tools/proxied-env';
 import { startWireServer, type WireServer } from '../tools/wire-server';
-import { isRedirectCheck, steps } from './support';
+import { isRedirectCheck, steps } from '../../harness/workflows';
 
 const ctx = useProxiedEnv({ demo: true });
 const env = ctx.env;

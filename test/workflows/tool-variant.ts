@@ -17,7 +17,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { runWorkflow } from '../../harness';
 import type { RunResult } from '../../harness';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../harness/workflows';
 import type { WorkflowEnv } from './support';
 
 export type NodeClass = new () => INodeType;

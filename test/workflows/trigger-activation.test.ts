@@ -35,7 +35,8 @@ import { datedByServiceClock } from './trigger-service';
 import { timestamp } from '../../emulator/rules/formats';
 import { Container } from '../../harness/setup';
 import { activateTrigger, type ActiveTrigger } from '../../harness/activation';
-import { byId, vendorNode, WorkflowEnv } from './support';
+import { byId, vendorNode } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const env = new WorkflowEnv();

@@ -9,7 +9,8 @@ import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { filterFields } from '../../nodes/shared/poll/description';
 import { pollOnce } from '../../harness';
 import { triggerEvents } from '../tools/trigger-tables';
-import { byId, useWorkflowEnv, vendorNode } from './support';
+import { byId, vendorNode } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 const ZONE = 'America/Los_Angeles';

@@ -21,7 +21,8 @@ import { Container } from '../../harness/setup';
 import { useFakeClock } from '../tools/fake-timers';
 import { TRIGGER_TABLES } from '../tools/trigger-tables';
 import { resetPacers } from '../tools/pacers';
-import { byId, vendorNode, WorkflowEnv } from './support';
+import { byId, vendorNode } from '../../harness/workflows';
+import { WorkflowEnv } from './support';
 
 const env = new WorkflowEnv();
 const clock = new Clock({ start: Date.parse('2026-03-02T09:00:00Z') });

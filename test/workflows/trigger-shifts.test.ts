@@ -16,7 +16,8 @@ import { Clock } from '../../emulator/clock';
 import { timestampMs } from '../../emulator/rules/formats';
 import type { Tenant } from '../../emulator/store';
 import { jsonAnswer, type AnswerProxy, type UpstreamAnswer } from '../tools/answer-proxy';
-import { byId, PolledTrigger, WorkflowEnv } from './support';
+import { byId } from '../../harness/workflows';
+import { PolledTrigger, WorkflowEnv } from './support';
 import { datedByServiceClock } from './trigger-service';
 
 const env = new WorkflowEnv();

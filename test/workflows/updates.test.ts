@@ -15,7 +15,8 @@ import { locationOf } from '../../nodes/shared/tables/location';
 import { DEMO } from '../../emulator/demo-data';
 import { ACTION_AREAS, NODE_OF } from '../tools/table-inputs';
 import type { RecordedRequest } from '../../emulator/server';
-import { byId, expectNoError, json, useWorkflowEnv, type Step } from './support';
+import { byId, expectNoError, json, type Step } from '../../harness/workflows';
+import { useWorkflowEnv } from './support';
 
 const env = useWorkflowEnv({ demo: true });
 
