@@ -1,27 +1,24 @@
-// Loads the package's TypeScript sources in this process, transpiled in memory (no build): shared by generate.mjs and literal-lint.mjs.
+// Loads the package's TypeScript sources in this process, transpiled in memory by sucrase (no build; the tests' transform, test/transform.js, uses it too): shared by generate.mjs and literal-lint.mjs.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ts = createRequire(path.join(here, '..', 'package.json'))('typescript');
+const { transform } = createRequire(path.join(here, '..', 'package.json'))('sucrase');
 
-/** A `require` of the package at `root` that loads `.ts` files transpiled to CommonJS (ES2021). */
+/** A `require` of the package at `root` that loads `.ts` files with their types stripped and their imports made CommonJS. */
 export function sourceRequire(root) {
 	const requireFromRoot = createRequire(path.join(root, 'package.json'));
 	const Module = requireFromRoot('node:module');
 	if (!Module._extensions['.ts']) {
 		Module._extensions['.ts'] = function compileTs(module, filename) {
-			const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-				fileName: filename,
-				compilerOptions: {
-					module: ts.ModuleKind.CommonJS,
-					target: ts.ScriptTarget.ES2021,
-					esModuleInterop: true,
-				},
+			const { code } = transform(fs.readFileSync(filename, 'utf8'), {
+				transforms: ['imports', 'typescript'],
+				disableESTransforms: true,
+				filePath: filename,
 			});
-			module._compile(outputText, filename);
+			module._compile(code, filename);
 		};
 	}
 	return requireFromRoot;
