@@ -8,7 +8,7 @@
  */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { resetServerClocks } from '../../nodes/shared/api/clock';
+import { SERVER_CLOCKS } from '../../nodes/shared/api/clock';
 import { isTransientFailure } from '../../nodes/shared/api/failureKinds';
 import type { ApiRequest } from '../../nodes/shared/api/request';
 import { vendorRequest } from '../../nodes/shared/api/transport';
@@ -74,7 +74,7 @@ const OK = json(200, { code: 0, items: [] });
 
 beforeEach(() => {
 	useFakeClock();
-	resetServerClocks();
+	SERVER_CLOCKS.forget();
 });
 afterEach(async () => {
 	await jest.runOnlyPendingTimersAsync();

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { resetServerClocks, serverOffset } from '../../nodes/shared/api/clock';
+import { SERVER_CLOCKS } from '../../nodes/shared/api/clock';
 import {
 	isOutcomeUnknown,
 	isTransientFailure,
@@ -82,7 +82,7 @@ async function onFakeClock<T>(
 
 beforeEach(() => {
 	useFakeClock();
-	resetServerClocks();
+	SERVER_CLOCKS.forget();
 });
 afterEach(async () => {
 	await jest.runOnlyPendingTimersAsync();
@@ -234,7 +234,7 @@ test("every answer's Date sets the service's clock of the area's root (5 minutes
 	]);
 	const { run } = testContext(BASE, { httpRequest: stub.httpRequest });
 	await onFakeClock(vendorRequest(run, booksArea, GET));
-	const offset = serverOffset(BASE);
+	const offset = SERVER_CLOCKS.offset(BASE);
 	expect(offset).toBeDefined();
 	expect(Math.abs(offset! - 300_000)).toBeLessThanOrEqual(1000);
 });

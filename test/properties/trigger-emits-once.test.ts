@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { Clock } from '../../emulator/clock';
-import { resetServerClocks } from '../../nodes/shared/api/clock';
+import { SERVER_CLOCKS } from '../../nodes/shared/api/clock';
 import { useProxiedEnv } from '../tools/proxied-env';
 import { type Account, seedAccount } from '../../emulator/seed';
 import { type EventCase, eventCases } from '../../harness/trigger-events';
@@ -93,7 +93,7 @@ function resetStatuses(): void {
 async function historyViolations(h: History): Promise<string[]> {
 	const event = EVENTS[h.event];
 	resetStatuses();
-	resetServerClocks();
+	SERVER_CLOCKS.forget();
 	setClocks(3_600_000, h.skewSeconds * 1000);
 	ctx.proxy.reset();
 	if (h.outage)

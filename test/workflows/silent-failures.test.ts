@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { setPageLimit } from '../../nodes/shared/api/pages';
+import { RunState } from '../../nodes/shared/api/run';
 import * as wait from '../../nodes/shared/api/wait';
 import { DEMO } from '../../emulator/demo-data';
 import { useFakeClock } from '../tools/fake-timers';
@@ -204,8 +204,11 @@ describe("a 2xx answer that is not the API's is never taken as success", () => {
 });
 
 describe('Return All always ends', () => {
+	/** Return All's page limit made `limit` for the test (restored after it). */
+	const setPageLimit = (limit: number) =>
+		jest.spyOn(RunState.prototype, 'pageLimit', 'get').mockReturnValue(limit);
 	afterEach(() => {
-		setPageLimit();
+		jest.restoreAllMocks();
 		env.em.faults.clear();
 	});
 

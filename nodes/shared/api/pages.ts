@@ -246,15 +246,6 @@ export function hasMore(
 	return entries.length >= Math.min(pageSize, perPage ?? pageSize);
 }
 
-/** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). */
-const DEFAULT_PAGE_LIMIT = 2000;
-let pageLimit = DEFAULT_PAGE_LIMIT;
-
-/** A test seam (tests only, never the nodes): the same rule with a smaller number; no argument puts the default back. */
-export function setPageLimit(limit: number = DEFAULT_PAGE_LIMIT): void {
-	pageLimit = limit;
-}
-
 /** A record's id as text (ids may be numbers or, beyond 2^53, strings of digits): undefined when it has none. */
 function idOf(record: IDataObject | undefined, idField: string | undefined): string | undefined {
 	const id = idField === undefined ? undefined : record?.[idField];
@@ -313,7 +304,12 @@ function pagingStopped(
 	return new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex });
 }
 
-function pageLimitReached(ctx: VendorContext, records: number, itemIndex?: number): NodeApiError {
+function pageLimitReached(
+	ctx: VendorContext,
+	pageLimit: number,
+	records: number,
+	itemIndex?: number,
+): NodeApiError {
 	return pagingStopped(
 		ctx,
 		`Return All stopped after ${pageLimit} pages (${records} records): the Vendor API still said there were more`,
@@ -388,7 +384,7 @@ export async function* listPages(
 	let records = 0;
 	let repeats = 0;
 	for (let page = 1; ; page++) {
-		if (page > pageLimit) throw pageLimitReached(ctx, records, itemIndex);
+		if (page > run.pageLimit) throw pageLimitReached(ctx, run.pageLimit, records, itemIndex);
 		const { body, headers } = await vendorRequest(run, area, pageRequest(req, page, pageSize), {
 			itemIndex,
 		});

@@ -23,6 +23,9 @@ import { readRunOptions, type RunOptions } from './options';
 import type { Replay, RunMemory } from './replay';
 import { CREDENTIAL, type VendorContext } from './token';
 
+/** Return All's page limit of one list for one item (`RunState.pageLimit`). */
+const PAGE_LIMIT = 2000;
+
 /** The memory of each node run (n8n's execute data of its tries): shared by the tries, so kept on their execute data, not on a try's run state. */
 const memories = new WeakMap<object, RunMemory>();
 
@@ -100,6 +103,11 @@ export class RunState<C extends VendorContext = VendorContext> {
 
 	constructor(readonly ctx: C) {
 		this.replay = replayOf(ctx);
+	}
+
+	/** Return All reads at most this many pages of one list for one item (200 a page: 400,000 records). A getter, so that a test may spy on it with a smaller number. */
+	get pageLimit(): number {
+		return PAGE_LIMIT;
 	}
 
 	/** The run's options (an action node's Options collection, read at first use; the defaults in triggers and pickers). */

@@ -12,7 +12,7 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { headerText } from './answer';
-import { noteServerDate } from './clock';
+import { SERVER_CLOCKS } from './clock';
 import { deadline, type RequestDeadline } from './deadline';
 import { decide, FIRST_ATTEMPT, type AttemptState, type RequestFacts, type Sent } from './decision';
 import { isOutcomeUnknown, outcomeUnknown, RateLimitBlockedError } from './failureKinds';
@@ -361,7 +361,7 @@ async function send(
 			how,
 		);
 		if (sent.kind === 'answer')
-			noteServerDate(root, headerText(sent.headers, 'date'), sentAt, answeredAt);
+			SERVER_CLOCKS.note(root, headerText(sent.headers, 'date'), sentAt, answeredAt);
 		// the pacer gets its answer, the decision is made and its hold set in one synchronous run: a
 		// waiter the answer wakes sees the hold
 		release();

@@ -50,7 +50,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../run/reader';
-import { serverNow } from '../api/clock';
+import { SERVER_CLOCKS } from '../api/clock';
 import { inputFailure } from '../api/nodeErrors';
 import { fromUi, nodeRequest } from '../api/request';
 import type { ApiRequest } from '../api/request';
@@ -196,7 +196,12 @@ export async function pollArea(
 	const run = new RunState(ctx);
 	const server = areaRoot(area, await run.credentials());
 	// the service's clock (its answers' Date headers), to the second its timestamps have
-	const src = sourceOf(run, area, setup, () => Math.floor(serverNow(server, began) / 1000) * 1000);
+	const src = sourceOf(
+		run,
+		area,
+		setup,
+		() => Math.floor(SERVER_CLOCKS.now(server, began) / 1000) * 1000,
+	);
 	const windowDays = setup.event.window
 		? Math.max(0, Math.floor(Number(ctx.getNodeParameter('windowDays', 0)) || 0))
 		: 0;
