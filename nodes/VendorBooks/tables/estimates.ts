@@ -180,7 +180,7 @@ export const discountType: Field = {
 	sources:
 		'Accounting, Reference values shared by estimates and invoices: "discount_type | entity_level, item_level"',
 };
-export const taxTreatmentCode: Field = {
+const taxTreatmentCode: Field = {
 	name: 'tax_treatment_code',
 	type: 'enum',
 	values: TAX_TREATMENT_CODES,
@@ -230,13 +230,13 @@ const estimateId: Field = {
 	description: 'ID of the estimate',
 };
 
-const lineItems: Field = {
-	name: 'line_items',
-	type: 'array',
-	jsonAlternative: true,
-	top: true,
-	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
-	fields: [
+/**
+ * The members an estimate's and an invoice's line have alike, in runs each table places in its own
+ * order (the documents list the lines' members in different orders).
+ */
+export const LINE = {
+	/** The item and, on update, the line to change. */
+	head: [
 		{
 			name: 'item_id',
 			top: true,
@@ -253,6 +253,9 @@ const lineItems: Field = {
 			updateOnly: true,
 			description: 'ID of the line item (to change an existing line)',
 		},
+	],
+	/** What the line says: its name, description and position. */
+	text: [
 		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
 		{
 			name: 'description',
@@ -268,14 +271,9 @@ const lineItems: Field = {
 			sources:
 				'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
 		},
-		lineProductType,
-		{
-			name: 'hsn_or_sac',
-			type: 'string',
-			label: 'HSN or SAC',
-			group: 'India',
-			description: 'HSN or SAC code',
-		},
+	],
+	/** Mexico's codes of the line. */
+	mexico: [
 		{
 			name: 'sat_item_key_code',
 			type: 'string',
@@ -290,6 +288,9 @@ const lineItems: Field = {
 			group: 'Mexico',
 			description: 'Unit key code',
 		},
+	],
+	/** The line's price: rates, quantity, unit and discount. */
+	price: [
 		{
 			name: 'bcy_rate',
 			type: 'number',
@@ -314,6 +315,9 @@ const lineItems: Field = {
 			top: true,
 			description: 'Discount of the line (an amount, or a percentage such as 10%)',
 		},
+	],
+	/** The line's tax and total. */
+	tax: [
 		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
 		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
 		// named and computed by the service from tax_id
@@ -326,6 +330,29 @@ const lineItems: Field = {
 			description: 'Total of the line (computed by the service)',
 			sources: COMPUTED_MEMBER,
 		},
+	],
+} satisfies Record<string, Field[]>;
+
+const lineItems: Field = {
+	name: 'line_items',
+	type: 'array',
+	jsonAlternative: true,
+	top: true,
+	description: 'Line items of the estimate; on update, a line item omitted here is deleted',
+	fields: [
+		...LINE.head,
+		...LINE.text,
+		lineProductType,
+		{
+			name: 'hsn_or_sac',
+			type: 'string',
+			label: 'HSN or SAC',
+			group: 'India',
+			description: 'HSN or SAC code',
+		},
+		...LINE.mexico,
+		...LINE.price,
+		...LINE.tax,
 	],
 };
 

@@ -11,14 +11,14 @@ import {
 	gstNo,
 	gstTreatment,
 	isPreGst,
+	LINE,
 	lineProductType,
 	placeOfSupply,
 	taxTreatment,
-	taxTreatmentCode,
 	vatTreatment,
 } from './estimates';
 import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
-import { computedTax, CUSTOM_FIELD_ENTRY_RULE } from './items';
+import { CUSTOM_FIELD_ENTRY_RULE } from './items';
 
 const S = 'VendorBooks.invoices';
 
@@ -140,22 +140,7 @@ const lineItems: Field = {
 	top: true,
 	description: 'Line items of the invoice',
 	fields: [
-		{
-			name: 'item_id',
-			top: true,
-			type: 'id',
-			numeric: true,
-			locator: 'item',
-			description: 'ID of the item',
-			sources: 'Accounting, Item: "item_id | number"',
-		},
-		{
-			name: 'line_item_id',
-			top: true,
-			type: 'id',
-			updateOnly: true,
-			description: 'ID of the line item (to change an existing line)',
-		},
+		...LINE.head,
 		{ name: 'project_id', type: 'id', description: 'ID of the project' },
 		{
 			name: 'time_entry_ids',
@@ -166,45 +151,8 @@ const lineItems: Field = {
 		{ name: 'item_type', type: 'string', description: 'Type of the item billed on the line' },
 		lineProductType,
 		{ name: 'expense_id', type: 'id', description: 'ID of the expense billed on this line' },
-		{ name: 'name', top: true, type: 'string', description: 'Name of the line item' },
-		{
-			name: 'description',
-			top: true,
-			type: 'string',
-			multiline: true,
-			description: 'Description of the line item',
-		},
-		{
-			name: 'item_order',
-			type: 'integer',
-			description: 'Position of the line',
-			sources:
-				'guess: Whole numbers: the `item_order` of estimate and invoice lines and the `index` of estimate custom fields',
-		},
-		{
-			name: 'bcy_rate',
-			type: 'number',
-			label: 'BCY Rate',
-			readOnly: true,
-			description: 'Rate in the base currency (computed by the service)',
-			sources: COMPUTED_MEMBER,
-		},
-		{ name: 'rate', top: true, type: 'number', description: 'Rate of the line item' },
-		{ name: 'quantity', top: true, type: 'number', description: 'Number of units on the line' },
-		{ name: 'unit', top: true, type: 'string', description: 'Unit of measure, e.g. pcs or hours' },
-		{
-			name: 'discount_amount',
-			type: 'number',
-			readOnly: true,
-			description: 'Discount amount (computed by the service)',
-			sources: COMPUTED_MEMBER,
-		},
-		{
-			name: 'discount',
-			type: 'string',
-			top: true,
-			description: 'Discount of the line (an amount, or a percentage such as 10%)',
-		},
+		...LINE.text,
+		...LINE.price,
 		{
 			name: 'tags',
 			type: 'array',
@@ -214,34 +162,10 @@ const lineItems: Field = {
 				{ name: 'tag_option_id', type: 'id', description: 'ID of the tag option' },
 			],
 		},
-		{ name: 'tax_id', top: true, type: 'id', description: 'ID of the tax' },
-		{ name: 'tds_tax_id', type: 'id', label: 'TDS Tax ID', description: 'ID of the TDS tax' },
-		// named and computed by the service from tax_id
-		...computedTax('Tax percentage'),
-		taxTreatmentCode,
-		{
-			name: 'item_total',
-			type: 'number',
-			readOnly: true,
-			description: 'Total of the line (computed by the service)',
-			sources: COMPUTED_MEMBER,
-		},
+		...LINE.tax,
 		{ name: 'header_name', type: 'string', description: 'Name of the line group header' },
 		{ name: 'header_id', type: 'id', description: 'ID of the line group header' },
-		{
-			name: 'sat_item_key_code',
-			type: 'string',
-			label: 'SAT Item Key Code',
-			group: 'Mexico',
-			description: 'SAT item key code',
-		},
-		{
-			name: 'unitkey_code',
-			type: 'string',
-			label: 'Unit Key Code',
-			group: 'Mexico',
-			description: 'Unit key code',
-		},
+		...LINE.mexico,
 		{
 			name: 'hsn_or_sac',
 			type: 'string',
