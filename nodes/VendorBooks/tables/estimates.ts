@@ -116,7 +116,7 @@ const TAX_TREATMENT_CODE_LABELS: Readonly<Record<string, string>> = {
 	ksa_house_sales: 'House Sales (Saudi Arabia)',
 };
 
-export const placeOfSupply: Field = {
+const placeOfSupply: Field = {
 	name: 'place_of_supply',
 	type: 'enum',
 	values: PLACES_OF_SUPPLY,
@@ -127,7 +127,7 @@ export const placeOfSupply: Field = {
 	sources:
 		'Accounting, Reference values shared by estimates and invoices: "place_of_supply (UAE emirates) | AB, AJ, DU, FU, RA, SH, UM | | place_of_supply (GCC countries) | AE, SA, BH, KW, OM, QA"',
 };
-export const gstTreatment: Field = {
+const gstTreatment: Field = {
 	name: 'gst_treatment',
 	type: 'enum',
 	values: GST_TREATMENTS,
@@ -137,21 +137,21 @@ export const gstTreatment: Field = {
 	sources:
 		'Accounting, Reference values shared by estimates and invoices: "gst_treatment (India) | business_gst, business_none, overseas, consumer"',
 };
-export const gstNo: Field = {
+const gstNo: Field = {
 	name: 'gst_no',
 	type: 'string',
 	label: 'GST No',
 	group: 'India',
 	description: 'GST number',
 };
-export const isPreGst: Field = {
+const isPreGst: Field = {
 	name: 'is_pre_gst',
 	type: 'boolean',
 	label: 'Pre-GST',
 	group: 'India',
 	description: 'Whether the transaction dates from before GST',
 };
-export const taxTreatment: Field = {
+const taxTreatment: Field = {
 	name: 'tax_treatment',
 	type: 'enum',
 	values: TAX_TREATMENTS,
@@ -161,7 +161,7 @@ export const taxTreatment: Field = {
 	sources:
 		'Accounting, Reference values shared by estimates and invoices: "tax_treatment (GCC, UAE, other) | vat_registered, vat_not_registered, gcc_vat_not_registered, gcc_vat_registered, non_gcc; dz_vat_registered and dz_vat_not_registered (UAE only) | | tax_treatment (Mexico) | home_country_mexico, border_region_mexico, non_mexico"',
 };
-export const vatTreatment: Field = {
+const vatTreatment: Field = {
 	name: 'vat_treatment',
 	type: 'enum',
 	values: VAT_TREATMENTS,
@@ -172,7 +172,7 @@ export const vatTreatment: Field = {
 	sources:
 		'Accounting, Reference values shared by estimates and invoices: "vat_treatment (UK) | uk, eu_vat_registered, overseas; before the 2021 exit also eu_vat_not_registered, non_eu"',
 };
-export const discountType: Field = {
+const discountType: Field = {
 	name: 'discount_type',
 	type: 'enum',
 	values: DISCOUNT_TYPES,
@@ -373,6 +373,56 @@ export function customerId(required: boolean): Field {
 		: { name: 'customer_id', type: 'id', description: 'ID of the customer' };
 }
 
+/** The body fields an estimate and an invoice have alike, in runs each table places in its own order. */
+export const BODY = {
+	/** The money of the transaction: contacts, currency, discount, tax inclusion and adjustment. */
+	money: [
+		{
+			name: 'contact_persons',
+			type: 'array',
+			of: { name: 'contact_person_id', type: 'id' },
+			description: 'IDs of the contact persons',
+		},
+		{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
+		{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the currency' },
+		{
+			name: 'discount',
+			type: 'string',
+			description: 'Discount (an amount, or a percentage such as 10%)',
+		},
+		{
+			name: 'is_discount_before_tax',
+			type: 'boolean',
+			label: 'Discount Before Tax',
+			description: 'Whether the discount applies before tax',
+		},
+		discountType,
+		{
+			name: 'is_inclusive_tax',
+			type: 'boolean',
+			label: 'Rates Include Tax',
+			description: 'Whether the rates include tax',
+		},
+		{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
+		{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
+		{
+			name: 'adjustment_description',
+			type: 'string',
+			description: 'Description of the adjustment',
+		},
+	],
+	/** The fields of one region each (GCC, India, UK and others). */
+	regions: [
+		// Region-only fields.
+		placeOfSupply,
+		isPreGst,
+		gstNo,
+		gstTreatment,
+		taxTreatment,
+		vatTreatment,
+	],
+} satisfies Record<string, Field[]>;
+
 /** The create and update body, after the customer. */
 const estimateBodyFields: Field[] = [
 	lineItems,
@@ -394,35 +444,7 @@ const estimateBodyFields: Field[] = [
 		description: 'Expiry date (yyyy-mm-dd)',
 		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
 	},
-	{
-		name: 'contact_persons',
-		type: 'array',
-		of: { name: 'contact_person_id', type: 'id' },
-		description: 'IDs of the contact persons',
-	},
-	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
-	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the currency' },
-	{
-		name: 'discount',
-		type: 'string',
-		description: 'Discount (an amount, or a percentage such as 10%)',
-	},
-	{
-		name: 'is_discount_before_tax',
-		type: 'boolean',
-		label: 'Discount Before Tax',
-		description: 'Whether the discount applies before tax',
-	},
-	discountType,
-	{
-		name: 'is_inclusive_tax',
-		type: 'boolean',
-		label: 'Rates Include Tax',
-		description: 'Whether the rates include tax',
-	},
-	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
-	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
-	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
+	...BODY.money,
 	{
 		name: 'billing_address',
 		type: 'object',
@@ -479,12 +501,7 @@ const estimateBodyFields: Field[] = [
 		description: 'Exemption number in AvaTax',
 	},
 	// Region-only fields.
-	placeOfSupply,
-	isPreGst,
-	gstNo,
-	gstTreatment,
-	taxTreatment,
-	vatTreatment,
+	...BODY.regions,
 ];
 
 /** The address operations' body, entered as top-level fields. */

@@ -5,18 +5,7 @@
  */
 import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
-import {
-	customerId,
-	discountType,
-	gstNo,
-	gstTreatment,
-	isPreGst,
-	LINE,
-	lineProductType,
-	placeOfSupply,
-	taxTreatment,
-	vatTreatment,
-} from './estimates';
+import { customerId, BODY, LINE, lineProductType } from './estimates';
 import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
 import { CUSTOM_FIELD_ENTRY_RULE } from './items';
 
@@ -205,35 +194,7 @@ const invoiceBodyFields: Field[] = [
 		description: 'Due date (yyyy-mm-dd)',
 		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
 	},
-	{
-		name: 'contact_persons',
-		type: 'array',
-		of: { name: 'contact_person_id', type: 'id' },
-		description: 'IDs of the contact persons',
-	},
-	{ name: 'currency_id', type: 'id', description: 'ID of the currency' },
-	{ name: 'exchange_rate', type: 'number', description: 'Exchange rate of the currency' },
-	{
-		name: 'discount',
-		type: 'string',
-		description: 'Discount (an amount, or a percentage such as 10%)',
-	},
-	{
-		name: 'is_discount_before_tax',
-		type: 'boolean',
-		label: 'Discount Before Tax',
-		description: 'Whether the discount applies before tax',
-	},
-	discountType,
-	{
-		name: 'is_inclusive_tax',
-		type: 'boolean',
-		label: 'Rates Include Tax',
-		description: 'Whether the rates include tax',
-	},
-	{ name: 'shipping_charge', type: 'number', description: 'Shipping charge added to the total' },
-	{ name: 'adjustment', type: 'number', description: 'Adjustment amount' },
-	{ name: 'adjustment_description', type: 'string', description: 'Description of the adjustment' },
+	...BODY.money,
 	{
 		name: 'allow_partial_payments',
 		type: 'boolean',
@@ -363,12 +324,7 @@ const invoiceBodyFields: Field[] = [
 		description: 'Tax code in AvaTax',
 	},
 	// Region-only fields.
-	placeOfSupply,
-	isPreGst,
-	gstNo,
-	gstTreatment,
-	taxTreatment,
-	vatTreatment,
+	...BODY.regions,
 	{
 		name: 'vat_reg_no',
 		type: 'string',
