@@ -7,7 +7,7 @@ import type { Field, Operation, Resource } from '../../shared/tables/spec';
 import { GET_MANY } from '../../shared/tables/spec';
 import { customerId, BODY, LINE, lineProductType } from './estimates';
 import { COMPUTED_MEMBER, sortOrder } from '../../shared/tables/inferred';
-import { CUSTOM_FIELD_ENTRY_RULE } from './items';
+import { customFieldValues } from './items';
 
 const S = 'VendorBooks.invoices';
 
@@ -166,9 +166,8 @@ const lineItems: Field = {
 	],
 };
 
-/** The create and update body, after the customer. */
-const invoiceBodyFields: Field[] = [
-	lineItems,
+/** The invoice's number, reference, date and terms: the head of its body, and of Create From Estimate's. */
+const invoiceHead: Field[] = [
 	{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
 	{
 		name: 'reference_number',
@@ -194,6 +193,12 @@ const invoiceBodyFields: Field[] = [
 		description: 'Due date (yyyy-mm-dd)',
 		sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
 	},
+];
+
+/** The create and update body, after the customer. */
+const invoiceBodyFields: Field[] = [
+	lineItems,
+	...invoiceHead,
 	...BODY.money,
 	{
 		name: 'allow_partial_payments',
@@ -449,31 +454,7 @@ const operations: Operation[] = [
 				sources:
 					"guess: the vendor's API reference has no such call; the node reads the estimate (GET /estimates/{estimate_id}) and creates an invoice from its customer and line items (POST /invoices).",
 			},
-			{ name: 'invoice_number', type: 'string', description: 'Number of the invoice' },
-			{
-				name: 'reference_number',
-				type: 'string',
-				description: 'Your reference for the invoice, e.g. a purchase order number',
-			},
-			{
-				name: 'date',
-				type: 'date',
-				description: 'Date of the invoice (yyyy-mm-dd)',
-				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
-			},
-			{
-				name: 'payment_terms',
-				type: 'integer',
-				description: 'Payment terms in days',
-				sources: 'Accounting, Invoice: "payment_terms (integer days)"',
-			},
-			{ name: 'payment_terms_label', type: 'string', description: 'Label of the payment terms' },
-			{
-				name: 'due_date',
-				type: 'date',
-				description: 'Due date (yyyy-mm-dd)',
-				sources: 'Accounting, What the service does: "Dates are `yyyy-mm-dd`"',
-			},
+			...invoiceHead,
 			{ name: 'notes', type: 'string', multiline: true, description: 'Notes shown on the invoice' },
 			{ name: 'terms', type: 'string', multiline: true, description: 'Terms and conditions' },
 		],
@@ -862,31 +843,7 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/invoice/{invoice_id}/customfields',
 		scope: `${S}.UPDATE`,
-		fields: [
-			invoiceId,
-			{
-				name: 'custom_fields',
-				type: 'array',
-				jsonAlternative: true,
-				required: true,
-				bodyRoot: true,
-				description: 'Custom field values to set',
-				fields: [
-					{
-						name: 'customfield_id',
-						type: 'id',
-						label: 'Custom Field ID',
-						required: true,
-						inferredRule: CUSTOM_FIELD_ENTRY_RULE,
-						description: 'ID of the custom field',
-						sources: `guess: ${CUSTOM_FIELD_ENTRY_RULE}`,
-					},
-					{ name: 'value', type: 'string', description: 'Value of the custom field' },
-				],
-				sources:
-					"guess: The list of values of an item's or invoice's Update Custom Fields is required",
-			},
-		],
+		fields: [invoiceId, customFieldValues],
 		notes: 'Path uses the singular `/invoice/`, as documented.',
 		sources: { path: 'Accounting, Invoices: "PUT | /invoice/{invoice_id}/customfields"' },
 	},

@@ -37,8 +37,31 @@ export const PRODUCT_TYPES = ['goods', 'service', 'digital_service'] as const;
 const ITEM_TYPES = ['sales', 'purchases', 'sales_and_purchases', 'inventory'] as const;
 
 /** The rule of `customfield_id` in the entries of an Update Custom Fields body (no required marker in the documents). */
-export const CUSTOM_FIELD_ENTRY_RULE =
+const CUSTOM_FIELD_ENTRY_RULE =
 	"required in each entry (not marked required in the vendor's API reference; an entry without it names no field)";
+
+/** Update Custom Fields' list of values (an item's and an invoice's alike). */
+export const customFieldValues: Field = {
+	name: 'custom_fields',
+	type: 'array',
+	jsonAlternative: true,
+	required: true,
+	bodyRoot: true,
+	description: 'Custom field values to set',
+	fields: [
+		{
+			name: 'customfield_id',
+			type: 'id',
+			label: 'Custom Field ID',
+			required: true,
+			inferredRule: CUSTOM_FIELD_ENTRY_RULE,
+			description: 'ID of the custom field',
+			sources: `guess: ${CUSTOM_FIELD_ENTRY_RULE}`,
+		},
+		{ name: 'value', type: 'string', description: 'Value of the custom field' },
+	],
+	sources: "guess: The list of values of an item's or invoice's Update Custom Fields is required",
+};
 
 /** The source of the 100-character limit of the item list's and the estimate list's text filters. */
 export const FILTER_LIMIT_GUESS =
@@ -365,31 +388,7 @@ const operations: Operation[] = [
 		method: 'PUT',
 		path: '/item/{item_id}/customfields',
 		scope: `${S}.UPDATE`,
-		fields: [
-			itemId,
-			{
-				name: 'custom_fields',
-				type: 'array',
-				jsonAlternative: true,
-				required: true,
-				bodyRoot: true,
-				description: 'Custom field values to set',
-				fields: [
-					{
-						name: 'customfield_id',
-						type: 'id',
-						label: 'Custom Field ID',
-						required: true,
-						inferredRule: CUSTOM_FIELD_ENTRY_RULE,
-						description: 'ID of the custom field',
-						sources: `guess: ${CUSTOM_FIELD_ENTRY_RULE}`,
-					},
-					{ name: 'value', type: 'string', description: 'Value of the custom field' },
-				],
-				sources:
-					"guess: The list of values of an item's or invoice's Update Custom Fields is required",
-			},
-		],
+		fields: [itemId, customFieldValues],
 		notes: 'Path uses the singular `/item/`, as documented.',
 		sources: { path: 'Accounting, Items: "PUT | /item/{item_id}/customfields"' },
 	},
