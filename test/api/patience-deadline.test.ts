@@ -6,70 +6,13 @@
  * held by an earlier 429) is not waited: a transient failure at once; an answer that never comes
  * is given no longer than what is left.
  */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-
 import { SERVER_CLOCKS } from '../../nodes/shared/api/clock';
 import { isTransientFailure } from '../../nodes/shared/api/failureKinds';
-import type { ApiRequest } from '../../nodes/shared/api/request';
 import { vendorRequest } from '../../nodes/shared/api/transport';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { useFakeClock } from '../tools/fake-timers';
-import { testContext } from './support';
+import { answering, BASE, GET, json, onFakeClock, testContext } from './support';
 
-const BASE = 'https://api.wire.test';
-const GET: ApiRequest = {
-	method: 'GET',
-	path: '/items',
-	qs: { organization_id: '1' },
-	headers: {},
-};
-
-type Answer = { statusCode: number; headers?: IDataObject; body?: string } | 'hang';
-
-/** n8n's request helper answering `answers` in order (the last repeats); every call recorded. */
-function answering(answers: Answer[]) {
-	const calls: Array<{ at: number; options: IHttpRequestOptions }> = [];
-	const httpRequest = async (options: IHttpRequestOptions) => {
-		calls.push({ at: Date.now(), options });
-		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-		if (answer === 'hang') {
-			return await new Promise((_resolve, reject) => {
-				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () =>
-					reject(
-						Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true }),
-					),
-				);
-			});
-		}
-		return {
-			statusCode: answer.statusCode,
-			headers: { 'content-type': 'application/json', ...answer.headers },
-			body: Buffer.from(answer.body ?? '{"code":0,"items":[]}'),
-		};
-	};
-	return { calls, httpRequest };
-}
-
-async function onFakeClock<T>(
-	work: Promise<T>,
-	limitMs = 3_600_000,
-): Promise<{ value?: T; error?: Error; elapsed: number }> {
-	const start = Date.now();
-	let outcome: { value?: T; error?: Error } | undefined;
-	work.then(
-		(value) => (outcome = { value }),
-		(error: Error) => (outcome = { error }),
-	);
-	for (let i = 0; i < 5 && !outcome; i++) await jest.advanceTimersByTimeAsync(0);
-	while (!outcome && Date.now() - start < limitMs) await jest.advanceTimersByTimeAsync(100);
-	return { ...outcome, elapsed: Date.now() - start };
-}
-
-const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({
-	statusCode,
-	headers,
-	body: JSON.stringify(body),
-});
 const OK = json(200, { code: 0, items: [] });
 
 beforeEach(() => {

@@ -7,7 +7,7 @@
  * out. Also: every answer's `Date` sets the service's clock (clock.ts), and the run's `calls.sent` counts
  * every call the service saw (a 401 and its resend are two).
  */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { SERVER_CLOCKS } from '../../nodes/shared/api/clock';
 import {
@@ -21,64 +21,9 @@ import type { Area } from '../../nodes/shared/tables/spec';
 import { booksArea } from '../../nodes/VendorBooks/tables';
 import { projectsArea } from '../../nodes/VendorProjects/tables';
 import { useFakeClock } from '../tools/fake-timers';
-import { testContext } from './support';
+import { answering, type Answer, BASE, GET, json, onFakeClock, testContext } from './support';
 
-const BASE = 'https://api.wire.test';
-const GET: ApiRequest = {
-	method: 'GET',
-	path: '/items',
-	qs: { organization_id: '1' },
-	headers: {},
-};
 const POST: ApiRequest = { ...GET, method: 'POST', body: { name: 'Widget' } };
-
-type Answer = { statusCode: number; headers?: IDataObject; body?: string } | 'refused' | 'hang';
-
-/** A stand-in for n8n's request helper: the answers in order (the last repeats); every call is recorded. */
-function answering(answers: Answer[]) {
-	const calls: Array<{ at: number; options: IHttpRequestOptions }> = [];
-	const httpRequest = async (options: IHttpRequestOptions) => {
-		calls.push({ at: Date.now(), options });
-		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-		if (answer === 'refused')
-			throw Object.assign(new Error('connect ECONNREFUSED'), {
-				code: 'ECONNREFUSED',
-				isAxiosError: true,
-			});
-		if (answer === 'hang') {
-			return await new Promise((_resolve, reject) => {
-				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () =>
-					reject(
-						Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true }),
-					),
-				);
-			});
-		}
-		return {
-			statusCode: answer.statusCode,
-			headers: { 'content-type': 'application/json', ...answer.headers },
-			body: Buffer.from(answer.body ?? '{"code":0,"items":[]}'),
-		};
-	};
-	return { calls, httpRequest };
-}
-
-/** Runs `work` on the fake clock until it settles (at most `limitMs` simulated): its outcome and the simulated time it took. */
-async function onFakeClock<T>(
-	work: Promise<T>,
-	limitMs = 3_600_000,
-): Promise<{ value?: T; error?: Error; elapsed: number }> {
-	const start = Date.now();
-	let outcome: { value?: T; error?: Error } | undefined;
-	work.then(
-		(value) => (outcome = { value }),
-		(error: Error) => (outcome = { error }),
-	);
-	// what settles without time passing is seen at 0 ms
-	for (let i = 0; i < 5 && !outcome; i++) await jest.advanceTimersByTimeAsync(0);
-	while (!outcome && Date.now() - start < limitMs) await jest.advanceTimersByTimeAsync(100);
-	return { ...outcome, elapsed: Date.now() - start };
-}
 
 beforeEach(() => {
 	useFakeClock();
@@ -87,12 +32,6 @@ beforeEach(() => {
 afterEach(async () => {
 	await jest.runOnlyPendingTimersAsync();
 	jest.useRealTimers();
-});
-
-const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({
-	statusCode,
-	headers,
-	body: JSON.stringify(body),
 });
 
 interface Kind {

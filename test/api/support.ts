@@ -6,6 +6,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
+import type { ApiRequest } from '../../nodes/shared/api/request';
 import { RunState, type VendorContext } from '../../nodes/shared/api/transport';
 
 /** n8n-core's `httpRequest` (what `this.helpers.httpRequest` runs in a node), loaded from the installed n8n-core. */
@@ -86,4 +87,73 @@ export function testContext(
 		},
 	} as unknown as VendorContext;
 	return { ctx, run: new RunState(ctx), node, refreshes: () => refreshes };
+}
+
+/** A server of the transport's tests (no request leaves the process: the request helper is a stub). */
+export const BASE = 'https://api.wire.test';
+/** A list read of Books items. */
+export const GET: ApiRequest = {
+	method: 'GET',
+	path: '/items',
+	qs: { organization_id: '1' },
+	headers: {},
+};
+
+/** An answer of the stub request helper: a status with headers and body, a refused connection, or none ever. */
+export type Answer =
+	| { statusCode: number; headers?: IDataObject; body?: string }
+	| 'refused'
+	| 'hang';
+
+/** A stand-in for n8n's request helper: the answers in order (the last repeats); every call is recorded. */
+export function answering(answers: Answer[]) {
+	const calls: Array<{ at: number; options: IHttpRequestOptions }> = [];
+	const httpRequest = async (options: IHttpRequestOptions) => {
+		calls.push({ at: Date.now(), options });
+		const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
+		if (answer === 'refused')
+			throw Object.assign(new Error('connect ECONNREFUSED'), {
+				code: 'ECONNREFUSED',
+				isAxiosError: true,
+			});
+		if (answer === 'hang') {
+			return await new Promise((_resolve, reject) => {
+				(options.abortSignal as AbortSignal | undefined)?.addEventListener('abort', () =>
+					reject(
+						Object.assign(new Error('canceled'), { code: 'ERR_CANCELED', isAxiosError: true }),
+					),
+				);
+			});
+		}
+		return {
+			statusCode: answer.statusCode,
+			headers: { 'content-type': 'application/json', ...answer.headers },
+			body: Buffer.from(answer.body ?? '{"code":0,"items":[]}'),
+		};
+	};
+	return { calls, httpRequest };
+}
+
+/** A JSON answer. */
+export const json = (statusCode: number, body: unknown, headers: IDataObject = {}): Answer => ({
+	statusCode,
+	headers,
+	body: JSON.stringify(body),
+});
+
+/** Runs `work` on the fake clock until it settles (at most `limitMs` simulated): its outcome and the simulated time it took. */
+export async function onFakeClock<T>(
+	work: Promise<T>,
+	limitMs = 3_600_000,
+): Promise<{ value?: T; error?: Error; elapsed: number }> {
+	const start = Date.now();
+	let outcome: { value?: T; error?: Error } | undefined;
+	work.then(
+		(value) => (outcome = { value }),
+		(error: Error) => (outcome = { error }),
+	);
+	// what settles without time passing is seen at 0 ms
+	for (let i = 0; i < 5 && !outcome; i++) await jest.advanceTimersByTimeAsync(0);
+	while (!outcome && Date.now() - start < limitMs) await jest.advanceTimersByTimeAsync(100);
+	return { ...outcome, elapsed: Date.now() - start };
 }
