@@ -21,7 +21,8 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import type { Operation } from '../../nodes/shared/tables/spec';
+import { LIST_AREA, listRun } from './support';
 import { process } from '../../host/globals';
 import type { Shift } from '../tools/page-shift';
 
@@ -61,24 +62,8 @@ const runs = (n: number) => ({
 	numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1),
 });
 
-const area = {
-	value: 'books',
-	name: 'Vendor Books',
-	family: 'accounting',
-	basePath: '/books/v3',
-} as Area;
-// a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
-const run = {
-	ctx: {
-		getNode: () => ({
-			name: 'List',
-			type: 'n8n-nodes-vendor.vendorBooks',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
-	},
-} as never;
+const area = LIST_AREA;
+const run = listRun();
 
 class ListServer {
 	list: Array<number | string>;

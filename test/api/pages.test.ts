@@ -7,7 +7,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Area, Operation } from '../../nodes/shared/tables/spec';
+import type { Operation } from '../../nodes/shared/tables/spec';
+import { LIST_AREA, listRun } from './support';
 
 const answers: unknown[] = [];
 const asked: Array<IDataObject | undefined> = [];
@@ -28,24 +29,8 @@ const { hasMore, listPages } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
-const area = {
-	value: 'books',
-	name: 'Vendor Books',
-	family: 'accounting',
-	basePath: '/books/v3',
-} as Area;
-// a run's state as listPages reads it: its node context (vendorRequest is a stand-in here)
-const run = {
-	ctx: {
-		getNode: () => ({
-			name: 'List',
-			type: 'n8n-nodes-vendor.vendorBooks',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
-	},
-} as never;
+const area = LIST_AREA;
+const run = listRun();
 
 function op(pagination: Operation['pagination']): Operation {
 	return {
