@@ -108,8 +108,8 @@ function importsOf(file: string): string[] {
 const files = [...sources('nodes'), ...sources('credentials')];
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-/** Strongly connected components with more than one file (or a file importing itself): the circles. */
-function circles(): string[] {
+/** Strongly connected components of a graph with more than one file (or a file importing itself). */
+function graphCircles(g: ReadonlyMap<string, readonly string[]>): string[] {
 	let index = 0;
 	const indexes = new Map<string, number>();
 	const low = new Map<string, number>();
@@ -121,7 +121,7 @@ function circles(): string[] {
 		low.set(v, index++);
 		stack.push(v);
 		onStack.add(v);
-		for (const w of graph.get(v) ?? []) {
+		for (const w of g.get(v) ?? []) {
 			if (!indexes.has(w)) {
 				visit(w);
 				low.set(v, Math.min(low.get(v)!, low.get(w)!));
@@ -135,13 +135,16 @@ function circles(): string[] {
 				onStack.delete(w);
 				component.push(w);
 			} while (w !== v);
-			if (component.length > 1 || (graph.get(v) ?? []).includes(v))
+			if (component.length > 1 || (g.get(v) ?? []).includes(v))
 				found.push(component.sort().join(' | '));
 		}
 	};
-	for (const f of files) if (!indexes.has(f)) visit(f);
+	for (const f of g.keys()) if (!indexes.has(f)) visit(f);
 	return found.sort();
 }
+
+/** The circles of the published code's graph. */
+const circles = () => graphCircles(graph);
 
 function layerViolations(): string[] {
 	const out: string[] = [];
@@ -248,41 +251,6 @@ const EMULATOR_READS: readonly string[] = [
 /** The engine's run code, which the emulator must not reach even through the tables. */
 const ENGINE =
 	/^nodes\/(shared\/(run|poll|features|describe)\/|shared\/node\.ts$|[^/]+\/[^/]+\.node\.ts$)/;
-
-/** Strongly connected components of a graph with more than one file (or a file importing itself). */
-function graphCircles(g: ReadonlyMap<string, readonly string[]>): string[] {
-	let index = 0;
-	const indexes = new Map<string, number>();
-	const low = new Map<string, number>();
-	const stack: string[] = [];
-	const onStack = new Set<string>();
-	const found: string[] = [];
-	const visit = (v: string) => {
-		indexes.set(v, index);
-		low.set(v, index++);
-		stack.push(v);
-		onStack.add(v);
-		for (const w of g.get(v) ?? []) {
-			if (!indexes.has(w)) {
-				visit(w);
-				low.set(v, Math.min(low.get(v)!, low.get(w)!));
-			} else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexes.get(w)!));
-		}
-		if (low.get(v) === indexes.get(v)) {
-			const component: string[] = [];
-			let w: string;
-			do {
-				w = stack.pop()!;
-				onStack.delete(w);
-				component.push(w);
-			} while (w !== v);
-			if (component.length > 1 || (g.get(v) ?? []).includes(v))
-				found.push(component.sort().join(' | '));
-		}
-	};
-	for (const f of g.keys()) if (!indexes.has(f)) visit(f);
-	return found.sort();
-}
 
 /** Every import that breaks one of the repository's rules, as `from -> to (rule)`. */
 function repositoryViolations(g: ReadonlyMap<string, readonly string[]>): string[] {
