@@ -89,6 +89,64 @@ const paymentsTrigger = () =>
 	new Trigger(VendorInvoiceTrigger, { organizationId: org, event: 'paymentRecorded' });
 const itemsTrigger = () => books('itemCreated');
 
+/**
+ * The created-record events' cases: title, trigger, collection, ID key, list path, and a record
+ * of an id and an index (its name, or its number after the word's first letter, begins with `word`).
+ */
+type CreatedCase = [
+	title: string,
+	make: () => Trigger,
+	collection: string,
+	idKey: string,
+	listPath: RegExp,
+	record: (id: string, i: number) => IDataObject,
+];
+const createdCases = (word: string): CreatedCase[] => [
+	[
+		'Books: Item Created',
+		itemsTrigger,
+		'items',
+		'item_id',
+		/\/books\/v3\/items$/,
+		(id: string, i: number) => ({
+			item_id: id,
+			name: `${word} item ${i}`,
+			rate: 1,
+			status: 'active',
+		}),
+	],
+	[
+		'Inventory: Bill Created',
+		bills,
+		'bills',
+		'bill_id',
+		/\/inventory\/v1\/bills$/,
+		(id: string, i: number) => ({
+			bill_id: id,
+			bill_number: `${word[0]}B-${i}`,
+			status: 'open',
+			vendor_id: '1800000000001',
+			created_time: timestampMs(clock.now() - 3_600_000 + i),
+			last_modified_time: timestampMs(clock.now() - 3_600_000 + i),
+		}),
+	],
+	[
+		'Payments: Payment Recorded',
+		paymentsTrigger,
+		'customerpayments',
+		'payment_id',
+		/\/invoice\/v3\/customerpayments$/,
+		(id: string, i: number) => ({
+			payment_id: id,
+			payment_number: `${word[0]}P-${i}`,
+			date: timestamp(clock.now()).slice(0, 10),
+			payment_mode: 'cash',
+			amount: 1,
+			customer_id: customer,
+		}),
+	],
+];
+
 async function created(
 	area: string,
 	path: string,
@@ -306,51 +364,7 @@ describe('a record deleted while a scanning trigger pages does not make an old r
 		return seen;
 	}
 
-	test.each([
-		[
-			'Books: Item Created',
-			itemsTrigger,
-			'items',
-			'item_id',
-			/\/books\/v3\/items$/,
-			(id: string, i: number) => ({
-				item_id: id,
-				name: `Scan item ${i}`,
-				rate: 1,
-				status: 'active',
-			}),
-		],
-		[
-			'Inventory: Bill Created',
-			bills,
-			'bills',
-			'bill_id',
-			/\/inventory\/v1\/bills$/,
-			(id: string, i: number) => ({
-				bill_id: id,
-				bill_number: `SB-${i}`,
-				status: 'open',
-				vendor_id: '1800000000001',
-				created_time: timestampMs(clock.now() - 3_600_000 + i),
-				last_modified_time: timestampMs(clock.now() - 3_600_000 + i),
-			}),
-		],
-		[
-			'Payments: Payment Recorded',
-			paymentsTrigger,
-			'customerpayments',
-			'payment_id',
-			/\/invoice\/v3\/customerpayments$/,
-			(id: string, i: number) => ({
-				payment_id: id,
-				payment_number: `SP-${i}`,
-				date: timestamp(clock.now()).slice(0, 10),
-				payment_mode: 'cash',
-				amount: 1,
-				customer_id: customer,
-			}),
-		],
-	])(
+	test.each([...createdCases('Scan')])(
 		'%s: deleted during paging, the shifted record is not emitted by this poll or the next; a new record is, once',
 		async (_name, make, collection, idKey, listPath, record) => {
 			fill(collection, record);
@@ -396,49 +410,7 @@ describe('a record deleted while a scanning trigger pages does not make an old r
 	);
 
 	test.each([
-		[
-			'Books: Item Created',
-			itemsTrigger,
-			'items',
-			'item_id',
-			/\/books\/v3\/items$/,
-			(id: string, i: number) => ({
-				item_id: id,
-				name: `Early item ${i}`,
-				rate: 1,
-				status: 'active',
-			}),
-		],
-		[
-			'Inventory: Bill Created',
-			bills,
-			'bills',
-			'bill_id',
-			/\/inventory\/v1\/bills$/,
-			(id: string, i: number) => ({
-				bill_id: id,
-				bill_number: `EB-${i}`,
-				status: 'open',
-				vendor_id: '1800000000001',
-				created_time: timestampMs(clock.now() - 3_600_000 + i),
-				last_modified_time: timestampMs(clock.now() - 3_600_000 + i),
-			}),
-		],
-		[
-			'Payments: Payment Recorded',
-			paymentsTrigger,
-			'customerpayments',
-			'payment_id',
-			/\/invoice\/v3\/customerpayments$/,
-			(id: string, i: number) => ({
-				payment_id: id,
-				payment_number: `EP-${i}`,
-				date: timestamp(clock.now()).slice(0, 10),
-				payment_mode: 'cash',
-				amount: 1,
-				customer_id: customer,
-			}),
-		],
+		...createdCases('Early'),
 		// status events: a record in the status since before activation is no status change
 		[
 			'Books: Estimate Status Changed (accepted)',
