@@ -22,7 +22,8 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../nodes/shared/tables/spec';
-import { LIST_AREA, listRun } from './support';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { BASE, testContext } from './support';
 import { process } from '../../host/globals';
 import type { Shift } from '../tools/page-shift';
 
@@ -62,8 +63,9 @@ const runs = (n: number) => ({
 	numRuns: n * Number(process.env.VENDOR_FUZZ_FACTOR ?? 1),
 });
 
-const area = LIST_AREA;
-const run = listRun();
+const area = booksArea;
+// a run's state as listPages reads it (vendorRequest is a stand-in here)
+const run = testContext(BASE).run;
 
 class ListServer {
 	list: Array<number | string>;

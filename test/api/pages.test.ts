@@ -8,7 +8,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../nodes/shared/tables/spec';
-import { LIST_AREA, listRun } from './support';
+import { booksArea } from '../../nodes/VendorBooks/tables';
+import { BASE, testContext } from './support';
 
 const answers: unknown[] = [];
 const asked: Array<IDataObject | undefined> = [];
@@ -29,8 +30,9 @@ const { hasMore, listPages } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	require('../../nodes/shared/api/pages') as typeof import('../../nodes/shared/api/pages');
 
-const area = LIST_AREA;
-const run = listRun();
+const area = booksArea;
+// a run's state as listPages reads it (vendorRequest is a stand-in here)
+const run = testContext(BASE).run;
 
 function op(pagination: Operation['pagination']): Operation {
 	return {

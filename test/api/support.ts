@@ -7,7 +7,6 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../nodes/shared/api/request';
-import type { Area } from '../../nodes/shared/tables/spec';
 import { RunState, type VendorContext } from '../../nodes/shared/api/transport';
 
 /** n8n-core's `httpRequest` (what `this.helpers.httpRequest` runs in a node), loaded from the installed n8n-core. */
@@ -75,7 +74,9 @@ export function testContext(
 		getNode: () => node,
 		getCredentials: async () => stored,
 		helpers: {
-			httpRequest: opts.httpRequest ?? n8nHttpRequest(),
+			// n8n-core's helper loaded at the first request sent, so that suites replacing the transport never load it
+			httpRequest:
+				opts.httpRequest ?? ((options: IHttpRequestOptions) => n8nHttpRequest()(options)),
 			refreshOAuth2Token: async () => {
 				refreshes++;
 				const data = await refresh();
@@ -157,26 +158,4 @@ export async function onFakeClock<T>(
 	for (let i = 0; i < 5 && !outcome; i++) await jest.advanceTimersByTimeAsync(0);
 	while (!outcome && Date.now() - start < limitMs) await jest.advanceTimersByTimeAsync(100);
 	return { ...outcome, elapsed: Date.now() - start };
-}
-
-/** The Books area as the paging suites read it (their transport is a stand-in). */
-export const LIST_AREA = {
-	value: 'books',
-	name: 'Vendor Books',
-	family: 'accounting',
-	basePath: '/books/v3',
-} as Area;
-
-/** A run of a Books List node, as listPages reads it (its node context; the suites replace vendorRequest). */
-export function listRun(): RunState {
-	const ctx = {
-		getNode: () => ({
-			name: 'List',
-			type: 'n8n-nodes-vendor.vendorBooks',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
-	};
-	return new RunState(ctx as unknown as VendorContext);
 }
