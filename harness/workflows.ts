@@ -134,31 +134,59 @@ export function steps(type: string, base: IDataObject) {
 	});
 }
 
-/** A linear workflow: Manual Trigger -> steps..., optionally with pinned input items for the first step. */
-export function chain(
-	steps: Step[],
-	input?: Array<IDataObject | INodeExecutionData>,
-): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
-	const trigger: INode = {
-		id: 'trigger',
+/** n8n's Manual Trigger, named Start. */
+function startNode(id: string): INode {
+	return {
+		id,
 		name: 'Start',
 		type: 'n8n-nodes-base.manualTrigger',
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
 	};
-	const nodes: INode[] = [trigger];
+}
+
+/** A No Operation node named Input, which holds a workflow's pinned input items. */
+function inputNode(): INode {
+	return {
+		id: 'input',
+		name: 'Input',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [100, 0],
+		parameters: {},
+	};
+}
+
+/**
+ * A workflow whose pinned input `items` go to every node of `fed` at once: Manual Trigger ->
+ * Input -> each of `fed`; `others` are in the workflow but not fed (connect them in `connections`).
+ */
+export function fedByInput(
+	items: INodeExecutionData[],
+	fed: INode[],
+	others: INode[] = [],
+): { nodes: INode[]; connections: IConnections; pinData: Record<string, INodeExecutionData[]> } {
+	return {
+		nodes: [startNode('start'), inputNode(), ...fed, ...others],
+		connections: {
+			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+			Input: { main: [fed.map((n) => ({ node: n.name, type: 'main' as const, index: 0 }))] },
+		},
+		pinData: { Input: items },
+	};
+}
+
+/** A linear workflow: Manual Trigger -> steps..., optionally with pinned input items for the first step. */
+export function chain(
+	steps: Step[],
+	input?: Array<IDataObject | INodeExecutionData>,
+): { nodes: INode[]; connections: IConnections; pinData?: Record<string, INodeExecutionData[]> } {
+	const nodes: INode[] = [startNode('trigger')];
 	let previous = 'Start';
 	const connections: IConnections = {};
 	if (input) {
-		nodes.push({
-			id: 'input',
-			name: 'Input',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [100, 0],
-			parameters: {},
-		});
+		nodes.push(inputNode());
 		connections.Start = { main: [[{ node: 'Input', type: 'main', index: 0 }]] };
 		previous = 'Input';
 	}

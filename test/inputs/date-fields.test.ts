@@ -13,7 +13,7 @@
  *   purpose (2026-03-06 there), at the top level, in a collection and in an entry alike;
  * - text that is neither a date nor ISO date-time text is refused naming the field and the rule.
  */
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
@@ -35,7 +35,7 @@ import {
 	tableOperations,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { NODE_TYPES } from '../../harness/workflows';
+import { fedByInput, NODE_TYPES } from '../../harness/workflows';
 import { useWorkflowEnv } from '../workflows/support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
@@ -186,23 +186,7 @@ test('the cases cover every date field of the tables, at the top level and in en
 test.each(CASES.map((c) => [c.id, c] as const))(
 	"%s given ISO text, a DateTime and a Date by an expression: the date written, or the day in the workflow's time zone",
 	async (_id, c) => {
-		const nodes: INode[] = [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'input',
-				name: 'Input',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [100, 0],
-				parameters: {},
-			},
+		const fed: INode[] = [
 			{
 				id: 'node',
 				name: 'Node',
@@ -214,14 +198,10 @@ test.each(CASES.map((c) => [c.id, c] as const))(
 				onError: 'continueRegularOutput',
 			},
 		];
-		const connections: IConnections = {
-			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-			Input: { main: [[{ node: 'Node', type: 'main', index: 0 }]] },
-		};
 		const items = GIVEN.map((g) => binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', g.item));
 		env.em.clearRequests();
 		const result = await runWorkflow({
-			workflow: { nodes, connections, pinData: { Input: items }, settings: { timezone: ZONE } },
+			workflow: { ...fedByInput(items, fed), settings: { timezone: ZONE } },
 			nodeTypes: NODE_TYPES,
 			credentialTypes: [VendorOAuth2Api],
 			credentials: env.credentials,

@@ -8,7 +8,7 @@
  * record: each accepted list node is then counted by the request it sent (one page each), so a list
  * node that neither refused nor sent is found too.
  */
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
@@ -30,7 +30,7 @@ import {
 	topSamples,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { byId, NODE_TYPES } from '../../harness/workflows';
+import { byId, fedByInput, NODE_TYPES } from '../../harness/workflows';
 import { useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({
@@ -128,33 +128,14 @@ function casesOf(op: Operation): Case[] {
 }
 
 /** One workflow: the input item (a PDF for uploads) fed to one node per case. */
-function fanOut(
-	t: TableOperation,
-	cases: Case[],
-): {
-	nodes: INode[];
-	connections: IConnections;
-	pinData: Record<string, Array<ReturnType<typeof binaryItem>>>;
-} {
+function fanOut(t: TableOperation, cases: Case[]): ReturnType<typeof fedByInput> {
 	const credentials = { vendorOAuth2Api: { id: 'vendor-cred-1', name: 'Vendor (emulator)' } };
-	const nodes: INode[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'input',
-			name: 'Input',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [100, 0],
-			parameters: {},
-		},
-		...cases.map(
+	const input = binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {
+		nothing: undefined,
+	} as IDataObject);
+	return fedByInput(
+		[input],
+		cases.map(
 			(c, i): INode => ({
 				id: `n${i}`,
 				name: c.name,
@@ -166,22 +147,7 @@ function fanOut(
 				onError: 'continueRegularOutput',
 			}),
 		),
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: { main: [cases.map((c) => ({ node: c.name, type: 'main' as const, index: 0 }))] },
-	};
-	return {
-		nodes,
-		connections,
-		pinData: {
-			Input: [
-				binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {
-					nothing: undefined,
-				} as IDataObject),
-			],
-		},
-	};
+	);
 }
 
 /** What became of each case: its output items' JSON. */

@@ -14,7 +14,7 @@
  *   exponent written out), unless another rule of the field refuses the number itself (a whole
  *   number, a minimum), which then names that rule, not the decimal one.
  */
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
@@ -38,7 +38,7 @@ import {
 	topSamples,
 	type TableOperation,
 } from '../tools/table-inputs';
-import { byId, chain, NODE_TYPES } from '../../harness/workflows';
+import { byId, chain, fedByInput, NODE_TYPES } from '../../harness/workflows';
 import { useWorkflowEnv } from '../workflows/support';
 
 const env = useWorkflowEnv({
@@ -230,23 +230,7 @@ test.each(BY_OPERATION)(
 		const runs = cases.flatMap((c) =>
 			REFUSED.map((text, i) => ({ c, text, name: `${c.id} ${i}` })),
 		);
-		const nodes: INode[] = [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'input',
-				name: 'Input',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [100, 0],
-				parameters: {},
-			},
+		const fed: INode[] = [
 			...runs.map(
 				(r, i): INode => ({
 					id: `n${i}`,
@@ -260,17 +244,9 @@ test.each(BY_OPERATION)(
 				}),
 			),
 		];
-		const connections: IConnections = {
-			Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-			Input: { main: [runs.map((r) => ({ node: r.name, type: 'main' as const, index: 0 }))] },
-		};
 		env.em.clearRequests();
 		const result = await runWorkflow({
-			workflow: {
-				nodes,
-				connections,
-				pinData: { Input: [binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {})] },
-			},
+			workflow: fedByInput([binaryItem('%PDF-1.4 test', 'a.pdf', 'application/pdf', {})], fed),
 			nodeTypes: NODE_TYPES,
 			credentialTypes: [VendorOAuth2Api],
 			credentials: env.credentials,

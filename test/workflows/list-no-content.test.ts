@@ -8,7 +8,7 @@
  * page-1 records and nothing more, and no page 3 is asked. The pickers (resource locators) of
  * every resource with a list, and every trigger event's list read, take a 204 the same way.
  */
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { DOCUMENTED_RULE, setPacingRule } from '../../nodes/shared/api/pacing';
@@ -28,7 +28,7 @@ import { useProxiedEnv } from '../tools/proxied-env';
 import { ACTION_AREAS, NODE_OF, nodeParameters, tableOperations } from '../tools/table-inputs';
 import { triggerEvents } from '../tools/trigger-tables';
 import type { TableOperation } from '../tools/table-inputs';
-import { byId, NODE_TYPES } from '../../harness/workflows';
+import { byId, fedByInput, NODE_TYPES } from '../../harness/workflows';
 import { PolledTrigger } from './support';
 
 const RULE = { limit: 1_000_000, windowMs: 120_000, blockMs: 1_800_000 };
@@ -83,39 +83,8 @@ async function runList(
 		credentials: { vendorOAuth2Api: { id: 'vendor-cred-1', name: 'Vendor (emulator)' } },
 		alwaysOutputData,
 	});
-	const nodes: INode[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'input',
-			name: 'Input',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [100, 0],
-			parameters: {},
-		},
-		node(ALWAYS, true, 0),
-		node(PLAIN, false, 200),
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: {
-			main: [
-				[
-					{ node: ALWAYS, type: 'main', index: 0 },
-					{ node: PLAIN, type: 'main', index: 0 },
-				],
-			],
-		},
-	};
 	const result = await runWorkflow({
-		workflow: { nodes, connections, pinData: { Input: [{ json: { i: 0 } }] } },
+		workflow: fedByInput([{ json: { i: 0 } }], [node(ALWAYS, true, 0), node(PLAIN, false, 200)]),
 		nodeTypes: NODE_TYPES,
 		credentialTypes: [VendorOAuth2Api],
 		credentials: env.credentials,

@@ -3,7 +3,6 @@
  * (shared by the suites that run the nodes as tools: ai-tool, options-and-ai-tools).
  */
 import type {
-	IConnections,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -17,7 +16,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { VendorOAuth2Api } from '../../credentials/VendorOAuth2Api.credentials';
 import { runWorkflow } from '../../harness';
 import type { RunResult } from '../../harness';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../harness/workflows';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, fedByInput } from '../../harness/workflows';
 import type { WorkflowEnv } from './support';
 
 export type NodeClass = new () => INodeType;
@@ -149,23 +148,7 @@ export async function runToolCall(
 	args: IDataObject[] = [{}],
 	node: Partial<INode> = {},
 ): Promise<RunResult> {
-	const nodes: INode[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'input',
-			name: 'Input',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [100, 0],
-			parameters: {},
-		},
+	const agent: INode[] = [
 		{
 			id: 'agent',
 			name: 'Agent',
@@ -174,6 +157,8 @@ export async function runToolCall(
 			position: [200, 0],
 			parameters: {},
 		},
+	];
+	const tool: INode[] = [
 		{
 			id: 'tool',
 			name: 'Vendor Tool',
@@ -185,13 +170,16 @@ export async function runToolCall(
 			...node,
 		},
 	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-		Input: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-		'Vendor Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+	const workflow = fedByInput(
+		args.map((a) => ({ json: { args: a } })),
+		agent,
+		tool,
+	);
+	workflow.connections['Vendor Tool'] = {
+		ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]],
 	};
 	return await runWorkflow({
-		workflow: { nodes, connections, pinData: { Input: args.map((a) => ({ json: { args: a } })) } },
+		workflow,
 		nodeTypes: [...nodeTypes, ToolCaller],
 		credentialTypes: [VendorOAuth2Api],
 		credentials: env.credentials,
